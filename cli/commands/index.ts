@@ -1,0 +1,8 @@
+// The CLI's command registry. Each feature adds its one module here.
+import type { CommandModule } from "yargs";
+import config from "./config.ts";
+import docs from "./docs.ts";
+import doctor from "./doctor.ts";
+import version from "./version.ts";
+
+export const commands: CommandModule<any, any>[] = [config, docs, doctor, version];

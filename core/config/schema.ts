@@ -1,0 +1,127 @@
+/**
+ * The shape of config.toml / reasonix.toml. Validation walks this tree:
+ * wrong types are errors naming the dotted key, unknown keys are warnings.
+ * Each feature owns its section here; keep defaults beside the field.
+ */
+export type FieldSpec =
+  | { type: "string" | "boolean" | "number" | "integer"; default?: unknown; doc?: string }
+  | { type: "enum"; values: readonly string[]; default?: string; doc?: string }
+  | { type: "array"; items: FieldSpec; default?: unknown[]; doc?: string }
+  | { type: "table"; fields?: Record<string, FieldSpec>; values?: FieldSpec; doc?: string }
+  | { type: "tables"; fields: Record<string, FieldSpec>; doc?: string };
+
+const str = (doc?: string, def?: string): FieldSpec => ({ type: "string", doc, default: def });
+const bool = (doc?: string, def?: boolean): FieldSpec => ({ type: "boolean", doc, default: def });
+const num = (doc?: string, def?: number): FieldSpec => ({ type: "number", doc, default: def });
+const int = (doc?: string, def?: number): FieldSpec => ({ type: "integer", doc, default: def });
+const strs = (doc?: string, def?: string[]): FieldSpec => ({ type: "array", items: { type: "string" }, doc, default: def });
+const anyTable = (doc?: string): FieldSpec => ({ type: "table", doc });
+
+const providerFields: Record<string, FieldSpec> = {
+  name: str("provider name, referenced by default_model"),
+  kind: { type: "enum", values: ["openai", "anthropic"], doc: "wire protocol" },
+  base_url: str("API base URL"),
+  model: str("model id sent to the API"),
+  models: strs("several model ids"),
+  api_key_env: str("name of the variable in $REASONIX_HOME/.env holding the key"),
+  full_url: bool("send requests to base_url as-is"),
+  models_url: str("model discovery URL"),
+  headers: { type: "table", values: { type: "string" }, doc: "static request headers" },
+  extra_body: anyTable("fields merged into every request body"),
+  context_window: int("context window in tokens (0 = unknown)"),
+  max_output_tokens: int("max output tokens (0 = provider default)"),
+};
+
+const forwardFields: Record<string, FieldSpec> = {
+  type: { type: "enum", values: ["local", "remote"], doc: "local (-L) or remote (-R)" },
+  bind: str("listen address host:port"),
+  target: str("target address host:port"),
+};
+
+const remoteHostFields: Record<string, FieldSpec> = {
+  name: str("host alias"),
+  host: str("address or name"),
+  port: int("SSH port", 22),
+  user: str("login user"),
+  identity_file: str("private key path"),
+  passphrase_env: str("variable in $REASONIX_HOME/.env holding the key passphrase"),
+  password_env: str("variable in $REASONIX_HOME/.env holding the password"),
+  proxy_jump: str("jump host spec user@host:port"),
+  use_ssh_config: bool("resolve via `ssh -G` at connect time"),
+  workspace: str("remote workspace directory"),
+  serve_install: { type: "enum", values: ["auto", "upload", "npm", "never"], default: "auto" },
+  forwards: { type: "tables", fields: forwardFields },
+};
+
+export const configSchema: Record<string, FieldSpec> = {
+  default_model: str("provider name used when --model is not given"),
+  language: str("UI language"),
+  providers: { type: "tables", fields: providerFields, doc: "model providers" },
+  agent: {
+    type: "table",
+    fields: {
+      compact_ratio: num("compact when the conversation passes this share of context_window", 0.8),
+      max_steps: int("stop a turn after this many model steps", 50),
+      max_output_tokens: int("max output tokens"),
+      reasoning_language: str("visible reasoning language"),
+    },
+  },
+  tools: {
+    type: "table",
+    fields: {
+      enabled: strs("enabled built-in tools (empty = all)"),
+      bash_timeout_seconds: int("bash tool timeout", 120),
+      bash_output_limit: int("bash output cap in bytes", 30000),
+    },
+  },
+  permissions: {
+    type: "table",
+    fields: {
+      mode: { type: "enum", values: ["ask", "auto", "yolo", "plan", "read-only"], default: "ask" },
+      allow: strs("rules that never prompt", []),
+      ask: strs("rules that always prompt", []),
+      deny: strs("rules that always refuse", []),
+    },
+  },
+  sandbox: {
+    type: "table",
+    fields: {
+      bash: { type: "enum", values: ["enforce", "off"], default: "enforce" },
+      workspace_root: str("file writers are confined here (default: cwd)"),
+      allow_write: strs("extra writable roots", []),
+      forbid_read: strs("paths hidden from the agent", []),
+      network: bool("let sandboxed bash use the network", false),
+    },
+  },
+  serve: {
+    type: "table",
+    fields: {
+      addr: str("listen address", "127.0.0.1:8787"),
+      auth_mode: { type: "enum", values: ["none", "token", "password"], default: "token" },
+      token: str("fixed token (empty = generate)"),
+      password_hash: str("bcrypt hash from `reasonix serve --hash-password`"),
+      behind_proxy: bool("trust X-Forwarded-* headers", false),
+      public_hosts: strs("extra Host names accepted besides the bound address", []),
+    },
+  },
+  remote: {
+    type: "table",
+    fields: {
+      hosts: { type: "tables", fields: remoteHostFields },
+      keepalive_interval_ms: int("keepalive interval", 5000),
+      keepalive_count_max: int("missed keepalives before the link is dead", 3),
+    },
+  },
+  secrets: anyTable("reserved for secret storage settings"),
+  telemetry: { type: "table", fields: { enabled: bool("send anonymous usage data", false) } },
+  plugins: {
+    type: "tables",
+    fields: {
+      name: str(), command: str(), args: strs(), env: { type: "table", values: { type: "string" } },
+      url: str(), startup_timeout_seconds: int(), call_timeout_seconds: int(),
+    },
+  },
+};
+
+/** Sections only the user's own config may set: a cloned repo must not steer them. */
+export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry"]);

@@ -1,0 +1,74 @@
+import type { DocSection } from "./sections.ts";
+
+export interface SearchHit {
+  path: string;
+  heading: string;
+  anchor: string;
+  score: number;
+  snippet: string;
+}
+
+export const tokenize = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+
+const K1 = 1.2;
+const B = 0.75;
+// A word in a heading says more about the section than one in its body.
+const HEADING_WEIGHT = 3;
+
+/** Okapi BM25 over doc sections; built once per process (the corpus is small). */
+export class Bm25Index {
+  private readonly docs: { section: DocSection; tf: Map<string, number>; len: number }[] = [];
+  private readonly df = new Map<string, number>();
+  private readonly avgLen: number;
+
+  constructor(sections: DocSection[]) {
+    let total = 0;
+    for (const section of sections) {
+      const tf = new Map<string, number>();
+      const add = (t: string, w: number) => tf.set(t, (tf.get(t) ?? 0) + w);
+      for (const t of tokenize(section.heading)) add(t, HEADING_WEIGHT);
+      for (const t of tokenize(section.text)) add(t, 1);
+      let len = 0;
+      for (const v of tf.values()) len += v;
+      total += len;
+      for (const t of tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      this.docs.push({ section, tf, len });
+    }
+    this.avgLen = this.docs.length ? total / this.docs.length : 1;
+  }
+
+  search(query: string, limit = 10): SearchHit[] {
+    const terms = [...new Set(tokenize(query))];
+    const n = this.docs.length;
+    const hits: SearchHit[] = [];
+    for (const d of this.docs) {
+      let score = 0;
+      for (const t of terms) {
+        const f = d.tf.get(t);
+        if (!f) continue;
+        const df = this.df.get(t)!;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.len) / this.avgLen));
+      }
+      if (score > 0) {
+        const s = d.section;
+        hits.push({ path: s.path, heading: s.heading, anchor: s.anchor, score: Math.round(score * 1000) / 1000, snippet: snippet(s.text, terms) });
+      }
+    }
+    return hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path)).slice(0, limit);
+  }
+}
+
+/** ~160 characters of body text around the first query term. */
+export function snippet(text: string, terms: string[], width = 160): string {
+  const flat = text.replace(/```[\s\S]*?```/g, " ").replace(/\s+/g, " ").trim();
+  const lower = flat.toLowerCase();
+  let at = -1;
+  for (const t of terms) {
+    const i = lower.search(new RegExp(`(?<![\\p{L}\\p{N}_])${t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "u"));
+    if (i >= 0 && (at < 0 || i < at)) at = i;
+  }
+  const start = Math.max(0, (at < 0 ? 0 : at) - width / 3);
+  const cut = flat.slice(start, start + width);
+  return `${start > 0 ? "…" : ""}${cut}${start + width < flat.length ? "…" : ""}`;
+}

@@ -1,0 +1,83 @@
+/**
+ * The engine's front-end contract. `reasonix run`, the serve/web API and any
+ * future front end drive sessions only through these types; the events are
+ * what the web UI receives over WebSocket/SSE verbatim.
+ */
+
+export type PermissionMode = "ask" | "auto" | "yolo" | "plan" | "read-only";
+
+/** How a user answered an approval request. */
+export type ApprovalDecision = "once" | "session" | "persist" | "deny";
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens served from the provider's cache. */
+  cacheHitTokens: number;
+  /** Reasoning tokens when the provider reports them. */
+  reasoningTokens?: number;
+}
+
+export interface TodoItem {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+}
+
+export type TurnEndReason = "done" | "cancelled" | "max_steps" | "denied" | "error";
+
+export type EngineEvent =
+  | { type: "session"; sessionId: string; workspace: string; model: string }
+  | { type: "turn_start"; sessionId: string; turn: number; prompt: string }
+  | { type: "reasoning_delta"; text: string }
+  | { type: "text_delta"; text: string }
+  /** A complete assistant message (after its deltas). */
+  | { type: "assistant"; text: string; reasoning?: string }
+  | { type: "tool_call"; callId: string; name: string; input: unknown }
+  | {
+      type: "approval_request";
+      callId: string;
+      name: string;
+      input: unknown;
+      /** One-line human summary, e.g. "bash: npm test" or "edit src/a.ts". */
+      summary: string;
+      /** The rule that "allow for session/persist" would store, e.g. "Bash(npm test)". */
+      suggestedRule: string;
+    }
+  | { type: "approval_resolved"; callId: string; decision: ApprovalDecision }
+  | { type: "tool_result"; callId: string; name: string; ok: boolean; output: string; receipt?: string }
+  | { type: "todo"; items: TodoItem[] }
+  | { type: "usage"; turn: Usage; total: Usage; cacheHitPercent: number }
+  | { type: "compaction"; removedMessages: number; summaryChars: number }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "turn_end"; turn: number; reason: TurnEndReason; error?: string }
+  | { type: "error"; code: string; message: string };
+
+export type EngineEventListener = (event: EngineEvent) => void;
+
+export interface SessionSummary {
+  id: string;
+  workspace: string;
+  title: string;
+  model: string;
+  createdAt: string;
+  updatedAt: string;
+  turns: number;
+}
+
+/** One live session as a front end sees it. */
+export interface EngineSession {
+  readonly id: string;
+  readonly workspace: string;
+  /** Subscribe to events; returns an unsubscribe function. */
+  subscribe(listener: EngineEventListener): () => void;
+  /** Run one user turn to completion (resolves when turn_end was emitted). */
+  submit(prompt: string): Promise<TurnEndReason>;
+  /** Answer a pending approval_request. */
+  approve(callId: string, decision: ApprovalDecision): void;
+  /** Cancel the running turn, if any. */
+  cancel(): void;
+  readonly busy: boolean;
+  /** Conversation so far, as displayable events (for reloads/resume). */
+  history(): EngineEvent[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,48 @@
+/** The contract between the agent loop and the tools it can call. */
+
+export type ToolKind =
+  /** Reads only: may run in parallel, allowed without prompting in every mode but none. */
+  | "read"
+  /** Changes files through our own code (write/edit/move): confined in-process. */
+  | "write"
+  /** Runs a shell command: parsed for permissions, jailed by the OS sandbox. */
+  | "bash"
+  /** Talks only to the session (todo_write). */
+  | "meta";
+
+export interface ToolResult {
+  ok: boolean;
+  /** What the model sees. */
+  output: string;
+  /** A short human receipt of what landed (writers), e.g. "edited a.ts (+3 −1)". */
+  receipt?: string;
+}
+
+export interface ToolContext {
+  /** Absolute, symlink-resolved workspace root. */
+  workspace: string;
+  sessionId: string;
+  /** Session-private temp directory (exported as TMPDIR for bash). */
+  tmpDir: string;
+  signal: AbortSignal;
+  /** Record a file's content before a writer changes it (checkpoint for rewind). */
+  beforeWrite(absPath: string): Promise<void>;
+  /** mtime+size the agent last saw for a path, to refuse writing over outside changes. */
+  readStamps: Map<string, string>;
+  /** Effective config values (see core/config/schema.ts). */
+  config: Record<string, unknown>;
+  /** Extra writable roots granted for this run (--add-dir). */
+  extraWriteRoots: string[];
+  emitTodo?(items: { content: string; status: "pending" | "in_progress" | "completed" }[]): void;
+}
+
+export interface ToolDefinition<I = any> {
+  name: string;
+  description: string;
+  /** JSON Schema of the input object, sent to the model verbatim. */
+  inputSchema: Record<string, unknown>;
+  kind: ToolKind;
+  /** One-line summary for approval prompts and logs. */
+  summarize(input: I): string;
+  run(input: I, ctx: ToolContext): Promise<ToolResult>;
+}

@@ -1,0 +1,24 @@
+// `npm test`: runs `bun test` and ends with one plain summary line
+// ("tests: N passed, N failed, N skipped") that CI can read.
+const args = process.argv.slice(2);
+const proc = Bun.spawn([process.execPath, "test", ...args], {
+  stdout: "pipe",
+  stderr: "pipe",
+  env: { ...process.env, FORCE_COLOR: "0" },
+});
+let tail = "";
+async function pump(src: ReadableStream<Uint8Array>, dst: NodeJS.WriteStream) {
+  const dec = new TextDecoder();
+  for await (const chunk of src) {
+    dst.write(chunk);
+    tail = (tail + dec.decode(chunk)).slice(-4000);
+  }
+}
+await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+const code = await proc.exited;
+const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(tail)?.[1] ?? 0);
+const passed = count("pass");
+const failed = count("fail");
+const skipped = count("skip");
+process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+process.exit(code !== 0 ? code : passed === 0 ? 1 : 0);
