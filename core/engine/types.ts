@@ -81,3 +81,24 @@ export interface EngineSession {
   history(): EngineEvent[];
   close(): Promise<void>;
 }
+
+export interface ModelInfo {
+  /** Provider entry name (what default_model / --model refer to). */
+  name: string;
+  kind: "openai" | "anthropic";
+  model: string;
+  /** False when the provider's api_key_env has no value in $REASONIX_HOME/.env. */
+  hasKey: boolean;
+  apiKeyEnv?: string;
+}
+
+/** One engine per workspace; serve/web and `run` create it from config. */
+export interface Engine {
+  readonly workspace: string;
+  createSession(opts?: { model?: string }): Promise<EngineSession>;
+  resumeSession(id: string): Promise<EngineSession>;
+  listSessions(): Promise<SessionSummary[]>;
+  deleteSession(id: string): Promise<void>;
+  models(): ModelInfo[];
+  close(): Promise<void>;
+}
