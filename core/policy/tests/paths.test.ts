@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReasonixError } from "../../errors.ts";
+import { createPathPolicy, expandPathVars, resolveReal } from "../paths.ts";
+
+let base: string;
+let ws: string;
+let outside: string;
+let state: string;
+
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), "rx-policy-")));
+  ws = join(base, "ws");
+  outside = join(base, "outside");
+  state = join(base, "state");
+  for (const d of [ws, outside, state, join(ws, ".git", "hooks"), join(ws, "src"), join(outside, "secret-dir")]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(outside, "secret.txt"), "s");
+  writeFileSync(join(state, ".env"), "DEEPSEEK_API_KEY=x");
+  symlinkSync(outside, join(ws, "link-out"));
+  symlinkSync(join(outside, "nope.txt"), join(ws, "dangling"));
+  symlinkSync("../../outside", join(ws, "src", "rel-out-parent-trick"));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const policy = (extra: Parameters<typeof createPathPolicy>[0] = {}) =>
+  createPathPolicy({ cwd: ws, reasonixHome: state, env: { HOME: base, OUT: outside }, ...extra });
+
+describe("resolveReal", () => {
+  test("follows symlinks, then .. from the link target", () => {
+    // ws/link-out/.. is the parent of `outside` (base), not ws
+    expect(resolveReal(`${ws}/link-out/../x`)).toBe(join(base, "x"));
+    expect(resolveReal("link-out/../x", ws)).toBe(join(base, "x"));
+  });
+  test("missing tail is joined onto the real ancestor", () => {
+    expect(resolveReal("link-out/new/file.txt", ws)).toBe(join(outside, "new", "file.txt"));
+  });
+  test("dangling link resolves to its target", () => {
+    expect(resolveReal(join(ws, "dangling"))).toBe(join(outside, "nope.txt"));
+  });
+  test("symlink loops are an error, not a hang", () => {
+    symlinkSync(join(base, "loopB"), join(base, "loopA"));
+    symlinkSync(join(base, "loopA"), join(base, "loopB"));
+    expect(() => resolveReal(join(base, "loopA", "x"))).toThrow(/too many levels/);
+  });
+});
+
+describe("expandPathVars", () => {
+  test("${HOME}, ${VAR}, $VAR and ~", () => {
+    const env = { HOME: "/h", X: "/x" };
+    expect(expandPathVars("${HOME}/a", env, "f")).toBe("/h/a");
+    expect(expandPathVars("$X/b", env, "f")).toBe("/x/b");
+    expect(expandPathVars("~/c", env, "f")).toBe("/h/c");
+  });
+  test("unset variable fails closed, naming the field", () => {
+    expect(() => expandPathVars("${NOPE_NOT_SET}/a", {}, "sandbox.forbid_read")).toThrow(/sandbox.forbid_read.*NOPE_NOT_SET/);
+  });
+});
+
+describe("createPathPolicy", () => {
+  test("workspace defaults to cwd and is writable", () => {
+    const p = policy();
+    expect(p.workspaceRoot).toBe(ws);
+    expect(p.writeRoots).toEqual([ws]);
+    expect(p.checkWrite("src/a.ts")).toEqual({ allowed: true, path: join(ws, "src", "a.ts") });
+  });
+
+  test("writes outside, through a link, a dangling link, or .. are denied", () => {
+    const p = policy();
+    for (const target of [join(outside, "a"), "link-out/a", "dangling", "../outside/a", "src/rel-out-parent-trick/a"]) {
+      const d = p.checkWrite(target);
+      expect(d.allowed).toBe(false);
+      if (!d.allowed) {
+        expect(d.code).toBe("outside-write-roots");
+        expect(d.reason).toContain("--add-dir");
+      }
+    }
+  });
+
+  test("protected paths stay read-only inside write roots", () => {
+    const p = policy();
+    for (const t of [".git/hooks/pre-commit", ".git/config", ".reasonix/x", "reasonix.toml", ".mcp.json"]) {
+      const d = p.checkWrite(t);
+      expect(d.allowed).toBe(false);
+      if (!d.allowed) expect(d.code).toBe("protected-path");
+      expect(p.checkRead(t).allowed).toBe(true);
+    }
+    expect(p.checkWrite(".git/objects/ab").allowed).toBe(true);
+    expect(p.checkRemove(".git").allowed).toBe(false);
+    expect(p.checkRemove(".").allowed).toBe(false);
+    expect(p.checkRemove("src").allowed).toBe(true);
+    expect(p.protectedPaths.map((x) => x.name)).toEqual([".git/hooks", ".git/config", ".reasonix", "reasonix.toml", ".mcp.json"]);
+  });
+
+  test("forbid_read with ${VAR} hides file and dir, for reading and writing", () => {
+    const p = policy({ config: { forbid_read: ["${OUT}/secret.txt", "${HOME}/outside/secret-dir"], allow_write: [outside] } });
+    expect(p.checkRead(join(outside, "secret.txt"))).toMatchObject({ allowed: false, code: "forbidden-read" });
+    expect(p.checkRead(join(outside, "secret-dir", "x"))).toMatchObject({ allowed: false, code: "forbidden-read" });
+    expect(p.checkWrite(join(outside, "secret-dir", "x"))).toMatchObject({ allowed: false, code: "forbidden-read" });
+    expect(p.checkRead("link-out/secret.txt")).toMatchObject({ allowed: false });
+    expect(p.checkWrite(join(outside, "other"))).toMatchObject({ allowed: true });
+  });
+
+  test("$REASONIX_HOME is never readable nor writable, even inside a write root", () => {
+    const p = createPathPolicy({ cwd: base, reasonixHome: state, env: { HOME: base } });
+    expect(p.writeRoots).toEqual([base]);
+    expect(p.checkRead(join(state, ".env"))).toMatchObject({ allowed: false, code: "reasonix-state" });
+    expect(p.checkWrite(join(state, "sessions", "x"))).toMatchObject({ allowed: false, code: "reasonix-state" });
+    expect(p.forbidRead).toContain(state);
+  });
+
+  test("refuses / and Reasonix state as write roots", () => {
+    expect(() => policy({ extraWrite: ["/"] })).toThrow(/filesystem root/);
+    expect(() => policy({ config: { allow_write: [join(state, "sessions")] } })).toThrow(/Reasonix state/);
+    expect(() => policy({ extraWrite: ["../../../../../../../.."] })).toThrow(ReasonixError);
+  });
+
+  test("extra write roots resolve .. and links before use", () => {
+    const p = policy({ extraWrite: ["src/../link-out"] });
+    expect(p.writeRoots).toEqual([ws, outside]);
+    expect(p.checkWrite(join(outside, "ok.txt")).allowed).toBe(true);
+    expect(p.protectedPaths.some((x) => x.path === join(outside, ".git", "hooks"))).toBe(true);
+  });
+});
