@@ -1,0 +1,116 @@
+// `npm run build`: one self-contained executable per platform, archives and
+// SHA256SUMS under dist/. `npm run build -- --single` builds only this host.
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pkg from "../package.json" with { type: "json" };
+import { tarGz, zip } from "./lib/archive.ts";
+
+export interface Target {
+  os: "linux" | "darwin" | "windows";
+  arch: "x64" | "arm64";
+}
+
+export const allTargets: Target[] = [
+  { os: "linux", arch: "x64" },
+  { os: "linux", arch: "arm64" },
+  { os: "darwin", arch: "x64" },
+  { os: "darwin", arch: "arm64" },
+  { os: "windows", arch: "x64" },
+];
+
+export const hostTarget = (): Target => ({
+  os: process.platform === "win32" ? "windows" : (process.platform as "linux" | "darwin"),
+  arch: process.arch === "arm64" ? "arm64" : "x64",
+});
+
+const root = join(import.meta.dir, "..");
+
+function git(args: string[]): string {
+  const r = Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "ignore" });
+  return r.exitCode === 0 ? r.stdout.toString().trim() : "";
+}
+
+/** Version, commit and build time: the build time is the commit's, so rebuilds are byte-identical. */
+export function buildStamp(): { version: string; commit: string; buildTime: string } {
+  const epoch = process.env.SOURCE_DATE_EPOCH ?? git(["log", "-1", "--format=%ct"]);
+  return {
+    version: process.env.REASONIX_VERSION ?? pkg.version,
+    commit: process.env.REASONIX_COMMIT ?? (git(["rev-parse", "--short=12", "HEAD"]) || "unknown"),
+    buildTime: epoch ? new Date(Number(epoch) * 1000).toISOString() : "1970-01-01T00:00:00.000Z",
+  };
+}
+
+export const targetName = (t: Target) => `reasonix-${t.os}-${t.arch}`;
+
+export async function compileTarget(t: Target, outDir: string, stamp = buildStamp()): Promise<string> {
+  const dir = join(outDir, targetName(t));
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, t.os === "windows" ? "reasonix.exe" : "reasonix");
+  const result = await Bun.build({
+    entrypoints: [join(root, "cli/main.ts")],
+    compile: {
+      target: `bun-${t.os}-${t.arch}` as Bun.Build.CompileTarget,
+      outfile,
+      // The binary runs inside arbitrary repositories: it must never pick up
+      // their bunfig.toml, .env, tsconfig.json or package.json.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
+    // Splitting keeps the `--version` fast path in a tiny entry chunk; bytecode
+    // skips parsing the rest at startup (see scripts/bench/startup.ts).
+    splitting: true,
+    bytecode: true,
+    format: "esm",
+    minify: true,
+    sourcemap: "none",
+    define: { __REASONIX_BUILD__: JSON.stringify(stamp) },
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    throw new Error(`build failed for ${targetName(t)}`);
+  }
+  return outfile;
+}
+
+async function archive(t: Target, binary: string, outDir: string, mtime: Date): Promise<string> {
+  const data = readFileSync(binary);
+  const entry = { name: t.os === "windows" ? "reasonix.exe" : "reasonix", data, mode: 0o755 };
+  const name = `${targetName(t)}.${t.os === "windows" ? "zip" : "tar.gz"}`;
+  const bytes = t.os === "windows" ? zip([entry], mtime) : await tarGz([entry], mtime);
+  writeFileSync(join(outDir, name), bytes);
+  return name;
+}
+
+export async function build(opts: { single: boolean; outDir: string }): Promise<void> {
+  const stamp = buildStamp();
+  const targets = opts.single ? [hostTarget()] : allTargets;
+  rmSync(opts.outDir, { recursive: true, force: true });
+  mkdirSync(opts.outDir, { recursive: true });
+  const sums: string[] = [];
+  for (const t of targets) {
+    const started = performance.now();
+    const bin = await compileTarget(t, opts.outDir, stamp);
+    chmodSync(bin, 0o755);
+    const name = await archive(t, bin, opts.outDir, new Date(stamp.buildTime));
+    const hash = createHash("sha256").update(readFileSync(join(opts.outDir, name))).digest("hex");
+    sums.push(`${hash}  ${name}`);
+    console.error(`built ${name} in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+  }
+  writeFileSync(join(opts.outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
+  // `reasonix upgrade --check` reads this to learn the newest version.
+  writeFileSync(join(opts.outDir, "VERSION"), `${stamp.version}\n`);
+  if (opts.single) {
+    const t = hostTarget();
+    symlinkSync(join(targetName(t), t.os === "windows" ? "reasonix.exe" : "reasonix"), join(opts.outDir, t.os === "windows" ? "reasonix.exe" : "reasonix"));
+  }
+  console.error(`reasonix ${stamp.version} (${stamp.commit}) → ${opts.outDir}`);
+}
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const outIdx = args.indexOf("--out-dir");
+  await build({ single: args.includes("--single"), outDir: outIdx >= 0 ? args[outIdx + 1]! : join(root, "dist") });
+}
