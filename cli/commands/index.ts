@@ -3,6 +3,8 @@ import type { CommandModule } from "yargs";
 import config from "./config.ts";
 import docs from "./docs.ts";
 import doctor from "./doctor.ts";
+import serve from "./serve.ts";
 import version from "./version.ts";
+import web from "./web.ts";
 
-export const commands: CommandModule<any, any>[] = [config, docs, doctor, version];
+export const commands: CommandModule<any, any>[] = [config, docs, doctor, serve, version, web];

@@ -1,0 +1,16 @@
+import { homePaths } from "../home.ts";
+import { SecretStore } from "../secrets/dotenv.ts";
+import type { EngineFactory } from "./sessions.ts";
+
+/** The real engine, built from the user's config for a workspace. */
+export async function engineFactoryFromConfig(_home: string): Promise<EngineFactory | undefined> {
+  return undefined;
+}
+
+/** Stores a provider key in $REASONIX_HOME/.env (0600) for the setup page. */
+export function providerKeyWriter(home: string): (envName: string, value: string) => void {
+  return (envName, value) => {
+    new SecretStore(homePaths(home).dotenv).set(envName, value);
+    process.env[envName] = value;
+  };
+}

@@ -1,0 +1,64 @@
+import { allowedHostNames, hostHeaderName } from "./addr.ts";
+
+/**
+ * Request-level defences that run before routing: DNS-rebinding (Host),
+ * cross-site writes (Origin) and form-post CSRF (Content-Type). Each returns
+ * the status to answer with, or 0 to let the request through.
+ */
+export class RequestGuard {
+  private readonly allowed: Set<string>;
+
+  constructor(boundHost: string, publicHosts: readonly string[], private readonly behindProxy: boolean) {
+    this.allowed = allowedHostNames(boundHost, publicHosts);
+  }
+
+  /** The host the client thinks it is talking to (X-Forwarded-Host only behind a trusted proxy). */
+  effectiveHost(req: Request): string {
+    const fwd = this.behindProxy ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+    return fwd || req.headers.get("host") || "";
+  }
+
+  /** True when the client reached us over TLS (only knowable behind a trusted proxy). */
+  secure(req: Request): boolean {
+    return this.behindProxy && req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
+  }
+
+  /** The client's address for rate limiting. */
+  clientId(req: Request, peer: string | undefined): string {
+    if (this.behindProxy) {
+      const fwd = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+      if (fwd) return fwd;
+    }
+    return peer ?? "unknown";
+  }
+
+  /** 421 when the Host header names something we are not (DNS rebinding). */
+  hostStatus(req: Request): number {
+    const host = this.effectiveHost(req);
+    if (!host) return 421;
+    return this.allowed.has(hostHeaderName(host)) ? 0 : 421;
+  }
+
+  /** 403 when a browser says the request comes from another origin. */
+  originStatus(req: Request): number {
+    const origin = req.headers.get("origin");
+    if (origin === null) return 0;
+    let o: URL;
+    try {
+      o = new URL(origin);
+    } catch {
+      return 403;
+    }
+    if (o.host.toLowerCase() !== this.effectiveHost(req).toLowerCase()) return 403;
+    const scheme = this.secure(req) ? "https:" : "http:";
+    return this.behindProxy && !req.headers.get("x-forwarded-proto") ? 0 : o.protocol === scheme ? 0 : 403;
+  }
+
+  /** 415 unless the body is declared JSON (HTML forms cannot send that cross-site without a preflight). */
+  contentTypeStatus(req: Request): number {
+    const ct = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    return ct === "application/json" ? 0 : 415;
+  }
+}
+
+export const isStateChanging = (method: string): boolean => !["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase());

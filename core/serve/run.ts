@@ -1,0 +1,77 @@
+import { readFileSync, unlinkSync } from "node:fs";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { homePaths } from "../home.ts";
+import { InstanceHeartbeat } from "./instances.ts";
+import { startServer, type RunningServer, type ServerOptions } from "./server.ts";
+
+export interface RunOptions extends ServerOptions {
+  /** "serve" or "web", recorded in the instance file. */
+  kind: "serve" | "web";
+  home: string;
+  portFile?: string;
+  pidFile?: string;
+  /** Called once listening (print the URL, open the browser). */
+  onListening?: (server: RunningServer) => void | Promise<void>;
+  onShutdown?: (signal: string) => void;
+  /** Upper bound for the graceful part of shutdown before exiting anyway. */
+  shutdownTimeoutMs?: number;
+}
+
+function removeIfOurs(path: string | undefined, content: string): void {
+  if (!path) return;
+  try {
+    if (readFileSync(path, "utf8") === content) unlinkSync(path);
+  } catch {}
+}
+
+/**
+ * Run a server until SIGTERM/SIGINT: bind, write the port/pid files and the
+ * instance heartbeat, then on a signal stop accepting, let in-flight session
+ * writes land and remove everything we wrote. Resolves with the exit code.
+ */
+export async function runServer(opts: RunOptions): Promise<number> {
+  const server = await startServer(opts);
+  const portContent = `${server.addr}\n`;
+  const pidContent = `${process.pid}\n`;
+  const heartbeat = new InstanceHeartbeat(homePaths(opts.home).instances, {
+    kind: opts.kind,
+    addr: server.addr,
+    url: server.url,
+    workspace: opts.workspace,
+    authMode: opts.auth.mode,
+    version: opts.version,
+  });
+  try {
+    if (opts.pidFile) writeFileAtomic(opts.pidFile, pidContent, { mode: 0o600 });
+    // Written last and atomically: a reader that sees the port file can connect.
+    if (opts.portFile) writeFileAtomic(opts.portFile, portContent, { mode: 0o600 });
+    await opts.onListening?.(server);
+  } catch (e) {
+    heartbeat.close();
+    await server.stop();
+    throw e;
+  }
+
+  const signal = await new Promise<string>((resolve) => {
+    const once = (sig: string) => () => resolve(sig);
+    process.once("SIGTERM", once("SIGTERM"));
+    process.once("SIGINT", once("SIGINT"));
+    process.once("SIGHUP", once("SIGHUP"));
+  });
+  opts.onShutdown?.(signal);
+  // A second signal while we drain means "now".
+  const force = () => {
+    heartbeat.close();
+    removeIfOurs(opts.portFile, portContent);
+    removeIfOurs(opts.pidFile, pidContent);
+    process.exit(1);
+  };
+  process.once("SIGTERM", force);
+  process.once("SIGINT", force);
+  const timeout = new Promise<void>((r) => setTimeout(r, opts.shutdownTimeoutMs ?? 15_000).unref?.());
+  await Promise.race([server.stop(), timeout]);
+  heartbeat.close();
+  removeIfOurs(opts.portFile, portContent);
+  removeIfOurs(opts.pidFile, pidContent);
+  return 0;
+}

@@ -1,0 +1,370 @@
+import type { Server, ServerWebSocket } from "bun";
+import { ApprovalDecision } from "../engine/types.ts";
+import { errorMessage, ReasonixError } from "../errors.ts";
+import { formatHostPort, isLoopbackHost } from "./addr.ts";
+import { clearedCookie, COOKIE_NAME, CookieSigner, parseCookies, RateLimiter, safeEqual, sessionCookie, verifyPassword, type AuthConfig } from "./auth.ts";
+import { EventHub, type EventSink } from "./events.ts";
+import { isStateChanging, RequestGuard } from "./guard.ts";
+import { ApiError, SessionManager, type EngineFactory } from "./sessions.ts";
+import { uiAssets } from "./ui/assets.ts";
+
+export interface ServerOptions {
+  host: string;
+  /** 0 = any free port. */
+  port: number;
+  /** Try port+1, port+2, … this many times when the port is busy (reasonix web). */
+  portRetries?: number;
+  auth: AuthConfig;
+  behindProxy?: boolean;
+  /** Extra Host names accepted besides the bound address. */
+  publicHosts?: string[];
+  workspace: string;
+  version: string;
+  model?: string;
+  /** Session to load at startup. */
+  resume?: string;
+  engineFactory?: EngineFactory;
+  /** Writes the provider key for the setup page; absent = setup disabled. */
+  saveProviderKey?: (envName: string, value: string) => void;
+}
+
+export interface RunningServer {
+  host: string;
+  port: number;
+  /** `host:port` (IPv6 bracketed). */
+  addr: string;
+  /** Base URL, no credential. */
+  url: string;
+  hub: EventHub;
+  sessions: SessionManager;
+  /** Graceful stop: running turns are cancelled and their writes complete first. */
+  stop(): Promise<void>;
+}
+
+const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "deny"];
+const LOGIN_LIMIT = 5;
+const LOGIN_WINDOW_MS = 60_000;
+const MAX_BODY = 4 * 1024 * 1024;
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cache-control": "no-store",
+};
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+function withHeaders(res: Response, extra?: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(k)) res.headers.set(k, v);
+  for (const [k, v] of Object.entries(extra ?? {})) res.headers.set(k, v);
+  return res;
+}
+
+const json = (body: unknown, status = 200, headers?: Record<string, string>): Response =>
+  withHeaders(Response.json(body, { status }), headers);
+
+const problem = (status: number, code: string, message: string, headers?: Record<string, string>): Response =>
+  json({ error: { code, message } }, status, headers);
+
+async function readJson(req: Request): Promise<Record<string, unknown>> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "bad_json", "request body is not valid JSON");
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ApiError(400, "bad_json", "request body must be a JSON object");
+  return v as Record<string, unknown>;
+}
+
+const str = (body: Record<string, unknown>, key: string, required = true): string | undefined => {
+  const v = body[key];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== "string" || (required && v === "")) throw new ApiError(400, "bad_request", `"${key}" must be a non-empty string`);
+  return v;
+};
+
+interface WsData {
+  since?: number;
+  detach?: () => void;
+}
+
+/** Start listening. Resolves once the socket is bound. */
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const hub = new EventHub();
+  const sessions = new SessionManager(opts.engineFactory, hub, opts.workspace, opts.model);
+  const behindProxy = opts.behindProxy ?? false;
+  const guard = new RequestGuard(opts.host, opts.publicHosts ?? [], behindProxy);
+  const auth = opts.auth;
+  const signer = new CookieSigner(auth.mode === "token" ? `token\0${auth.token}` : auth.mode === "password" ? `password\0${auth.passwordHash}` : "none");
+  const limiter = new RateLimiter(LOGIN_LIMIT, LOGIN_WINDOW_MS);
+  // The key-writing endpoint is only for a browser on this machine (or at the end of an SSH tunnel).
+  const setupAllowed = isLoopbackHost(opts.host) && !behindProxy && !!opts.saveProviderKey;
+  const sseStreams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+
+  const isAuthed = (req: Request): boolean => {
+    if (auth.mode === "none") return true;
+    if (auth.mode === "token") {
+      const h = req.headers.get("authorization");
+      if (h && /^bearer /i.test(h) && safeEqual(h.slice(7).trim(), auth.token)) return true;
+    }
+    return signer.verify(parseCookies(req.headers.get("cookie")).get(COOKIE_NAME));
+  };
+
+  const grantCookie = (req: Request): Record<string, string> => {
+    const c = signer.issue();
+    return { "set-cookie": sessionCookie(c.value, c.maxAgeSeconds, guard.secure(req)) };
+  };
+
+  const page = (authed: boolean, status = authed ? 200 : 401): Response => {
+    const html = uiAssets.html
+      .replaceAll("{{DIGEST}}", uiAssets.digest)
+      .replaceAll("{{AUTH_MODE}}", auth.mode)
+      .replaceAll("{{AUTHED}}", String(authed));
+    return withHeaders(new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }));
+  };
+
+  const status = () => {
+    const sel = sessions.selected();
+    return {
+      version: opts.version,
+      workspace: opts.workspace,
+      authMode: auth.mode,
+      engine: { ready: sessions.ready, error: sessions.error },
+      model: sessions.selectedModel ?? sel?.name ?? null,
+      setup: {
+        required: sessions.ready ? !!sel && !sel.hasKey : false,
+        allowed: setupAllowed,
+        provider: sel?.name ?? null,
+        apiKeyEnv: sel?.apiKeyEnv ?? null,
+      },
+      lastSeq: hub.lastSeq,
+    };
+  };
+
+  const sseResponse = (req: Request, server: Server<WsData>, sinceParam: string | null): Response => {
+    const enc = new TextEncoder();
+    const lastId = req.headers.get("last-event-id") ?? sinceParam;
+    const since = lastId !== null && lastId !== "" ? Number(lastId) : undefined;
+    let detach: (() => void) | undefined;
+    let ping: ReturnType<typeof setInterval> | undefined;
+    let ctl: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        ctl = controller;
+        sseStreams.add(controller);
+        controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
+        const sink: EventSink = { send: (data, seq) => controller.enqueue(enc.encode(`id: ${seq}\ndata: ${data}\n\n`)) };
+        detach = hub.attach(sink, since);
+        ping = setInterval(() => {
+          try { controller.enqueue(enc.encode(`: ping\n\n`)); } catch {}
+        }, 15_000);
+      },
+      cancel() {
+        detach?.();
+        if (ping) clearInterval(ping);
+        if (ctl) sseStreams.delete(ctl);
+      },
+    });
+    server.timeout(req, 0);
+    return withHeaders(new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "x-accel-buffering": "no" } }));
+  };
+
+  async function api(req: Request, url: URL, server: Server<WsData>): Promise<Response> {
+    const path = url.pathname;
+    const method = req.method.toUpperCase();
+    if (path === "/api/status" && method === "GET") return json(status());
+    if (path === "/api/models" && method === "GET") return json({ selected: sessions.selectedModel ?? sessions.selected()?.name ?? null, models: sessions.models() });
+    if (path === "/api/model" && method === "POST") {
+      sessions.setModel(str(await readJson(req), "name")!);
+      return json({ selected: sessions.selectedModel });
+    }
+    if (path === "/api/events" && method === "GET") return sseResponse(req, server, url.searchParams.get("since"));
+    if (path === "/api/sessions" && method === "GET") return json({ sessions: await sessions.list() });
+    if (path === "/api/sessions" && method === "POST") {
+      const body = await readJson(req);
+      const s = await sessions.create(str(body, "model", false));
+      return json({ id: s.id, workspace: s.workspace }, 201);
+    }
+    if (path === "/api/setup/key" && method === "POST") {
+      if (!setupAllowed || !opts.saveProviderKey) throw new ApiError(403, "setup_disabled", "provider setup is only available on a loopback listener; set the key on the server host instead");
+      const body = await readJson(req);
+      const key = str(body, "key")!.trim();
+      if (/[\r\n]/.test(key)) throw new ApiError(400, "bad_key", "the key must be a single line");
+      const wanted = str(body, "provider", false);
+      const target = wanted ? sessions.models().find((m) => m.name === wanted) : sessions.selected();
+      if (!target?.apiKeyEnv) throw new ApiError(400, "no_provider", "no provider with an api_key_env to store a key for");
+      opts.saveProviderKey(target.apiKeyEnv, key);
+      const ok = await sessions.build();
+      return json({ saved: target.apiKeyEnv, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);
+    }
+    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|approvals\/([^/]+)))?$/.exec(path);
+    if (m) {
+      const id = decodeURIComponent(m[1]!);
+      const action = m[2];
+      if (!action && method === "DELETE") {
+        await sessions.remove(id);
+        return json({ deleted: id });
+      }
+      if (!action && method === "GET") {
+        const s = (await sessions.list()).find((x) => x.id === id);
+        return s ? json(s) : problem(404, "not_found", `no session "${id}"`);
+      }
+      if (action === "history" && method === "GET") return json({ id, busy: sessions.isBusy(id), events: await sessions.history(id) });
+      if (action === "resume" && method === "POST") {
+        const s = await sessions.get(id);
+        return json({ id: s.id, workspace: s.workspace, busy: s.busy, events: s.history() });
+      }
+      if (action === "prompt" && method === "POST") {
+        const prompt = str(await readJson(req), "prompt")!;
+        await sessions.submit(id, prompt);
+        return json({ accepted: true, id }, 202);
+      }
+      if (action === "cancel" && method === "POST") return json({ cancelled: sessions.cancel(id) });
+      if (action?.startsWith("approvals/") && method === "POST") {
+        const decision = str(await readJson(req), "decision")! as ApprovalDecision;
+        if (!DECISIONS.includes(decision)) throw new ApiError(400, "bad_decision", `decision must be one of ${DECISIONS.join(", ")}`);
+        sessions.approve(id, decodeURIComponent(m[3]!), decision);
+        return json({ ok: true });
+      }
+    }
+    return problem(404, "not_found", `no route ${method} ${path}`);
+  }
+
+  async function handle(req: Request, server: Server<WsData>): Promise<Response | undefined> {
+    const url = new URL(req.url);
+    const path = url.pathname;
+    const method = req.method.toUpperCase();
+
+    // Health check first and unconditionally: the remote supervisor probes the tunnel with it.
+    if (path === "/healthz" && (method === "GET" || method === "HEAD")) return json({ ok: true, version: opts.version });
+
+    const hostBad = guard.hostStatus(req);
+    if (hostBad) return problem(421, "misdirected", "this server does not answer to that Host name");
+    if (isStateChanging(method)) {
+      if (guard.originStatus(req)) return problem(403, "cross_origin", "cross-origin requests are refused");
+      if (guard.contentTypeStatus(req)) return problem(415, "json_required", "state-changing requests must send Content-Type: application/json");
+    }
+
+    if (path === "/auth/token" && method === "POST") {
+      if (auth.mode !== "token") return problem(404, "not_found", "token login is not enabled");
+      const token = (await readJson(req)).token;
+      if (typeof token !== "string" || !safeEqual(token, auth.token)) return problem(401, "bad_token", "invalid token");
+      return withHeaders(new Response(null, { status: 204 }), grantCookie(req));
+    }
+    if (path === "/login" && method === "POST") {
+      if (auth.mode !== "password") return problem(404, "not_found", "password login is not enabled");
+      const wait = limiter.take(guard.clientId(req, server.requestIP(req)?.address));
+      if (wait) return problem(429, "rate_limited", `too many login attempts; try again in ${wait}s`, { "retry-after": String(wait) });
+      const pw = (await readJson(req)).password;
+      if (typeof pw !== "string" || !(await verifyPassword(pw, auth.passwordHash))) return problem(401, "bad_password", "wrong password");
+      return withHeaders(new Response(null, { status: 204 }), grantCookie(req));
+    }
+    if (path === "/auth/logout" && method === "POST") return withHeaders(new Response(null, { status: 204 }), { "set-cookie": clearedCookie(guard.secure(req)) });
+
+    if (path === "/assets/app.js" && method === "GET")
+      return withHeaders(new Response(uiAssets.js, { headers: { "content-type": "text/javascript; charset=utf-8" } }), { "cache-control": "public, max-age=31536000, immutable" });
+    if (path === "/assets/app.css" && method === "GET")
+      return withHeaders(new Response(uiAssets.css, { headers: { "content-type": "text/css; charset=utf-8" } }), { "cache-control": "public, max-age=31536000, immutable" });
+    if (path === "/favicon.ico") return withHeaders(new Response(null, { status: 204 }));
+
+    const authed = isAuthed(req);
+    const isApi = path.startsWith("/api/");
+    if (isApi && !authed) return problem(401, "unauthorized", "authentication required");
+
+    if (path === "/api/ws" && method === "GET") {
+      if (guard.originStatus(req)) return problem(403, "cross_origin", "cross-origin WebSocket refused");
+      const since = url.searchParams.get("since");
+      if (server.upgrade(req, { data: { since: since ? Number(since) : undefined } })) return undefined;
+      return problem(426, "upgrade_required", "expected a WebSocket upgrade");
+    }
+    if (isApi) return api(req, url, server);
+
+    if (method === "GET" || method === "HEAD") {
+      if (path === "/" || path === "/login" || path === "/setup" || /^\/sessions\/[^/]+$/.test(path)) return page(authed);
+    }
+    return problem(404, "not_found", `no route ${method} ${path}`);
+  }
+
+  const fetch = async (req: Request, server: Server<WsData>): Promise<Response | undefined> => {
+    try {
+      return await handle(req, server);
+    } catch (e) {
+      if (e instanceof ApiError) return problem(e.status, e.code, e.message);
+      if (e instanceof ReasonixError) return problem(400, e.code, e.message);
+      return problem(500, "internal", errorMessage(e));
+    }
+  };
+
+  const websocket = {
+    open(ws: ServerWebSocket<WsData>) {
+      ws.data.detach = hub.attach({ send: (data) => void ws.send(data) }, ws.data.since);
+    },
+    message() {
+      // Commands travel over HTTP; the socket is a one-way event stream.
+    },
+    close(ws: ServerWebSocket<WsData>) {
+      ws.data.detach?.();
+    },
+  };
+
+  let server: Server<WsData> | undefined;
+  const tries = opts.port === 0 ? 1 : 1 + Math.max(0, opts.portRetries ?? 0);
+  let lastErr: unknown;
+  for (let i = 0; i < tries && opts.port + i <= 65535; i++) {
+    try {
+      server = Bun.serve<WsData>({
+        hostname: opts.host,
+        port: opts.port + i,
+        maxRequestBodySize: MAX_BODY,
+        idleTimeout: 120,
+        fetch: fetch as never,
+        websocket,
+      });
+      break;
+    } catch (e) {
+      lastErr = e;
+      if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") break;
+    }
+  }
+  if (!server) {
+    const code = (lastErr as NodeJS.ErrnoException | undefined)?.code;
+    const where = tries > 1 ? `${formatHostPort(opts.host, opts.port)}..${opts.port + tries - 1}` : formatHostPort(opts.host, opts.port);
+    throw new ReasonixError(code === "EADDRINUSE" ? "addr_in_use" : "listen_failed", `cannot listen on ${where}: ${code === "EADDRINUSE" ? "address already in use" : errorMessage(lastErr)}`, {
+      hint: code === "EADDRINUSE" ? "pick another port with --addr HOST:PORT (port 0 = any free port)" : undefined,
+    });
+  }
+
+  const port = server.port!;
+  const addr = formatHostPort(opts.host, port);
+  const urlHost = opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host === "::" ? "[::1]" : formatHostPort(opts.host, port).replace(/:\d+$/, "");
+  const running: RunningServer = {
+    host: opts.host,
+    port,
+    addr,
+    url: `http://${urlHost}:${port}/`,
+    hub,
+    sessions,
+    stop: async () => {
+      server!.stop(false);
+      await sessions.shutdown();
+      for (const c of sseStreams) try { c.close(); } catch {}
+      sseStreams.clear();
+      server!.stop(true);
+    },
+  };
+
+  // Build the engine after binding so the port is known quickly; a missing key is not fatal.
+  await sessions.build();
+  if (opts.resume && sessions.ready) {
+    try {
+      await sessions.get(opts.resume);
+    } catch (e) {
+      await running.stop();
+      throw new ReasonixError("resume_failed", `cannot resume session "${opts.resume}": ${errorMessage(e)}`);
+    }
+  }
+  return running;
+}

@@ -1,0 +1,216 @@
+import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ModelInfo, SessionSummary } from "../engine/types.ts";
+import { errorMessage, ReasonixError } from "../errors.ts";
+import type { EventHub } from "./events.ts";
+
+export interface EngineFactoryOptions {
+  workspace: string;
+  model?: string;
+}
+
+/** Builds the engine; called at startup and again after the provider key is saved. */
+export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | Engine;
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+interface Live {
+  session: EngineSession;
+  unsubscribe: () => void;
+  running?: Promise<unknown>;
+  model?: string;
+}
+
+export interface SessionState extends Partial<SessionSummary> {
+  id: string;
+  live: boolean;
+  busy: boolean;
+}
+
+/**
+ * The server's view of the engine: which sessions are loaded, which turn is
+ * running, and the engine itself (rebuilt in place when a key is saved).
+ * Several sessions may run at once; starting another never cancels a busy one.
+ */
+export class SessionManager {
+  private engine: Engine | undefined;
+  private engineError: string | undefined;
+  private readonly live = new Map<string, Live>();
+  private closing = false;
+
+  constructor(
+    private readonly factory: EngineFactory | undefined,
+    private readonly hub: EventHub,
+    readonly workspace: string,
+    private model: string | undefined,
+  ) {}
+
+  get ready(): boolean {
+    return this.engine !== undefined;
+  }
+
+  get error(): string | undefined {
+    return this.engineError;
+  }
+
+  get selectedModel(): string | undefined {
+    return this.model;
+  }
+
+  /** (Re)build the engine. Failure is recorded, not thrown: the server keeps serving the setup page. */
+  async build(): Promise<boolean> {
+    if (!this.factory) {
+      this.engineError = "no engine is available in this build";
+      return false;
+    }
+    const old = this.engine;
+    this.engine = undefined;
+    if (old) await this.closeAll(old);
+    try {
+      this.engine = await this.factory({ workspace: this.workspace, model: this.model });
+      this.engineError = undefined;
+      this.hub.notice({ type: "engine_ready", model: this.model });
+      return true;
+    } catch (e) {
+      this.engineError = errorMessage(e);
+      this.hub.notice({ type: "engine_error", message: this.engineError });
+      return false;
+    }
+  }
+
+  private need(): Engine {
+    if (this.closing) throw new ApiError(503, "shutting_down", "the server is shutting down");
+    if (!this.engine) throw new ApiError(503, "engine_unavailable", this.engineError ?? "the engine is not ready");
+    return this.engine;
+  }
+
+  models(): ModelInfo[] {
+    return this.engine?.models() ?? [];
+  }
+
+  /** The provider entry new sessions use: --model, else the engine's first. */
+  selected(): ModelInfo | undefined {
+    const all = this.models();
+    return all.find((m) => m.name === this.model) ?? (this.model ? undefined : all[0]);
+  }
+
+  setModel(name: string): void {
+    if (!this.models().some((m) => m.name === name)) throw new ApiError(400, "unknown_model", `no provider named "${name}"`);
+    this.model = name;
+  }
+
+  async list(): Promise<SessionState[]> {
+    const stored = await this.need().listSessions();
+    const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.session.busy ?? false }));
+    // A freshly created session may not be on disk until its first turn.
+    for (const [id, l] of this.live) {
+      if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.session.workspace, model: l.model, live: true, busy: l.session.busy, title: "", turns: 0 });
+    }
+    return out;
+  }
+
+  async create(model?: string): Promise<EngineSession> {
+    const m = model ?? this.model;
+    const session = await this.need().createSession(m ? { model: m } : undefined);
+    this.attach(session, m);
+    this.hub.notice({ type: "sessions_changed" });
+    return session;
+  }
+
+  async get(id: string): Promise<EngineSession> {
+    const l = this.live.get(id);
+    if (l) return l.session;
+    let session: EngineSession;
+    try {
+      session = await this.need().resumeSession(id);
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError(404, e instanceof ReasonixError ? e.code : "not_found", errorMessage(e));
+    }
+    // Another request may have resumed it while we awaited.
+    const raced = this.live.get(id);
+    if (raced) {
+      void session.close();
+      return raced.session;
+    }
+    this.attach(session, this.model);
+    return session;
+  }
+
+  private attach(session: EngineSession, model: string | undefined): void {
+    const unsubscribe = session.subscribe((ev: EngineEvent) => this.hub.emit(session.id, ev));
+    this.live.set(session.id, { session, unsubscribe, model });
+  }
+
+  isBusy(id: string): boolean {
+    return this.live.get(id)?.session.busy ?? false;
+  }
+
+  /** Start a turn in the background; events stream to every client. */
+  async submit(id: string, prompt: string): Promise<void> {
+    const session = await this.get(id);
+    const l = this.live.get(id)!;
+    if (session.busy || l.running) throw new ApiError(409, "busy", "this session is already running a turn; cancel it or wait");
+    this.hub.notice({ type: "busy", sessionId: id, busy: true });
+    l.running = session
+      .submit(prompt)
+      .catch((e) => this.hub.emit(id, { type: "error", code: e instanceof ReasonixError ? e.code : "turn_failed", message: errorMessage(e) }))
+      .finally(() => {
+        l.running = undefined;
+        this.hub.notice({ type: "busy", sessionId: id, busy: false });
+        this.hub.notice({ type: "sessions_changed" });
+      });
+  }
+
+  cancel(id: string): boolean {
+    const l = this.live.get(id);
+    if (!l) return false;
+    l.session.cancel();
+    return true;
+  }
+
+  approve(id: string, callId: string, decision: ApprovalDecision): void {
+    const l = this.live.get(id);
+    if (!l) throw new ApiError(404, "not_live", "that session has no pending approvals (not loaded)");
+    l.session.approve(callId, decision);
+  }
+
+  async history(id: string): Promise<EngineEvent[]> {
+    return (await this.get(id)).history();
+  }
+
+  async remove(id: string): Promise<void> {
+    const l = this.live.get(id);
+    if (l) {
+      l.session.cancel();
+      await l.running;
+      l.unsubscribe();
+      await l.session.close();
+      this.live.delete(id);
+    }
+    await this.need().deleteSession(id);
+    this.hub.notice({ type: "sessions_changed" });
+  }
+
+  private async closeAll(engine: Engine): Promise<void> {
+    const lives = [...this.live.values()];
+    for (const l of lives) if (l.session.busy) l.session.cancel();
+    await Promise.allSettled(lives.map((l) => l.running));
+    await Promise.allSettled(lives.map(async (l) => {
+      l.unsubscribe();
+      await l.session.close();
+    }));
+    this.live.clear();
+    await engine.close();
+  }
+
+  /** Graceful stop: cancel running turns, let their writes land, close everything. */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    const e = this.engine;
+    this.engine = undefined;
+    if (e) await this.closeAll(e);
+  }
+}
