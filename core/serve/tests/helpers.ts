@@ -1,0 +1,101 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+
+export const repoRoot = resolve(import.meta.dir, "..", "..", "..");
+export const cliMain = join(repoRoot, "cli", "main.ts");
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `reasonix-serve-${prefix}-`));
+}
+
+export async function waitFor<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const v = await fn();
+    if (v) return v;
+    await Bun.sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface ServeProc {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  dir: string;
+  home: string;
+  portFile: string;
+  pidFile: string;
+  addr: string;
+  base: string;
+  stdout(): string;
+  stderr(): string;
+  /** SIGTERM and wait; returns the exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Start `reasonix serve` (or `web`) from source as a real child process,
+ * with its own REASONIX_HOME, and wait for the port file.
+ */
+export async function startServe(args: string[], opts: { home?: string; env?: Record<string, string>; command?: string; waitPortFile?: boolean } = {}): Promise<ServeProc> {
+  const dir = tempDir("run");
+  const home = opts.home ?? join(dir, "home");
+  const portFile = join(dir, "port");
+  const pidFile = join(dir, "pid");
+  const cmd = [process.execPath, cliMain, opts.command ?? "serve", "--port-file", portFile, "--pid-file", pidFile, ...args];
+  const proc = Bun.spawn(cmd, {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: dir,
+    env: { ...process.env, REASONIX_HOME: home, NO_COLOR: "1", ...opts.env },
+  });
+  let out = "";
+  let err = "";
+  const dec = () => new TextDecoder();
+  void (async () => { const d = dec(); for await (const c of proc.stdout) out += d.decode(c); })();
+  void (async () => { const d = dec(); for await (const c of proc.stderr) err += d.decode(c); })();
+  const addr = await waitFor(`port file (stderr so far: ${err})`, () => {
+    if (proc.exitCode !== null) throw new Error(`serve exited ${proc.exitCode}: ${err}${out}`);
+    return existsSync(portFile) ? readFileSync(portFile, "utf8").trim() : undefined;
+  });
+  return {
+    proc,
+    dir,
+    home,
+    portFile,
+    pidFile,
+    addr,
+    base: `http://${addr}`,
+    stdout: () => out,
+    stderr: () => err,
+    stop: async () => {
+      if (proc.exitCode === null) proc.kill("SIGTERM");
+      const code = await Promise.race([proc.exited, Bun.sleep(20_000).then(() => null)]);
+      if (code === null) {
+        proc.kill("SIGKILL");
+        await proc.exited;
+        throw new Error("serve did not stop within 20s of SIGTERM");
+      }
+      return code;
+    },
+  };
+}
+
+export function writeSecret(dir: string, name: string, value: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, `${value}\n`, { mode: 0o600 });
+  return p;
+}
+
+export function cleanup(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Run the CLI to completion (for commands that exit by themselves). */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, cliMain, ...args], { stdout: "pipe", stderr: "pipe", stdin: "ignore", env: { ...process.env, NO_COLOR: "1", ...env } });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
