@@ -1,0 +1,273 @@
+/**
+ * The OS sandbox for shell commands (the engine's `bash` tool and
+ * `reasonix sandbox run`).
+ *
+ * Typical use from a tool:
+ *
+ *   import { createPathPolicy } from "../policy/paths.ts";
+ *   import { runShell, createSessionTmpDir } from "../sandbox/index.ts";
+ *
+ *   const policy = createPathPolicy({ config: cfg.sandbox, cwd, extraWrite: addDirs });
+ *   const res = await runShell("npm test", {
+ *     policy, mode: cfg.sandbox.bash ?? "enforce", network: !!cfg.sandbox.network,
+ *     sessionTmpDir,                 // one per chat session: createSessionTmpDir()
+ *     cwd, timeoutMs: 120_000, signal, maxOutputBytes: 30_000,
+ *     stripEnv: providerKeyNames,    // api_key_env names + keys of $REASONIX_HOME/.env
+ *   });
+ *   if (!res.ok) return toolError(res.refusal.message);   // typed refusal: nothing ran
+ *   res.exitCode, res.output (stdout+stderr interleaved), res.timedOut, res.violations
+ *
+ * `wrapCommand(argv, opts)` returns the argv/env/cwd to spawn yourself plus a
+ * `finish()` to call after the process exits (it guards protected paths that
+ * did not exist before the command ran).
+ *
+ * Modes: "enforce" runs under bubblewrap (Linux) or Seatbelt (macOS) and
+ * refuses with a `SandboxRefusal` (cause + fix) when the backend is missing
+ * or broken, or on Windows; "off" runs unconfined and never probes. In every
+ * mode credential variables are removed from the child environment and
+ * TMPDIR/TMP/TEMP point at the session temp dir (`/tmp` inside bwrap).
+ */
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import type { PathPolicy } from "../policy/paths.ts";
+import { isWithin } from "../policy/paths.ts";
+import { childEnv } from "./env.ts";
+import { guardProtected, layoutFor, type GuardReport } from "./layout.ts";
+import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from "./profiles.ts";
+import { probeSandbox, SEATBELT_PATH, type RefusalCode, type SandboxBackend, type SandboxStatus } from "./probe.ts";
+
+export { childEnv, isCredentialName } from "./env.ts";
+export { probeSandbox, resetSandboxProbe, type SandboxStatus } from "./probe.ts";
+export { createSessionTmpDir, removeSessionTmpDir, sessionTmpParent } from "./tmp.ts";
+export { listProfiles, getProfile } from "./profiles.ts";
+
+export type SandboxMode = "enforce" | "off";
+
+export interface SandboxOptions {
+  policy: PathPolicy;
+  mode: SandboxMode;
+  /** Allow network access (only meaningful under enforce). */
+  network: boolean;
+  /** Host directory private to this chat session (see createSessionTmpDir). */
+  sessionTmpDir: string;
+  /** Working directory; default policy.workspaceRoot. */
+  cwd?: string;
+  /** Base environment; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Extra variable names to remove (provider key names, .env keys). */
+  stripEnv?: Iterable<string>;
+  /** For tests: pretend to be another platform. */
+  platform?: NodeJS.Platform;
+}
+
+export interface SandboxRefusal {
+  code: RefusalCode | "cwd-hidden";
+  /** One user-facing sentence: cause and fix. */
+  message: string;
+  cause: string;
+  fix: string;
+}
+
+export type WrappedCommand =
+  | {
+      ok: true;
+      backend: SandboxBackend | "unconfined";
+      argv: string[];
+      env: Record<string, string>;
+      cwd: string;
+      /** Call once the process has exited. */
+      finish(): GuardReport;
+    }
+  | { ok: false; refusal: SandboxRefusal };
+
+function refusal(status: SandboxStatus): SandboxRefusal {
+  const cause = status.cause ?? "the OS sandbox is unavailable";
+  const fix = status.fix ?? 'set [sandbox] bash = "off"';
+  return { code: status.code ?? "bwrap-failed", cause, fix, message: `bash is sandboxed (sandbox.bash = "enforce") but ${cause}. Fix: ${fix}.` };
+}
+
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+
+/** Paths the Linux profile already hides or replaces; masking them again would only litter. */
+function visibleInBwrap(p: string, writeRoots: readonly string[]): boolean {
+  if (writeRoots.some((r) => isWithin(p, r))) return true;
+  return !["/tmp", "/run", "/proc", "/dev"].some((h) => isWithin(p, h));
+}
+
+export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise<WrappedCommand> {
+  const platform = opts.platform ?? process.platform;
+  const cwd = opts.cwd ?? opts.policy.workspaceRoot;
+  const base = opts.env ?? process.env;
+  const noGuard = (): GuardReport => ({ violations: [] });
+
+  if (opts.mode === "off") {
+    const env = childEnv(base, { strip: opts.stripEnv, set: { TMPDIR: opts.sessionTmpDir, TMP: opts.sessionTmpDir, TEMP: opts.sessionTmpDir } });
+    return { ok: true, backend: "unconfined", argv, env, cwd, finish: noGuard };
+  }
+
+  const status = await probeSandbox(platform);
+  if (!status.available) return { ok: false, refusal: refusal(status) };
+  const layout = layoutFor(opts.policy);
+  const finish = () => guardProtected(layout.protectedMissing);
+
+  if (status.backend === "bwrap") {
+    const profile = loadBwrapProfile();
+    const roots = layout.writeRoots;
+    const visible = (xs: string[]) => xs.filter((p) => visibleInBwrap(p, roots));
+    const tmpParent = dirname(opts.sessionTmpDir);
+    if (isWithin(cwd, "/tmp") && !roots.some((r) => isWithin(cwd, r))) {
+      const fix = "run from the workspace or add the directory with --write / sandbox.allow_write";
+      return { ok: false, refusal: { code: "cwd-hidden", cause: `${cwd} is not visible inside the sandbox`, fix, message: `${cwd} is not visible inside the sandbox (host /tmp is replaced by the session temp dir). Fix: ${fix}.` } };
+    }
+    const args = renderBwrapArgs(profile, {
+      asRoot: isRoot(),
+      network: opts.network,
+      scalars: { session_tmp: opts.sessionTmpDir, cwd },
+      lists: {
+        write_roots: roots,
+        session_tmp_parents: visible([tmpParent]),
+        keep_ancestors: visible(layout.ancestors),
+        protected: visible(layout.protectedExisting),
+        forbid_dirs: visible(layout.forbidDirs),
+        forbid_files: visible(layout.forbidFiles),
+      },
+    });
+    const env = childEnv(base, { strip: opts.stripEnv, set: profile.env });
+    return { ok: true, backend: "bwrap", argv: [status.path!, ...args, "--", ...argv], env, cwd, finish };
+  }
+
+  // Seatbelt
+  const { profile, defines } = renderSeatbelt(getProfile("macos-seatbelt").text, {
+    scalars: { NETWORK: opts.network ? "1" : "0", SESSION_TMP: opts.sessionTmpDir },
+    lists: {
+      WRITE_ROOT: layout.writeRoots,
+      FORBID_READ: layout.forbidAll,
+      PROTECTED: layout.protectedAll,
+      PROTECTED_ANCESTOR: [...layout.ancestors, ...layout.protectedAll],
+    },
+  });
+  const env = childEnv(base, { strip: opts.stripEnv, set: { TMPDIR: opts.sessionTmpDir, TMP: opts.sessionTmpDir, TEMP: opts.sessionTmpDir } });
+  const full = [SEATBELT_PATH, "-p", profile, ...defines.flatMap(([k, v]) => ["-D", `${k}=${v}`]), ...argv];
+  return { ok: true, backend: "seatbelt", argv: full, env, cwd, finish };
+}
+
+export interface RunOptions extends SandboxOptions {
+  /** Kill the command after this many ms (0/undefined = no limit). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Keep at most this many bytes of output (the rest is counted, not kept). Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Streamed output, as it arrives. */
+  onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
+  /** Text fed to stdin (default: no stdin). */
+  stdin?: string;
+}
+
+export type RunResult =
+  | {
+      ok: true;
+      backend: SandboxBackend | "unconfined";
+      exitCode: number | null;
+      /** Signal that ended the process, if any. */
+      signalCode: string | null;
+      /** stdout and stderr interleaved as they arrived. */
+      output: string;
+      stdout: string;
+      stderr: string;
+      timedOut: boolean;
+      aborted: boolean;
+      truncated: boolean;
+      durationMs: number;
+      /** Protected paths the command created and Reasonix moved aside. */
+      violations: GuardReport["violations"];
+    }
+  | { ok: false; refusal: SandboxRefusal };
+
+/** Run argv (no shell) under the sandbox. */
+export async function runSandboxed(argv: string[], opts: RunOptions): Promise<RunResult> {
+  const wrapped = await wrapCommand(argv, opts);
+  if (!wrapped.ok) return wrapped;
+  const started = performance.now();
+  const limit = opts.maxOutputBytes ?? 1 << 20;
+  const unconfined = wrapped.backend === "unconfined";
+  const proc = Bun.spawn(wrapped.argv, {
+    cwd: wrapped.cwd,
+    env: wrapped.env,
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+    // Unconfined commands get their own process group so a timeout can kill
+    // what they started; under bwrap the PID namespace does that.
+    detached: unconfined,
+  });
+  let timedOut = false;
+  let aborted = false;
+  const kill = () => {
+    try {
+      if (unconfined && proc.pid) process.kill(-proc.pid, "SIGKILL");
+      else proc.kill("SIGKILL");
+    } catch {
+      proc.kill("SIGKILL");
+    }
+  };
+  const timer = opts.timeoutMs ? setTimeout(() => ((timedOut = true), kill()), opts.timeoutMs) : undefined;
+  const onAbort = () => ((aborted = true), kill());
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const parts = { stdout: "", stderr: "", output: "" };
+  let kept = 0;
+  let truncated = false;
+  const pump = async (stream: ReadableStream<Uint8Array>, name: "stdout" | "stderr") => {
+    const dec = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = dec.decode(chunk, { stream: true });
+      opts.onOutput?.(text, name);
+      if (kept >= limit) {
+        truncated = true;
+        continue;
+      }
+      const piece = text.length + kept > limit ? text.slice(0, limit - kept) : text;
+      if (piece.length < text.length) truncated = true;
+      kept += piece.length;
+      parts[name] += piece;
+      parts.output += piece;
+    }
+  };
+  const pumps = Promise.all([pump(proc.stdout, "stdout"), pump(proc.stderr, "stderr")]);
+  const exitCode = await proc.exited;
+  // An unconfined command may leave a background child holding the pipes
+  // open; do not wait for it. (Under bwrap everything is dead by now.)
+  let drained = false;
+  await Promise.race([pumps.then(() => (drained = true)), Bun.sleep(250)]);
+  if (!drained) {
+    for (const s of [proc.stdout, proc.stderr]) s.cancel().catch(() => {});
+  }
+  if (unconfined && (timedOut || aborted)) kill();
+  if (timer) clearTimeout(timer);
+  opts.signal?.removeEventListener("abort", onAbort);
+  const guard = wrapped.finish();
+  return {
+    ok: true,
+    backend: wrapped.backend,
+    exitCode: proc.signalCode ? null : exitCode,
+    signalCode: proc.signalCode ?? null,
+    ...parts,
+    timedOut,
+    aborted,
+    truncated,
+    durationMs: performance.now() - started,
+    violations: guard.violations,
+  };
+}
+
+/** The shell used for command strings: bash when present, else sh. */
+export function defaultShell(platform: NodeJS.Platform = process.platform): string[] {
+  if (platform === "win32") return [process.env.ComSpec || "cmd.exe", "/d", "/s", "/c"];
+  return [existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh", "-c"];
+}
+
+/** Run a shell command string under the sandbox (the bash tool's entry point). */
+export function runShell(command: string, opts: RunOptions): Promise<RunResult> {
+  return runSandboxed([...defaultShell(opts.platform), command], opts);
+}

@@ -1,0 +1,93 @@
+// Turns a PathPolicy into the concrete path lists the profiles iterate over,
+// and guards the protected paths the OS layer cannot cover (ones that do not
+// exist yet, since a mount needs something to mount over).
+import { lstatSync, renameSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, sep } from "node:path";
+import { isWithin, type PathPolicy } from "../policy/paths.ts";
+
+const exists = (p: string) => {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const kind = (p: string): "dir" | "file" | undefined => {
+  try {
+    return statSync(p).isDirectory() ? "dir" : "file";
+  } catch {
+    return undefined;
+  }
+};
+
+export interface PolicyLayout {
+  writeRoots: string[];
+  /** Protected paths that exist now. */
+  protectedExisting: string[];
+  /** Protected paths that do not exist yet (guarded after the command). */
+  protectedMissing: string[];
+  /** Every protected path (Seatbelt works on names, existing or not). */
+  protectedAll: string[];
+  /** Existing directories between a write root and a protected path. */
+  ancestors: string[];
+  forbidDirs: string[];
+  forbidFiles: string[];
+  /** Forbidden entries that do not exist (Seatbelt can still deny them by name). */
+  forbidAll: string[];
+}
+
+/** The directories strictly between `root` and `path`. */
+function between(root: string, path: string): string[] {
+  const out: string[] = [];
+  const rel = relative(root, path).split(sep).filter((s) => s !== "");
+  let cur = root;
+  for (const part of rel.slice(0, -1)) {
+    cur = join(cur, part);
+    out.push(cur);
+  }
+  return out;
+}
+
+export function layoutFor(policy: PathPolicy): PolicyLayout {
+  const writeRoots = policy.writeRoots.filter((r) => kind(r) !== undefined);
+  const protectedAll = policy.protectedPaths.map((p) => p.path);
+  const protectedExisting = protectedAll.filter(exists);
+  const protectedMissing = protectedAll.filter((p) => !exists(p));
+  const ancestors: string[] = [];
+  for (const pp of policy.protectedPaths) {
+    if (!isWithin(pp.path, pp.root)) continue;
+    for (const a of between(pp.root, pp.path)) if (kind(a) === "dir" && !ancestors.includes(a)) ancestors.push(a);
+  }
+  const forbidDirs: string[] = [];
+  const forbidFiles: string[] = [];
+  for (const f of policy.forbidRead) {
+    const k = kind(f);
+    if (k === "dir") forbidDirs.push(f);
+    else if (k === "file") forbidFiles.push(f);
+  }
+  return { writeRoots, protectedExisting, protectedMissing, protectedAll, ancestors, forbidDirs, forbidFiles, forbidAll: [...policy.forbidRead] };
+}
+
+export interface GuardReport {
+  /** Protected paths the command created; each was renamed aside (never deleted). */
+  violations: { path: string; movedTo: string }[];
+}
+
+/**
+ * Call after the sandboxed command (and everything it started) has exited:
+ * a protected path that did not exist before and exists now was created by
+ * the command. It is renamed next to itself to an inert name, so nothing
+ * (git, Reasonix's config loader) picks it up and nothing is lost.
+ */
+export function guardProtected(missingBefore: readonly string[]): GuardReport {
+  const violations: GuardReport["violations"] = [];
+  for (const p of missingBefore) {
+    if (!exists(p)) continue;
+    const movedTo = join(dirname(p), `.reasonix-blocked-${Date.now()}-${basename(p).replace(/^\./, "")}`);
+    renameSync(p, movedTo);
+    violations.push({ path: p, movedTo });
+  }
+  return { violations };
+}
