@@ -1,0 +1,6 @@
+// Extra `reasonix remote …` subcommands contributed by other modules (connect,
+// open, serve, forward). Add one import and one array entry per module here;
+// cli/commands/remote.ts spreads this list into the `remote` group.
+import type { CommandModule } from "yargs";
+
+export const remoteSubcommands: CommandModule<any, any>[] = [];
