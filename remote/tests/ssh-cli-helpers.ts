@@ -1,0 +1,50 @@
+// Shared by the remote CLI tests: run `reasonix` from source in an isolated HOME
+// and REASONIX_HOME, with no TTY and no ssh-agent, so nothing on the machine leaks in.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "../..");
+
+export interface CliEnv {
+  dir: string;
+  home: string;
+  rxHome: string;
+  env: Record<string, string>;
+  run(args: string[], opts?: { input?: string; env?: Record<string, string> }): { code: number; stdout: string; stderr: string };
+  cleanup(): void;
+}
+
+export function makeCliEnv(prefix = "rx-remote-cli-"): CliEnv {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(dir, "home");
+  const rxHome = join(dir, "reasonix");
+  mkdirSync(join(home, ".ssh"), { recursive: true, mode: 0o700 });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    REASONIX_HOME: rxHome,
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+  };
+  return {
+    dir,
+    home,
+    rxHome,
+    env,
+    run(args, opts = {}) {
+      const r = spawnSync(process.execPath, [join(ROOT, "cli/main.ts"), ...args], {
+        cwd: dir,
+        env: { ...env, ...opts.env },
+        input: opts.input ?? "",
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+    },
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
