@@ -30,6 +30,7 @@ const providerFields: Record<string, FieldSpec> = {
   extra_body: anyTable("fields merged into every request body"),
   context_window: int("context window in tokens (0 = unknown)"),
   max_output_tokens: int("max output tokens (0 = provider default)"),
+  auth: { type: "enum", values: ["x-api-key", "bearer"], doc: "anthropic kind: send the key as x-api-key (default) or Authorization: Bearer" },
 };
 
 const forwardFields: Record<string, FieldSpec> = {

@@ -80,6 +80,18 @@ export interface EngineSession {
   /** Conversation so far, as displayable events (for reloads/resume). */
   history(): EngineEvent[];
   close(): Promise<void>;
+  /** Turns still in the conversation (rewind targets). */
+  turns?(): { turn: number; prompt: string }[];
+  /** Go back to just before `turn`: restore files ("code"), the conversation, or both. */
+  rewind?(turn: number, mode: RewindMode): Promise<RewindResult>;
+}
+
+export type RewindMode = "code" | "conversation" | "both";
+
+export interface RewindResult {
+  turn: number;
+  mode: RewindMode;
+  files: { path: string; action: "restored" | "deleted" }[];
 }
 
 export interface ModelInfo {
@@ -90,6 +102,28 @@ export interface ModelInfo {
   /** False when the provider's api_key_env has no value in $REASONIX_HOME/.env. */
   hasKey: boolean;
   apiKeyEnv?: string;
+}
+
+/** What `createEngine` (core/engine/index.ts) needs; everything but workspace has a default. */
+export interface EngineOptions {
+  /** The workspace directory (made absolute and symlink-resolved). */
+  workspace: string;
+  /** $REASONIX_HOME (default: reasonixHome()). Sessions live in <home>/sessions. */
+  home?: string;
+  /** Effective config values; loaded with loadConfig({cwd: workspace, home}) when absent. */
+  config?: Record<string, unknown>;
+  /** No one can answer approvals: `ask` fails closed with a message naming the flag. */
+  headless?: boolean;
+  /** Overrides [permissions] mode. */
+  permissionMode?: PermissionMode;
+  /** Extra writable roots (--add-dir). */
+  extraWriteRoots?: string[];
+  /** Overrides [agent] max_steps. */
+  maxSteps?: number;
+  /** Tool registry to use (default: the built-in tools). */
+  tools?: import("../tools/registry.ts").ToolRegistry;
+  /** Provider retry tuning (tests shorten the delays). */
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
 }
 
 /** One engine per workspace; serve/web and `run` create it from config. */

@@ -1,0 +1,137 @@
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadConfig, projectConfigPath } from "../config/load.ts";
+import { ReasonixError } from "../errors.ts";
+import { homePaths, reasonixHome } from "../home.ts";
+import { createProvider } from "../providers/registry.ts";
+import { modelInfos, providerEntries, selectModel } from "../providers/config.ts";
+import { defaultRetryPolicy } from "../providers/retry.ts";
+import "../providers/index.ts";
+import { SecretStore } from "../secrets/dotenv.ts";
+import { SessionStore } from "../sessions/store.ts";
+import { ToolRegistry } from "../tools/registry.ts";
+import { findInstructionFiles, instructionsBlock } from "./instructions.ts";
+import { loadPermissionGate } from "./permission-gate.ts";
+import { systemPrompt } from "./prompt.ts";
+import { LiveSession } from "./session.ts";
+import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
+
+const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+const section = (values: Record<string, unknown>, name: string) => (values[name] ?? {}) as Record<string, unknown>;
+
+async function builtinTools(): Promise<ToolRegistry> {
+  const registry = new ToolRegistry();
+  const mod = (await import("../tools/builtin/index.ts").catch(() => null)) as { registerBuiltinTools?: (r: ToolRegistry) => void } | null;
+  mod?.registerBuiltinTools?.(registry);
+  return registry;
+}
+
+export function resolveWorkspace(dir: string): string {
+  const abs = resolve(dir);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new ReasonixError("workspace", `workspace ${abs} is not a directory`, { exitCode: 2 });
+  return realpathSync(abs);
+}
+
+/** The engine for one workspace: model choice, sessions, tools, policy. */
+export function createEngine(opts: EngineOptions): Engine {
+  const workspace = resolveWorkspace(opts.workspace);
+  const home = opts.home ?? reasonixHome();
+  const values = opts.config ?? loadConfig({ cwd: workspace, home }).values;
+  const entries = providerEntries(values);
+  const secrets = new SecretStore(join(home, ".env"));
+  const secret = (name: string) => secrets.get(name);
+  const store = new SessionStore(homePaths(home).sessions);
+  const live = new Set<LiveSession>();
+  let registry: Promise<ToolRegistry> | undefined;
+
+  const agent = section(values, "agent");
+  const perms = section(values, "permissions");
+  const sandbox = section(values, "sandbox");
+  const toolsCfg = section(values, "tools");
+  const maxSteps = opts.maxSteps ?? Number(agent.max_steps ?? 50);
+  const compactRatio = Number(agent.compact_ratio ?? 0.8);
+  const maxOutputTokens = Number(agent.max_output_tokens ?? 0);
+  const mode = (opts.permissionMode ?? perms.mode ?? "ask") as PermissionMode;
+  const extraWriteRoots = (opts.extraWriteRoots ?? []).map((p) => resolve(workspace, p));
+
+  async function open(file: import("../sessions/store.ts").SessionFile, modelKey: string): Promise<LiveSession> {
+    const choice = selectModel(entries, modelKey, values.default_model as string | undefined);
+    const provider = createProvider({ ...choice.entry, model: choice.model, ...(maxOutputTokens > 0 && !choice.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
+    registry ??= opts.tools ? Promise.resolve(opts.tools) : builtinTools();
+    const tools = (await registry).list(asStrings(toolsCfg.enabled));
+    const gate = await loadPermissionGate({
+      mode,
+      allow: asStrings(perms.allow),
+      ask: asStrings(perms.ask),
+      deny: asStrings(perms.deny),
+      headless: !!opts.headless,
+      projectConfigPath: projectConfigPath(workspace),
+    });
+    const session: LiveSession = new LiveSession(file, {
+      workspace,
+      provider,
+      modelName: choice.name,
+      system: systemPrompt({ workspace }),
+      tools,
+      gate,
+      headless: !!opts.headless,
+      maxSteps: maxSteps > 0 ? maxSteps : 50,
+      compactRatio: compactRatio > 0 && compactRatio < 1 ? compactRatio : 0.8,
+      config: values,
+      extraWriteRoots: [...extraWriteRoots, ...asStrings(sandbox.allow_write).map((p) => resolve(workspace, p))],
+      retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
+      onClose: () => live.delete(session),
+    });
+    live.add(session);
+    return session;
+  }
+
+  return {
+    workspace,
+    async createSession(o = {}) {
+      const choice = selectModel(entries, o.model, values.default_model as string | undefined);
+      const file = store.create({ workspace, model: choice.name, createdAt: new Date().toISOString() });
+      try {
+        // Instructions ride in the conversation (turn 0), never in the system prompt.
+        const block = instructionsBlock(findInstructionFiles(workspace, home));
+        if (block) file.append({ t: "msg", turn: 0, msg: { role: "user", content: block } });
+        return await open(file, choice.name);
+      } catch (e) {
+        file.close();
+        throw e;
+      }
+    },
+    async resumeSession(id) {
+      const file = store.open(id);
+      try {
+        const state = file.state();
+        if (state.meta.workspace !== workspace) {
+          throw new ReasonixError("session_workspace", `session ${id} belongs to workspace ${state.meta.workspace}, not ${workspace}`, { hint: `run it from that directory (or pass --dir ${state.meta.workspace})`, exitCode: 2 });
+        }
+        return await open(file, state.model);
+      } catch (e) {
+        file.close();
+        throw e;
+      }
+    },
+    async listSessions(): Promise<SessionSummary[]> {
+      return store.list().filter((s) => s.workspace === workspace);
+    },
+    async deleteSession(id) {
+      for (const s of live) if (s.id === id) await s.close();
+      store.delete(id);
+    },
+    models(): ModelInfo[] {
+      let keys: Map<string, string>;
+      try {
+        keys = secrets.read();
+      } catch {
+        keys = new Map();
+      }
+      return modelInfos(entries, (n) => !!keys.get(n));
+    },
+    async close() {
+      await Promise.all([...live].map((s) => s.close()));
+    },
+  };
+}

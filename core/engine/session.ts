@@ -1,0 +1,381 @@
+/**
+ * One live session: the agent loop, approvals, checkpoints and the log.
+ * Everything that happens is committed to the session log first and then
+ * emitted, so a crash at any point leaves a log that resumes cleanly.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReasonixError, errorMessage } from "../errors.ts";
+import { chatWithRetry, type RetryPolicy } from "../providers/retry.ts";
+import type { ChatRequest, Provider, ToolCall, ToolSchema } from "../providers/types.ts";
+import { captureFile, restoreFiles, type RestoredFile } from "../sessions/checkpoints.ts";
+import type { RewindMode, SessionRecord } from "../sessions/records.ts";
+import { applyRecord, cachePercent, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
+import type { SessionFile } from "../sessions/store.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+import { planCompaction, estimateTokens } from "./compaction.ts";
+import type { PermissionGate } from "./permission-gate.ts";
+import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
+import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, TurnEndReason, Usage } from "./types.ts";
+
+export interface SessionDeps {
+  workspace: string;
+  provider: Provider;
+  /** Display name of the model choice (provider entry). */
+  modelName: string;
+  system: string;
+  tools: ToolDefinition[];
+  gate: PermissionGate;
+  headless: boolean;
+  maxSteps: number;
+  compactRatio: number;
+  config: Record<string, unknown>;
+  extraWriteRoots: string[];
+  retry: RetryPolicy;
+  /** Called when the session closes (engine bookkeeping). */
+  onClose?(): void;
+}
+
+export interface RewindResult {
+  turn: number;
+  mode: RewindMode;
+  files: RestoredFile[];
+}
+
+const now = () => new Date().toISOString();
+
+const parseArgs = (text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } => {
+  try {
+    const v = JSON.parse(text || "{}");
+    if (v && typeof v === "object" && !Array.isArray(v)) return { ok: true, value: v };
+    return { ok: false, error: "tool arguments must be a JSON object" };
+  } catch (e) {
+    return { ok: false, error: `tool arguments are not valid JSON: ${errorMessage(e)}` };
+  }
+};
+
+type Outcome = { result: ToolResult; denied?: boolean };
+
+export class LiveSession implements EngineSession {
+  private readonly listeners = new Set<EngineEventListener>();
+  private readonly approvals = new Map<string, (d: ApprovalDecision) => void>();
+  private readonly readStamps = new Map<string, string>();
+  private readonly schemas: ToolSchema[];
+  private readonly toolMap: Map<string, ToolDefinition>;
+  private abort: AbortController | null = null;
+  private running: Promise<TurnEndReason> | null = null;
+  private tmp: string | null = null;
+  private closed = false;
+  readonly state: SessionState;
+
+  constructor(
+    private readonly file: SessionFile,
+    private readonly deps: SessionDeps,
+  ) {
+    this.state = file.state();
+    // Frozen once per session: the tool block is part of the cached prefix.
+    this.schemas = deps.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    this.toolMap = new Map(deps.tools.map((t) => [t.name, t]));
+    this.repair();
+  }
+
+  get id() { return this.file.id; }
+  get workspace() { return this.deps.workspace; }
+  get busy() { return this.abort !== null; }
+  get model() { return this.deps.modelName; }
+
+  subscribe(listener: EngineEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  history(): EngineEvent[] {
+    return [...this.state.history];
+  }
+
+  /** Turns that can be rewound to. */
+  turns(): { turn: number; prompt: string }[] {
+    return this.state.turns.map((t) => ({ turn: t.turn, prompt: t.prompt }));
+  }
+
+  private emit(e: EngineEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // A broken listener must not break the loop.
+      }
+    }
+  }
+
+  private commit(r: SessionRecord): void {
+    this.file.append(r);
+    applyRecord(this.state, this.file.records, this.file.records.length - 1);
+  }
+
+  /** Close what a crash left open: unanswered tool calls and an unfinished turn. */
+  private repair(): void {
+    const turn = this.state.openTurn ?? this.state.nextTurn - 1;
+    for (const c of danglingToolCalls(this.state.messages)) {
+      this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content: "error: the session stopped before this tool call finished; its effect is unknown", isError: true } });
+    }
+    if (this.state.openTurn !== undefined) {
+      this.commit({ t: "turn_end", turn: this.state.openTurn, reason: "error", error: "interrupted: the process stopped during this turn", at: now() });
+    }
+  }
+
+  private tmpDir(): string {
+    this.tmp ??= mkdtempSync(join(tmpdir(), `reasonix-${this.file.id}-`));
+    return this.tmp;
+  }
+
+  submit(prompt: string): Promise<TurnEndReason> {
+    const p = this.runTurn(prompt);
+    this.running = p.catch(() => "error" as const);
+    return p;
+  }
+
+  private async runTurn(prompt: string): Promise<TurnEndReason> {
+    if (this.closed) throw new ReasonixError("session_closed", "session is closed");
+    if (this.abort) throw new ReasonixError("session_busy", "a turn is already running in this session");
+    const ac = new AbortController();
+    this.abort = ac;
+    const turn = this.state.nextTurn;
+    this.commit({ t: "turn_start", turn, prompt, at: now() });
+    this.emit({ type: "turn_start", sessionId: this.id, turn, prompt });
+    this.commit({ t: "msg", turn, msg: { role: "user", content: prompt } });
+    let reason: TurnEndReason = "done";
+    let error: string | undefined;
+    try {
+      reason = await this.loop(turn, ac.signal);
+    } catch (e) {
+      if (ac.signal.aborted) reason = "cancelled";
+      else {
+        reason = "error";
+        error = errorMessage(e);
+        const code = e instanceof ReasonixError ? e.code : "internal";
+        this.emit({ type: "error", code, message: error });
+      }
+    } finally {
+      // Whatever happened, leave every tool call answered.
+      for (const c of danglingToolCalls(this.state.messages)) {
+        this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content: "error: cancelled before it ran", isError: true } });
+      }
+      this.commit({ t: "turn_end", turn, reason, ...(error ? { error } : {}), at: now() });
+      this.abort = null;
+      for (const resolve of this.approvals.values()) resolve("deny");
+      this.approvals.clear();
+    }
+    this.emit({ type: "turn_end", turn, reason, ...(error ? { error } : {}) });
+    return reason;
+  }
+
+  private async loop(turn: number, signal: AbortSignal): Promise<TurnEndReason> {
+    const checkpointed = new Set<string>();
+    let lastPrompt: { tokens: number; messages: number } | undefined;
+    for (let step = 1; ; step++) {
+      if (signal.aborted) return "cancelled";
+      lastPrompt = await this.maybeCompact(turn, signal, lastPrompt);
+      const req: ChatRequest = { system: this.deps.system, tools: this.schemas, messages: this.state.messages };
+      const sentCount = req.messages.length;
+      const result = await chatWithRetry(
+        this.deps.provider,
+        req,
+        { onText: (text) => this.emit({ type: "text_delta", text }), onReasoning: (text) => this.emit({ type: "reasoning_delta", text }) },
+        signal,
+        this.deps.retry,
+        (n) => this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
+      );
+      this.recordUsage(turn, result.usage);
+      lastPrompt = { tokens: result.usage.inputTokens + result.usage.outputTokens, messages: sentCount + 1 };
+      const msg = result.message;
+      this.commit({ t: "msg", turn, msg });
+      this.emit({ type: "assistant", text: msg.content, ...(msg.reasoning ? { reasoning: msg.reasoning } : {}) });
+      const calls = msg.toolCalls ?? [];
+      if (calls.length === 0) return "done";
+      const denied = await this.runRound(turn, calls, signal, checkpointed);
+      if (signal.aborted) return "cancelled";
+      if (denied) return "denied";
+      if (step >= this.deps.maxSteps) return "max_steps";
+    }
+  }
+
+  private recordUsage(turn: number, usage: Usage): void {
+    this.commit({ t: "usage", turn, usage });
+    this.emit({ type: "usage", turn: this.state.turnUsage, total: this.state.total, cacheHitPercent: cachePercent(this.state.turnUsage) });
+  }
+
+  /** Run one round of tool calls; reads in a row run in parallel, writers one by one. */
+  private async runRound(turn: number, calls: ToolCall[], signal: AbortSignal, checkpointed: Set<string>): Promise<boolean> {
+    const outcomes = new Map<string, Outcome>();
+    let denied = false;
+    let batch: (() => Promise<void>)[] = [];
+    const flush = async () => {
+      const b = batch;
+      batch = [];
+      await Promise.all(b.map((f) => f()));
+    };
+    const ctx = this.toolContext(turn, signal, checkpointed);
+    for (const call of calls) {
+      this.emit({ type: "tool_call", callId: call.id, name: call.name, input: parseArgs(call.arguments).ok ? JSON.parse(call.arguments || "{}") : call.arguments });
+    }
+    for (const call of calls) {
+      if (denied || signal.aborted) {
+        outcomes.set(call.id, { result: { ok: false, output: denied ? "skipped: an earlier call in this round was refused" : "cancelled" } });
+        continue;
+      }
+      const tool = this.toolMap.get(call.name);
+      if (!tool) {
+        outcomes.set(call.id, { result: { ok: false, output: `unknown tool "${call.name}"; available: ${[...this.toolMap.keys()].join(", ")}` } });
+        continue;
+      }
+      const args = parseArgs(call.arguments);
+      if (!args.ok) {
+        outcomes.set(call.id, { result: { ok: false, output: args.error } });
+        continue;
+      }
+      if (tool.kind !== "read") await flush();
+      const allowed = await this.authorize(call, tool, args.value, signal);
+      if (allowed !== true) {
+        outcomes.set(call.id, { result: { ok: false, output: allowed }, denied: true });
+        denied = true;
+        continue;
+      }
+      const run = async () => {
+        outcomes.set(call.id, { result: await this.execute(tool, args.value, ctx) });
+      };
+      if (tool.kind === "read") batch.push(run);
+      else await run();
+    }
+    await flush();
+    for (const call of calls) {
+      const o = outcomes.get(call.id) ?? { result: { ok: false, output: "cancelled" } };
+      const r = o.result;
+      this.commit({ t: "msg", turn, msg: { role: "tool", callId: call.id, name: call.name, content: r.output, ...(r.ok ? {} : { isError: true }) }, ...(r.receipt ? { receipt: r.receipt } : {}) });
+      this.emit({ type: "tool_result", callId: call.id, name: call.name, ok: r.ok, output: r.output, ...(r.receipt ? { receipt: r.receipt } : {}) });
+    }
+    return denied;
+  }
+
+  private async execute(tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+    try {
+      return await tool.run(input, ctx);
+    } catch (e) {
+      if (ctx.signal.aborted) return { ok: false, output: "cancelled" };
+      return { ok: false, output: `error: ${errorMessage(e)}` };
+    }
+  }
+
+  /** true when the call may run, else the refusal text the model sees. */
+  private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal): Promise<true | string> {
+    const d = this.deps.gate.check(tool, input);
+    if (d.action === "allow") return true;
+    const summary = safeSummary(tool, input);
+    if (d.action === "deny") return `permission denied: ${d.reason}`;
+    if (this.deps.headless) {
+      return `permission denied: ${summary} needs approval (${d.reason}) and this headless run cannot ask. Allow it with --auto (-y, --permission-mode auto)${tool.kind === "write" ? ", --add-dir for paths outside the workspace" : ""}, or add "${d.suggestedRule}" to [permissions] allow`;
+    }
+    const decision = await new Promise<ApprovalDecision>((resolve) => {
+      this.approvals.set(call.id, resolve);
+      const onAbort = () => resolve("deny");
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.emit({ type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule });
+    });
+    this.approvals.delete(call.id);
+    this.emit({ type: "approval_resolved", callId: call.id, decision });
+    if (decision === "deny") return signal.aborted ? "cancelled" : `permission denied: the user refused ${summary}`;
+    if (decision === "session" || decision === "persist") this.deps.gate.grant(d.suggestedRule, decision);
+    return true;
+  }
+
+  approve(callId: string, decision: ApprovalDecision): void {
+    const resolve = this.approvals.get(callId);
+    if (!resolve) throw new ReasonixError("no_pending_approval", `no pending approval for call ${callId}`);
+    resolve(decision);
+  }
+
+  cancel(): void {
+    this.abort?.abort(new ReasonixError("cancelled", "cancelled by the user"));
+  }
+
+  private toolContext(turn: number, signal: AbortSignal, checkpointed: Set<string>): ToolContext {
+    return {
+      workspace: this.deps.workspace,
+      sessionId: this.id,
+      tmpDir: this.tmpDir(),
+      signal,
+      beforeWrite: async (absPath: string) => captureFile(this.file, turn, absPath, checkpointed),
+      readStamps: this.readStamps,
+      config: this.deps.config,
+      extraWriteRoots: this.deps.extraWriteRoots,
+      emitTodo: (items) => {
+        this.commit({ t: "todo", items });
+        this.emit({ type: "todo", items });
+      },
+    };
+  }
+
+  /**
+   * Past compact_ratio of the context window, ask the model for a summary of
+   * the old middle and keep the recent tail verbatim. Uses the same system
+   * prompt and tools, so even the summary request reuses the cached prefix.
+   */
+  private async maybeCompact(turn: number, signal: AbortSignal, last?: { tokens: number; messages: number }) {
+    const window = this.deps.provider.contextWindow;
+    if (!window || window <= 0) return last;
+    const msgs = this.state.messages;
+    const estimate = last
+      ? last.tokens + estimateTokens(msgs.slice(last.messages))
+      : estimateTokens(msgs) + Math.ceil((this.deps.system.length + JSON.stringify(this.schemas).length) / 4);
+    if (estimate < this.deps.compactRatio * window) return last;
+    const plan = planCompaction(msgs, this.state.preamble, Math.floor(window * 0.2));
+    if (!plan) return last;
+    const req: ChatRequest = {
+      system: this.deps.system,
+      tools: this.schemas,
+      messages: [...msgs.slice(0, plan.keepFrom), { role: "user", content: COMPACTION_REQUEST }],
+    };
+    const res = await chatWithRetry(this.deps.provider, req, {}, signal, this.deps.retry, (n) =>
+      this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
+    );
+    this.recordUsage(turn, res.usage);
+    const text = res.message.content.trim();
+    if (!text) return last;
+    const summary = wrapSummary(text);
+    this.commit({ t: "compaction", turn, headCount: this.state.preamble, keepFrom: plan.keepFrom, summary });
+    this.emit({ type: "compaction", removedMessages: plan.keepFrom - this.state.preamble, summaryChars: summary.length });
+    return undefined;
+  }
+
+  /** Rewind to just before `turn`: files, conversation, or both. */
+  async rewind(turn: number, mode: RewindMode): Promise<RewindResult> {
+    if (this.abort) throw new ReasonixError("session_busy", "cannot rewind while a turn is running");
+    if (!this.state.turns.some((t) => t.turn === turn)) {
+      throw new ReasonixError("rewind_turn", `turn ${turn} is not in this session (turns: ${this.state.turns.map((t) => t.turn).join(", ") || "none"})`, { exitCode: 2 });
+    }
+    const files = mode === "conversation" ? [] : restoreFiles(this.file, turn);
+    if (files.length > 0) this.readStamps.clear();
+    this.commit({ t: "rewind", turn, mode, at: now() });
+    return { turn, mode, files };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.cancel();
+    if (this.running) await this.running;
+    this.closed = true;
+    this.file.close();
+    if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
+    this.deps.onClose?.();
+  }
+}
+
+function safeSummary(tool: ToolDefinition, input: unknown): string {
+  try {
+    return `${tool.name}: ${tool.summarize(input)}`;
+  } catch {
+    return tool.name;
+  }
+}
+

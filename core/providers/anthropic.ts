@@ -1,0 +1,209 @@
+/**
+ * `kind = "anthropic"`: the Messages API over SSE with our own small fetch
+ * client (no SDK needed for one endpoint).
+ */
+import type { Usage } from "../engine/types.ts";
+import { mergeExtraBody } from "./config.ts";
+import { ProviderError } from "./errors.ts";
+import { fetchModelList, joinUrl, providerFetch } from "./http.ts";
+import { registerProviderKind, type ProviderDeps } from "./registry.ts";
+import { readSse } from "./sse.ts";
+import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ThinkingBlock, ToolCall } from "./types.ts";
+
+export const ANTHROPIC_VERSION = "2023-06-01";
+const DEFAULT_MAX_TOKENS = 8192;
+
+type Block = Record<string, unknown>;
+
+function parseInput(args: string): unknown {
+  try {
+    const v = JSON.parse(args || "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Neutral messages → Anthropic turns; consecutive same-role turns are merged. */
+export function toAnthropicMessages(messages: Message[]): { role: "user" | "assistant"; content: Block[] }[] {
+  const out: { role: "user" | "assistant"; content: Block[] }[] = [];
+  const push = (role: "user" | "assistant", blocks: Block[]) => {
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const m of messages) {
+    if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
+    else if (m.role === "tool") {
+      const b: Block = { type: "tool_result", tool_use_id: m.callId, content: m.content };
+      if (m.isError) b.is_error = true;
+      push("user", [b]);
+    } else {
+      const blocks: Block[] = [];
+      for (const t of m.thinkingBlocks ?? []) blocks.push({ ...t });
+      if (m.content) blocks.push({ type: "text", text: m.content });
+      for (const c of m.toolCalls ?? []) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
+      if (blocks.length === 0) blocks.push({ type: "text", text: "(no answer)" });
+      push("assistant", blocks);
+    }
+  }
+  return out;
+}
+
+export function buildAnthropicBody(cfg: ProviderConfig, req: ChatRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: cfg.model,
+    max_tokens: req.maxOutputTokens || cfg.max_output_tokens || DEFAULT_MAX_TOKENS,
+    // Marking the system block cacheable caches tools + system as one prefix.
+    system: [{ type: "text", text: req.system, cache_control: { type: "ephemeral" } }],
+    messages: toAnthropicMessages(req.messages),
+    stream: true,
+  };
+  if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  return mergeExtraBody(body, cfg.extra_body, cfg.name);
+}
+
+export const anthropicMessagesUrl = (cfg: ProviderConfig): string => {
+  const base = cfg.base_url!;
+  if (cfg.full_url) return base;
+  return /\/v1\/?$/.test(base) ? joinUrl(base, "messages") : joinUrl(base, "v1/messages");
+};
+
+const finishOf = (r: string | undefined): FinishReason =>
+  r === "end_turn" || r === "stop_sequence" ? "stop" : r === "tool_use" ? "tool_calls" : r === "max_tokens" ? "length" : "other";
+
+class AnthropicProvider implements Provider {
+  readonly kind = "anthropic";
+  constructor(
+    private readonly cfg: ProviderConfig,
+    private readonly deps: ProviderDeps,
+  ) {}
+  get name() { return this.cfg.name; }
+  get model() { return this.cfg.model!; }
+  get contextWindow() { return this.cfg.context_window ?? 0; }
+
+  private headers(): Record<string, string> {
+    const h: Record<string, string> = { "content-type": "application/json", "anthropic-version": ANTHROPIC_VERSION, ...(this.cfg.headers ?? {}) };
+    const env = this.cfg.api_key_env;
+    if (env) {
+      const key = this.deps.secret(env);
+      if (!key) {
+        throw new ProviderError("config", `provider "${this.cfg.name}": api_key_env ${env} has no value in $REASONIX_HOME/.env`, {
+          hint: `add a line ${env}=<your key> to $REASONIX_HOME/.env (keys are never read from the shell environment)`,
+        });
+      }
+      if (this.cfg.auth === "bearer") h.authorization = `Bearer ${key}`;
+      else h["x-api-key"] = key;
+    }
+    return h;
+  }
+
+  async chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult> {
+    const ctx = { provider: this.cfg.name, apiKeyEnv: this.cfg.api_key_env };
+    const res = await providerFetch(anthropicMessagesUrl(this.cfg), {
+      method: "POST",
+      headers: { ...this.headers(), accept: "text/event-stream" },
+      body: JSON.stringify(buildAnthropicBody(this.cfg, req)),
+      signal,
+    }, ctx);
+    if (!res.body) throw new ProviderError("stream_cut", `provider "${this.cfg.name}" sent no body`);
+
+    const blocks: ({ type: "text"; text: string } | ThinkingBlock | { type: "tool_use"; id: string; name: string; json: string })[] = [];
+    const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
+    let stopReason: string | undefined;
+    let stopped = false;
+    try {
+      for await (const ev of readSse(res.body)) {
+        if (ev.data === "" || ev.event === "ping") continue;
+        let d: any;
+        try {
+          d = JSON.parse(ev.data);
+        } catch {
+          throw new ProviderError("stream_cut", `provider "${this.cfg.name}" sent malformed stream data`);
+        }
+        switch (d.type ?? ev.event) {
+          case "message_start": {
+            const u = d.message?.usage ?? {};
+            const cacheRead = Number(u.cache_read_input_tokens ?? 0);
+            usage.cacheHitTokens = cacheRead;
+            usage.inputTokens = Number(u.input_tokens ?? 0) + cacheRead + Number(u.cache_creation_input_tokens ?? 0);
+            usage.outputTokens = Number(u.output_tokens ?? 0);
+            break;
+          }
+          case "content_block_start": {
+            const b = d.content_block ?? {};
+            if (b.type === "tool_use") blocks[d.index] = { type: "tool_use", id: b.id, name: b.name, json: "" };
+            else if (b.type === "thinking") blocks[d.index] = { type: "thinking", thinking: b.thinking ?? "", signature: b.signature || undefined };
+            else if (b.type === "redacted_thinking") blocks[d.index] = { type: "redacted_thinking", data: b.data };
+            else blocks[d.index] = { type: "text", text: b.text ?? "" };
+            break;
+          }
+          case "content_block_delta": {
+            const b = blocks[d.index];
+            const delta = d.delta ?? {};
+            if (!b) break;
+            if (delta.type === "text_delta" && b.type === "text") {
+              b.text += delta.text;
+              handlers.onText?.(delta.text);
+            } else if (delta.type === "thinking_delta" && b.type === "thinking") {
+              b.thinking += delta.thinking;
+              handlers.onReasoning?.(delta.thinking);
+            } else if (delta.type === "signature_delta" && b.type === "thinking") {
+              b.signature = (b.signature ?? "") + delta.signature;
+            } else if (delta.type === "input_json_delta" && b.type === "tool_use") {
+              b.json += delta.partial_json;
+            }
+            break;
+          }
+          case "message_delta":
+            if (d.delta?.stop_reason) stopReason = d.delta.stop_reason;
+            if (d.usage?.output_tokens !== undefined) usage.outputTokens = Number(d.usage.output_tokens);
+            break;
+          case "message_stop":
+            stopped = true;
+            break;
+          case "error": {
+            const type = d.error?.type ?? "error";
+            const msg = `provider "${this.cfg.name}" reported ${type} mid-stream: ${d.error?.message ?? ""}`;
+            throw new ProviderError(type === "invalid_request_error" ? "bad_request" : "server", msg);
+          }
+        }
+      }
+    } catch (e) {
+      if (e instanceof ProviderError) throw e;
+      if (signal.aborted) throw new ProviderError("aborted", "request cancelled", { cause: e });
+      throw new ProviderError("stream_cut", `provider "${this.cfg.name}": the stream broke mid-answer (${(e as Error).message})`, { cause: e });
+    }
+    if (!stopped) throw new ProviderError("stream_cut", `provider "${this.cfg.name}": the stream ended before the answer was complete`);
+
+    let text = "";
+    let reasoning = "";
+    const thinkingBlocks: ThinkingBlock[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const b of blocks) {
+      if (!b) continue;
+      if (b.type === "text") text += b.text;
+      else if (b.type === "thinking") {
+        reasoning += b.thinking;
+        thinkingBlocks.push(b.signature ? { type: "thinking", thinking: b.thinking, signature: b.signature } : { type: "thinking", thinking: b.thinking });
+      } else if (b.type === "redacted_thinking") thinkingBlocks.push(b);
+      else toolCalls.push({ id: b.id, name: b.name, arguments: b.json || "{}" });
+    }
+    const message = {
+      role: "assistant" as const,
+      content: text,
+      ...(reasoning ? { reasoning } : {}),
+      ...(thinkingBlocks.length ? { thinkingBlocks } : {}),
+      ...(toolCalls.length ? { toolCalls } : {}),
+    };
+    return { message, usage, finishReason: toolCalls.length ? "tool_calls" : finishOf(stopReason) };
+  }
+
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const base = this.cfg.base_url!;
+    const url = this.cfg.models_url || (/\/v1\/?$/.test(base) ? joinUrl(base, "models") : joinUrl(base, "v1/models"));
+    return fetchModelList(url, this.headers(), { provider: this.cfg.name, apiKeyEnv: this.cfg.api_key_env }, signal);
+  }
+}
+
+registerProviderKind("anthropic", (cfg, deps) => new AnthropicProvider(cfg, deps));

@@ -1,0 +1,89 @@
+/**
+ * The provider-neutral conversation and streaming contract. The agent loop
+ * speaks only these types; each provider kind translates them to its wire
+ * format and back.
+ */
+import type { Usage } from "../engine/types.ts";
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text of the arguments, exactly as the model produced it. */
+  arguments: string;
+}
+
+/** Anthropic thinking blocks must be replayed verbatim (signature included). */
+export type ThinkingBlock =
+  | { type: "thinking"; thinking: string; signature?: string }
+  | { type: "redacted_thinking"; data: string };
+
+export type Message =
+  | { role: "user"; content: string }
+  | {
+      role: "assistant";
+      content: string;
+      /** Visible reasoning (DeepSeek reasoning_content / Anthropic thinking text). */
+      reasoning?: string;
+      thinkingBlocks?: ThinkingBlock[];
+      toolCalls?: ToolCall[];
+    }
+  | { role: "tool"; callId: string; name: string; content: string; isError?: boolean };
+
+export type AssistantMessage = Extract<Message, { role: "assistant" }>;
+
+export interface ToolSchema {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  system: string;
+  tools: ToolSchema[];
+  messages: Message[];
+  maxOutputTokens?: number;
+}
+
+export interface StreamHandlers {
+  onText?(delta: string): void;
+  onReasoning?(delta: string): void;
+}
+
+export type FinishReason = "stop" | "tool_calls" | "length" | "other";
+
+export interface ChatResult {
+  message: AssistantMessage;
+  usage: Usage;
+  finishReason: FinishReason;
+}
+
+/** One configured provider entry, ready to stream. */
+export interface Provider {
+  readonly name: string;
+  readonly kind: string;
+  readonly model: string;
+  readonly contextWindow: number;
+  /** One attempt: no retries here (see retry.ts). Throws ProviderError. */
+  chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult>;
+  /** Model ids the endpoint advertises. */
+  listModels(signal?: AbortSignal): Promise<string[]>;
+}
+
+/** A `[[providers]]` entry after validation. */
+export interface ProviderConfig {
+  name: string;
+  kind: string;
+  base_url?: string;
+  model?: string;
+  models?: string[];
+  api_key_env?: string;
+  full_url?: boolean;
+  models_url?: string;
+  headers?: Record<string, string>;
+  extra_body?: Record<string, unknown>;
+  context_window?: number;
+  max_output_tokens?: number;
+  auth?: "x-api-key" | "bearer";
+}
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });

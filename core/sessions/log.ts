@@ -1,0 +1,82 @@
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+
+export interface LoadedLog<T> {
+  records: T[];
+  /** A torn last line (crash mid-write) that was dropped. */
+  tornTail: boolean;
+  /** Lines that were not valid JSON before the last one (kept count for warnings). */
+  badLines: number;
+}
+
+/** Parse a JSONL log. A torn last line is dropped, never fatal. */
+export function parseJsonl<T>(text: string): LoadedLog<T> {
+  const records: T[] = [];
+  let badLines = 0;
+  let tornTail = false;
+  let start = 0;
+  const n = text.length;
+  while (start < n) {
+    let end = text.indexOf("\n", start);
+    const last = end < 0;
+    if (last) end = n;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.trim() === "") continue;
+    try {
+      records.push(JSON.parse(line) as T);
+    } catch {
+      if (last) tornTail = true;
+      else badLines++;
+    }
+  }
+  return { records, tornTail, badLines };
+}
+
+/**
+ * An append-only JSONL file. Every append is one write of a whole line,
+ * followed by fsync, so a crash can only tear the line being written.
+ */
+export class AppendLog<T> {
+  private fd: number | null;
+  private constructor(readonly path: string, fd: number) {
+    this.fd = fd;
+  }
+
+  static create<T>(path: string): AppendLog<T> {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    return new AppendLog<T>(path, openSync(path, "wx", 0o600));
+  }
+
+  /** Open for appending and load what is there, cutting a torn tail first. */
+  static open<T>(path: string): { log: AppendLog<T>; loaded: LoadedLog<T> } {
+    const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+    const loaded = parseJsonl<T>(text);
+    if (text.length > 0 && !text.endsWith("\n")) {
+      const fd = openSync(path, "r+");
+      if (loaded.tornTail) {
+        // Drop the torn bytes so the next append starts a fresh line.
+        ftruncateSync(fd, Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1)));
+      } else {
+        // A whole record whose newline never landed: keep it, finish the line.
+        writeSync(fd, "\n", fstatSync(fd).size);
+      }
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+    return { log: new AppendLog<T>(path, openSync(path, "a", 0o600)), loaded };
+  }
+
+  append(record: T): void {
+    if (this.fd === null) throw new Error(`session log ${this.path} is closed`);
+    const buf = Buffer.from(`${JSON.stringify(record)}\n`);
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}

@@ -1,0 +1,21 @@
+/** What a session log (`$REASONIX_HOME/sessions/<id>.jsonl`) holds, one record per line. */
+import type { TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
+import type { Message } from "../providers/types.ts";
+
+export type RewindMode = "code" | "conversation" | "both";
+
+export type SessionRecord =
+  | { t: "meta"; v: 1; id: string; workspace: string; model: string; createdAt: string }
+  | { t: "turn_start"; turn: number; prompt: string; at: string }
+  /** A conversation message. turn 0 = session preamble (project instructions). */
+  | { t: "msg"; turn: number; msg: Message; receipt?: string }
+  /** A file's content before a writer changed it; blob null = the file did not exist. */
+  | { t: "checkpoint"; turn: number; path: string; blob: string | null }
+  | { t: "usage"; turn: number; usage: Usage }
+  | { t: "todo"; items: TodoItem[] }
+  | { t: "compaction"; turn: number; headCount: number; keepFrom: number; summary: string }
+  | { t: "turn_end"; turn: number; reason: TurnEndReason; error?: string; at: string }
+  | { t: "rewind"; turn: number; mode: RewindMode; at: string }
+  | { t: "model"; model: string };
+
+export type MetaRecord = Extract<SessionRecord, { t: "meta" }>;

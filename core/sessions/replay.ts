@@ -1,0 +1,131 @@
+import type { EngineEvent, Usage } from "../engine/types.ts";
+import type { Message } from "../providers/types.ts";
+import type { MetaRecord, SessionRecord } from "./records.ts";
+
+export interface TurnMark {
+  turn: number;
+  prompt: string;
+  /** Index of the turn_start record in the log. */
+  record: number;
+}
+
+/** A session rebuilt from its log. */
+export interface SessionState {
+  meta: MetaRecord;
+  model: string;
+  messages: Message[];
+  /** Displayable events for front ends (reloads/resume). */
+  history: EngineEvent[];
+  /** Turns still in the conversation (rewound turns are gone). */
+  turns: TurnMark[];
+  nextTurn: number;
+  total: Usage;
+  /** A turn that started but never ended (the process died). */
+  openTurn?: number;
+  updatedAt?: string;
+  /** Usage of the latest turn so far. */
+  turnUsage: Usage;
+  /** Leading messages that are the session preamble (project instructions). */
+  preamble: number;
+}
+
+export const addUsage = (a: Usage, b: Usage): Usage => {
+  const out: Usage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens };
+  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) out.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
+  return out;
+};
+
+export const cachePercent = (u: Usage): number => (u.inputTokens > 0 ? Math.round((u.cacheHitTokens / u.inputTokens) * 1000) / 10 : 0);
+
+const zero = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });
+
+/** Rebuild state from records [0, end). */
+export function replay(records: SessionRecord[], end = records.length): SessionState {
+  const meta = records[0];
+  if (!meta || meta.t !== "meta") throw new Error("session log does not start with a meta record");
+  const s: SessionState = { meta, model: meta.model, messages: [], history: [], turns: [], nextTurn: 1, total: zero(), turnUsage: zero(), preamble: 0 };
+  for (let i = 1; i < end; i++) applyRecord(s, records, i);
+  return s;
+}
+
+/** Fold record i into the state; a live session calls this for each record it commits. */
+export function applyRecord(s: SessionState, records: SessionRecord[], i: number): void {
+  const r = records[i]!;
+  switch (r.t) {
+    case "model":
+      s.model = r.model;
+      break;
+    case "turn_start":
+      s.turns.push({ turn: r.turn, prompt: r.prompt, record: i });
+      s.nextTurn = Math.max(s.nextTurn, r.turn + 1);
+      s.openTurn = r.turn;
+      s.turnUsage = zero();
+      s.history.push({ type: "turn_start", sessionId: s.meta.id, turn: r.turn, prompt: r.prompt });
+      s.updatedAt = r.at;
+      break;
+    case "msg": {
+      s.messages.push(r.msg);
+      if (r.turn === 0) s.preamble++;
+      const m = r.msg;
+      if (m.role === "assistant") {
+        s.history.push({ type: "assistant", text: m.content, ...(m.reasoning ? { reasoning: m.reasoning } : {}) });
+        for (const c of m.toolCalls ?? []) s.history.push({ type: "tool_call", callId: c.id, name: c.name, input: safeParse(c.arguments) });
+      } else if (m.role === "tool") {
+        s.history.push({ type: "tool_result", callId: m.callId, name: m.name, ok: !m.isError, output: m.content, ...(r.receipt ? { receipt: r.receipt } : {}) });
+      }
+      break;
+    }
+    case "usage":
+      s.turnUsage = addUsage(s.turnUsage, r.usage);
+      s.total = addUsage(s.total, r.usage);
+      s.history.push({ type: "usage", turn: s.turnUsage, total: s.total, cacheHitPercent: cachePercent(s.turnUsage) });
+      break;
+    case "todo":
+      s.history.push({ type: "todo", items: r.items });
+      break;
+    case "compaction":
+      s.messages = [...s.messages.slice(0, r.headCount), { role: "user", content: r.summary }, ...s.messages.slice(r.keepFrom)];
+      s.history.push({ type: "compaction", removedMessages: r.keepFrom - r.headCount, summaryChars: r.summary.length });
+      break;
+    case "turn_end":
+      if (s.openTurn === r.turn) s.openTurn = undefined;
+      s.history.push({ type: "turn_end", turn: r.turn, reason: r.reason, ...(r.error ? { error: r.error } : {}) });
+      s.updatedAt = r.at;
+      break;
+    case "rewind":
+      if (r.mode !== "code") {
+        const mark = s.turns.find((t) => t.turn === r.turn);
+        if (mark) {
+          // The conversation as it was just before that turn started.
+          const prefix = replay(records, mark.record);
+          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, model: s.model, openTurn: undefined });
+        }
+      }
+      s.updatedAt = r.at;
+      break;
+    case "checkpoint":
+    case "meta":
+      break;
+  }
+}
+
+export function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Tool calls of the last assistant message that never got a result (crash mid-round). */
+export function danglingToolCalls(messages: Message[]): { id: string; name: string }[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "assistant") {
+      const answered = new Set(messages.slice(i + 1).filter((x) => x.role === "tool").map((x) => (x as { callId: string }).callId));
+      return (m.toolCalls ?? []).filter((c) => !answered.has(c.id)).map((c) => ({ id: c.id, name: c.name }));
+    }
+    if (m.role === "user") return [];
+  }
+  return [];
+}

@@ -1,0 +1,262 @@
+/**
+ * Scripted LLM servers for tests and benchmarks: real HTTP on 127.0.0.1
+ * (port 0) that replay the vendors' exact SSE wire formats from a script and
+ * record every request so tests can assert what the client sent.
+ *
+ *   const llm = await startScriptedOpenAI([{ toolCalls: [{ name: "read_file", arguments: { path: "a" } }] }, { text: "done" }]);
+ *   // base_url = llm.url  (…/v1; the client posts to …/v1/chat/completions)
+ *   llm.requests[0].body.messages …
+ *   await llm.close();
+ *
+ * The Anthropic flavour lives in scripted-llm-anthropic.ts and shares this
+ * script format.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  /** Object (serialized for you) or the exact argument text to stream. */
+  arguments: string | Record<string, unknown>;
+}
+
+export interface ScriptedUsage {
+  input?: number;
+  output?: number;
+  cacheHit?: number;
+  reasoning?: number;
+}
+
+export interface ReplyStep {
+  kind?: "reply";
+  text?: string;
+  reasoning?: string;
+  /** Anthropic only: signature of the thinking block. */
+  signature?: string;
+  toolCalls?: ScriptedToolCall[];
+  usage?: ScriptedUsage;
+  /** Split text, reasoning and tool arguments into pieces of this many characters (default 7). */
+  chunkSize?: number;
+  /** Send only the first N SSE events, then break the stream. */
+  cutAfter?: number;
+  /** How to break it: end the response cleanly (default) or reset the socket. */
+  cutMode?: "end" | "reset";
+  /** Wait this long before answering (ms). */
+  delayMs?: number;
+  /** Send an in-stream error event after the first N events (vendor error shape). */
+  streamErrorAfter?: number;
+}
+
+export interface ErrorStep {
+  kind: "error";
+  status: number;
+  /** Response body; a vendor-shaped error is generated when absent. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  message?: string;
+}
+
+export type ScriptStep = ReplyStep | ErrorStep | ((req: RecordedRequest) => ReplyStep | ErrorStep);
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  rawBody: string;
+  body: any;
+}
+
+export interface ScriptedServer {
+  /** Base URL to put in `base_url`. */
+  url: string;
+  /** Origin only (http://127.0.0.1:PORT). */
+  origin: string;
+  requests: RecordedRequest[];
+  /** Requests to the chat endpoint only. */
+  chatRequests(): RecordedRequest[];
+  push(...steps: ScriptStep[]): void;
+  /** Steps not yet consumed. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+export interface ScriptedOptions {
+  /** Model ids served by the models endpoint. */
+  models?: string[];
+}
+
+/** Split a string into pieces (at least one piece, even when empty). */
+export const pieces = (s: string, size: number): string[] => {
+  if (s.length === 0) return [];
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out;
+};
+
+export const argText = (a: string | Record<string, unknown>): string => (typeof a === "string" ? a : JSON.stringify(a));
+
+type Flavour = {
+  chatPath: RegExp;
+  modelsPath: RegExp;
+  /** SSE frames (already formatted) for a reply step. */
+  frames(step: ReplyStep, req: RecordedRequest, n: number): string[];
+  errorFrame(message: string): string;
+  errorBody(status: number, message: string): unknown;
+  modelsBody(models: string[]): unknown;
+  prefix: string;
+};
+
+const readBody = (req: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+
+export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts: ScriptedOptions = {}): Promise<ScriptedServer> {
+  const queue = [...steps];
+  const requests: RecordedRequest[] = [];
+  let replies = 0;
+  const sockets = new Set<import("node:net").Socket>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const rawBody = await readBody(req);
+    let body: any = null;
+    try {
+      body = rawBody ? JSON.parse(rawBody) : null;
+    } catch {}
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(", ") : String(v ?? "");
+    const path = (req.url ?? "/").split("?")[0]!;
+    const rec: RecordedRequest = { method: req.method ?? "GET", path, headers, rawBody, body };
+    requests.push(rec);
+
+    if (req.method === "GET" && flavour.modelsPath.test(path)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(flavour.modelsBody(opts.models ?? ["scripted-model"])));
+      return;
+    }
+    if (req.method !== "POST" || !flavour.chatPath.test(path)) {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify(flavour.errorBody(404, `no route ${req.method} ${path}`)));
+      return;
+    }
+    const next = queue.shift();
+    if (!next) {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify(flavour.errorBody(500, "scripted server: script exhausted")));
+      return;
+    }
+    const step = typeof next === "function" ? next(rec) : next;
+    if (step.kind === "error") {
+      res.writeHead(step.status, { "content-type": "application/json", ...(step.headers ?? {}) });
+      res.end(JSON.stringify(step.body ?? flavour.errorBody(step.status, step.message ?? `scripted error ${step.status}`)));
+      return;
+    }
+    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    const frames = flavour.frames(step, rec, ++replies);
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    for (let i = 0; i < frames.length; i++) {
+      if (step.streamErrorAfter !== undefined && i === step.streamErrorAfter) {
+        res.write(flavour.errorFrame("scripted overload"));
+        res.end();
+        return;
+      }
+      if (step.cutAfter !== undefined && i === step.cutAfter) {
+        if (step.cutMode === "reset") {
+          await new Promise((r) => setTimeout(r, 10));
+          res.socket?.destroy();
+        } else res.end();
+        return;
+      }
+      res.write(frames[i]!);
+    }
+    res.end();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      try {
+        res.writeHead(500);
+        res.end(String(e));
+      } catch {}
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}${flavour.prefix}`,
+    origin,
+    requests,
+    chatRequests: () => requests.filter((r) => r.method === "POST" && flavour.chatPath.test(r.path)),
+    push: (...s) => void queue.push(...s),
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---- OpenAI /chat/completions --------------------------------------------
+
+const sse = (obj: unknown) => `data: ${JSON.stringify(obj)}\n\n`;
+
+function openaiFrames(step: ReplyStep, req: RecordedRequest, n: number): string[] {
+  const size = step.chunkSize ?? 7;
+  const id = `chatcmpl-scripted-${n}`;
+  const created = 1_700_000_000 + n;
+  const model = String(req.body?.model ?? "scripted-model");
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    sse({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const frames: string[] = [chunk({ role: "assistant", content: "" })];
+  for (const p of pieces(step.reasoning ?? "", size)) frames.push(chunk({ content: null, reasoning_content: p }));
+  for (const p of pieces(step.text ?? "", size)) frames.push(chunk({ content: p }));
+  (step.toolCalls ?? []).forEach((c, index) => {
+    const callId = c.id ?? `call_${n}_${index}`;
+    frames.push(chunk({ tool_calls: [{ index, id: callId, type: "function", function: { name: c.name, arguments: "" } }] }));
+    for (const p of pieces(argText(c.arguments), size)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
+  });
+  frames.push(chunk({}, step.toolCalls?.length ? "tool_calls" : "stop"));
+  const u = step.usage ?? {};
+  const input = u.input ?? 100;
+  const hit = u.cacheHit ?? 0;
+  const output = u.output ?? 20;
+  frames.push(
+    sse({
+      id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [],
+      usage: {
+        prompt_tokens: input, completion_tokens: output, total_tokens: input + output,
+        prompt_tokens_details: { cached_tokens: hit },
+        prompt_cache_hit_tokens: hit, prompt_cache_miss_tokens: input - hit,
+        ...(u.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {}),
+      },
+    }),
+  );
+  frames.push("data: [DONE]\n\n");
+  return frames;
+}
+
+export function startScriptedOpenAI(steps: ScriptStep[] = [], opts: ScriptedOptions = {}): Promise<ScriptedServer> {
+  return startScripted(
+    {
+      prefix: "/v1",
+      chatPath: /\/chat\/completions$/,
+      modelsPath: /\/models$/,
+      frames: openaiFrames,
+      errorFrame: (message) => sse({ error: { message, type: "server_error", param: null, code: "overloaded" } }),
+      errorBody: (status, message) => ({ error: { message, type: status === 401 ? "invalid_request_error" : "api_error", param: null, code: status === 401 ? "invalid_api_key" : null } }),
+      modelsBody: (models) => ({ object: "list", data: models.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "scripted" })) }),
+    },
+    steps,
+    opts,
+  );
+}
