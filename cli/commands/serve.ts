@@ -69,6 +69,7 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
     workspace: s.workspace,
     version,
     model: args.model,
+    defaultModel: typeof cfg.values.default_model === "string" && cfg.values.default_model ? cfg.values.default_model : undefined,
     resume: args.resume,
     engineFactory: await engineFactoryFromConfig(home),
     saveProviderKey: providerKeyWriter(home),

@@ -2,15 +2,16 @@ import { homePaths } from "../home.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import type { EngineFactory } from "./sessions.ts";
 
-/** The real engine, built from the user's config for a workspace. */
-export async function engineFactoryFromConfig(_home: string): Promise<EngineFactory | undefined> {
-  return undefined;
+/**
+ * The real engine, built from the user's config for a workspace. Imported
+ * lazily: the engine pulls in providers and tools, which `--help` never needs.
+ */
+export async function engineFactoryFromConfig(home: string): Promise<EngineFactory> {
+  const { createEngine } = await import("../engine/index.ts");
+  return ({ workspace }) => createEngine({ workspace, home });
 }
 
 /** Stores a provider key in $REASONIX_HOME/.env (0600) for the setup page. */
 export function providerKeyWriter(home: string): (envName: string, value: string) => void {
-  return (envName, value) => {
-    new SecretStore(homePaths(home).dotenv).set(envName, value);
-    process.env[envName] = value;
-  };
+  return (envName, value) => new SecretStore(homePaths(home).dotenv).set(envName, value);
 }

@@ -21,6 +21,8 @@ export interface ServerOptions {
   workspace: string;
   version: string;
   model?: string;
+  /** `default_model` from config: what new sessions use when no model was picked. */
+  defaultModel?: string;
   /** Session to load at startup. */
   resume?: string;
   engineFactory?: EngineFactory;
@@ -94,7 +96,7 @@ interface WsData {
 /** Start listening. Resolves once the socket is bound. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const hub = new EventHub();
-  const sessions = new SessionManager(opts.engineFactory, hub, opts.workspace, opts.model);
+  const sessions = new SessionManager(opts.engineFactory, hub, opts.workspace, opts.model, opts.defaultModel);
   const behindProxy = opts.behindProxy ?? false;
   const guard = new RequestGuard(opts.host, opts.publicHosts ?? [], behindProxy);
   const auth = opts.auth;
@@ -130,7 +132,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const sel = sessions.selected();
     return {
       version: opts.version,
-      workspace: opts.workspace,
+      workspace: sessions.engineWorkspace,
       authMode: auth.mode,
       engine: { ready: sessions.ready, error: sessions.error },
       model: sessions.selectedModel ?? sel?.name ?? null,

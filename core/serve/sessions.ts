@@ -45,6 +45,7 @@ export class SessionManager {
     private readonly hub: EventHub,
     readonly workspace: string,
     private model: string | undefined,
+    private readonly defaultModel?: string,
   ) {}
 
   get ready(): boolean {
@@ -90,10 +91,15 @@ export class SessionManager {
     return this.engine?.models() ?? [];
   }
 
-  /** The provider entry new sessions use: --model, else the engine's first. */
+  /** The provider entry new sessions use: --model, else default_model, else the first configured. */
   selected(): ModelInfo | undefined {
     const all = this.models();
-    return all.find((m) => m.name === this.model) ?? (this.model ? undefined : all[0]);
+    const want = this.model ?? this.defaultModel;
+    return all.find((m) => m.name === want) ?? (this.model ? undefined : all[0]);
+  }
+
+  get engineWorkspace(): string {
+    return this.engine?.workspace ?? this.workspace;
   }
 
   setModel(name: string): void {
