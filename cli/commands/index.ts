@@ -3,9 +3,10 @@ import type { CommandModule } from "yargs";
 import config from "./config.ts";
 import docs from "./docs.ts";
 import doctor from "./doctor.ts";
+import sandbox from "./sandbox.ts";
 import remote from "./remote.ts";
 import serve from "./serve.ts";
 import version from "./version.ts";
 import web from "./web.ts";
 
-export const commands: CommandModule<any, any>[] = [config, docs, doctor, remote, serve, version, web];
+export const commands: CommandModule<any, any>[] = [config, docs, doctor, sandbox, remote, serve, version, web];

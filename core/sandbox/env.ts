@@ -1,6 +1,7 @@
 // The environment a tool subprocess sees: the parent's, minus credentials.
 // Applied in every mode (an unconfined shell still must not inherit the
 // provider keys Reasonix itself holds).
+import { SecretStore } from "../secrets/dotenv.ts";
 
 /** Names that always look like credentials. */
 const CREDENTIAL_NAME = /(^|_)(API_?KEY|SECRET|SECRET_KEY|ACCESS_KEY|PASSWORD|PASSWD|PASSPHRASE|PRIVATE_KEY|AUTH_TOKEN|ACCESS_TOKEN|TOKEN)(_|$)/i;
@@ -35,4 +36,29 @@ export function childEnv(base: NodeJS.ProcessEnv, opts: ChildEnvOptions = {}): R
     out[k] = v;
   }
   return { ...out, ...opts.set };
+}
+
+/**
+ * Names of the credentials Reasonix itself holds: every key in
+ * $REASONIX_HOME/.env plus the *_env names the config points at. Pass them
+ * as `strip` so a key with an unusual name is removed too.
+ */
+export function savedCredentialNames(config: Record<string, unknown>, dotenvPath: string): string[] {
+  const names = new Set<string>();
+  try {
+    for (const k of new SecretStore(dotenvPath).read().keys()) names.add(k);
+  } catch {
+    // An unreadable .env only means nothing extra is known to strip.
+  }
+  const visit = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (/_env$/.test(k) && typeof x === "string" && x !== "") names.add(x);
+        else visit(x);
+      }
+    }
+  };
+  visit(config);
+  return [...names];
 }
