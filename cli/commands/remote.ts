@@ -154,6 +154,7 @@ const test = defineCommand<{ name: string; acceptNew: boolean; json: boolean }>(
         target: conn.target.label === a.name ? `${conn.target.user}@${conn.target.host}:${conn.target.port}` : conn.target.label,
         jumps: (conn.target.jumps ?? []).map((j) => `${j.user}@${j.host}:${j.port}`),
         host_key: conn.hostKeys[conn.hostKeys.length - 1],
+        auth: conn.authMethod,
         ...p,
         elapsed_ms: Date.now() - started,
       };
@@ -162,6 +163,7 @@ const test = defineCommand<{ name: string; acceptNew: boolean; json: boolean }>(
       const out = [
         `${bold(a.name)}: connected to ${report.target}${report.jumps.length ? ` via ${report.jumps.join(" -> ")}` : ""} in ${report.elapsed_ms} ms`,
         `host key   ${report.host_key?.fingerprint} (${report.host_key?.outcome === "accepted" ? "newly trusted" : `known, ${report.host_key?.recordedAt}`})`,
+        `auth       ${report.auth}`,
         `remote     ${p.os} ${p.arch}${p.platform ? ` (${p.platform})` : ` ${red("unsupported platform")}`}`,
         `user       ${p.user}  home ${p.home}  shell ${p.loginShell || "?"}`,
         `install    upload: ${ok(p.routes.upload)}  npm: ${ok(p.routes.npm)}${p.npm ? dim(` (${p.npm})`) : ""}`,

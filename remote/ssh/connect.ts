@@ -35,6 +35,8 @@ export interface SshConnection {
   /** Clients of the jump hosts, outermost first (closed together with `client`). */
   jumps: Client[];
   hostKeys: HostKeyDecision[];
+  /** The method that authenticated the final hop (e.g. "publickey (id_ed25519)", "password"). */
+  authMethod: string;
   /** Close this connection and every jump. Safe to call twice. */
   close(): void;
 }
@@ -73,7 +75,7 @@ async function dialOne(
   target: SshTarget,
   sock: ClientChannel | undefined,
   opts: Required<Pick<ConnectOptions, "prompter" | "secrets" | "warn">> & ConnectOptions & { knownHosts: KnownHosts },
-): Promise<{ client: Client; decision: HostKeyDecision }> {
+): Promise<{ client: Client; decision: HostKeyDecision; authMethod: string }> {
   const client = new ssh2.Client();
   const tried: string[] = [];
   const notes: string[] = [];
@@ -137,7 +139,7 @@ async function dialOne(
   });
   // Later errors (link loss) are reported through 'close'; keep one listener so they never crash the process.
   client.on("error", () => {});
-  return { client, decision: decision! };
+  return { client, decision: decision!, authMethod: tried[tried.length - 1] ?? "none" };
 }
 
 /** Open a TCP stream to host:port through an established client (one ProxyJump hop). */
@@ -168,6 +170,7 @@ export async function connectSsh(target: SshTarget, opts: ConnectOptions = {}): 
   const hops = [...(target.jumps ?? []), { ...target, jumps: undefined }];
   const clients: Client[] = [];
   const decisions: HostKeyDecision[] = [];
+  let authMethod = "none";
   const closeAll = () => {
     for (const c of [...clients].reverse()) c.end();
   };
@@ -175,7 +178,8 @@ export async function connectSsh(target: SshTarget, opts: ConnectOptions = {}): 
     let sock: ClientChannel | undefined;
     for (const [i, hop] of hops.entries()) {
       if (i > 0) sock = await forwardThrough(clients[i - 1]!, hop.host, hop.port, hop.label);
-      const { client, decision } = await dialOne(ssh2, hop, sock, full);
+      const { client, decision, authMethod: how } = await dialOne(ssh2, hop, sock, full);
+      authMethod = how;
       clients.push(client);
       decisions.push(decision);
       opts.onHostKey?.(hop, decision);
@@ -194,6 +198,7 @@ export async function connectSsh(target: SshTarget, opts: ConnectOptions = {}): 
     target,
     jumps: clients.slice(0, -1),
     hostKeys: decisions,
+    authMethod,
     close: () => {
       if (closed) return;
       closed = true;
