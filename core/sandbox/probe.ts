@@ -44,9 +44,9 @@ export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | undefi
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
-async function probeBwrap(): Promise<SandboxStatus> {
+/** Probe one bwrap binary (exported for tests; use probeSandbox). */
+export async function probeBwrap(path: string | null = findBwrap() ?? null): Promise<SandboxStatus> {
   const base: SandboxStatus = { platform: "linux", backend: "bwrap", available: false };
-  const path = findBwrap();
   if (!path) {
     return {
       ...base,
