@@ -54,3 +54,7 @@ export async function diagnose(cwd = process.cwd()): Promise<DoctorReport> {
     warnings,
   };
 }
+
+// The bash sandbox probe (core/sandbox) reports through the doctor as well.
+import { sandboxDoctorCheck } from "./sandbox/doctor.ts";
+doctorChecks.push(sandboxDoctorCheck);
