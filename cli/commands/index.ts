@@ -5,8 +5,10 @@ import docs from "./docs.ts";
 import doctor from "./doctor.ts";
 import sandbox from "./sandbox.ts";
 import remote from "./remote.ts";
+import run from "./run.ts";
 import serve from "./serve.ts";
+import sessions from "./sessions.ts";
 import version from "./version.ts";
 import web from "./web.ts";
 
-export const commands: CommandModule<any, any>[] = [config, docs, doctor, sandbox, remote, serve, version, web];
+export const commands: CommandModule<any, any>[] = [config, docs, doctor, sandbox, remote, run, serve, sessions, version, web];

@@ -7,11 +7,12 @@ import { createProvider } from "../providers/registry.ts";
 import { modelInfos, providerEntries, selectModel } from "../providers/config.ts";
 import { defaultRetryPolicy } from "../providers/retry.ts";
 import "../providers/index.ts";
+import type { SandboxConfig } from "../policy/paths.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { findInstructionFiles, instructionsBlock } from "./instructions.ts";
-import { loadPermissionGate } from "./permission-gate.ts";
+import { createPermissionGate } from "./permission-gate.ts";
 import { systemPrompt } from "./prompt.ts";
 import { LiveSession } from "./session.ts";
 import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
@@ -59,12 +60,16 @@ export function createEngine(opts: EngineOptions): Engine {
     const provider = createProvider({ ...choice.entry, model: choice.model, ...(maxOutputTokens > 0 && !choice.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
     registry ??= opts.tools ? Promise.resolve(opts.tools) : builtinTools();
     const tools = (await registry).list(asStrings(toolsCfg.enabled));
-    const gate = await loadPermissionGate({
+    const gate = createPermissionGate({
       mode,
       allow: asStrings(perms.allow),
       ask: asStrings(perms.ask),
       deny: asStrings(perms.deny),
       headless: !!opts.headless,
+      workspace,
+      home,
+      sandbox: sandbox as SandboxConfig,
+      extraWriteRoots,
       projectConfigPath: projectConfigPath(workspace),
     });
     const session: LiveSession = new LiveSession(file, {
@@ -78,7 +83,7 @@ export function createEngine(opts: EngineOptions): Engine {
       maxSteps: maxSteps > 0 ? maxSteps : 50,
       compactRatio: compactRatio > 0 && compactRatio < 1 ? compactRatio : 0.8,
       config: values,
-      extraWriteRoots: [...extraWriteRoots, ...asStrings(sandbox.allow_write).map((p) => resolve(workspace, p))],
+      extraWriteRoots,
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
       onClose: () => live.delete(session),
     });

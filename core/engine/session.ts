@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { chatWithRetry, type RetryPolicy } from "../providers/retry.ts";
 import type { ChatRequest, Provider, ToolCall, ToolSchema } from "../providers/types.ts";
-import { captureFile, restoreFiles, type RestoredFile } from "../sessions/checkpoints.ts";
+import { captureFile } from "../sessions/checkpoints.ts";
+import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
 import { applyRecord, cachePercent, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
 import type { SessionFile } from "../sessions/store.ts";
@@ -17,7 +18,7 @@ import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts"
 import { planCompaction, estimateTokens } from "./compaction.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
-import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, TurnEndReason, Usage } from "./types.ts";
+import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, RewindResult, TurnEndReason, Usage } from "./types.ts";
 
 export interface SessionDeps {
   workspace: string;
@@ -37,11 +38,6 @@ export interface SessionDeps {
   onClose?(): void;
 }
 
-export interface RewindResult {
-  turn: number;
-  mode: RewindMode;
-  files: RestoredFile[];
-}
 
 const now = () => new Date().toISOString();
 
@@ -351,13 +347,10 @@ export class LiveSession implements EngineSession {
   /** Rewind to just before `turn`: files, conversation, or both. */
   async rewind(turn: number, mode: RewindMode): Promise<RewindResult> {
     if (this.abort) throw new ReasonixError("session_busy", "cannot rewind while a turn is running");
-    if (!this.state.turns.some((t) => t.turn === turn)) {
-      throw new ReasonixError("rewind_turn", `turn ${turn} is not in this session (turns: ${this.state.turns.map((t) => t.turn).join(", ") || "none"})`, { exitCode: 2 });
-    }
-    const files = mode === "conversation" ? [] : restoreFiles(this.file, turn);
-    if (files.length > 0) this.readStamps.clear();
-    this.commit({ t: "rewind", turn, mode, at: now() });
-    return { turn, mode, files };
+    const result = rewindSession(this.file, turn, mode);
+    applyRecord(this.state, this.file.records, this.file.records.length - 1);
+    if (result.files.length > 0) this.readStamps.clear();
+    return result;
   }
 
   async close(): Promise<void> {

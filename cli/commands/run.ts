@@ -1,0 +1,167 @@
+import { defineCommand } from "../command.ts";
+import { dim, printJson, printJsonLine, red, warn, yellow } from "../output.ts";
+
+interface RunArgs {
+  prompt?: string[];
+  model?: string;
+  auto: boolean;
+  permissionMode?: string;
+  maxSteps?: number;
+  addDir?: string[];
+  dir?: string;
+  continue: boolean;
+  resume?: string;
+  outputFormat: "text" | "json" | "stream-json";
+}
+
+const MODES = ["ask", "auto", "yolo", "plan", "read-only"] as const;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export default defineCommand<RunArgs>({
+  command: "run [prompt..]",
+  describe: "Run one task headless (prompt from the argument or stdin) and exit",
+  builder: (y) =>
+    y
+      .positional("prompt", { type: "string", array: true, describe: "The task; read from stdin when omitted" })
+      .option("model", { alias: "m", type: "string", describe: "Provider entry (or entry/model) to use instead of default_model" })
+      .option("auto", { alias: "y", type: "boolean", default: false, describe: "Allow writers and commands no rule holds back (same as --permission-mode auto)" })
+      .option("permission-mode", { type: "string", choices: MODES as unknown as string[], describe: "Permission mode for this run" })
+      .option("max-steps", { type: "number", describe: "Stop after this many model steps (exit 3)" })
+      .option("add-dir", { type: "string", array: true, describe: "Extra directory the file tools may write (repeatable)" })
+      .option("dir", { type: "string", describe: "Workspace directory (default: current directory)" })
+      .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the latest session of this workspace" })
+      .option("resume", { type: "string", describe: "Continue the session with this id" })
+      .option("output-format", { type: "string", choices: ["text", "json", "stream-json"], default: "text", describe: "text, one JSON result, or one JSON event per line" })
+      .example('reasonix run "fix the failing test" --auto', "")
+      .example("git diff | reasonix run --output-format json", "")
+      .epilog("Exit codes: 0 finished, 1 provider or tool failure, 2 usage error, 3 stopped by --max-steps or a refused permission, 130 interrupted.") as any,
+  run: async (args) => {
+    const { UsageError } = await import("../../core/errors.ts");
+    if (args.continue && args.resume) throw new UsageError("use either -c/--continue or --resume ID, not both");
+    if (args.auto && args.permissionMode && args.permissionMode !== "auto") throw new UsageError(`--auto conflicts with --permission-mode ${args.permissionMode}`);
+    if (args.maxSteps !== undefined && (!Number.isInteger(args.maxSteps) || args.maxSteps < 1)) throw new UsageError("--max-steps must be a positive integer");
+
+    let prompt = (args.prompt ?? []).join(" ").trim();
+    if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+    if (!prompt) throw new UsageError("no prompt: pass it as an argument or on stdin", 'e.g. reasonix run "explain src/main.ts"');
+
+    const { loadConfig } = await import("../../core/config/load.ts");
+    const { createEngine } = await import("../../core/engine/index.ts");
+    const { homePaths } = await import("../../core/home.ts");
+    const { SessionStore } = await import("../../core/sessions/store.ts");
+
+    let dir = args.dir ?? process.cwd();
+    if (args.resume && !args.dir) {
+      // Resume in the session's own workspace, wherever we are called from.
+      dir = new SessionStore(homePaths().sessions).load(args.resume).meta.workspace;
+    }
+    const cfg = loadConfig({ cwd: dir });
+    for (const w of cfg.warnings) warn(w);
+    const mode = args.auto ? "auto" : (args.permissionMode as (typeof MODES)[number] | undefined);
+    const engine = createEngine({
+      workspace: dir,
+      config: cfg.values,
+      headless: true,
+      permissionMode: mode,
+      maxSteps: args.maxSteps,
+      extraWriteRoots: args.addDir,
+    });
+
+    let session;
+    if (args.resume) session = await engine.resumeSession(args.resume);
+    else if (args.continue) {
+      const latest = (await engine.listSessions())[0];
+      if (latest) session = await engine.resumeSession(latest.id);
+      else {
+        if (args.outputFormat === "text") process.stderr.write(dim("no earlier session in this workspace; starting a new one\n", process.stderr));
+        session = await engine.createSession({ model: args.model });
+      }
+    } else session = await engine.createSession({ model: args.model });
+    if ((args.resume || args.continue) && args.model) warn("--model is ignored when continuing a session (it keeps its model)");
+
+    const fmt = args.outputFormat;
+    let finalText = "";
+    let lastUsage: { total: unknown; cacheHitPercent: number } | undefined;
+    let atLineStart = true;
+    let errorText: string | undefined;
+    if (fmt === "stream-json") printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
+    session.subscribe((e) => {
+      if (fmt === "stream-json") return printJsonLine(e);
+      if (e.type === "assistant") finalText = e.text;
+      if (e.type === "usage") lastUsage = e;
+      if (e.type === "error") errorText = e.message;
+      if (fmt !== "text") return;
+      const err = process.stderr;
+      switch (e.type) {
+        case "text_delta":
+          process.stdout.write(e.text);
+          atLineStart = e.text.endsWith("\n");
+          break;
+        case "reasoning_delta":
+          err.write(dim(e.text, err));
+          break;
+        case "assistant":
+          if (!atLineStart) process.stdout.write("\n");
+          atLineStart = true;
+          break;
+        case "tool_call":
+          err.write(`${dim("•", err)} ${e.name} ${dim(JSON.stringify(e.input).slice(0, 160), err)}\n`);
+          break;
+        case "tool_result":
+          if (!e.ok) err.write(`${yellow("  ↳", err)} ${e.output.split("\n")[0]!.slice(0, 300)}\n`);
+          else if (e.receipt) err.write(`${dim(`  ↳ ${e.receipt}`, err)}\n`);
+          break;
+        case "retry":
+          err.write(dim(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}\n`, err));
+          break;
+        case "compaction":
+          err.write(dim(`compacted ${e.removedMessages} messages into a summary\n`, err));
+          break;
+        case "error":
+          err.write(`${red("error:", err)} ${e.message}\n`);
+          break;
+      }
+    });
+
+    let interrupted = false;
+    const onSigint = () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      session.cancel();
+    };
+    process.on("SIGINT", onSigint);
+    let reason;
+    try {
+      reason = await session.submit(prompt);
+    } finally {
+      process.off("SIGINT", onSigint);
+      await engine.close();
+    }
+    const exit = reason === "done" ? 0 : reason === "max_steps" || reason === "denied" ? 3 : reason === "cancelled" ? 130 : 1;
+    if (fmt === "json") {
+      printJson({
+        session_id: session.id,
+        reason,
+        exit_code: exit,
+        result: finalText,
+        ...(errorText ? { error: errorText } : {}),
+        usage: lastUsage?.total ?? null,
+        cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
+      });
+    } else if (fmt === "text") {
+      const err = process.stderr;
+      if (lastUsage) {
+        const t = lastUsage.total as { inputTokens: number; outputTokens: number };
+        err.write(dim(`tokens: ${t.inputTokens} in (${lastUsage.cacheHitPercent}% cached this turn), ${t.outputTokens} out · session ${session.id}\n`, err));
+      }
+      if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);
+      if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);
+    }
+    return exit;
+  },
+});

@@ -1,0 +1,114 @@
+import { defineCommand, defineGroup } from "../command.ts";
+import { bold, dim, green, printJson, red, yellow } from "../output.ts";
+
+const store = async () => {
+  const { SessionStore } = await import("../../core/sessions/store.ts");
+  const { homePaths } = await import("../../core/home.ts");
+  return new SessionStore(homePaths().sessions);
+};
+
+const list = defineCommand<{ json: boolean; here: boolean; dir?: string }>({
+  command: "list",
+  describe: "List sessions, newest first",
+  builder: (y) =>
+    y
+      .option("json", { type: "boolean", default: false, describe: "Print as JSON" })
+      .option("here", { type: "boolean", default: false, describe: "Only sessions of the current workspace" })
+      .option("dir", { type: "string", describe: "Only sessions of this workspace" }),
+  run: async (args) => {
+    const { realpathSync } = await import("node:fs");
+    const { resolve } = await import("node:path");
+    let items = (await store()).list();
+    const dir = args.dir ?? (args.here ? process.cwd() : undefined);
+    if (dir) {
+      let ws = resolve(dir);
+      try { ws = realpathSync(ws); } catch {}
+      items = items.filter((s) => s.workspace === ws);
+    }
+    if (args.json) return printJson(items);
+    if (items.length === 0) {
+      process.stderr.write("no sessions\n");
+      return;
+    }
+    for (const s of items) {
+      process.stdout.write(`${bold(s.id)}  ${dim(s.updatedAt.replace("T", " ").slice(0, 19))}  ${s.turns} turn${s.turns === 1 ? "" : "s"}  ${dim(s.model)}\n`);
+      process.stdout.write(`  ${s.title || dim("(no prompt yet)")}  ${dim(s.workspace)}\n`);
+    }
+  },
+});
+
+const show = defineCommand<{ id: string; json: boolean }>({
+  command: "show <id>",
+  describe: "Show a session's conversation, tool calls and usage",
+  builder: (y) => y.positional("id", { type: "string", demandOption: true }).option("json", { type: "boolean", default: false, describe: "Print as JSON" }),
+  run: async (args) => {
+    const st = (await store()).load(args.id);
+    if (args.json) {
+      return printJson({ id: st.meta.id, workspace: st.meta.workspace, model: st.model, createdAt: st.meta.createdAt, turns: st.turns.map((t) => ({ turn: t.turn, prompt: t.prompt })), usage: st.total, history: st.history });
+    }
+    process.stdout.write(`${bold(`session ${st.meta.id}`)}  ${dim(`${st.model} · ${st.meta.workspace} · created ${st.meta.createdAt}`)}\n`);
+    for (const e of st.history) {
+      switch (e.type) {
+        case "turn_start":
+          process.stdout.write(`\n${bold(`[turn ${e.turn}]`)} ${e.prompt}\n`);
+          break;
+        case "assistant":
+          if (e.reasoning) process.stdout.write(`${dim(e.reasoning.trim())}\n`);
+          if (e.text) process.stdout.write(`${e.text.trim()}\n`);
+          break;
+        case "tool_call":
+          process.stdout.write(`${dim("•")} ${e.name} ${dim(JSON.stringify(e.input).slice(0, 200))}\n`);
+          break;
+        case "tool_result":
+          process.stdout.write(`  ${e.ok ? green("↳") : red("↳")} ${(e.receipt ?? e.output.split("\n")[0] ?? "").slice(0, 200)}\n`);
+          break;
+        case "compaction":
+          process.stdout.write(dim(`(compacted ${e.removedMessages} messages)\n`));
+          break;
+        case "turn_end":
+          if (e.reason !== "done") process.stdout.write(`${yellow(`(turn ended: ${e.reason}${e.error ? `: ${e.error}` : ""})`)}\n`);
+          break;
+      }
+    }
+    const u = st.total;
+    process.stdout.write(dim(`\ntokens: ${u.inputTokens} in (${u.cacheHitTokens} cached), ${u.outputTokens} out\n`));
+  },
+});
+
+const del = defineCommand<{ ids: string[]; json: boolean }>({
+  command: "delete <ids..>",
+  describe: "Delete sessions (log and checkpoints)",
+  builder: (y) => y.positional("ids", { type: "string", array: true, demandOption: true }).option("json", { type: "boolean", default: false, describe: "Print as JSON" }),
+  run: async (args) => {
+    const s = await store();
+    for (const id of args.ids) s.delete(id);
+    if (args.json) return printJson({ deleted: args.ids });
+    for (const id of args.ids) process.stderr.write(`deleted ${id}\n`);
+  },
+});
+
+const rewind = defineCommand<{ id: string; turn: number; mode: string; json: boolean }>({
+  command: "rewind <id> <turn>",
+  describe: "Go back to just before a turn: restore files, the conversation, or both",
+  builder: (y) =>
+    y
+      .positional("id", { type: "string", demandOption: true })
+      .positional("turn", { type: "number", demandOption: true })
+      .option("mode", { type: "string", choices: ["code", "conversation", "both"], default: "both", describe: "What to restore" })
+      .option("json", { type: "boolean", default: false, describe: "Print as JSON" }),
+  run: async (args) => {
+    const { rewindSession } = await import("../../core/sessions/rewind.ts");
+    const s = await store();
+    const file = s.open(args.id);
+    try {
+      const r = rewindSession(file, Number(args.turn), args.mode as "code" | "conversation" | "both");
+      if (args.json) return printJson(r);
+      for (const f of r.files) process.stdout.write(`${f.action} ${f.path}\n`);
+      process.stderr.write(`rewound session ${args.id} to before turn ${r.turn} (${r.mode})\n`);
+    } finally {
+      file.close();
+    }
+  },
+});
+
+export default defineGroup("sessions", "List, show, rewind and delete saved sessions", [list, show, rewind, del]);
