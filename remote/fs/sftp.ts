@@ -70,7 +70,19 @@ const tmpName = (path: string) => posix.join(posix.dirname(path), `.${posix.base
 
 export class RemoteFs {
   private homeDir: string | null = null;
-  constructor(readonly sftp: SFTPWrapper, readonly label = "remote") {}
+  private closedError: Error | null = null;
+  private readonly onClosed = new Set<(e: Error) => void>();
+
+  constructor(readonly sftp: SFTPWrapper, readonly label = "remote") {
+    // ssh2 does not fail in-flight requests (fastGet/fastPut) when the channel dies; do it here.
+    const closed = () => {
+      if (this.closedError) return;
+      this.closedError = new ReasonixError("remote_fs_closed", `${label}: SFTP session closed (connection lost?)`);
+      for (const f of this.onClosed) f(this.closedError);
+    };
+    sftp.on("close", closed);
+    sftp.on("end", closed);
+  }
 
   static open(client: Client, label?: string): Promise<RemoteFs> {
     return new Promise((resolve, reject) => {
@@ -83,13 +95,17 @@ export class RemoteFs {
   }
 
   private call<T>(path: string, fn: (cb: (err: Error | undefined | null, v?: T) => void) => void): Promise<T> {
-    return new Promise((resolve, reject) =>
+    return new Promise((resolve, reject) => {
+      if (this.closedError) return reject(this.closedError);
+      const onClose = (e: Error) => reject(e);
+      this.onClosed.add(onClose);
       fn((err, v) => {
+        this.onClosed.delete(onClose);
         if (!err) return resolve(v as T);
         const code = (err as { code?: number }).code;
         reject(new RemoteFsError(`${this.label}:${path}`, code, (code !== undefined && SFTP_STATUS[code]) || err.message, err));
-      }),
-    );
+      });
+    });
   }
 
   /** The login directory (where an SFTP session starts), used for `~`. */
