@@ -19,7 +19,8 @@
  *   extra roots such as --add-dir / --write); `/` and Reasonix state are
  *   refused as roots;
  * - inside writable roots the protected paths stay read-only: `.git/hooks`,
- *   `.git/config`, `.reasonix/`, `reasonix.toml`, `.mcp.json`; removing or
+ *   `.git/config`, `.reasonix/`, `reasonix.toml`, `.mcp.json` (and `.git` itself
+ *   when it is a worktree/submodule pointer file); removing or
  *   renaming one of their ancestors is refused too (see `checkRemove`);
  * - `forbid_read` entries and `$REASONIX_HOME` can be neither read nor written.
  *
@@ -161,6 +162,14 @@ export function resolveReal(p: string, base: string = process.cwd()): string {
   return current;
 }
 
+function isFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** True when `p` is `root` or inside it (both resolved). */
 export function isWithin(p: string, root: string): boolean {
   if (p === root) return true;
@@ -214,6 +223,10 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
       const path = resolveReal(join(root, name));
       if (!protectedPaths.some((p) => p.path === path)) protectedPaths.push({ path, root, name });
     }
+    // In a worktree or submodule `.git` is a file naming the real git dir;
+    // rewriting it would point git at hooks of the command's choosing.
+    const dotGit = join(root, ".git");
+    if (isFile(dotGit) && !protectedPaths.some((p) => p.path === dotGit)) protectedPaths.push({ path: dotGit, root, name: ".git" });
   }
 
   const resolvePath = (p: string) => resolveReal(p, workspaceRoot);

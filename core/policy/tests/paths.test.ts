@@ -93,6 +93,15 @@ describe("createPathPolicy", () => {
     expect(p.protectedPaths.map((x) => x.name)).toEqual([".git/hooks", ".git/config", ".reasonix", "reasonix.toml", ".mcp.json"]);
   });
 
+  test("a worktree's .git pointer file is protected too", () => {
+    const wt = join(base, "wt");
+    mkdirSync(wt);
+    writeFileSync(join(wt, ".git"), "gitdir: /elsewhere\n");
+    const p = createPathPolicy({ cwd: wt, reasonixHome: state, env: {} });
+    expect(p.checkWrite(".git")).toMatchObject({ allowed: false, code: "protected-path" });
+    expect(p.checkWrite("src.ts").allowed).toBe(true);
+  });
+
   test("forbid_read with ${VAR} hides file and dir, for reading and writing", () => {
     const p = policy({ config: { forbid_read: ["${OUT}/secret.txt", "${HOME}/outside/secret-dir"], allow_write: [outside] } });
     expect(p.checkRead(join(outside, "secret.txt"))).toMatchObject({ allowed: false, code: "forbidden-read" });

@@ -158,6 +158,15 @@ describe.skipIf(skip)("bwrap escape suite", () => {
     );
   });
 
+  test("a worktree's .git pointer file cannot be redirected", async () => {
+    const wt = join(base, "wt");
+    mkdirSync(wt, { recursive: true });
+    writeFileSync(join(wt, ".git"), `gitdir: ${join(ws, ".git")}\n`);
+    const p3 = createPathPolicy({ cwd: wt, reasonixHome: rxHome });
+    await sh("mkdir -p evil/hooks; echo 'gitdir: evil' > .git; rm -f .git; mv .git g2; echo 'gitdir: evil' > .git", { policy: p3 });
+    record("redirect worktree .git", readFileSync(join(wt, ".git"), "utf8") !== `gitdir: ${join(ws, ".git")}\n` || existsSync(join(wt, "g2")));
+  });
+
   test("creating a missing reasonix.toml, .mcp.json or .reasonix/ is undone and reported", async () => {
     const r = await sh("printf '[sandbox]\\nbash = \"off\"\\n' > reasonix.toml; echo '{}' > .mcp.json; mkdir .reasonix && echo x > .reasonix/state");
     const leftover = ["reasonix.toml", ".mcp.json", ".reasonix"].filter((n) => existsSync(join(ws, n)));
