@@ -84,6 +84,8 @@ export interface ScriptedServer {
 export interface ScriptedOptions {
   /** Model ids served by the models endpoint. */
   models?: string[];
+  /** Further exact paths that act as the chat endpoint (e.g. for full_url). */
+  chatPaths?: string[];
 }
 
 /** Split a string into pieces (at least one piece, even when empty). */
@@ -120,6 +122,7 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
   const requests: RecordedRequest[] = [];
   let replies = 0;
   const sockets = new Set<import("node:net").Socket>();
+  const isChat = (path: string) => flavour.chatPath.test(path) || (opts.chatPaths ?? []).includes(path);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const rawBody = await readBody(req);
@@ -138,7 +141,7 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       res.end(JSON.stringify(flavour.modelsBody(opts.models ?? ["scripted-model"])));
       return;
     }
-    if (req.method !== "POST" || !flavour.chatPath.test(path)) {
+    if (req.method !== "POST" || !isChat(path)) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify(flavour.errorBody(404, `no route ${req.method} ${path}`)));
       return;
@@ -195,7 +198,7 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
     url: `${origin}${flavour.prefix}`,
     origin,
     requests,
-    chatRequests: () => requests.filter((r) => r.method === "POST" && flavour.chatPath.test(r.path)),
+    chatRequests: () => requests.filter((r) => r.method === "POST" && isChat(r.path)),
     push: (...s) => void queue.push(...s),
     pending: () => queue.length,
     close: () =>
