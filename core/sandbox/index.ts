@@ -138,7 +138,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
 
   // Seatbelt
   const { profile, defines } = renderSeatbelt(getProfile("macos-seatbelt").text, {
-    scalars: { NETWORK: opts.network ? "1" : "0", SESSION_TMP: opts.sessionTmpDir },
+    scalars: { NETWORK: opts.network ? "1" : "0", SESSION_TMP: opts.sessionTmpDir, SESSION_TMP_PARENT: dirname(opts.sessionTmpDir) },
     lists: {
       WRITE_ROOT: layout.writeRoots,
       FORBID_READ: layout.forbidAll,

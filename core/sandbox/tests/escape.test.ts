@@ -149,6 +149,11 @@ describe.skipIf(skip)("bwrap escape suite", () => {
     record("umount/remount", existsSync(join(ws, ".git", "hooks", "pre-commit")) || existsSync("/usr/rx-remount"));
   });
 
+  test("a nested user namespace cannot unmount the protections", async () => {
+    await sh("unshare -Urm sh -c 'umount .git/hooks; umount -l .git/hooks; mount -o remount,rw .git/hooks; echo evil > .git/hooks/pre-commit'; unshare -Urmf --mount-proc sh -c 'echo evil > .git/hooks/pre-commit'");
+    record("nested userns umount", existsSync(join(ws, ".git", "hooks", "pre-commit")));
+  });
+
   test("existing reasonix.toml and .mcp.json cannot be replaced, removed or renamed", async () => {
     const p2 = createPathPolicy({ cwd: ws2, reasonixHome: rxHome });
     await sh("echo '[sandbox]' > reasonix.toml; rm -f .mcp.json; mv reasonix.toml moved.toml; echo bad > .mcp.json", { policy: p2 });

@@ -80,7 +80,7 @@ describe("Seatbelt rendering (macOS execution is not tested here: no mac in CI)"
     // No mac here: the probe for darwin finds no /usr/bin/sandbox-exec, so render directly.
     expect(w.ok).toBe(false);
     const { profile, defines } = renderSeatbelt(getProfile("macos-seatbelt").text, {
-      scalars: { NETWORK: "0", SESSION_TMP: sessionTmp },
+      scalars: { NETWORK: "0", SESSION_TMP: sessionTmp, SESSION_TMP_PARENT: join(sessionTmp, "..") },
       lists: { WRITE_ROOT: policy.writeRoots, FORBID_READ: policy.forbidRead, PROTECTED: policy.protectedPaths.map((p) => p.path), PROTECTED_ANCESTOR: [join(ws, ".git")] },
     });
     expect(profile).not.toContain(base);
@@ -97,6 +97,8 @@ describe("Seatbelt rendering (macOS execution is not tested here: no mac in CI)"
     expect(d.FORBID_READ_2).toBe(join(base, `it's "odd") (allow default`));
     expect(d.WRITE_ROOT_0).toBe(ws);
     expect(d.NETWORK).toBe("0");
+    // Later Seatbelt rules win: the own session dir is re-allowed after its parent is denied.
+    expect(profile.indexOf('(deny file-read* (subpath (param "SESSION_TMP_PARENT")))')).toBeLessThan(profile.indexOf('(allow file-read* (subpath (param "SESSION_TMP")))'));
     expect(d.PROTECTED_0).toBe(join(ws, ".git", "hooks"));
   });
 
