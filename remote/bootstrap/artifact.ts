@@ -1,0 +1,249 @@
+/**
+ * Find the reasonix binary to upload for a remote platform, and keep a
+ * compressed copy of it in a local cache so only the first install of a
+ * version pays for compression.
+ *
+ * Sources, in order: an explicit path (tests, benchmarks); this very binary
+ * when it is a compiled build for the same platform and version;
+ * $REASONIX_RELEASE_DIR; the release URL. Release files are checked against
+ * SHA256SUMS before use.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { basename, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Transform } from "node:stream";
+import { ReasonixError } from "../../core/errors.ts";
+import { buildInfo, platformId } from "../../core/version.ts";
+
+export type Codec = "zstd" | "gzip" | "raw";
+
+export interface BinaryArtifact {
+  platform: string;
+  version: string;
+  /** Local path of the raw executable. */
+  path: string;
+  size: number;
+  sha256: string;
+  /** Where it came from, for messages. */
+  source: string;
+}
+
+export interface CompressedArtifact {
+  codec: Codec;
+  path: string;
+  size: number;
+}
+
+export type ProgressFn = (phase: "download" | "extract" | "compress", done: number, total: number) => void;
+
+export const DEFAULT_RELEASE_URL = "https://github.com/reasonix/reasonix/releases/download";
+
+export async function sha256File(path: string): Promise<string> {
+  const h = createHash("sha256");
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), h);
+  return h.digest("hex");
+}
+
+/** `hash  name` lines (sha256sum format, `*name` for binary mode). */
+export function parseSha256Sums(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const m = /^([0-9a-fA-F]{64})\s+\*?(.+?)\s*$/.exec(line);
+    if (m) out.set(m[2]!.replace(/^\.\//, ""), m[1]!.toLowerCase());
+  }
+  return out;
+}
+
+/** True when we are a `bun build --compile` executable rather than source run by bun. */
+export function isCompiledBinary(): boolean {
+  return Bun.main.startsWith("/$bunfs/") || /^[A-Z]:\\~BUN\\/.test(Bun.main);
+}
+
+const cacheName = (sha: string, suffix: string) => `reasonix-${sha.slice(0, 24)}${suffix}`;
+
+function tempBeside(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}
+
+const progressTap = (total: number, phase: "download" | "extract" | "compress", onProgress?: ProgressFn) => {
+  let done = 0;
+  let last = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      done += chunk.length;
+      const now = Date.now();
+      if (onProgress && (now - last > 200 || done === total)) {
+        last = now;
+        onProgress(phase, done, total);
+      }
+      cb(null, chunk);
+    },
+  });
+};
+
+async function verifyAgainstSums(file: string, sumsText: string, name: string): Promise<string> {
+  const sums = parseSha256Sums(sumsText);
+  const want = sums.get(name);
+  if (!want) throw new ReasonixError("artifact_unverified", `${name} is not listed in SHA256SUMS; refusing to upload an unverified binary`);
+  const got = await sha256File(file);
+  if (got !== want) throw new ReasonixError("artifact_checksum", `${file}: SHA-256 ${got} does not match SHA256SUMS (${want})`);
+  return got;
+}
+
+/** Pull the `reasonix` executable out of a release .tar.gz into `dest`. */
+async function extractFromTarGz(archive: string, dest: string, onProgress?: ProgressFn): Promise<void> {
+  const tar = await import("tar-stream");
+  const { createGunzip } = await import("node:zlib");
+  const ex = tar.extract();
+  let found = false;
+  const tmp = tempBeside(dest);
+  const done = new Promise<void>((resolve, reject) => {
+    ex.on("entry", (header, stream, next) => {
+      const name = basename(header.name);
+      if (!found && header.type === "file" && (name === "reasonix" || name === "reasonix.exe")) {
+        found = true;
+        const out = createWriteStream(tmp, { mode: 0o755 });
+        pipeline(stream, progressTap(header.size ?? 0, "extract", onProgress), out).then(() => next(), reject);
+      } else {
+        stream.on("end", () => next());
+        stream.resume();
+      }
+    });
+    ex.on("finish", resolve);
+    ex.on("error", reject);
+  });
+  await pipeline(createReadStream(archive), createGunzip(), ex);
+  await done;
+  if (!found) throw new ReasonixError("artifact_invalid", `${archive} has no reasonix executable inside`);
+  renameSync(tmp, dest);
+}
+
+async function download(url: string, dest: string, onProgress?: ProgressFn): Promise<void> {
+  const res = await fetch(url);
+  if (!res.ok || !res.body) throw new ReasonixError("artifact_download", `download failed: ${url} (HTTP ${res.status})`);
+  const total = Number(res.headers.get("content-length") ?? 0);
+  const tmp = tempBeside(dest);
+  const { Readable } = await import("node:stream");
+  await pipeline(Readable.fromWeb(res.body as never), progressTap(total, "download", onProgress), createWriteStream(tmp));
+  renameSync(tmp, dest);
+}
+
+export interface ResolveArtifactOptions {
+  platform: string;
+  version?: string;
+  /** Use this executable (must be built for `platform`). */
+  binaryPath?: string;
+  releaseDir?: string;
+  releaseUrl?: string;
+  cacheDir: string;
+  onProgress?: ProgressFn;
+  env?: NodeJS.ProcessEnv;
+}
+
+async function describe(path: string, platform: string, version: string, source: string, sha?: string): Promise<BinaryArtifact> {
+  return { platform, version, path, size: statSync(path).size, sha256: sha ?? (await sha256File(path)), source };
+}
+
+export async function resolveArtifact(o: ResolveArtifactOptions): Promise<BinaryArtifact> {
+  const env = o.env ?? process.env;
+  const version = o.version ?? buildInfo().version;
+  const name = `reasonix-${o.platform}`;
+  if (o.binaryPath) return describe(o.binaryPath, o.platform, version, o.binaryPath);
+  if (isCompiledBinary() && platformId() === o.platform && buildInfo().version === version) {
+    return describe(process.execPath, o.platform, version, "this executable");
+  }
+  mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
+  const releaseDir = o.releaseDir ?? env.REASONIX_RELEASE_DIR;
+  if (releaseDir) {
+    const sumsPath = join(releaseDir, "SHA256SUMS");
+    if (!existsSync(sumsPath)) throw new ReasonixError("artifact_unverified", `${sumsPath} is missing; a release directory needs SHA256SUMS`);
+    const sums = readFileSync(sumsPath, "utf8");
+    const tgz = join(releaseDir, `${name}.tar.gz`);
+    const raw = join(releaseDir, name);
+    if (existsSync(raw) && statSync(raw).isFile()) {
+      const sha = await verifyAgainstSums(raw, sums, name);
+      return describe(raw, o.platform, version, raw, sha);
+    }
+    if (existsSync(tgz)) {
+      const sha = await verifyAgainstSums(tgz, sums, `${name}.tar.gz`);
+      const out = join(o.cacheDir, cacheName(sha, `-${o.platform}`));
+      if (!existsSync(out)) await extractFromTarGz(tgz, out, o.onProgress);
+      return describe(out, o.platform, version, tgz);
+    }
+    throw new ReasonixError("artifact_missing", `no ${name}.tar.gz or ${name} in ${releaseDir}`, {
+      hint: "build one with `npm run build` (dist/) or point REASONIX_RELEASE_DIR at a release download",
+    });
+  }
+  // From the release site: archive + SHA256SUMS, both cached by version.
+  const base = `${(o.releaseUrl ?? env.REASONIX_RELEASE_URL ?? DEFAULT_RELEASE_URL).replace(/\/$/, "")}/v${version}`;
+  const dir = join(o.cacheDir, `release-${version}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tgz = join(dir, `${name}.tar.gz`);
+  const sumsPath = join(dir, "SHA256SUMS");
+  try {
+    if (!existsSync(sumsPath)) await download(`${base}/SHA256SUMS`, sumsPath);
+    if (!existsSync(tgz)) await download(`${base}/${name}.tar.gz`, tgz, o.onProgress);
+  } catch (e) {
+    throw new ReasonixError("artifact_download", `cannot fetch the ${o.platform} build of reasonix ${version} from ${base}: ${(e as Error).message}`, {
+      hint: "set REASONIX_RELEASE_DIR to a directory with the release files, or use serve_install = \"npm\"",
+      cause: e,
+    });
+  }
+  let sha: string;
+  try {
+    sha = await verifyAgainstSums(tgz, readFileSync(sumsPath, "utf8"), `${name}.tar.gz`);
+  } catch (e) {
+    unlinkSync(tgz); // never keep a bad download around for the next try
+    throw e;
+  }
+  const out = join(o.cacheDir, cacheName(sha, `-${o.platform}`));
+  if (!existsSync(out)) await extractFromTarGz(tgz, out, o.onProgress);
+  return describe(out, o.platform, version, `${base}/${name}.tar.gz`);
+}
+
+export interface CompressOptions {
+  codec: Codec;
+  /** zstd level (default 19 with a 128 MiB window) or gzip level (default 9). */
+  level?: number;
+  cacheDir: string;
+  onProgress?: ProgressFn;
+}
+
+/**
+ * The compressed form of `art`, made once and cached by content hash. zstd at a
+ * high level with long-distance matching gets a Bun executable to ~0.37 of its
+ * size and still decompresses at hundreds of MB/s on the remote.
+ */
+export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions): Promise<CompressedArtifact> {
+  if (o.codec === "raw") return { codec: "raw", path: art.path, size: art.size };
+  const zlib = await import("node:zlib");
+  const level = o.level ?? (o.codec === "zstd" ? 19 : 9);
+  mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
+  const out = join(o.cacheDir, cacheName(art.sha256, `.${o.codec}${level}`));
+  if (existsSync(out)) return { codec: o.codec, path: out, size: statSync(out).size };
+  const c = zlib.constants;
+  const compressor =
+    o.codec === "zstd"
+      ? zlib.createZstdCompress({
+          params: {
+            [c.ZSTD_c_compressionLevel]: level,
+            [c.ZSTD_c_enableLongDistanceMatching]: level >= 10 ? 1 : 0,
+            // 2^27 is the largest window `zstd -d` accepts without --long.
+            [c.ZSTD_c_windowLog]: level >= 10 ? 27 : 0,
+            [c.ZSTD_c_checksumFlag]: 1,
+          } as never,
+        })
+      : zlib.createGzip({ level });
+  const tmp = tempBeside(out);
+  try {
+    await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, "compress", o.onProgress), compressor, createWriteStream(tmp, { mode: 0o600 }));
+    renameSync(tmp, out);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    throw e;
+  }
+  return { codec: o.codec, path: out, size: statSync(out).size };
+}

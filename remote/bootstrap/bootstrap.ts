@@ -1,0 +1,237 @@
+/**
+ * Make sure a version-matched `reasonix serve` runs on the remote for a
+ * workspace, and return how to reach it. Reuses a live one; replaces one of
+ * another version; installs the binary when missing; serialises concurrent
+ * clients with a remote mkdir lock so two connects give one launch.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { Client } from "ssh2";
+import { ReasonixError } from "../../core/errors.ts";
+import { homePaths } from "../../core/home.ts";
+import { buildInfo } from "../../core/version.ts";
+import type { ServeInstall } from "../hosts/types.ts";
+import { normalisePlatform } from "../hosts/probe.ts";
+import { runScript } from "../ssh/exec.ts";
+import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
+import { compressedArtifact, resolveArtifact, type Codec } from "./artifact.ts";
+import { LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, parseKv } from "./scripts.ts";
+import { uploadBinary } from "./upload.ts";
+
+export interface ServeInfo {
+  pid: number;
+  addr: HostPort;
+  token: string;
+  version: string;
+  /** Absolute workspace path on the remote. */
+  workspace: string;
+  slug: string;
+  startedAt: string;
+  reused: boolean;
+}
+
+export type BootstrapEvent =
+  | { event: "installing"; phase: "download" | "extract" | "compress" | "upload" | "npm"; done: number; total: number }
+  | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number }
+  | { event: "stopping_old"; pid: number; version: string }
+  | { event: "starting" };
+
+export interface BootstrapOptions {
+  /** Raw workspace as configured (`~/x` expands on the remote). Default `~`. */
+  workspace?: string;
+  version?: string;
+  install?: ServeInstall;
+  onEvent?: (e: BootstrapEvent) => void;
+  /** Upload this executable instead of looking one up (tests, benchmarks). */
+  binaryPath?: string;
+  releaseDir?: string;
+  /** Local cache of compressed binaries (default $REASONIX_HOME/cache/remote). */
+  cacheDir?: string;
+  /** zstd level for the upload (default 19). */
+  compressionLevel?: number;
+}
+
+export interface RemoteState {
+  os: string;
+  arch: string;
+  platform: string | null;
+  home: string;
+  workspace: string;
+  slug: string;
+  haveBin: boolean;
+  tools: Set<string>;
+  locked: boolean;
+  json?: { pid?: number; addr?: string; workspace?: string; version?: string; started_at?: string };
+  pid?: number;
+  alive: boolean;
+  args: string;
+  token?: string;
+}
+
+const fail = (code: string, message: string, hint?: string) => new ReasonixError(code, message, { hint });
+
+export async function readRemoteState(client: Client, workspace: string, version: string, lockId?: string): Promise<RemoteState> {
+  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? "lock" : "nolock", lockId ?? ""], timeoutMs: 180_000 });
+  const kv = parseKv(res.stdout);
+  if (kv.has("error")) throw fail("remote_state", `remote: ${kv.get("error")}`);
+  if (kv.has("missing_workspace")) {
+    throw fail("remote_workspace_missing", `remote workspace ${kv.get("missing_workspace")} does not exist`, "create it on the remote, or pass --workspace DIR");
+  }
+  if (!kv.has("slug")) throw fail("remote_state", `remote state script failed (exit ${res.code}): ${res.stderr.trim() || res.stdout.trim()}`);
+  if (kv.get("lock_timeout")) throw fail("remote_locked", "another client has held the remote serve lock for too long; try again");
+  let json: RemoteState["json"];
+  try {
+    json = kv.has("json") ? JSON.parse(kv.get("json")!) : undefined;
+  } catch {
+    json = undefined; // a torn or hand-edited file: treat as absent
+  }
+  const os = kv.get("os") ?? "";
+  const arch = kv.get("arch") ?? "";
+  const pid = Number(kv.get("pid"));
+  return {
+    os,
+    arch,
+    platform: normalisePlatform(os, arch),
+    home: kv.get("home") ?? "",
+    workspace: kv.get("workspace")!,
+    slug: kv.get("slug")!,
+    haveBin: kv.get("have_bin") === "1",
+    tools: new Set([...kv.keys()].filter((k) => k.startsWith("tool_")).map((k) => k.slice(5))),
+    locked: kv.get("locked") === "1",
+    json,
+    pid: Number.isInteger(pid) && pid > 0 ? pid : undefined,
+    alive: kv.get("alive") === "1",
+    args: kv.get("args") ?? "",
+    token: kv.get("token"),
+  };
+}
+
+/** Is the recorded process our serve for this slug (whatever its version)? */
+const isOurServe = (s: RemoteState) => s.alive && / serve /.test(` ${s.args} `) && s.args.includes(`serve-${s.slug}.pid`);
+const binPath = (s: RemoteState, version: string) => `${s.home}/.reasonix/remote/bin/reasonix-${version}`;
+
+/** The serve answers with the expected version and accepts our token. */
+export async function checkServe(client: Client, addr: HostPort, token: string, version: string): Promise<{ ok: boolean; why?: string; workspace?: string }> {
+  try {
+    const health = await httpViaSsh(client, addr, "/healthz", { timeoutMs: 10_000 });
+    if (health.status !== 200) return { ok: false, why: `/healthz answered ${health.status}` };
+    const h = JSON.parse(health.body) as { version?: string };
+    if (h.version !== version) return { ok: false, why: `serve reports version ${h.version}, expected ${version}` };
+    const st = await httpViaSsh(client, addr, "/api/status", { headers: { authorization: `Bearer ${token}` }, timeoutMs: 10_000 });
+    if (st.status !== 200) return { ok: false, why: `/api/status answered ${st.status}` };
+    return { ok: true, workspace: (JSON.parse(st.body) as { workspace?: string }).workspace };
+  } catch (e) {
+    return { ok: false, why: (e as Error).message };
+  }
+}
+
+function reusable(s: RemoteState, version: string): boolean {
+  return isOurServe(s) && !!s.token && !!s.json?.addr && s.json.version === version && s.json.workspace === s.workspace && s.args.includes(`/reasonix-${version} `);
+}
+
+async function tryReuse(client: Client, s: RemoteState, version: string): Promise<ServeInfo | null> {
+  if (!reusable(s, version)) return null;
+  const addr = parseHostPort(s.json!.addr!);
+  const check = await checkServe(client, addr, s.token!, version);
+  if (!check.ok) return null;
+  return { pid: s.pid!, addr, token: s.token!, version, workspace: s.workspace, slug: s.slug, startedAt: s.json!.started_at ?? "", reused: true };
+}
+
+async function kv(client: Client, script: string, args: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
+  const res = await runScript(client, script, { args, timeoutMs });
+  return parseKv(res.stdout + (res.stderr ? `\nstderr=${res.stderr.trim()}` : ""));
+}
+
+export async function stopServe(client: Client, slug: string, pid: number): Promise<"stopped" | "not_running" | "not_ours"> {
+  const r = await kv(client, STOP_SCRIPT, [slug, String(pid)], 30_000);
+  if (r.get("stopped")) return "stopped";
+  if (r.get("not_ours")) return "not_ours";
+  if (r.get("was_running") === "0") return "not_running";
+  throw fail("stop_failed", `could not stop remote serve ${pid}: ${r.get("error") ?? r.get("stderr") ?? "unknown error"}`);
+}
+
+async function install(client: Client, s: RemoteState, version: string, o: BootstrapOptions): Promise<void> {
+  const mode = o.install ?? "auto";
+  if (mode === "never") {
+    throw fail("serve_missing", `reasonix ${version} is not installed on the remote (${binPath(s, version)}) and serve_install = "never"`, 'install it there yourself, or set serve_install = "auto"');
+  }
+  if (mode === "npm") {
+    o.onEvent?.({ event: "installing", phase: "npm", done: 0, total: 0 });
+    const r = await kv(client, NPM_INSTALL_SCRIPT, [version], 600_000);
+    if (!r.get("installed")) throw fail("install_failed", `npm install on the remote failed: ${r.get("error") ?? r.get("stderr") ?? "unknown error"}`);
+    return;
+  }
+  const cacheDir = o.cacheDir ?? join(homePaths().home, "cache", "remote");
+  const progress = (phase: "download" | "extract" | "compress", done: number, total: number) => o.onEvent?.({ event: "installing", phase, done, total });
+  const art = await resolveArtifact({ platform: s.platform!, version, binaryPath: o.binaryPath, releaseDir: o.releaseDir, cacheDir, onProgress: progress });
+  const codec: Codec = s.tools.has("zstd") ? "zstd" : s.tools.has("gzip") ? "gzip" : "raw";
+  if (!["sha256sum", "shasum", "openssl"].some((t) => s.tools.has(t))) {
+    throw fail("install_failed", "the remote has none of sha256sum, shasum or openssl to verify the upload", 'install coreutils there, or use serve_install = "npm"');
+  }
+  const payload = await compressedArtifact(art, { codec, level: codec === "zstd" ? o.compressionLevel : undefined, cacheDir, onProgress: progress });
+  const up = await uploadBinary(client, art, payload, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
+  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec, ms: Math.round(up.ms) });
+}
+
+async function startServe(client: Client, s: RemoteState, version: string): Promise<ServeInfo> {
+  const token = randomBytes(32).toString("hex");
+  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token], 90_000);
+  if (r.get("error")) throw fail("serve_start_failed", `remote serve did not start: ${r.get("error")}`);
+  if (r.get("died") || r.get("timeout") || !r.get("addr")) {
+    const log = r.get("log") ?? "";
+    throw fail(
+      "serve_start_failed",
+      `remote serve ${r.get("died") ? "exited during startup" : "did not write its port file within 60 s"}${log ? `; last log lines:\n${log}` : ""}`,
+      `full log: ${s.home}/.reasonix/remote/serve-${s.slug}.log (reasonix remote serve logs NAME)`,
+    );
+  }
+  const addr = parseHostPort(r.get("addr")!);
+  const pid = Number(r.get("pid"));
+  const check = await checkServe(client, addr, token, version);
+  if (!check.ok) {
+    await stopServe(client, s.slug, pid).catch(() => {});
+    throw fail("serve_unhealthy", `remote serve started but is not usable: ${check.why}`);
+  }
+  const info: ServeInfo = { pid, addr, token, version, workspace: s.workspace, slug: s.slug, startedAt: new Date().toISOString(), reused: false };
+  const json = JSON.stringify({ pid, addr: `${addr.host}:${addr.port}`, workspace: s.workspace, version, started_at: info.startedAt });
+  const pub = await kv(client, PUBLISH_SCRIPT, [s.slug, json]);
+  if (!pub.get("published")) throw fail("serve_publish_failed", `could not write serve-${s.slug}.json on the remote: ${pub.get("stderr") ?? ""}`);
+  return info;
+}
+
+/**
+ * Find or start the serve. The first look is lock-free (the common case: a
+ * live serve to reuse); everything that changes remote state runs under the lock.
+ */
+export async function ensureServe(client: Client, o: BootstrapOptions = {}): Promise<ServeInfo> {
+  const version = o.version ?? buildInfo().version;
+  const workspace = o.workspace ?? "~";
+  const first = await readRemoteState(client, workspace, version);
+  if (!first.platform) {
+    throw fail("unsupported_platform", `unsupported remote platform: ${first.os} ${first.arch}`, "reasonix runs on Linux and macOS, x86_64 and arm64");
+  }
+  const reused = await tryReuse(client, first, version);
+  if (reused) return reused;
+
+  const lockId = `${process.pid}-${randomBytes(6).toString("hex")}`;
+  const s = await readRemoteState(client, workspace, version, lockId);
+  // Installs can outlast the 60 s staleness window: keep our stamp fresh meanwhile.
+  const keeper = setInterval(() => {
+    runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "refresh"], timeoutMs: 15_000 }).catch(() => {});
+  }, 20_000);
+  try {
+    // Someone else may have finished a launch while we waited for the lock.
+    const again = await tryReuse(client, s, version);
+    if (again) return again;
+    if (isOurServe(s) && s.pid) {
+      o.onEvent?.({ event: "stopping_old", pid: s.pid, version: s.json?.version ?? "unknown" });
+      await stopServe(client, s.slug, s.pid);
+    }
+    if (!s.haveBin) await install(client, s, version, o);
+    o.onEvent?.({ event: "starting" });
+    return await startServe(client, s, version);
+  } finally {
+    clearInterval(keeper);
+    await runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
+  }
+}

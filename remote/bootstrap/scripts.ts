@@ -1,0 +1,189 @@
+/**
+ * The POSIX sh scripts the bootstrap runs on the remote. Each is sent on stdin
+ * to `sh -s` (see remote/ssh/exec.ts), so the user's login shell never parses
+ * them; values arrive as "$@" through a `set --` line on stdin, never on a
+ * command line. Output is `key=value` lines for `parseKv`.
+ *
+ * Remote layout under ~/.reasonix/remote/:
+ *   bin/reasonix-<version>   version-matched binaries
+ *   serve-<slug>.{json,token,log,port,pid}
+ *   serve-<slug>.lock/       mkdir lock (owner, stamp)
+ */
+
+// Core tools by well-known directories first: a login PATH is never relied on.
+const PRELUDE = `PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+export PATH
+umask 077
+R="$HOME/.reasonix/remote"
+`;
+
+/**
+ * Resolve the workspace, derive the slug, report platform/tools and the state
+ * of the recorded serve. With MODE=lock, first take the per-slug mkdir lock
+ * (stale after 60 s) and report lock state.
+ * Args: RAW_WORKSPACE VERSION MODE(nolock|lock) LOCK_ID
+ */
+export const STATE_SCRIPT = `${PRELUDE}
+W=$1; V=$2; MODE=$3; ID=$4
+case $W in "~") W=$HOME ;; "~/"*) W="$HOME/\${W#"~/"}" ;; esac
+printf 'os=%s\\narch=%s\\nhome=%s\\n' "$(uname -s)" "$(uname -m)" "$HOME"
+if [ ! -d "$W" ]; then printf 'missing_workspace=%s\\n' "$W"; exit 0; fi
+W=$(cd "$W" && pwd -P) || exit 1
+mkdir -p "$R/bin" || { echo "error=cannot create $R/bin"; exit 0; }
+chmod 700 "$HOME/.reasonix" "$R" 2>/dev/null
+base=$(printf %s "$(basename "$W")" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-32)
+crc=$(printf %s "$W" | cksum | cut -d' ' -f1)
+S="$base-$crc"
+printf 'workspace=%s\\nslug=%s\\n' "$W" "$S"
+[ -x "$R/bin/reasonix-$V" ] && echo have_bin=1
+for t in zstd gzip sha256sum shasum openssl npm setsid; do
+  command -v $t >/dev/null 2>&1 && echo "tool_$t=1"
+done
+if [ "$MODE" = lock ]; then
+  L="$R/serve-$S.lock"; n=0
+  while ! mkdir "$L" 2>/dev/null; do
+    now=$(date +%s); ts=$(cat "$L/stamp" 2>/dev/null)
+    case $ts in ''|*[!0-9]*) ts= ;; esac
+    # A holder that has not written its stamp yet is given 60 s like everyone else.
+    if { [ -n "$ts" ] && [ $((now - ts)) -gt 60 ]; } || { [ -z "$ts" ] && [ $n -gt 600 ]; }; then
+      mv "$L" "$L.stale.$$" 2>/dev/null && rm -rf "$L.stale.$$" && echo lock_broken=1
+      continue
+    fi
+    n=$((n + 1))
+    if [ $n -gt 1200 ]; then echo lock_timeout=1; exit 0; fi
+    sleep 0.1 2>/dev/null || sleep 1
+  done
+  printf '%s\\n' "$ID" > "$L/owner"; date +%s > "$L/stamp"
+  echo locked=1
+fi
+J="$R/serve-$S.json"; P="$R/serve-$S.pid"; T="$R/serve-$S.token"
+[ -f "$J" ] && printf 'json=%s\\n' "$(tr -d '\\n' < "$J")"
+pid=$(cat "$P" 2>/dev/null)
+case $pid in ''|*[!0-9]*) pid=$( [ -f "$J" ] && sed -n 's/.*"pid": *\\([0-9][0-9]*\\).*/\\1/p' "$J") ;; esac
+if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+  if [ -r "/proc/$pid/cmdline" ]; then a=$(tr '\\000' ' ' < "/proc/$pid/cmdline"); else a=$(ps -p "$pid" -o args= 2>/dev/null); fi
+  printf 'pid=%s\\nalive=1\\nargs=%s\\n' "$pid" "$a"
+elif [ -n "$pid" ]; then
+  printf 'pid=%s\\nalive=0\\n' "$pid"
+fi
+[ -s "$T" ] && printf 'token=%s\\n' "$(cat "$T")"
+exit 0
+`;
+
+/** Refresh or release our lock. Args: SLUG LOCK_ID ACTION(refresh|release) */
+export const LOCK_SCRIPT = `${PRELUDE}
+L="$R/serve-$1.lock"
+[ "$(cat "$L/owner" 2>/dev/null)" = "$2" ] || { echo not_owner=1; exit 0; }
+if [ "$3" = release ]; then rm -rf "$L"; else date +%s > "$L/stamp"; fi
+echo ok=1
+`;
+
+/**
+ * Stop a serve we started (checked by its pid-file argument): TERM, wait up to
+ * 10 s, then KILL. Args: SLUG PID
+ */
+export const STOP_SCRIPT = `${PRELUDE}
+S=$1; pid=$2
+case $pid in ''|*[!0-9]*) echo error=bad pid; exit 0 ;; esac
+if ! kill -0 "$pid" 2>/dev/null; then echo was_running=0; rm -f "$R/serve-$S.pid"; exit 0; fi
+if [ -r "/proc/$pid/cmdline" ]; then a=$(tr '\\000' ' ' < "/proc/$pid/cmdline"); else a=$(ps -p "$pid" -o args= 2>/dev/null); fi
+case $a in *" serve "*"serve-$S.pid"*) ;; *) echo not_ours=1; exit 0 ;; esac
+kill -TERM "$pid" 2>/dev/null
+n=0
+while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done
+if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null; echo killed=1; sleep 0.2 2>/dev/null || sleep 1; fi
+rm -f "$R/serve-$S.pid" "$R/serve-$S.port" "$R/serve-$S.json"
+echo stopped=1
+`;
+
+/**
+ * Receive a binary as a (compressed) stream right after this script on stdin,
+ * verify its SHA-256, chmod 755 and rename it into place atomically.
+ * sh (dash at least) reads stdin in blocks, so the payload must not be in the
+ * pipe while the script is still being parsed: the script says `ready=1` once
+ * it runs, and only then is the payload sent.
+ * Args: VERSION CODEC(zstd|gzip|raw) SHA256
+ */
+export const INSTALL_SCRIPT = `${PRELUDE}
+install_main() {
+  B="$R/bin"; mkdir -p "$B" || return 1
+  tmp="$B/.reasonix-$1.$$.tmp"
+  echo ready=1
+  case $2 in
+    zstd) zstd -dcq > "$tmp" ;;
+    gzip) gzip -dc > "$tmp" ;;
+    *) cat > "$tmp" ;;
+  esac || { rm -f "$tmp"; echo "error=decompression failed"; return 1; }
+  sum=$( (sha256sum "$tmp" 2>/dev/null || shasum -a 256 "$tmp" 2>/dev/null || openssl dgst -sha256 -r "$tmp" 2>/dev/null) | cut -d' ' -f1)
+  if [ "$sum" != "$3" ]; then rm -f "$tmp"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
+  chmod 755 "$tmp" && mv -f "$tmp" "$B/reasonix-$1" || { rm -f "$tmp"; echo "error=cannot move the binary into place"; return 1; }
+  echo installed=1
+}
+install_main "$@"; exit $?
+`;
+
+/** Install through npm and link the result as the version-matched binary. Args: VERSION */
+export const NPM_INSTALL_SCRIPT = `${PRELUDE}
+command -v npm >/dev/null 2>&1 || { echo "error=npm is not installed on the remote"; exit 0; }
+npm i -g "reasonix@$1" >&2 || { echo "error=npm i -g reasonix@$1 failed"; exit 0; }
+bin="$(npm prefix -g)/bin/reasonix"
+[ -x "$bin" ] || { echo "error=npm installed no reasonix executable at $bin"; exit 0; }
+got=$("$bin" --version 2>/dev/null)
+case $got in *"$1"*) ;; *) echo "error=npm installed version '$got', expected $1"; exit 0 ;; esac
+mkdir -p "$R/bin" && ln -sf "$bin" "$R/bin/reasonix-$1" && echo installed=1
+`;
+
+/**
+ * Start `serve` detached (setsid + nohup, no channel held open), wait for its
+ * port file. The token comes in on stdin and goes to a 0600 file.
+ * Args: BIN WORKSPACE SLUG TOKEN
+ */
+export const START_SCRIPT = `${PRELUDE}
+BIN=$1; W=$2; S=$3
+T="$R/serve-$S.token"; P="$R/serve-$S.port"; PF="$R/serve-$S.pid"; LOG="$R/serve-$S.log"
+printf '%s\\n' "$4" > "$T.$$.tmp" && mv -f "$T.$$.tmp" "$T" || { echo "error=cannot write $T"; exit 0; }
+rm -f "$P" "$PF"
+cd "$W" || { echo "error=cannot enter $W"; exit 0; }
+printf '\\n--- %s starting %s serve (workspace %s)\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$BIN" "$W" >> "$LOG"
+if command -v setsid >/dev/null 2>&1; then
+  setsid nohup "$BIN" serve --addr 127.0.0.1:0 --auth token --token-file "$T" --port-file "$P" --pid-file "$PF" --workspace "$W" </dev/null >>"$LOG" 2>&1 &
+else
+  nohup "$BIN" serve --addr 127.0.0.1:0 --auth token --token-file "$T" --port-file "$P" --pid-file "$PF" --workspace "$W" </dev/null >>"$LOG" 2>&1 &
+fi
+child=$!
+n=0
+while [ ! -s "$P" ]; do
+  if ! kill -0 "$child" 2>/dev/null; then echo died=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
+  n=$((n + 1))
+  if [ $n -gt 600 ]; then echo timeout=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
+  sleep 0.1 2>/dev/null || sleep 1
+done
+printf 'addr=%s\\n' "$(cat "$P")"
+pid=$(cat "$PF" 2>/dev/null); printf 'pid=%s\\n' "\${pid:-$child}"
+`;
+
+/** Publish serve-<slug>.json atomically (0600). Args: SLUG JSON */
+export const PUBLISH_SCRIPT = `${PRELUDE}
+J="$R/serve-$1.json"
+printf '%s\\n' "$2" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1
+`;
+
+/** Last lines of the serve log, optionally following it. Args: SLUG LINES FOLLOW(0|1) */
+export const LOGS_SCRIPT = `${PRELUDE}
+LOG="$R/serve-$1.log"
+[ -f "$LOG" ] || { echo "no log at $LOG" >&2; exit 3; }
+if [ "$3" = 1 ]; then exec tail -n "$2" -f "$LOG"; else exec tail -n "$2" "$LOG"; fi
+`;
+
+/** Parse `key=value` lines; repeated keys (log=) are joined with newlines. */
+export function parseKv(text: string): Map<string, string> {
+  const kv = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const i = line.indexOf("=");
+    if (i <= 0) continue;
+    const k = line.slice(0, i);
+    const v = line.slice(i + 1);
+    kv.set(k, kv.has(k) ? `${kv.get(k)}\n${v}` : v);
+  }
+  return kv;
+}

@@ -1,0 +1,72 @@
+/**
+ * Upload a (compressed) binary to the remote over one exec channel: the
+ * install script goes first on stdin, the payload right after it. The remote
+ * decompresses while we send, checks the SHA-256 and renames atomically.
+ */
+import { createReadStream } from "node:fs";
+import type { Client } from "ssh2";
+import { ReasonixError } from "../../core/errors.ts";
+import { execChannel, shQuote } from "../ssh/exec.ts";
+import type { BinaryArtifact, CompressedArtifact } from "./artifact.ts";
+import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
+
+export interface UploadResult {
+  bytesSent: number;
+  ms: number;
+}
+
+export async function uploadBinary(
+  client: Client,
+  art: BinaryArtifact,
+  payload: CompressedArtifact,
+  onProgress?: (done: number, total: number) => void,
+): Promise<UploadResult> {
+  const started = performance.now();
+  const ch = await execChannel(client, "sh -s");
+  const header = `set -- ${[art.version, payload.codec, art.sha256].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
+  let out = "";
+  let err = "";
+  let onReady: () => void = () => {};
+  const ready = new Promise<void>((r) => (onReady = r));
+  ch.on("data", (d: Buffer) => {
+    out += d.toString();
+    if (/(^|\n)ready=1\n/.test(out)) onReady();
+  });
+  ch.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  let exitCode: number | null = null;
+  ch.on("exit", (c: number | null) => (exitCode = c));
+  const closed = new Promise<void>((resolve) => ch.on("close", () => resolve()));
+
+  let sent = 0;
+  let lastReport = 0;
+  const writeAll = async () => {
+    ch.write(header);
+    if (!(await Promise.race([ready.then(() => true), closed.then(() => false)]))) return;
+    const src = createReadStream(payload.path, { highWaterMark: 256 * 1024 });
+    for await (const chunk of src as AsyncIterable<Buffer>) {
+      sent += chunk.length;
+      const now = performance.now();
+      if (onProgress && (now - lastReport > 200 || sent === payload.size)) {
+        lastReport = now;
+        onProgress(sent, payload.size);
+      }
+      if (!ch.write(chunk)) {
+        // The remote may bail out early (bad codec, disk full): stop waiting then.
+        const ok = await Promise.race([new Promise<boolean>((r) => ch.once("drain", () => r(true))), closed.then(() => false)]);
+        if (!ok) {
+          src.destroy();
+          return;
+        }
+      }
+    }
+    ch.end();
+  };
+  await Promise.all([writeAll(), closed]);
+  const kv = parseKv(out);
+  if (kv.get("installed") !== "1") {
+    const detail = err.trim().split("\n").slice(-3).join("; ");
+    const why = `${kv.get("error") ?? `install script exited with ${exitCode}`}${detail ? ` (${detail})` : ""}`;
+    throw new ReasonixError("install_failed", `uploading reasonix ${art.version} failed: ${why}`);
+  }
+  return { bytesSent: sent, ms: performance.now() - started };
+}
