@@ -1,4 +1,5 @@
 /** The contract between the agent loop and the tools it can call. */
+import type { PathPolicy } from "../policy/paths.ts";
 
 export type ToolKind =
   /** Reads only: may run in parallel, allowed without prompting in every mode but none. */
@@ -34,6 +35,11 @@ export interface ToolContext {
   /** Extra writable roots granted for this run (--add-dir). */
   extraWriteRoots: string[];
   emitTodo?(items: { content: string; status: "pending" | "in_progress" | "completed" }[]): void;
+  /**
+   * The path policy file tools enforce. Optional: when absent the tools build
+   * one from `config.sandbox`, `workspace` and `extraWriteRoots`.
+   */
+  pathPolicy?: PathPolicy;
 }
 
 export interface ToolDefinition<I = any> {
@@ -44,5 +50,11 @@ export interface ToolDefinition<I = any> {
   kind: ToolKind;
   /** One-line summary for approval prompts and logs. */
   summarize(input: I): string;
+  /**
+   * Paths this call reads or writes, as the model gave them (relative to the
+   * workspace or absolute). Path-scoped rules such as `Edit(docs/**)` and
+   * `Read(src/*)` match against these; a tool without it only matches bare names.
+   */
+  paths?(input: I): string[];
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
 }

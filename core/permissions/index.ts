@@ -1,0 +1,331 @@
+/**
+ * Permission policy: decides, before a tool runs, whether the call is
+ * allowed, needs a human, or is refused. Enforcement (write confinement, the
+ * OS sandbox) lives elsewhere and applies even to allowed calls.
+ *
+ * Order: deny rules > mode blocks (plan, read-only) > ask rules > allow rules
+ * (config + session/persisted grants) > the mode's fallback. A headless run
+ * turns every "ask" into a "deny" whose reason names what would allow it.
+ */
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { PermissionMode } from "../engine/types.ts";
+import type { PathPolicy } from "../policy/paths.ts";
+import type { ToolDefinition } from "../tools/types.ts";
+import { analyzeBash, type BashAnalysis, type BashHazard } from "./bash.ts";
+import { persistRule } from "./persist.ts";
+import {
+  bashPatternHitsAnywhere,
+  bashPatternMatchesArgv,
+  parseRule,
+  pathPatternMatches,
+  type Rule,
+} from "./rules.ts";
+
+export { analyzeBash, type BashAnalysis, type BashHazard } from "./bash.ts";
+export { parseRule, type Rule } from "./rules.ts";
+export { persistRule } from "./persist.ts";
+
+export type PermissionAction = "allow" | "ask" | "deny";
+
+export interface PermissionDecision {
+  action: PermissionAction;
+  /** One user-facing sentence: why. */
+  reason: string;
+  /** The rule an "allow for this session / always" answer would store. */
+  suggestedRule: string;
+}
+
+export interface PermissionsOptions {
+  mode: PermissionMode;
+  allow: string[];
+  ask: string[];
+  deny: string[];
+  /** No human to ask: "ask" becomes "deny" with a hint. */
+  headless: boolean;
+  /** Where "persist" grants go; default <workspace>/reasonix.toml. */
+  projectConfigPath?: string;
+  /** Base for relative path rules; default process.cwd(). */
+  workspace?: string;
+  /** When given, writers aimed outside the write roots are refused up front with a precise hint. */
+  pathPolicy?: PathPolicy;
+}
+
+const HAZARD_TEXT: Record<BashHazard, string> = {
+  expansion: "a variable or ~ expansion",
+  glob: "a filename glob or brace expansion",
+  assignment: "an environment assignment",
+  redirect: "a file redirection",
+  heredoc: "a here-document",
+  indirect: "a command that runs other commands or programs (xargs, find -exec, env, sudo, awk, sed, git -c …)",
+  substitution: "command or process substitution",
+  eval: "eval",
+  source: "source / .",
+  "shell-c": "a nested shell (sh -c, or a shell reading commands from stdin)",
+  "inline-code": "inline interpreter code (python -c, node -e …)",
+  "dynamic-name": "a command name that comes from an expansion",
+  unparseable: "shell syntax the checker cannot follow",
+};
+
+const WRITE_FAMILIES = new Set(["Edit", "Write"]);
+
+export class Permissions {
+  private modeValue: PermissionMode;
+  private readonly allow: Rule[];
+  private readonly askRules: Rule[];
+  private readonly deny: Rule[];
+  private readonly sessionAllow: Rule[] = [];
+  readonly headless: boolean;
+  readonly workspace: string;
+  readonly projectConfigPath: string;
+  private readonly pathPolicy?: PathPolicy;
+
+  /** Throws a ReasonixError (code "permissions-rule") naming the first malformed rule. */
+  constructor(opts: PermissionsOptions) {
+    this.modeValue = opts.mode;
+    this.allow = opts.allow.map(parseRule);
+    this.askRules = opts.ask.map(parseRule);
+    this.deny = opts.deny.map(parseRule);
+    this.headless = opts.headless;
+    this.workspace = opts.workspace ?? opts.pathPolicy?.workspaceRoot ?? process.cwd();
+    this.projectConfigPath = opts.projectConfigPath ?? join(this.workspace, "reasonix.toml");
+    this.pathPolicy = opts.pathPolicy;
+  }
+
+  get mode(): PermissionMode {
+    return this.modeValue;
+  }
+
+  /** Switch mode, e.g. from "plan" to "ask" once the user approved the plan. */
+  setMode(mode: PermissionMode): void {
+    this.modeValue = mode;
+  }
+
+  /** Rules currently in force, for display. */
+  rules(): { allow: string[]; ask: string[]; deny: string[]; session: string[] } {
+    const src = (rs: Rule[]) => rs.map((r) => r.source);
+    return { allow: src(this.allow), ask: src(this.askRules), deny: src(this.deny), session: src(this.sessionAllow) };
+  }
+
+  /**
+   * Store an approval as a rule: "session" lasts for this Permissions object,
+   * "persist" also appends it to the project reasonix.toml `[permissions] allow`.
+   */
+  grant(rule: string, scope: "session" | "persist"): void {
+    const parsed = parseRule(rule);
+    if (!this.sessionAllow.some((r) => r.source === parsed.source)) this.sessionAllow.push(parsed);
+    if (scope === "persist") persistRule(this.projectConfigPath, parsed.source);
+  }
+
+  check(tool: ToolDefinition, input: unknown): PermissionDecision {
+    const subject = this.subject(tool, input);
+    const suggestedRule = this.suggest(tool, subject);
+    const decide = (action: PermissionAction, reason: string): PermissionDecision => ({ action, reason, suggestedRule });
+
+    // 1. deny rules
+    const denied = this.deny.find((r) => this.hits(r, tool, subject, "broad"));
+    if (denied) return decide("deny", `${this.describe(tool, subject)} is denied by the rule ${denied.source}`);
+
+    // 2. write confinement known up front
+    if (tool.kind === "write" && this.pathPolicy && subject.paths) {
+      for (const p of subject.paths) {
+        const d = this.pathPolicy.checkWrite(p);
+        if (!d.allowed) return decide("deny", d.reason);
+      }
+    }
+
+    // 3. mode blocks
+    if (this.modeValue === "read-only" && (tool.kind === "write" || tool.kind === "bash")) {
+      return decide("deny", `${this.describe(tool, subject)} is blocked: the session is in read-only mode`);
+    }
+    if (this.modeValue === "plan" && tool.kind === "write") {
+      return decide("deny", `${this.describe(tool, subject)} is blocked: plan mode allows changes only after the plan is approved`);
+    }
+
+    // 4. ask rules
+    const asked = this.askRules.find((r) => this.hits(r, tool, subject, "broad"));
+    if (asked) {
+      if (this.modeValue === "yolo") return decide("allow", `yolo mode skips the prompt required by ${asked.source}`);
+      return this.askOrFail(decide, `${this.describe(tool, subject)} needs approval (rule ${asked.source})`, {
+        hint: `the ask rule ${asked.source} requires a human; run interactively or remove that rule`,
+      });
+    }
+
+    // 5. allow rules (config, then grants)
+    const allowRules = [...this.allow, ...this.sessionAllow];
+    if (tool.kind === "bash") {
+      const a = subject.bash!;
+      const exact = allowRules.find((r) => r.bash?.kind === "exact" && r.bash.text === a.text.trim());
+      if (exact) return decide("allow", `allowed by ${exact.source}`);
+      if (a.hazards.length === 0) {
+        const covering = a.commands.map((c) => allowRules.find((r) => r.bash && bashPatternMatchesArgv(r.bash, c.argv)));
+        if (covering.every((r) => r !== undefined)) {
+          const names = [...new Set(covering.map((r) => r!.source))].join(", ");
+          return decide("allow", `allowed by ${names}`);
+        }
+      }
+    } else {
+      const allowed = allowRules.find((r) => this.hits(r, tool, subject, "strict"));
+      if (allowed) return decide("allow", `allowed by ${allowed.source}`);
+    }
+
+    // 6. mode fallback
+    return this.fallback(tool, subject, decide);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private fallback(
+    tool: ToolDefinition,
+    subject: Subject,
+    decide: (a: PermissionAction, r: string) => PermissionDecision,
+  ): PermissionDecision {
+    const what = this.describe(tool, subject);
+    if (tool.kind === "read" || tool.kind === "meta") return decide("allow", `${tool.kind === "read" ? "reading" : "session bookkeeping"} needs no approval`);
+    if (this.modeValue === "yolo") return decide("allow", "yolo mode allows everything no deny rule blocks");
+    if (tool.kind === "bash" && subject.bash!.nested) {
+      const hz = subject.bash!.hazards.filter((h) => HAZARD_TEXT[h]).map((h) => HAZARD_TEXT[h]);
+      const uses = [...new Set(hz)].join(", ");
+      return this.askOrFail(decide, `${what} uses ${uses}, which no prefix rule can cover; a human must approve it`, {
+        hint: `allow exactly this command with the rule ${this.suggest(tool, subject)}, or use --permission-mode yolo`,
+      });
+    }
+    if (this.modeValue === "auto") return decide("allow", "auto mode allows changes no rule holds back");
+    const extra = tool.kind === "bash" && subject.bash!.hazards.length > 0
+      ? ` (it uses ${[...new Set(subject.bash!.hazards.map((h) => HAZARD_TEXT[h]))].join(", ")}, so only an exact rule can cover it)`
+      : "";
+    return this.askOrFail(decide, `${what} needs approval in ${this.modeValue} mode${extra}`, {
+      hint: `pass --auto (or --permission-mode auto), or add ${this.suggest(tool, subject)} to [permissions] allow in reasonix.toml`,
+    });
+  }
+
+  private askOrFail(
+    decide: (a: PermissionAction, r: string) => PermissionDecision,
+    reason: string,
+    opts: { hint: string },
+  ): PermissionDecision {
+    if (!this.headless) return decide("ask", reason);
+    return decide("deny", `${reason}; this run is headless, so it was refused. To allow it: ${opts.hint}`);
+  }
+
+  private subject(tool: ToolDefinition, input: unknown): Subject {
+    const s: Subject = {};
+    if (tool.kind === "bash") {
+      const command = typeof (input as { command?: unknown })?.command === "string" ? (input as { command: string }).command : "";
+      s.bash = analyzeBash(command);
+    }
+    if (tool.paths) {
+      try {
+        s.paths = tool.paths(input).filter((p) => typeof p === "string" && p !== "");
+      } catch {
+        s.paths = [];
+      }
+    }
+    return s;
+  }
+
+  private absolute(p: string): { lexical: string; real?: string } {
+    const lexical = resolve(this.workspace, p.startsWith("~/") ? join(process.env.HOME ?? "", p.slice(2)) : p);
+    let real: string | undefined;
+    try {
+      real = this.pathPolicy?.resolve(lexical);
+    } catch {
+      real = undefined;
+    }
+    return { lexical, real };
+  }
+
+  /**
+   * Does rule R apply to this call? "broad" (deny/ask) matches if any path or
+   * command part could be meant; "strict" (allow) needs every path to match
+   * by its real location.
+   */
+  private hits(r: Rule, tool: ToolDefinition, s: Subject, how: "broad" | "strict"): boolean {
+    const family = ruleFamilyFor(tool);
+    const nameMatches = r.name === tool.name || (family !== null && r.name === family) ||
+      (WRITE_FAMILIES.has(r.name) && tool.kind === "write");
+    if (!nameMatches) return false;
+    if (tool.kind === "bash") {
+      const pattern = r.bash ?? { kind: "any" as const };
+      if (how === "broad") return bashPatternHitsAnywhere(pattern, s.bash!);
+      return s.bash!.hazards.length === 0 && s.bash!.commands.every((c) => bashPatternMatchesArgv(pattern, c.argv));
+    }
+    if (r.spec === undefined) return true;
+    const paths = s.paths ?? [];
+    if (paths.length === 0) return false;
+    const test = (p: string) => {
+      const abs = this.absolute(p);
+      const lex = pathPatternMatches(r.spec!, abs.lexical, this.workspace);
+      const real = abs.real !== undefined ? pathPatternMatches(r.spec!, abs.real, this.workspace) : lex;
+      return how === "broad" ? lex || real : lex && real;
+    };
+    return how === "broad" ? paths.some(test) : paths.every(test);
+  }
+
+  private describe(tool: ToolDefinition, s: Subject): string {
+    if (tool.kind === "bash") return `bash \`${oneLine(s.bash!.text)}\``;
+    if (s.paths && s.paths.length > 0) return `${tool.name} ${s.paths.map((p) => this.display(p)).join(" → ")}`;
+    return tool.name;
+  }
+
+  private display(p: string): string {
+    const abs = this.absolute(p).lexical;
+    const rel = relative(this.workspace, abs);
+    return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
+  }
+
+  private suggest(tool: ToolDefinition, s: Subject): string {
+    if (tool.kind === "bash") return suggestBashRule(s.bash!);
+    const family = tool.kind === "write" ? "Edit" : ruleFamilyFor(tool);
+    if (family && s.paths && s.paths.length === 1) return `${family}(${this.display(s.paths[0]!)})`;
+    return tool.name;
+  }
+}
+
+interface Subject {
+  bash?: BashAnalysis;
+  paths?: string[];
+}
+
+function ruleFamilyFor(tool: ToolDefinition): string | null {
+  switch (tool.kind) {
+    case "bash": return "Bash";
+    case "write": return "Edit";
+    case "read": return tool.paths ? "Read" : null;
+    default: return null;
+  }
+}
+
+const oneLine = (s: string) => {
+  const t = s.trim().replace(/\s*\n\s*/g, " ⏎ ");
+  return t.length > 120 ? `${t.slice(0, 117)}…` : t;
+};
+
+/** Tool families whose subcommand is a stable, reviewable unit. */
+const PREFIX_FRIENDLY: Record<string, number> = {
+  npm: 2, pnpm: 2, yarn: 2, bun: 2, go: 2, cargo: 2, make: 1, pytest: 1, mvn: 1, gradle: 1, dotnet: 2, tsc: 1, jest: 1, vitest: 1,
+};
+
+/**
+ * The rule an "allow always" answer stores: an exact command, or for common
+ * build/test tools a conservative prefix (`npm run test:*`, `go test:*`).
+ * A command with any hazard is stored as its exact text only.
+ */
+export function suggestBashRule(a: BashAnalysis): string {
+  const text = a.text.trim();
+  if (a.hazards.length > 0 || a.commands.length !== 1 || /[*()]/.test(text)) return `Bash=${text}`;
+  const argv = a.commands[0]!.argv;
+  const depth = PREFIX_FRIENDLY[argv[0]!];
+  if (depth !== undefined) {
+    const words = argv[0] === "npm" || argv[0] === "pnpm" || argv[0] === "bun" ? (argv[1] === "run" ? 3 : 2) : depth;
+    const head = argv.slice(0, words);
+    if (head.length === words && head.every((w) => /^[A-Za-z0-9_./:@-]+$/.test(w) && !w.startsWith("-"))) {
+      const last = head[head.length - 1]!;
+      // `npm run test:unit` → `npm run test:*` (the script family), else the words themselves.
+      const family = last.includes(":") ? last.slice(0, last.indexOf(":")) : last;
+      return `Bash(${[...head.slice(0, -1), family].join(" ")}:*)`;
+    }
+  }
+  return `Bash(${argv.map(quoteWord).join(" ")})`;
+}
+
+const quoteWord = (w: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);

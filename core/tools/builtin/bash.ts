@@ -1,0 +1,125 @@
+/**
+ * bash: run one shell command in the workspace under the OS sandbox
+ * (core/sandbox). The permission layer has already parsed and approved the
+ * command; this tool only runs it, bounded in time and output.
+ */
+import { mkdirSync } from "node:fs";
+import { getDotted } from "../../config/load.ts";
+import { homePaths } from "../../home.ts";
+import { runShell, type SandboxMode } from "../../sandbox/index.ts";
+import { savedCredentialNames } from "../../sandbox/env.ts";
+import type { ToolContext, ToolDefinition } from "../types.ts";
+import { done, fail, guarded, int, policyFor, str } from "./common.ts";
+
+const DEFAULT_TIMEOUT_S = 120;
+const DEFAULT_OUTPUT_LIMIT = 30_000;
+/** A model may ask for a longer timeout than configured, up to this (or the configured value if larger). */
+const MAX_REQUESTED_TIMEOUT_S = 600;
+
+interface Input { command: string; timeout_seconds?: number; description?: string }
+
+/**
+ * Keeps the first and last halves of a stream of text, counting what falls
+ * out of the middle: the start shows what ran, the end shows how it ended.
+ */
+export class HeadTail {
+  private head = "";
+  private tail = "";
+  private dropped = 0;
+  constructor(private readonly limit: number) {}
+
+  push(chunk: string): void {
+    const half = Math.floor(this.limit / 2);
+    if (this.head.length < half) {
+      const room = half - this.head.length;
+      this.head += chunk.slice(0, room);
+      chunk = chunk.slice(room);
+    }
+    if (chunk === "") return;
+    this.tail += chunk;
+    const keep = this.limit - half;
+    if (this.tail.length > keep * 2) this.trim(keep);
+  }
+
+  private trim(keep: number): void {
+    if (this.tail.length > keep) {
+      this.dropped += this.tail.length - keep;
+      this.tail = this.tail.slice(this.tail.length - keep);
+    }
+  }
+
+  text(): string {
+    this.trim(this.limit - Math.floor(this.limit / 2));
+    if (this.dropped === 0) return this.head + this.tail;
+    return `${this.head}\n[… ${this.dropped} characters of output truncated …]\n${this.tail}`;
+  }
+
+  get truncated(): number {
+    return this.dropped;
+  }
+}
+
+/** Variables that make bash run code before the command itself (exported functions, BASH_ENV). */
+function startupHooks(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env).filter((k) => k === "BASH_ENV" || k === "ENV" || k === "PROMPT_COMMAND" || k.startsWith("BASH_FUNC_"));
+}
+
+function timeoutFor(input: Input, ctx: ToolContext): number {
+  const configured = Number(getDotted(ctx.config, "tools.bash_timeout_seconds") ?? DEFAULT_TIMEOUT_S);
+  const cap = Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_TIMEOUT_S;
+  const requested = int(input, "timeout_seconds", { min: 1 });
+  if (requested === undefined) return cap;
+  if (cap === 0) return requested;
+  return Math.min(requested, Math.max(cap, MAX_REQUESTED_TIMEOUT_S));
+}
+
+export const bashTool: ToolDefinition<Input> = {
+  name: "bash",
+  description:
+    "Run a shell command (bash -c) in the workspace. Output is stdout and stderr interleaved, capped in the middle when long. Runs inside the OS sandbox when enabled: writes only inside the workspace and allowed roots, network only if configured. $TMPDIR is private to this session. Prefer the file tools for reading, searching and editing files.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "the command line" },
+      timeout_seconds: { type: "integer", minimum: 1, description: "kill the command after this many seconds (default from config, 120)" },
+      description: { type: "string", description: "a few words on what the command does, shown to the user" },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+  kind: "bash",
+  summarize: (i) => `bash: ${String(i?.command ?? "").replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200)}`,
+  run: guarded(async (input, ctx) => {
+    const command = str(input, "command");
+    const timeoutS = timeoutFor(input, ctx);
+    const limitRaw = Number(getDotted(ctx.config, "tools.bash_output_limit") ?? DEFAULT_OUTPUT_LIMIT);
+    const limit = Number.isFinite(limitRaw) && limitRaw > 0 ? limitRaw : DEFAULT_OUTPUT_LIMIT;
+    const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;
+    mkdirSync(ctx.tmpDir, { recursive: true, mode: 0o700 });
+    const collected = new HeadTail(limit);
+    const res = await runShell(command, {
+      policy: policyFor(ctx),
+      mode: mode === "off" ? "off" : "enforce",
+      network: getDotted(ctx.config, "sandbox.network") === true,
+      sessionTmpDir: ctx.tmpDir,
+      cwd: ctx.workspace,
+      timeoutMs: timeoutS * 1000,
+      signal: ctx.signal,
+      // Output is kept here (head and tail); the runner keeps none.
+      maxOutputBytes: 0,
+      onOutput: (chunk) => collected.push(chunk),
+      stripEnv: [...savedCredentialNames(ctx.config, homePaths().dotenv), ...startupHooks(process.env)],
+    });
+    if (!res.ok) return fail(res.refusal.message);
+    const notes: string[] = [];
+    if (res.timedOut) notes.push(`[timed out after ${timeoutS} s; the command was killed]`);
+    else if (res.aborted) notes.push("[cancelled; the command was killed]");
+    else if (res.signalCode) notes.push(`[killed by ${res.signalCode}]`);
+    else if (res.exitCode !== 0) notes.push(`[exit code ${res.exitCode}]`);
+    for (const v of res.violations) notes.push(`[sandbox: ${JSON.stringify(v)}]`);
+    let text = collected.text().replace(/\n$/, "");
+    if (text === "" && notes.length === 0) text = "(no output)";
+    const output = [text, ...notes].filter((s) => s !== "").join("\n");
+    return res.exitCode === 0 && !res.timedOut && !res.aborted ? done(output) : { ok: false, output };
+  }),
+};

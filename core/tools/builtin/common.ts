@@ -1,0 +1,127 @@
+/** Helpers shared by the built-in tools: path policy, input checks, results. */
+import { statSync, type Stats } from "node:fs";
+import { isAbsolute, relative, sep } from "node:path";
+import { expandTilde } from "../../home.ts";
+import { createPathPolicy, type PathDecision, type PathPolicy, type SandboxConfig } from "../../policy/paths.ts";
+import type { ToolContext, ToolResult } from "../types.ts";
+
+/** A tool input that failed validation; turned into a failed ToolResult. */
+export class ToolInputError extends Error {}
+
+export const fail = (output: string): ToolResult => ({ ok: false, output });
+export const done = (output: string, receipt?: string): ToolResult => (receipt ? { ok: true, output, receipt } : { ok: true, output });
+
+const policies = new WeakMap<object, Map<string, PathPolicy>>();
+
+/** The path policy for this context (the engine's, or one built from config and cached per config object). */
+export function policyFor(ctx: ToolContext): PathPolicy {
+  if (ctx.pathPolicy) return ctx.pathPolicy;
+  const sandbox = (ctx.config.sandbox ?? {}) as SandboxConfig;
+  const key = JSON.stringify([ctx.workspace, ctx.extraWriteRoots, sandbox.workspace_root, sandbox.allow_write, sandbox.forbid_read, process.env.REASONIX_HOME]);
+  let byKey = policies.get(ctx.config);
+  if (!byKey) policies.set(ctx.config, (byKey = new Map()));
+  let p = byKey.get(key);
+  if (!p) {
+    p = createPathPolicy({ config: sandbox, cwd: ctx.workspace, extraWrite: ctx.extraWriteRoots });
+    byKey.set(key, p);
+  }
+  return p;
+}
+
+/**
+ * The absolute (not yet resolved) form of a path the model gave: relative
+ * paths are taken from the workspace. Deliberately no normalisation, so the
+ * policy sees `..` after any symlink the way the kernel would.
+ */
+export function absoluteInput(p: string, ctx: ToolContext): string {
+  const t = expandTilde(p);
+  return isAbsolute(t) ? t : `${ctx.workspace}${sep}${t}`;
+}
+
+export function checkRead(p: string, ctx: ToolContext): PathDecision {
+  return policyFor(ctx).checkRead(absoluteInput(p, ctx));
+}
+
+export function checkWrite(p: string, ctx: ToolContext): PathDecision {
+  return policyFor(ctx).checkWrite(absoluteInput(p, ctx));
+}
+
+/** How a path is shown to the model: relative to the workspace when inside it. */
+export function display(abs: string, ctx: ToolContext): string {
+  const rel = relative(ctx.workspace, abs);
+  if (rel === "") return ".";
+  return rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
+}
+
+export function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** What readStamps stores: enough to notice an outside change. */
+export const stampOf = (st: Stats): string => `${st.mtimeMs}:${st.size}`;
+
+export function str(input: unknown, key: string, opts: { optional?: boolean; allowEmpty?: boolean } = {}): string {
+  const v = (input as Record<string, unknown> | null)?.[key];
+  if (v === undefined || v === null) {
+    if (opts.optional) return "";
+    throw new ToolInputError(`missing required field "${key}"`);
+  }
+  if (typeof v !== "string") throw new ToolInputError(`"${key}" must be a string`);
+  if (!opts.allowEmpty && !opts.optional && v === "") throw new ToolInputError(`"${key}" must not be empty`);
+  return v;
+}
+
+export function int(input: unknown, key: string, opts: { min?: number; def?: number } = {}): number | undefined {
+  const v = (input as Record<string, unknown> | null)?.[key];
+  if (v === undefined || v === null) return opts.def;
+  if (typeof v !== "number" || !Number.isInteger(v)) throw new ToolInputError(`"${key}" must be an integer`);
+  if (opts.min !== undefined && v < opts.min) throw new ToolInputError(`"${key}" must be at least ${opts.min}`);
+  return v;
+}
+
+export function bool(input: unknown, key: string): boolean {
+  const v = (input as Record<string, unknown> | null)?.[key];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== "boolean") throw new ToolInputError(`"${key}" must be true or false`);
+  return v;
+}
+
+/** Wrap a tool body so bad input and unexpected errors become failed results, never crashes. */
+export function guarded<I>(fn: (input: I, ctx: ToolContext) => Promise<ToolResult>) {
+  return async (input: I, ctx: ToolContext): Promise<ToolResult> => {
+    try {
+      return await fn(input, ctx);
+    } catch (e) {
+      if (e instanceof ToolInputError) return fail(`invalid input: ${e.message}`);
+      const err = e as NodeJS.ErrnoException;
+      if (err?.code === "EACCES" || err?.code === "EPERM") return fail(`permission denied: ${err.path ?? err.message}`);
+      if (err?.code === "ENOSPC") return fail("no space left on device");
+      return fail(err instanceof Error ? err.message : String(e));
+    }
+  };
+}
+
+/** A NUL byte in the first 8 KiB means binary (the same heuristic git and grep use). */
+export function looksBinary(buf: Uint8Array): boolean {
+  const n = Math.min(buf.length, 8192);
+  for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
+  return false;
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function countLines(s: string): number {
+  if (s === "") return 0;
+  const n = s.split("\n").length;
+  return s.endsWith("\n") ? n - 1 : n;
+}
+
+export function humanSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

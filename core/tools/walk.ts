@@ -1,0 +1,59 @@
+/**
+ * Directory walk for glob and the grep fallback, with ripgrep's defaults:
+ * symlinks are not followed, `.git` is skipped, hidden entries are skipped
+ * unless asked for, ignore files are honoured. Paths hidden by the path
+ * policy (forbid_read, Reasonix state) are pruned before they are entered.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { isWithin, type PathPolicy } from "../policy/paths.ts";
+import { IgnoreStack } from "./gitignore.ts";
+
+export interface WalkOptions {
+  hidden: boolean;
+  gitignore: boolean;
+  policy: PathPolicy;
+  /** Stop after visiting this many directory entries (a guard against huge trees). */
+  maxEntries?: number;
+}
+
+export interface WalkEntry {
+  /** Path relative to the walk root, `/`-separated. */
+  rel: string;
+  abs: string;
+}
+
+/** True when the policy hides ABS (already a real path: the walk never follows links). */
+export const hiddenByPolicy = (abs: string, policy: PathPolicy): boolean => policy.forbidRead.some((f) => isWithin(abs, f));
+
+/** Regular files under rootAbs (a real directory path), in sorted order. */
+export function* walkFiles(rootAbs: string, opts: WalkOptions): Generator<WalkEntry> {
+  const budget = { left: opts.maxEntries ?? 200_000 };
+  yield* walkDir(rootAbs, "", IgnoreStack.forRoot(rootAbs, { gitignore: opts.gitignore }), opts, budget);
+}
+
+function* walkDir(abs: string, rel: string, ignore: IgnoreStack, opts: WalkOptions, budget: { left: number }): Generator<WalkEntry> {
+  let entries;
+  try {
+    entries = readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return; // unreadable directories are skipped, as ripgrep does (it only warns)
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    if (--budget.left < 0) return;
+    if (e.name === ".git") continue;
+    if (!opts.hidden && e.name.startsWith(".")) continue;
+    if (e.isSymbolicLink()) continue;
+    const childAbs = join(abs, e.name);
+    const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
+    if (hiddenByPolicy(childAbs, opts.policy)) continue;
+    if (e.isDirectory()) {
+      if (ignore.ignored(childRel, true)) continue;
+      yield* walkDir(childAbs, childRel, ignore.descend(childAbs, childRel), opts, budget);
+    } else if (e.isFile()) {
+      if (ignore.ignored(childRel, false)) continue;
+      yield { rel: childRel, abs: childAbs };
+    }
+  }
+}
