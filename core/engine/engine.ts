@@ -7,7 +7,7 @@ import { createProvider } from "../providers/registry.ts";
 import { modelInfos, providerEntries, selectModel } from "../providers/config.ts";
 import { defaultRetryPolicy } from "../providers/retry.ts";
 import "../providers/index.ts";
-import type { SandboxConfig } from "../policy/paths.ts";
+import { createPathPolicy, type SandboxConfig } from "../policy/paths.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { ToolRegistry } from "../tools/registry.ts";
@@ -60,6 +60,8 @@ export function createEngine(opts: EngineOptions): Engine {
     const provider = createProvider({ ...choice.entry, model: choice.model, ...(maxOutputTokens > 0 && !choice.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
     registry ??= opts.tools ? Promise.resolve(opts.tools) : builtinTools();
     const tools = (await registry).list(asStrings(toolsCfg.enabled));
+    // One path policy for the permission check and the file tools' enforcement.
+    const pathPolicy = createPathPolicy({ config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home });
     const gate = createPermissionGate({
       mode,
       allow: asStrings(perms.allow),
@@ -67,9 +69,7 @@ export function createEngine(opts: EngineOptions): Engine {
       deny: asStrings(perms.deny),
       headless: !!opts.headless,
       workspace,
-      home,
-      sandbox: sandbox as SandboxConfig,
-      extraWriteRoots,
+      pathPolicy,
       projectConfigPath: projectConfigPath(workspace),
     });
     const session: LiveSession = new LiveSession(file, {
@@ -84,6 +84,7 @@ export function createEngine(opts: EngineOptions): Engine {
       compactRatio: compactRatio > 0 && compactRatio < 1 ? compactRatio : 0.8,
       config: values,
       extraWriteRoots,
+      pathPolicy,
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
       onClose: () => live.delete(session),
     });

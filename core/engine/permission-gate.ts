@@ -1,4 +1,4 @@
-import { createPathPolicy, type SandboxConfig } from "../policy/paths.ts";
+import type { PathPolicy } from "../policy/paths.ts";
 import { Permissions } from "../permissions/index.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import type { PermissionMode } from "./types.ts";
@@ -22,14 +22,11 @@ export interface GateOptions {
   deny: string[];
   headless: boolean;
   workspace: string;
-  home: string;
-  sandbox: SandboxConfig;
-  extraWriteRoots: string[];
+  pathPolicy: PathPolicy;
   projectConfigPath: string;
 }
 
 export function createPermissionGate(o: GateOptions): PermissionGate {
-  const pathPolicy = createPathPolicy({ config: o.sandbox, cwd: o.workspace, extraWrite: o.extraWriteRoots, reasonixHome: o.home });
   return new Permissions({
     mode: o.mode,
     allow: o.allow,
@@ -38,6 +35,6 @@ export function createPermissionGate(o: GateOptions): PermissionGate {
     headless: o.headless,
     projectConfigPath: o.projectConfigPath,
     workspace: o.workspace,
-    pathPolicy,
+    pathPolicy: o.pathPolicy,
   });
 }

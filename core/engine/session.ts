@@ -14,6 +14,7 @@ import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
 import { applyRecord, cachePercent, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
 import type { SessionFile } from "../sessions/store.ts";
+import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import { planCompaction, estimateTokens } from "./compaction.ts";
 import type { PermissionGate } from "./permission-gate.ts";
@@ -33,6 +34,7 @@ export interface SessionDeps {
   compactRatio: number;
   config: Record<string, unknown>;
   extraWriteRoots: string[];
+  pathPolicy?: PathPolicy;
   retry: RetryPolicy;
   /** Called when the session closes (engine bookkeeping). */
   onClose?(): void;
@@ -305,6 +307,7 @@ export class LiveSession implements EngineSession {
       readStamps: this.readStamps,
       config: this.deps.config,
       extraWriteRoots: this.deps.extraWriteRoots,
+      pathPolicy: this.deps.pathPolicy,
       emitTodo: (items) => {
         this.commit({ t: "todo", items });
         this.emit({ type: "todo", items });
@@ -321,9 +324,10 @@ export class LiveSession implements EngineSession {
     const window = this.deps.provider.contextWindow;
     if (!window || window <= 0) return last;
     const msgs = this.state.messages;
-    const estimate = last
-      ? last.tokens + estimateTokens(msgs.slice(last.messages))
-      : estimateTokens(msgs) + Math.ceil((this.deps.system.length + JSON.stringify(this.schemas).length) / 4);
+    // The provider's own count of the last prompt is best; our estimate guards
+    // against endpoints that report no (or too little) usage.
+    const local = estimateTokens(msgs) + Math.ceil((this.deps.system.length + JSON.stringify(this.schemas).length) / 4);
+    const estimate = Math.max(local, last ? last.tokens + estimateTokens(msgs.slice(last.messages)) : 0);
     if (estimate < this.deps.compactRatio * window) return last;
     const plan = planCompaction(msgs, this.state.preamble, Math.floor(window * 0.2));
     if (!plan) return last;

@@ -45,6 +45,7 @@ export function testTools(log: string[] = []): ToolRegistry {
     inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
     kind: "read",
     summarize: (i) => i.path,
+    paths: (i) => [i.path],
     async run(i, ctx) {
       const p = abs(ctx.workspace, i.path);
       if (!existsSync(p)) return { ok: false, output: `no such file: ${i.path}` };
@@ -57,9 +58,11 @@ export function testTools(log: string[] = []): ToolRegistry {
     inputSchema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] },
     kind: "write",
     summarize: (i) => `write ${i.path}`,
+    paths: (i) => [i.path],
     async run(i, ctx) {
       const p = abs(ctx.workspace, i.path);
       await ctx.beforeWrite(p);
+      log.push(`write ${i.path}`);
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, i.content);
       return { ok: true, output: `wrote ${i.path}`, receipt: `wrote ${i.path} (${i.content.length} bytes)` };
@@ -78,9 +81,24 @@ export function testTools(log: string[] = []): ToolRegistry {
       return { ok: true, output: `slept ${i.name}` };
     },
   };
+  const append: ToolDefinition<{ path: string; text: string }> = {
+    name: "append_file",
+    description: "Append to a file",
+    inputSchema: { type: "object", properties: { path: { type: "string" }, text: { type: "string" } } },
+    kind: "write",
+    summarize: (i) => `append ${i.path}`,
+    paths: (i) => [i.path],
+    async run(i, ctx) {
+      const p = abs(ctx.workspace, i.path);
+      await ctx.beforeWrite(p);
+      writeFileSync(p, (existsSync(p) ? readFileSync(p, "utf8") : "") + i.text);
+      return { ok: true, output: "appended" };
+    },
+  };
   r.register(read);
   r.register(write);
   r.register(slow);
+  r.register(append);
   return r;
 }
 
