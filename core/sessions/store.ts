@@ -87,8 +87,8 @@ export class SessionStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
         const owner = Number(readFileSync(p, "utf8").trim());
-        if (owner && owner !== process.pid && pidAlive(owner)) {
-          throw new ReasonixError("session_busy", `session ${id} is in use by process ${owner}`);
+        if (owner && pidAlive(owner)) {
+          throw new ReasonixError("session_busy", `session ${id} is in use by process ${owner}${owner === process.pid ? " (this one)" : ""}`);
         }
         try { unlinkSync(p); } catch {}
       }
