@@ -10,6 +10,7 @@ import "../providers/index.ts";
 import { createPathPolicy, type SandboxConfig } from "../policy/paths.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
+import { registerBuiltinTools } from "../tools/builtin/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { findInstructionFiles, instructionsBlock } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
@@ -20,10 +21,9 @@ import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary }
 const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const section = (values: Record<string, unknown>, name: string) => (values[name] ?? {}) as Record<string, unknown>;
 
-async function builtinTools(): Promise<ToolRegistry> {
+function builtinTools(): ToolRegistry {
   const registry = new ToolRegistry();
-  const mod = (await import("../tools/builtin/index.ts").catch(() => null)) as { registerBuiltinTools?: (r: ToolRegistry) => void } | null;
-  mod?.registerBuiltinTools?.(registry);
+  registerBuiltinTools(registry);
   return registry;
 }
 
@@ -43,7 +43,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const secret = (name: string) => secrets.get(name);
   const store = new SessionStore(homePaths(home).sessions);
   const live = new Set<LiveSession>();
-  let registry: Promise<ToolRegistry> | undefined;
+  let registry: ToolRegistry | undefined;
 
   const agent = section(values, "agent");
   const perms = section(values, "permissions");
@@ -58,8 +58,8 @@ export function createEngine(opts: EngineOptions): Engine {
   async function open(file: import("../sessions/store.ts").SessionFile, modelKey: string): Promise<LiveSession> {
     const choice = selectModel(entries, modelKey, values.default_model as string | undefined);
     const provider = createProvider({ ...choice.entry, model: choice.model, ...(maxOutputTokens > 0 && !choice.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
-    registry ??= opts.tools ? Promise.resolve(opts.tools) : builtinTools();
-    const tools = (await registry).list(asStrings(toolsCfg.enabled));
+    registry ??= opts.tools ?? builtinTools();
+    const tools = registry.list(asStrings(toolsCfg.enabled));
     // One path policy for the permission check and the file tools' enforcement.
     const pathPolicy = createPathPolicy({ config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home });
     const gate = createPermissionGate({

@@ -158,7 +158,13 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       res.end(JSON.stringify(step.body ?? flavour.errorBody(step.status, step.message ?? `scripted error ${step.status}`)));
       return;
     }
-    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.delayMs) {
+      // Give up waiting when the client goes away (e.g. it was killed).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([new Promise((r) => (timer = setTimeout(r, step.delayMs))), new Promise((r) => res.once("close", r))]);
+      clearTimeout(timer);
+      if (res.destroyed || res.writableEnded) return;
+    }
     const frames = flavour.frames(step, rec, ++replies);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     for (let i = 0; i < frames.length; i++) {
