@@ -397,6 +397,10 @@ const RESERVED = new Set([
   "function", "time", "coproc", "{", "}", "!", "[[", "]]", "in",
 ]);
 
+const ARITH_BUILTINS = new Set([
+  "declare", "typeset", "local", "export", "readonly", "printf", "read", "unset", "test", "[", "mapfile", "readarray", "wait", "getopts", "shift", "return", "exit", "ulimit", "source",
+]);
+
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "pdksh", "ash", "fish", "csh", "tcsh", "yash", "busybox", "rbash"]);
 
 /** Interpreter → flags that take inline code. An interpreter with no script operand reads code from stdin. */
@@ -489,6 +493,16 @@ function classifyArgv(argv: string[], depth = 0): Classified {
     out.inner.push(...c.inner);
     out.nestedSources.push(...c.nestedSources);
   };
+
+  // Builtins that evaluate names or numbers arithmetically: `a[$(cmd)]` in a
+  // quoted, otherwise literal argument still runs cmd.
+  if (name === "let") { add("eval"); return out; }
+  if (ARITH_BUILTINS.has(name) && argv.slice(1).some((a) => a.includes("$") || a.includes("`"))) {
+    add("eval");
+    out.nestedSources.push(...argv.slice(1).filter((a) => a.includes("$") || a.includes("`")));
+    return out;
+  }
+  if (name === "hash" && argv.includes("-p")) { add("eval"); return out; }
 
   if (name === "eval") { add("eval"); out.nestedSources.push(argv.slice(1).join(" ")); return out; }
   if (name === "source" || name === ".") { add("source"); return out; }
@@ -626,7 +640,7 @@ function harmlessRedirect(op: string, target: WordTok | undefined): boolean {
   return target.flags === 0 && target.value === "/dev/null" && [">", ">>", "&>", "&>>", ">|", "<"].includes(bare);
 }
 
-function segmentToCommand(toks: Tok[], text: string, line: BashAnalysis): BashCommand {
+function segmentToCommand(toks: Tok[], text: string, line: BashAnalysis, classify: boolean): BashCommand {
   const hazards: BashHazard[] = [];
   const add = (h: BashHazard) => { if (!hazards.includes(h)) hazards.push(h); };
   const words: WordTok[] = [];
@@ -669,14 +683,17 @@ function segmentToCommand(toks: Tok[], text: string, line: BashAnalysis): BashCo
     if (w.flags & (F_EXPANSION | F_TILDE)) add("expansion");
     if (w.flags & F_GLOB) add("glob");
   }
-  const c = classifyArgv(argv);
+  const c = classify ? classifyArgv(argv) : { hazards: [], inner: [], nestedSources: [] };
   for (const h of c.hazards) add(h);
   line.nestedSources.push(...c.nestedSources);
   return { argv, text: text.trim(), hazards, inner: c.inner };
 }
 
-/** Analyse a bash command line. Never throws. */
-export function analyzeBash(text: string): BashAnalysis {
+/**
+ * Analyse a bash command line. Never throws. With `lexicalOnly`, commands are
+ * split and unquoted but not classified (for reading rule patterns).
+ */
+export function analyzeBash(text: string, opts: { lexicalOnly?: boolean } = {}): BashAnalysis {
   const res: BashAnalysis = { text, commands: [], hazards: [], nested: false, nestedSources: [] };
   try {
     const lx = new Lexer(text);
@@ -693,7 +710,7 @@ export function analyzeBash(text: string): BashAnalysis {
       }
       const start = seg[0]!.start;
       const end = seg[seg.length - 1]!.end;
-      res.commands.push(segmentToCommand(seg, text.slice(start, end), res));
+      res.commands.push(segmentToCommand(seg, text.slice(start, end), res, !opts.lexicalOnly));
       seg = [];
     };
     for (const t of toks) {
@@ -720,7 +737,7 @@ export function analyzeBash(text: string): BashAnalysis {
 
 /** Split a rule's command text into words; null when it is not a plain literal command. */
 export function literalWords(text: string): string[] | null {
-  const a = analyzeBash(text);
+  const a = analyzeBash(text, { lexicalOnly: true });
   if (a.hazards.length > 0 || a.commands.length !== 1) return null;
   return a.commands[0]!.argv;
 }
