@@ -2,5 +2,6 @@
 // open, serve, forward). Add one import and one array entry per module here;
 // cli/commands/remote.ts spreads this list into the `remote` group.
 import type { CommandModule } from "yargs";
+import { connect, open } from "./remote-connect.ts";
 
-export const remoteSubcommands: CommandModule<any, any>[] = [];
+export const remoteSubcommands: CommandModule<any, any>[] = [connect, open];

@@ -1,0 +1,176 @@
+// `reasonix remote connect NAME` / `remote open NAME`: the foreground
+// supervisor. Heavy modules load inside the handler.
+import type { Argv } from "yargs";
+import { defineCommand } from "../command.ts";
+import { dim, printJsonLine, warn } from "../output.ts";
+
+interface ConnectArgs {
+  name: string;
+  open: boolean;
+  localPort?: number;
+  workspace?: string;
+  acceptNew: boolean;
+  json: boolean;
+}
+
+/** Open `url` in the desktop browser; failing to is only worth a hint. */
+async function openUrl(url: string): Promise<void> {
+  const { spawn } = await import("node:child_process");
+  const [cmd, ...argv] = process.platform === "darwin" ? ["open", url] : ["xdg-open", url];
+  const hint = () => process.stderr.write(`could not start ${cmd}; open the URL above yourself\n`);
+  try {
+    const child = spawn(cmd!, argv, { stdio: "ignore", detached: true });
+    child.on("error", hint);
+    child.unref();
+  } catch {
+    hint();
+  }
+}
+
+const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${Math.round(n / 1024)} KiB`);
+
+/** Human-readable rendering of supervisor events (stderr, except the ready line). */
+function humanReporter(name: string) {
+  const tty = !!process.stderr.isTTY;
+  let bar = false;
+  const clearBar = () => {
+    if (bar) process.stderr.write("\r\x1b[K");
+    bar = false;
+  };
+  return (e: import("../../remote/supervisor/supervisor.ts").SupervisorEvent) => {
+    if (e.event !== "installing") clearBar();
+    switch (e.event) {
+      case "connecting":
+        if (e.attempt === 0) process.stderr.write(dim(`connecting to ${name}…\n`, process.stderr));
+        break;
+      case "installing":
+        if (e.phase === "npm") process.stderr.write("installing reasonix on the remote with npm…\n");
+        else if (tty && e.total > 0) {
+          const pct = Math.floor((e.done / e.total) * 100);
+          const w = 30;
+          const fill = Math.round((pct / 100) * w);
+          process.stderr.write(`\r\x1b[K${e.phase.padEnd(8)} [${"#".repeat(fill)}${" ".repeat(w - fill)}] ${pct}% ${fmtBytes(e.done)}/${fmtBytes(e.total)}`);
+          bar = true;
+        }
+        break;
+      case "installed":
+        process.stderr.write(`installed reasonix on the remote (${fmtBytes(e.bytes)} sent for a ${fmtBytes(e.binary_size)} binary, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
+        break;
+      case "stopping_old":
+        process.stderr.write(`stopping remote serve ${e.pid} (version ${e.version})\n`);
+        break;
+      case "starting":
+        process.stderr.write(dim("starting the remote serve…\n", process.stderr));
+        break;
+      case "forward":
+        if (e.status === "failed") warn(`${e.spec}: ${e.message}`);
+        break;
+      case "ready":
+        if (e.reconnect) process.stderr.write(`reconnected (remote serve ${e.pid})\n`);
+        else {
+          process.stderr.write(dim(`remote serve ${e.pid} ${e.reused ? "reused" : "started"}, workspace ${e.workspace}\n`, process.stderr));
+          process.stdout.write(`ready: ${e.url}\n`);
+        }
+        break;
+      case "disconnected":
+        process.stderr.write(`disconnected: ${e.reason}\n`);
+        break;
+      case "reconnecting":
+        process.stderr.write(dim(`reconnecting in ${(e.delay_ms / 1000).toFixed(1)} s (attempt ${e.attempt})\n`, process.stderr));
+        break;
+      case "error":
+        if (!e.terminal) process.stderr.write(dim(`${e.message}\n`, process.stderr));
+        break;
+    }
+  };
+}
+
+export async function runConnect(a: ConnectArgs): Promise<number> {
+  const { getHost, loadRemoteSettings } = await import("../../remote/hosts/store.ts");
+  const { resolveTarget } = await import("../../remote/hosts/resolve.ts");
+  const { connectSsh } = await import("../../remote/ssh/connect.ts");
+  const { Supervisor } = await import("../../remote/supervisor/supervisor.ts");
+  const { ServeCache } = await import("../../remote/supervisor/serve-cache.ts");
+  const { tcpReachable } = await import("../../remote/supervisor/backoff.ts");
+  const { fromConfig, exposureWarning } = await import("../../remote/forwards/spec.ts");
+  const { ReasonixError } = await import("../../core/errors.ts");
+
+  const settings = loadRemoteSettings();
+  for (const w of settings.warnings) warn(w);
+  const host = getHost(a.name);
+  const target = await resolveTarget(host, { hosts: settings.hosts, warn });
+  const first = target.jumps?.[0] ?? target;
+  const forwards = (host.forwards ?? []).map(fromConfig);
+  for (const f of forwards) {
+    const w = exposureWarning(f);
+    if (w) warn(w);
+  }
+  const level = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
+  const human = humanReporter(a.name);
+  let terminal: { message: string; hint?: string } | null = null;
+  const sup = new Supervisor({
+    host: a.name,
+    dial: () =>
+      connectSsh(target, {
+        acceptNew: a.acceptNew,
+        keepaliveIntervalMs: settings.keepaliveIntervalMs,
+        keepaliveCountMax: settings.keepaliveCountMax,
+        warn,
+      }),
+    probe: () => tcpReachable(first.host, first.port),
+    bootstrap: {
+      workspace: a.workspace ?? host.workspace ?? "~",
+      install: host.serve_install ?? "auto",
+      compressionLevel: Number.isInteger(level) && level > 0 ? level : undefined,
+    },
+    localPort: a.localPort,
+    forwards,
+    cache: new ServeCache(),
+    onEvent: (e) => {
+      if (a.json) printJsonLine(e);
+      else human(e);
+      if (e.event === "error" && e.terminal) terminal = { message: e.message, hint: e.hint };
+      if (e.event === "ready" && !e.reconnect && a.open) void openUrl(e.url);
+    },
+  });
+  const stop = () => sup.stop();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    const code = await sup.run();
+    if (code !== 0 && terminal && !a.json) {
+      const t = terminal as { message: string; hint?: string };
+      throw new ReasonixError("remote_connect", t.message, { hint: t.hint, exitCode: code as 1 });
+    }
+    if (!a.json && code === 0) process.stderr.write(dim("local side closed; the remote serve keeps running\n", process.stderr));
+    return code;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+const options = (y: Argv) =>
+  y
+    .positional("name", { type: "string", demandOption: true, describe: "Configured host (see `reasonix remote list`)" })
+    .option("local-port", { type: "number", describe: "Local port for the tunnel (default: any free port)" })
+    .option("workspace", { type: "string", describe: "Remote workspace directory (default: the host's workspace, else ~)" })
+    .option("accept-new", { type: "boolean", default: false, describe: "Trust and record a host key seen for the first time" })
+    .option("json", { type: "boolean", default: false, describe: "One JSON event per line on stdout" });
+
+export const connect = defineCommand<ConnectArgs>({
+  command: "connect <name>",
+  describe: "Start (or reuse) the remote serve and keep a tunnel to it open; Ctrl-C leaves the serve running",
+  builder: (y) =>
+    options(y)
+      .option("open", { type: "boolean", default: false, describe: "Open the URL in a browser once ready (--no-open to not)" })
+      .example("$0 remote connect gpu-box --open", "tunnel to gpu-box and open the web UI") as Argv<any>,
+  run: (a) => runConnect(a),
+});
+
+export const open = defineCommand<ConnectArgs>({
+  command: "open <name>",
+  describe: "Same as `remote connect NAME --open`",
+  builder: (y) => options(y) as Argv<any>,
+  run: (a) => runConnect({ ...a, open: true }),
+});

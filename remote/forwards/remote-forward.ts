@@ -1,0 +1,75 @@
+/**
+ * `ssh -R`: ask the server to listen on the remote side and carry each
+ * connection back to a local target. The registration lives and dies with one
+ * SSH connection, so the supervisor calls `attach` after every reconnect.
+ */
+import { connect, type Socket } from "node:net";
+import type { Client, ClientChannel, TcpConnectionDetails } from "ssh2";
+import { ReasonixError } from "../../core/errors.ts";
+import { describeForward, type Forward } from "./spec.ts";
+
+export class RemoteForward {
+  private client: Client | null = null;
+  private readonly open = new Set<Socket>();
+  private handler: ((info: TcpConnectionDetails, accept: () => ClientChannel, reject: () => void) => void) | null = null;
+
+  constructor(readonly forward: Forward) {}
+
+  attach(client: Client): Promise<void> {
+    const f = this.forward;
+    return new Promise((resolve, reject) => {
+      try {
+        client.forwardIn(f.bind.host, f.bind.port, (err) => {
+          if (err) {
+            reject(
+              new ReasonixError("remote_bind_failed", `the remote refused ${describeForward(f)}: ${err.message}`, {
+                hint: "the remote port may be in use, or sshd forbids it (AllowTcpForwarding / GatewayPorts)",
+              }),
+            );
+            return;
+          }
+          this.client = client;
+          this.handler = (info, accept, rej) => {
+            if (info.destPort !== f.bind.port) return; // another forward's connection
+            this.carry(accept, rej);
+          };
+          client.on("tcp connection", this.handler);
+          resolve();
+        });
+      } catch (e) {
+        reject(e);
+      }
+    });
+  }
+
+  private carry(accept: () => ClientChannel, reject: () => void): void {
+    const t = this.forward.target;
+    const sock = connect({ host: t.host, port: t.port, noDelay: true });
+    sock.on("error", () => {});
+    let ch: ClientChannel | null = null;
+    sock.once("connect", () => {
+      ch = accept();
+      this.open.add(sock);
+      ch.on("error", () => sock.destroy());
+      ch.on("close", () => sock.end());
+      sock.on("close", () => {
+        this.open.delete(sock);
+        ch?.close();
+      });
+      sock.pipe(ch);
+      ch.pipe(sock);
+    });
+    sock.once("error", () => {
+      if (!ch) reject();
+    });
+  }
+
+  /** The connection is gone (or we are stopping): forget it, drop carried sockets. */
+  detach(): void {
+    if (this.client && this.handler) this.client.off("tcp connection", this.handler);
+    this.client = null;
+    this.handler = null;
+    for (const s of this.open) s.destroy();
+    this.open.clear();
+  }
+}
