@@ -1,0 +1,149 @@
+// Benchmark: engine host overhead per tool round, and session-log load time.
+//
+// 1. Tool rounds: one turn of N rounds (each: model asks for a no-op read
+//    tool, we run it, commit the records, ask again) against the scripted
+//    OpenAI server, minus the same N streamed HTTP exchanges done by a bare
+//    fetch client in the same run. Goal: ≤ 5 ms per round.
+// 2. Load: a 10,000-event session log replayed by SessionStore.load and by
+//    engine.resumeSession, next to a bare JSON.parse of every line.
+//    Goal: ≤ 200 ms.
+//
+//   bun scripts/bench/engine.ts [--rounds 200] [--events 10000]
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createEngine } from "../../core/engine/index.ts";
+import { AppendLog } from "../../core/sessions/log.ts";
+import type { SessionRecord } from "../../core/sessions/records.ts";
+import { SessionStore } from "../../core/sessions/store.ts";
+import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
+import { ToolRegistry } from "../../core/tools/registry.ts";
+
+const argv = process.argv.slice(2);
+const opt = (name: string, def: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : def;
+};
+const ROUNDS = opt("rounds", 200);
+const EVENTS = opt("events", 10_000);
+
+const dir = mkdtempSync(join(tmpdir(), "rx-bench-engine-"));
+const home = join(dir, "home");
+const ws = join(dir, "ws");
+mkdirSync(home, { recursive: true });
+mkdirSync(ws, { recursive: true });
+writeFileSync(join(home, ".env"), "BENCH_KEY=sk-bench\n", { mode: 0o600 });
+
+const steps = (): ScriptStep[] => [
+  ...Array.from({ length: ROUNDS }, (_, i) => ({ text: `step ${i}`, toolCalls: [{ name: "noop", arguments: { i } }] })),
+  { text: "done" },
+];
+
+try {
+  // --- 1. tool-round overhead ------------------------------------------------
+  const tools = new ToolRegistry();
+  tools.register({
+    name: "noop",
+    description: "does nothing",
+    inputSchema: { type: "object", properties: { i: { type: "number" } } },
+    kind: "read",
+    summarize: () => "noop",
+    run: async () => ({ ok: true, output: "ok" }),
+  });
+
+  // Reference: the same exchanges with a bare fetch client reading every byte.
+  const ref = await startScriptedOpenAI(steps());
+  const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }], stream: true });
+  const t0 = performance.now();
+  for (let i = 0; i <= ROUNDS; i++) {
+    const res = await fetch(`${ref.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    await res.text();
+  }
+  const refMs = performance.now() - t0;
+  await ref.close();
+
+  const llm = await startScriptedOpenAI([{ text: "warm" }, ...steps()]);
+  const engine = createEngine({
+    workspace: ws,
+    home,
+    config: {
+      providers: [{ name: "bench", kind: "openai", base_url: llm.url, model: "m", api_key_env: "BENCH_KEY" }],
+      agent: { max_steps: ROUNDS + 10 },
+      permissions: { mode: "auto", allow: [], ask: [], deny: [] },
+      sandbox: {},
+      tools: {},
+    },
+    tools,
+    permissionMode: "auto",
+    headless: true,
+  });
+  const session = await engine.createSession();
+  // Warm up (SDK import, first connection) outside the timed part.
+  await session.submit("warm up");
+  const t1 = performance.now();
+  const reason = await session.submit("run the rounds");
+  const engMs = performance.now() - t1;
+  await engine.close();
+  await llm.close();
+  if (reason !== "done") throw new Error(`engine turn ended with ${reason}`);
+  const perRound = (engMs - refMs) / (ROUNDS + 1);
+  console.log(`tool rounds:  ${ROUNDS + 1} requests  engine ${engMs.toFixed(0)} ms  bare HTTP ${refMs.toFixed(0)} ms`);
+  console.log(`  host overhead per round: ${perRound.toFixed(2)} ms  (goal ≤ 5 ms: ${perRound <= 5 ? "met" : "NOT met"}; ratio to goal ${(perRound / 5).toFixed(2)})`);
+
+  // --- 2. 10,000-event session log -------------------------------------------
+  const store = new SessionStore(join(home, "sessions"));
+  const file = store.create({ workspace: ws, model: "bench", createdAt: new Date().toISOString() });
+  const id = file.id;
+  file.close();
+  const path = join(home, "sessions", `${id}.jsonl`);
+  const lines: string[] = [readFileSync(path, "utf8").trimEnd()];
+  let n = 1;
+  let turn = 0;
+  const push = (r: SessionRecord) => {
+    lines.push(JSON.stringify(r));
+    n++;
+  };
+  while (n < EVENTS) {
+    turn++;
+    push({ t: "turn_start", turn, prompt: `task number ${turn}: please look at the code and fix the failing test`, at: new Date().toISOString() });
+    push({ t: "msg", turn, msg: { role: "user", content: `task number ${turn}: please look at the code and fix the failing test` } });
+    for (let k = 0; k < 4 && n < EVENTS - 3; k++) {
+      push({ t: "usage", turn, usage: { inputTokens: 12000, outputTokens: 300, cacheHitTokens: 11000 } });
+      push({ t: "msg", turn, msg: { role: "assistant", content: "Let me check.", reasoning: "thinking ".repeat(20), toolCalls: [{ id: `c${n}`, name: "read_file", arguments: '{"path":"src/app.ts"}' }] } });
+      push({ t: "msg", turn, msg: { role: "tool", callId: `c${n - 1}`, name: "read_file", content: "line of code\n".repeat(40) } });
+    }
+    push({ t: "turn_end", turn, reason: "done", at: new Date().toISOString() });
+  }
+  writeFileSync(path, `${lines.join("\n")}\n`);
+  const bytes = Buffer.byteLength(lines.join("\n"));
+
+  const time = (f: () => unknown, runs = 5) => {
+    const xs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      f();
+      xs.push(performance.now() - t);
+    }
+    return xs.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+  };
+  const bare = time(() => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+  const load = time(() => store.load(id));
+  const openLog = time(() => {
+    const { log } = AppendLog.open<SessionRecord>(path);
+    log.close();
+  });
+  const engine2 = createEngine({ workspace: ws, home, config: { providers: [{ name: "bench", kind: "openai", base_url: "http://127.0.0.1:9", model: "m", api_key_env: "BENCH_KEY" }], sandbox: {}, tools: {}, permissions: {}, agent: {} }, tools, headless: true });
+  const resumeMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const s = await engine2.resumeSession(id);
+    resumeMs.push(performance.now() - t);
+    await s.close();
+  }
+  const resume = resumeMs.sort((a, b) => a - b)[2]!;
+  console.log(`session load: ${n} events, ${(bytes / 1e6).toFixed(1)} MB`);
+  console.log(`  bare JSON.parse ${bare.toFixed(1)} ms · SessionStore.load ${load.toFixed(1)} ms (×${(load / bare).toFixed(2)} of bare) · log open ${openLog.toFixed(1)} ms`);
+  console.log(`  engine.resumeSession ${resume.toFixed(1)} ms  (goal ≤ 200 ms: ${resume <= 200 ? "met" : "NOT met"}; ratio to goal ${(resume / 200).toFixed(2)})`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
