@@ -86,7 +86,7 @@ export default defineCommand<RunArgs>({
 
     const fmt = args.outputFormat;
     let finalText = "";
-    let lastUsage: { total: unknown; cacheHitPercent: number } | undefined;
+    let lastUsage: { turn: unknown; total: unknown; cacheHitPercent: number; cost?: { turn: number; total: number; currency: string } } | undefined;
     let atLineStart = true;
     let errorText: string | undefined;
     if (fmt === "stream-json") printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
@@ -152,12 +152,15 @@ export default defineCommand<RunArgs>({
         ...(errorText ? { error: errorText } : {}),
         usage: lastUsage?.total ?? null,
         cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
+        ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
       });
     } else if (fmt === "text") {
       const err = process.stderr;
       if (lastUsage) {
-        const t = lastUsage.total as { inputTokens: number; outputTokens: number };
-        err.write(dim(`tokens: ${t.inputTokens} in (${lastUsage.cacheHitPercent}% cached this turn), ${t.outputTokens} out · session ${session.id}\n`, err));
+        const t = lastUsage.turn as { inputTokens: number; outputTokens: number };
+        const c = lastUsage.cost;
+        const cost = c ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)})` : "";
+        err.write(dim(`this turn: ${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${cost} · session ${session.id}\n`, err));
       }
       if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);
       if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);

@@ -41,22 +41,27 @@ describe("reasonix run (headless) against the scripted server", () => {
   });
 
   test("prompt from stdin; --output-format json", async () => {
-    await setup([{ text: "The diff renames a variable." }]);
+    await setup([{ text: "The diff renames a variable." }], "prices = { input = 1.0, output = 4.0, currency = \"USD\" }");
     const r = await runCli(ce, ["run", "--output-format", "json"], { stdin: "explain this diff\n-a\n+b\n" });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ reason: "done", exit_code: 0, result: "The diff renames a variable." });
     expect(out.session_id).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
     expect(out.usage).toEqual({ inputTokens: 100, outputTokens: 20, cacheHitTokens: 0 });
+    expect(out.cost).toEqual({ turn: 0.00018, total: 0.00018, currency: "USD" });
     expect(llm.chatRequests()[0]!.body.messages.at(-1).content).toBe("explain this diff\n-a\n+b");
   });
 
   test("--output-format stream-json prints one JSON event per line", async () => {
-    await setup([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "listed" }]);
+    await setup([
+      { toolCalls: [{ name: "todo_write", arguments: { todos: [{ content: "list files", status: "in_progress" }] } }, { name: "ls", arguments: {} }] },
+      { text: "listed" },
+    ]);
     const r = await runCli(ce, ["run", "--output-format", "stream-json", "list files"]);
     expect(r.code).toBe(0);
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
     const kinds = events.map((e) => e.type);
+    expect(events.find((e) => e.type === "todo")).toEqual({ type: "todo", items: [{ content: "list files", status: "in_progress" }] });
     expect(kinds[0]).toBe("session");
     expect(kinds).toContain("turn_start");
     expect(kinds).toContain("tool_call");
@@ -160,12 +165,15 @@ describe("reasonix sessions", () => {
     await setup([
       { toolCalls: [{ name: "read_file", arguments: { path: "r.txt" } }] },
       { toolCalls: [{ name: "write_file", arguments: { path: "r.txt", content: "one\n" } }, { name: "write_file", arguments: { path: "new.txt", content: "n\n" } }] },
+      { toolCalls: [{ name: "move_file", arguments: { source: "m.txt", destination: "moved/m.txt" } }] },
       { text: "ok" },
     ]);
     writeFileSync(join(ce.workspace, "r.txt"), "zero\n");
+    writeFileSync(join(ce.workspace, "m.txt"), "mmm\n");
     const run = await runCli(ce, ["run", "-y", "--output-format", "json", "overwrite r.txt"]);
     expect(run.code).toBe(0);
     expect(readFileSync(join(ce.workspace, "r.txt"), "utf8")).toBe("one\n");
+    expect(existsSync(join(ce.workspace, "m.txt"))).toBe(false);
     const id = JSON.parse(run.stdout).session_id as string;
     const list = JSON.parse((await runCli(ce, ["sessions", "list", "--json"])).stdout);
     expect(list).toHaveLength(1);
@@ -177,6 +185,8 @@ describe("reasonix sessions", () => {
     expect(JSON.parse(rw.stdout)).toMatchObject({ turn: 1, mode: "both" });
     expect(readFileSync(join(ce.workspace, "r.txt"), "utf8")).toBe("zero\n");
     expect(existsSync(join(ce.workspace, "new.txt"))).toBe(false);
+    expect(readFileSync(join(ce.workspace, "m.txt"), "utf8")).toBe("mmm\n");
+    expect(existsSync(join(ce.workspace, "moved/m.txt"))).toBe(false);
     expect((await runCli(ce, ["sessions", "rewind", id, "7"])).code).toBe(2);
     const del = await runCli(ce, ["sessions", "delete", id, "--json"]);
     expect(JSON.parse(del.stdout)).toEqual({ deleted: [id] });

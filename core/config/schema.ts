@@ -31,6 +31,11 @@ const providerFields: Record<string, FieldSpec> = {
   context_window: int("context window in tokens (0 = unknown)"),
   max_output_tokens: int("max output tokens (0 = provider default)"),
   auth: { type: "enum", values: ["x-api-key", "bearer"], doc: "anthropic kind: send the key as x-api-key (default) or Authorization: Bearer" },
+  prices: {
+    type: "table",
+    doc: "price per million tokens, for cost receipts",
+    fields: { input: num("input tokens"), output: num("output tokens"), cache_hit: num("cached input tokens (default: input)"), currency: str("currency label", "USD") },
+  },
 };
 
 const forwardFields: Record<string, FieldSpec> = {

@@ -15,7 +15,8 @@ import { ToolRegistry } from "../tools/registry.ts";
 import { findInstructionFiles, instructionsBlock } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
 import { systemPrompt } from "./prompt.ts";
-import { LiveSession } from "./session.ts";
+import { LiveSession, type Prices } from "./session.ts";
+import type { ProviderConfig } from "../providers/types.ts";
 import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
 
 const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
@@ -25,6 +26,13 @@ function builtinTools(): ToolRegistry {
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
   return registry;
+}
+
+function pricesOf(e: ProviderConfig): Prices | undefined {
+  const p = e.prices;
+  if (!p || (p.input === undefined && p.output === undefined)) return undefined;
+  const input = Number(p.input ?? 0);
+  return { input, output: Number(p.output ?? 0), cacheHit: Number(p.cache_hit ?? input), currency: p.currency ?? "USD" };
 }
 
 export function resolveWorkspace(dir: string): string {
@@ -86,6 +94,7 @@ export function createEngine(opts: EngineOptions): Engine {
       extraWriteRoots,
       pathPolicy,
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
+      prices: pricesOf(choice.entry),
       onClose: () => live.delete(session),
     });
     live.add(session);
@@ -126,6 +135,10 @@ export function createEngine(opts: EngineOptions): Engine {
     async deleteSession(id) {
       for (const s of live) if (s.id === id) await s.close();
       store.delete(id);
+    },
+    async discoverModels(name: string): Promise<string[]> {
+      const choice = selectModel(entries, name, undefined);
+      return createProvider({ ...choice.entry, model: choice.model }, { secret }).listModels();
     },
     models(): ModelInfo[] {
       let keys: Map<string, string>;

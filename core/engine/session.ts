@@ -12,7 +12,7 @@ import type { ChatRequest, Provider, ToolCall, ToolSchema } from "../providers/t
 import { captureFile } from "../sessions/checkpoints.ts";
 import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
-import { applyRecord, cachePercent, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
+import { applyRecord, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
 import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
@@ -36,12 +36,25 @@ export interface SessionDeps {
   extraWriteRoots: string[];
   pathPolicy?: PathPolicy;
   retry: RetryPolicy;
+  /** Per-million-token prices of the model, for cost receipts. */
+  prices?: Prices;
   /** Called when the session closes (engine bookkeeping). */
   onClose?(): void;
 }
 
 
 const now = () => new Date().toISOString();
+
+export interface Prices {
+  input: number;
+  output: number;
+  cacheHit: number;
+  currency: string;
+}
+
+/** Cost of one step: cached input tokens at the cache price, the rest at the input price. */
+export const priceOf = (u: Usage, p: Prices): number =>
+  (Math.max(0, u.inputTokens - u.cacheHitTokens) * p.input + u.cacheHitTokens * p.cacheHit + u.outputTokens * p.output) / 1e6;
 
 const parseArgs = (text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } => {
   try {
@@ -200,8 +213,10 @@ export class LiveSession implements EngineSession {
   }
 
   private recordUsage(turn: number, usage: Usage): void {
-    this.commit({ t: "usage", turn, usage });
-    this.emit({ type: "usage", turn: this.state.turnUsage, total: this.state.total, cacheHitPercent: cachePercent(this.state.turnUsage) });
+    const p = this.deps.prices;
+    const cost = p ? priceOf(usage, p) : undefined;
+    this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency } : {}) });
+    this.emit(this.state.history[this.state.history.length - 1]!);
   }
 
   /** Run one round of tool calls; reads in a row run in parallel, writers one by one. */

@@ -46,7 +46,14 @@ export type EngineEvent =
   | { type: "approval_resolved"; callId: string; decision: ApprovalDecision }
   | { type: "tool_result"; callId: string; name: string; ok: boolean; output: string; receipt?: string }
   | { type: "todo"; items: TodoItem[] }
-  | { type: "usage"; turn: Usage; total: Usage; cacheHitPercent: number }
+  | {
+      type: "usage";
+      turn: Usage;
+      total: Usage;
+      cacheHitPercent: number;
+      /** Spend so far, when the provider entry sets `prices`. */
+      cost?: { turn: number; total: number; currency: string };
+    }
   | { type: "compaction"; removedMessages: number; summaryChars: number }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "turn_end"; turn: number; reason: TurnEndReason; error?: string }
@@ -134,5 +141,7 @@ export interface Engine {
   listSessions(): Promise<SessionSummary[]>;
   deleteSession(id: string): Promise<void>;
   models(): ModelInfo[];
+  /** Ask a provider entry's endpoint which models it serves (models_url or /models). */
+  discoverModels?(name: string): Promise<string[]>;
   close(): Promise<void>;
 }

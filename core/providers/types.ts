@@ -84,6 +84,7 @@ export interface ProviderConfig {
   context_window?: number;
   max_output_tokens?: number;
   auth?: "x-api-key" | "bearer";
+  prices?: { input?: number; output?: number; cache_hit?: number; currency?: string };
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });

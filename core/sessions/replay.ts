@@ -27,6 +27,9 @@ export interface SessionState {
   turnUsage: Usage;
   /** Leading messages that are the session preamble (project instructions). */
   preamble: number;
+  turnCost: number;
+  totalCost: number;
+  currency?: string;
 }
 
 export const addUsage = (a: Usage, b: Usage): Usage => {
@@ -43,7 +46,7 @@ const zero = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 
 export function replay(records: SessionRecord[], end = records.length): SessionState {
   const meta = records[0];
   if (!meta || meta.t !== "meta") throw new Error("session log does not start with a meta record");
-  const s: SessionState = { meta, model: meta.model, messages: [], history: [], turns: [], nextTurn: 1, total: zero(), turnUsage: zero(), preamble: 0 };
+  const s: SessionState = { meta, model: meta.model, messages: [], history: [], turns: [], nextTurn: 1, total: zero(), turnUsage: zero(), preamble: 0, turnCost: 0, totalCost: 0 };
   for (let i = 1; i < end; i++) applyRecord(s, records, i);
   return s;
 }
@@ -60,6 +63,7 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       s.nextTurn = Math.max(s.nextTurn, r.turn + 1);
       s.openTurn = r.turn;
       s.turnUsage = zero();
+      s.turnCost = 0;
       s.history.push({ type: "turn_start", sessionId: s.meta.id, turn: r.turn, prompt: r.prompt });
       s.updatedAt = r.at;
       break;
@@ -75,10 +79,18 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       }
       break;
     }
-    case "usage":
+    case "usage": {
       s.turnUsage = addUsage(s.turnUsage, r.usage);
       s.total = addUsage(s.total, r.usage);
-      s.history.push({ type: "usage", turn: s.turnUsage, total: s.total, cacheHitPercent: cachePercent(s.turnUsage) });
+      if (r.cost !== undefined) {
+        s.turnCost += r.cost;
+        s.totalCost += r.cost;
+        s.currency = r.currency ?? s.currency;
+      }
+      const cost = s.currency !== undefined ? { cost: { turn: round6(s.turnCost), total: round6(s.totalCost), currency: s.currency } } : {};
+      s.history.push({ type: "usage", turn: s.turnUsage, total: s.total, cacheHitPercent: cachePercent(s.turnUsage), ...cost });
+      break;
+    }
       break;
     case "todo":
       s.history.push({ type: "todo", items: r.items });
@@ -98,7 +110,7 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         if (mark) {
           // The conversation as it was just before that turn started.
           const prefix = replay(records, mark.record);
-          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, model: s.model, openTurn: undefined });
+          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, currency: s.currency, model: s.model, openTurn: undefined });
         }
       }
       s.updatedAt = r.at;
@@ -108,6 +120,8 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       break;
   }
 }
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 export function safeParse(text: string): unknown {
   try {

@@ -322,3 +322,28 @@ describe("permissions in the loop", () => {
     expect(existsSync(join(sb.workspace, "secret/x.txt"))).toBe(false);
   });
 });
+
+describe("models and cost receipts", () => {
+  test("models() reports entries and whether their key is in .env; cost follows the entry's prices", async () => {
+    sb = makeSandbox();
+    llm = await startScriptedOpenAI([{ text: "priced", usage: { input: 1_000_000, cacheHit: 600_000, output: 100_000 } }], { models: ["m-a", "m-b"] });
+    const cfg = providerConfig(llm.url, { prices: { input: 0.5, cache_hit: 0.1, output: 2, currency: "USD" } });
+    (cfg.providers as any[]).push({ name: "multi", kind: "anthropic", base_url: llm.url, models: ["x-1", "x-2"], api_key_env: "MISSING_KEY" });
+    const engine = engineFor(sb, llm.url, { config: cfg });
+    cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
+    expect(engine.models()).toEqual([
+      { name: "scripted", kind: "openai", model: "scripted-model", hasKey: true, apiKeyEnv: "SCRIPTED_KEY" },
+      { name: "multi/x-1", kind: "anthropic", model: "x-1", hasKey: false, apiKeyEnv: "MISSING_KEY" },
+      { name: "multi/x-2", kind: "anthropic", model: "x-2", hasKey: false, apiKeyEnv: "MISSING_KEY" },
+    ]);
+    expect(await engine.discoverModels!("scripted")).toEqual(["m-a", "m-b"]);
+    await expect(engine.createSession({ model: "nope" })).rejects.toThrow(/--model "nope" matches no \[\[providers\]\] entry/);
+    const s = await engine.createSession();
+    const evs = collect(s);
+    await s.submit("price it");
+    const u = evs.find((e) => e.type === "usage") as Extract<EngineEvent, { type: "usage" }>;
+    // 400k uncached × 0.5 + 600k cached × 0.1 + 100k out × 2, per million.
+    expect(u.cost).toEqual({ turn: 0.46, total: 0.46, currency: "USD" });
+    expect(u.cacheHitPercent).toBe(60);
+  });
+});
