@@ -1,6 +1,6 @@
 // Test support: build this host's release (binary, archive, SHA256SUMS) once
 // per test process and share it between suites that need a real binary.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, hostTarget, targetName } from "../build.ts";
@@ -18,6 +18,8 @@ let pending: Promise<BuiltDist> | undefined;
 export function builtDist(): Promise<BuiltDist> {
   pending ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), "reasonix-dist-"));
+    // ~100 MiB per build: never leave it behind.
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     await build({ single: true, outDir: dir });
     const t = hostTarget();
     return { dir, binary: join(dir, targetName(t), t.os === "windows" ? "reasonix.exe" : "reasonix"), target: targetName(t) };
