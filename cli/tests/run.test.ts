@@ -191,6 +191,6 @@ describe("reasonix sessions", () => {
     const del = await runCli(ce, ["sessions", "delete", id, "--json"]);
     expect(JSON.parse(del.stdout)).toEqual({ deleted: [id] });
     expect(JSON.parse((await runCli(ce, ["sessions", "list", "--json"])).stdout)).toEqual([]);
-    expect((await runCli(ce, ["sessions", "show", id])).code).toBe(1);
+    expect((await runCli(ce, ["sessions", "show", id])).code).toBe(2);
   });
 });

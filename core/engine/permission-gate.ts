@@ -13,6 +13,7 @@ export interface PermissionDecision {
 export interface PermissionGate {
   check(tool: ToolDefinition, input: unknown): PermissionDecision;
   grant(rule: string, scope: "session" | "persist"): void;
+  setMode?(mode: PermissionMode): void;
 }
 
 export interface GateOptions {

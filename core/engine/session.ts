@@ -19,7 +19,7 @@ import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts"
 import { planCompaction, estimateTokens } from "./compaction.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
-import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, RewindResult, TurnEndReason, Usage } from "./types.ts";
+import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, TurnEndReason, Usage } from "./types.ts";
 
 export interface SessionDeps {
   workspace: string;
@@ -306,6 +306,10 @@ export class LiveSession implements EngineSession {
     const resolve = this.approvals.get(callId);
     if (!resolve) throw new ReasonixError("no_pending_approval", `no pending approval for call ${callId}`);
     resolve(decision);
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.deps.gate.setMode?.(mode);
   }
 
   cancel(): void {

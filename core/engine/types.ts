@@ -89,6 +89,8 @@ export interface EngineSession {
   close(): Promise<void>;
   /** Turns still in the conversation (rewind targets). */
   turns?(): { turn: number; prompt: string }[];
+  /** Switch the permission mode for the rest of the session (e.g. leave plan mode). */
+  setPermissionMode?(mode: PermissionMode): void;
   /** Go back to just before `turn`: restore files ("code"), the conversation, or both. */
   rewind?(turn: number, mode: RewindMode): Promise<RewindResult>;
 }

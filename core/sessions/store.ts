@@ -109,7 +109,7 @@ export class SessionStore {
 
   open(id: string): SessionFile {
     this.checkId(id);
-    if (!existsSync(this.logPath(id))) throw new ReasonixError("session_not_found", `no session "${id}" in ${this.dir}`, { hint: "list sessions with: reasonix sessions list" });
+    if (!existsSync(this.logPath(id))) throw new ReasonixError("session_not_found", `no session "${id}" in ${this.dir}`, { hint: "list sessions with: reasonix sessions list", exitCode: 2 });
     this.lock(id);
     const { log, loaded } = AppendLog.open<SessionRecord>(this.logPath(id));
     return new SessionFile(id, log, loaded.records, this.blobDir(id), this.lockPath(id));
@@ -123,7 +123,7 @@ export class SessionStore {
   load(id: string): SessionState {
     this.checkId(id);
     const p = this.logPath(id);
-    if (!existsSync(p)) throw new ReasonixError("session_not_found", `no session "${id}" in ${this.dir}`, { hint: "list sessions with: reasonix sessions list" });
+    if (!existsSync(p)) throw new ReasonixError("session_not_found", `no session "${id}" in ${this.dir}`, { hint: "list sessions with: reasonix sessions list", exitCode: 2 });
     return replay(parseJsonl<SessionRecord>(readFileSync(p, "utf8")).records);
   }
 
@@ -156,7 +156,7 @@ export class SessionStore {
   delete(id: string): void {
     this.checkId(id);
     const p = this.logPath(id);
-    if (!existsSync(p)) throw new ReasonixError("session_not_found", `no session "${id}"`, { hint: "list sessions with: reasonix sessions list" });
+    if (!existsSync(p)) throw new ReasonixError("session_not_found", `no session "${id}"`, { hint: "list sessions with: reasonix sessions list", exitCode: 2 });
     const lp = this.lockPath(id);
     if (existsSync(lp)) {
       const owner = Number(readFileSync(lp, "utf8").trim());

@@ -347,3 +347,22 @@ describe("models and cost receipts", () => {
     expect(u.cacheHitPercent).toBe(60);
   });
 });
+
+describe("permission mode switch", () => {
+  test("plan mode blocks writers until the session switches to auto", async () => {
+    const engine = await setup(
+      [
+        { toolCalls: [{ name: "write_file", arguments: { path: "p.txt", content: "P" } }] },
+        { toolCalls: [{ name: "write_file", arguments: { path: "p.txt", content: "P" } }] },
+        { text: "written after the plan was approved" },
+      ],
+      { permissionMode: "plan", headless: true },
+    );
+    const s = await engine.createSession();
+    expect(await s.submit("write p")).toBe("denied");
+    expect(existsSync(join(sb.workspace, "p.txt"))).toBe(false);
+    s.setPermissionMode!("auto");
+    expect(await s.submit("plan approved, go")).toBe("done");
+    expect(readFileSync(join(sb.workspace, "p.txt"), "utf8")).toBe("P");
+  });
+});
