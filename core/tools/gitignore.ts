@@ -76,6 +76,28 @@ export function parseIgnoreFile(text: string, base: string, up = ""): IgnoreRule
   return rules;
 }
 
+export type OverrideVerdict = "whitelist" | "ignore" | null;
+
+/**
+ * ripgrep's `-g GLOB` (gitignore syntax, relative to the search root): a
+ * match whitelists the entry past hidden-file and ignore-file rules; `!GLOB`
+ * ignores it. With a whitelist glob, files that match nothing are dropped.
+ */
+export function compileOverride(glob: string): { test(rel: string, isDir: boolean): OverrideVerdict; hasWhitelist: boolean } {
+  const rules = parseIgnoreFile(glob, "");
+  return {
+    hasWhitelist: rules.some((r) => !r.negate),
+    test(rel, isDir) {
+      let v: OverrideVerdict = null;
+      for (const r of rules) {
+        if (r.dirOnly && !isDir) continue;
+        if (r.re.test(rel)) v = r.negate ? "ignore" : "whitelist";
+      }
+      return v;
+    },
+  };
+}
+
 /** The ignore rules in force for one directory (its own plus every ancestor's within the walk). */
 export class IgnoreStack {
   private constructor(private readonly rules: IgnoreRule[], private readonly gitAware: boolean) {}

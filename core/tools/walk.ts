@@ -7,12 +7,14 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isWithin, type PathPolicy } from "../policy/paths.ts";
-import { IgnoreStack } from "./gitignore.ts";
+import { compileOverride, IgnoreStack } from "./gitignore.ts";
 
 export interface WalkOptions {
   hidden: boolean;
   gitignore: boolean;
   policy: PathPolicy;
+  /** ripgrep-style `-g` glob: whitelists past hidden/ignore rules, `!glob` excludes. */
+  override?: string;
   /** Stop after visiting this many directory entries (a guard against huge trees). */
   maxEntries?: number;
 }
@@ -29,10 +31,18 @@ export const hiddenByPolicy = (abs: string, policy: PathPolicy): boolean => poli
 /** Regular files under rootAbs (a real directory path), in sorted order. */
 export function* walkFiles(rootAbs: string, opts: WalkOptions): Generator<WalkEntry> {
   const budget = { left: opts.maxEntries ?? 200_000 };
-  yield* walkDir(rootAbs, "", IgnoreStack.forRoot(rootAbs, { gitignore: opts.gitignore }), opts, budget);
+  const override = opts.override ? compileOverride(opts.override) : null;
+  yield* walkDir(rootAbs, "", IgnoreStack.forRoot(rootAbs, { gitignore: opts.gitignore }), opts, override, budget);
 }
 
-function* walkDir(abs: string, rel: string, ignore: IgnoreStack, opts: WalkOptions, budget: { left: number }): Generator<WalkEntry> {
+function* walkDir(
+  abs: string,
+  rel: string,
+  ignore: IgnoreStack,
+  opts: WalkOptions,
+  override: ReturnType<typeof compileOverride> | null,
+  budget: { left: number },
+): Generator<WalkEntry> {
   let entries;
   try {
     entries = readdirSync(abs, { withFileTypes: true });
@@ -43,17 +53,21 @@ function* walkDir(abs: string, rel: string, ignore: IgnoreStack, opts: WalkOptio
   for (const e of entries) {
     if (--budget.left < 0) return;
     if (e.name === ".git") continue;
-    if (!opts.hidden && e.name.startsWith(".")) continue;
     if (e.isSymbolicLink()) continue;
+    const isDir = e.isDirectory();
+    if (!isDir && !e.isFile()) continue;
     const childAbs = join(abs, e.name);
     const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
     if (hiddenByPolicy(childAbs, opts.policy)) continue;
-    if (e.isDirectory()) {
-      if (ignore.ignored(childRel, true)) continue;
-      yield* walkDir(childAbs, childRel, ignore.descend(childAbs, childRel), opts, budget);
-    } else if (e.isFile()) {
-      if (ignore.ignored(childRel, false)) continue;
-      yield { rel: childRel, abs: childAbs };
+    // Same precedence as ripgrep: override glob, then hidden, then ignore files.
+    const verdict = override?.test(childRel, isDir) ?? null;
+    if (verdict === "ignore") continue;
+    if (verdict !== "whitelist") {
+      if (!isDir && override?.hasWhitelist) continue;
+      if (!opts.hidden && e.name.startsWith(".")) continue;
+      if (ignore.ignored(childRel, isDir)) continue;
     }
+    if (isDir) yield* walkDir(childAbs, childRel, ignore.descend(childAbs, childRel), opts, override, budget);
+    else yield { rel: childRel, abs: childAbs };
   }
 }

@@ -11,22 +11,36 @@ function occurrences(hay: string, needle: string): number {
   return n;
 }
 
-/** Lines added and removed by replacing OLD with NEW, ignoring shared leading/trailing lines. */
-function lineDelta(oldS: string, newS: string): { added: number; removed: number } {
-  const a = oldS.split("\n");
-  const b = newS.split("\n");
+/**
+ * Lines added and removed between two texts: common head and tail lines are
+ * skipped, the middle is compared with an LCS (bounded; beyond the bound the
+ * whole middle counts as changed).
+ */
+export function lineDelta(before: string, after: string): { added: number; removed: number } {
+  const a = before.split("\n");
+  const b = after.split("\n");
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  return { added: b.length - head - tail, removed: a.length - head - tail };
+  const x = a.slice(head, a.length - tail);
+  const y = b.slice(head, b.length - tail);
+  if (x.length * y.length > 4_000_000) return { added: y.length, removed: x.length };
+  let prev = new Uint32Array(y.length + 1);
+  let cur = new Uint32Array(y.length + 1);
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) cur[j] = x[i - 1] === y[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, cur[j - 1]!);
+    [prev, cur] = [cur, prev];
+  }
+  const common = prev[y.length]!;
+  return { added: y.length - common, removed: x.length - common };
 }
 
 /**
  * Apply one edit to TEXT. Returns the new text or a message saying why not.
  * A file with CRLF line ends also accepts an old_string written with LF.
  */
-function applyEdit(text: string, e: Edit, where: string): { text: string; count: number; added: number; removed: number } | string {
+function applyEdit(text: string, e: Edit, where: string): { text: string; count: number } | string {
   if (e.old_string === "") return `${where}: old_string is empty; use write_file to create or replace a whole file`;
   if (e.old_string === e.new_string) return `${where}: old_string and new_string are identical; nothing to change`;
   let oldS = e.old_string;
@@ -50,8 +64,7 @@ function applyEdit(text: string, e: Edit, where: string): { text: string; count:
     return `${where}: old_string matches ${n} times; include more surrounding lines to make it unique, or set replace_all to change every occurrence`;
   }
   const next = e.replace_all ? text.split(oldS).join(newS) : text.replace(oldS, () => newS);
-  const d = lineDelta(oldS, newS);
-  return { text: next, count: e.replace_all ? n : 1, added: d.added * (e.replace_all ? n : 1), removed: d.removed * (e.replace_all ? n : 1) };
+  return { text: next, count: e.replace_all ? n : 1 };
 }
 
 /** A few numbered lines around the first change, so the model sees what landed. */
@@ -94,18 +107,16 @@ async function editFile(path: string, edits: Edit[], ctx: ToolContext): Promise<
   if (stale) return fail(stale);
   const buf = readFileSync(d.path);
   if (looksBinary(buf)) return fail(`${shown} is a binary file; edit_file changes text files only`);
-  let text = buf.toString("utf8");
-  let added = 0;
-  let removed = 0;
+  const original = buf.toString("utf8");
+  let text = original;
   let replaced = 0;
   for (let i = 0; i < edits.length; i++) {
     const r = applyEdit(text, edits[i]!, edits.length > 1 ? `edit ${i + 1} of ${edits.length}` : shown);
     if (typeof r === "string") return fail(edits.length > 1 ? `${r}. No edit was applied to ${shown}.` : r);
     text = r.text;
-    added += r.added;
-    removed += r.removed;
     replaced += r.count;
   }
+  const { added, removed } = lineDelta(original, text);
   await ctx.beforeWrite(d.path);
   commitText(d.path, text, ctx);
   const receipt = `edited ${shown} (+${added} −${removed})`;

@@ -5,8 +5,9 @@
  * one formatter, so the model sees the same output either way.
  */
 import { readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import type { PathPolicy } from "../../policy/paths.ts";
-import type { ToolContext, ToolDefinition } from "../types.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 import { hiddenByPolicy, walkFiles } from "../walk.ts";
 import { bool, checkRead, display, done, fail, guarded, int, policyFor, str, ToolInputError } from "./common.ts";
 
@@ -35,13 +36,18 @@ const HARD_CAP = 20_000;
 const BINARY_SNIFF = 64 * 1024;
 
 export async function grepWithRipgrep(rg: string, q: GrepQuery, policy: PathPolicy, signal?: AbortSignal): Promise<GrepRecord[] | string> {
-  const args = [rg, "--json", "--no-config", "--sort", "path", "--no-messages"];
+  // --crlf: `$` matches before \r\n as well, like the fallback (which strips \r).
+  const args = [rg, "--json", "--no-config", "--sort", "path", "--no-messages", "--crlf"];
   if (q.ignoreCase) args.push("-i");
   if (q.multiline) args.push("-U");
   if (q.context > 0) args.push("-C", String(q.context));
   if (q.glob) args.push("-g", q.glob);
-  args.push("-e", q.pattern, "--", q.root);
-  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  args.push("-e", q.pattern);
+  // ripgrep matches -g globs against paths relative to its cwd: search a
+  // directory from inside it, so globs are relative to the search root.
+  const isDir = statSync(q.root).isDirectory();
+  if (!isDir) args.push("--", q.root);
+  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe", stdin: "ignore", cwd: isDir ? q.root : dirname(q.root) });
   const onAbort = () => proc.kill("SIGKILL");
   signal?.addEventListener("abort", onAbort, { once: true });
   const out: GrepRecord[] = [];
@@ -56,8 +62,10 @@ export async function grepWithRipgrep(rg: string, q: GrepQuery, policy: PathPoli
       return;
     }
     if (ev.type !== "match" && ev.type !== "context") return;
-    const file = rgText(ev.data.path);
-    if (file === null || hiddenByPolicy(file, policy)) return;
+    const raw = rgText(ev.data.path);
+    if (raw === null) return;
+    const file = isAbsolute(raw) ? raw : join(q.root, raw);
+    if (hiddenByPolicy(file, policy)) return;
     const text = rgText(ev.data.lines) ?? "";
     const lines = text.replace(/\n$/, "").split("\n");
     lines.forEach((t, k) => out.push({ file, line: ev.data.line_number + k, text: t.replace(/\r$/, ""), match: ev.type === "match" }));
@@ -75,7 +83,11 @@ export async function grepWithRipgrep(rg: string, q: GrepQuery, policy: PathPoli
     take(buf);
     const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     // 0 = matches, 1 = none; 2 = an error (a bad regex is the usual one).
-    if (code === 2 && out.length === 0) return `grep failed: ${err.trim().split("\n").slice(-3).join(" ") || "ripgrep exited with status 2"}`;
+    // ("No files were searched" is also status 2: that is just no matches.)
+    const msg = err.trim();
+    if (code === 2 && out.length === 0 && msg !== "" && !/No files were searched/.test(msg)) {
+      return `grep failed: ${msg.split("\n").slice(-3).join(" ")}`;
+    }
   } finally {
     signal?.removeEventListener("abort", onAbort);
   }
@@ -109,19 +121,6 @@ export function compileRegex(pattern: string, ignoreCase: boolean, multiline: bo
   }
 }
 
-/** ripgrep's -g: a glob without `/` matches the file name at any depth; a leading `!` excludes. */
-function globFilter(glob: string | undefined): (rel: string) => boolean {
-  if (!glob) return () => true;
-  const negate = glob.startsWith("!");
-  const g = negate ? glob.slice(1) : glob;
-  const m = new Bun.Glob(g.replace(/^\//, ""));
-  const anchored = g.includes("/");
-  return (rel) => {
-    const hit = anchored ? m.match(rel) : m.match(rel.slice(rel.lastIndexOf("/") + 1)) || m.match(rel);
-    return negate ? !hit : hit;
-  };
-}
-
 export function grepBuiltin(q: GrepQuery, policy: PathPolicy): GrepRecord[] {
   const re = compileRegex(q.pattern, q.ignoreCase, q.multiline);
   const st = statSync(q.root);
@@ -129,8 +128,7 @@ export function grepBuiltin(q: GrepQuery, policy: PathPolicy): GrepRecord[] {
   if (st.isFile()) {
     files.push(q.root);
   } else {
-    const keep = globFilter(q.glob);
-    for (const f of walkFiles(q.root, { hidden: false, gitignore: true, policy })) if (keep(f.rel)) files.push(f.abs);
+    for (const f of walkFiles(q.root, { hidden: false, gitignore: true, policy, override: q.glob })) files.push(f.abs);
   }
   const out: GrepRecord[] = [];
   for (const file of files) {
@@ -226,7 +224,12 @@ export function findRipgrep(env: NodeJS.ProcessEnv = process.env): string | null
   return Bun.which("rg", { PATH: env.PATH ?? "" }) ?? null;
 }
 
-export async function runGrep(input: Input, ctx: ToolContext, rg: string | null): Promise<{ ok: boolean; output: string }> {
+/** The grep tool's body with an explicit backend (null = built-in search). */
+export function runGrep(input: Input, ctx: ToolContext, rg: string | null): Promise<ToolResult> {
+  return guarded<Input>((i, c) => grepImpl(i, c, rg))(input, ctx);
+}
+
+async function grepImpl(input: Input, ctx: ToolContext, rg: string | null): Promise<ToolResult> {
   const pattern = str(input, "pattern");
   const path = str(input, "path", { optional: true }) || ".";
   const mode = (str(input, "output_mode", { optional: true }) || "content") as GrepMode;
@@ -277,5 +280,5 @@ export const grepTool: ToolDefinition<Input> = {
   kind: "read",
   summarize: (i) => `grep ${JSON.stringify(i?.pattern ?? "")}${i?.path ? ` in ${i.path}` : ""}`,
   paths: (i) => [i?.path || "."],
-  run: guarded(async (input, ctx) => runGrep(input, ctx, findRipgrep())),
+  run: (input, ctx) => runGrep(input, ctx, findRipgrep()),
 };
