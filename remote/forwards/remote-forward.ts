@@ -6,6 +6,7 @@
 import { connect, type Socket } from "node:net";
 import type { Client, ClientChannel, TcpConnectionDetails } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
+import { splice } from "../tunnel/splice.ts";
 import { describeForward, type Forward } from "./spec.ts";
 
 export class RemoteForward {
@@ -50,14 +51,8 @@ export class RemoteForward {
     sock.once("connect", () => {
       ch = accept();
       this.open.add(sock);
-      ch.on("error", () => sock.destroy());
-      ch.on("close", () => sock.end());
-      sock.on("close", () => {
-        this.open.delete(sock);
-        ch?.close();
-      });
-      sock.pipe(ch);
-      ch.pipe(sock);
+      sock.on("close", () => this.open.delete(sock));
+      splice(sock, ch);
     });
     sock.once("error", () => {
       if (!ch) reject();

@@ -9,6 +9,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { openChannel, type HostPort } from "./http.ts";
+import { splice } from "./splice.ts";
 
 export class LocalListener {
   private server: Server | null = null;
@@ -80,12 +81,7 @@ export class LocalListener {
           ch.close();
           return;
         }
-        ch.on("error", () => sock.destroy());
-        // end(), not destroy(): bytes still queued for the local peer must arrive.
-        ch.on("close", () => sock.end());
-        sock.on("close", () => ch.close());
-        sock.pipe(ch);
-        ch.pipe(sock);
+        splice(sock, ch);
         sock.resume();
       },
       () => sock.destroy(),
