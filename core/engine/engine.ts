@@ -117,6 +117,8 @@ export function createEngine(opts: EngineOptions): Engine {
       }
     },
     async resumeSession(id) {
+      // A session this engine already has open is handed out again (e.g. a reconnecting browser).
+      for (const s of live) if (s.id === id) return s;
       const file = store.open(id);
       try {
         const state = file.state();

@@ -2,6 +2,7 @@
  * `kind = "openai"`: any /chat/completions endpoint, through the official SDK
  * (imported lazily so the CLI starts fast).
  */
+import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError, httpError } from "./errors.ts";
@@ -136,7 +137,8 @@ class OpenAIProvider implements Provider {
           const idx = typeof tc.index === "number" ? tc.index : calls.length;
           const slot = (calls[idx] ??= { id: "", name: "", args: "" });
           if (tc.id) slot.id = tc.id;
-          if (tc.function?.name) slot.name += tc.function.name;
+          // Most servers send the name once; a few repeat it in every chunk.
+          if (tc.function?.name && tc.function.name !== slot.name) slot.name += tc.function.name;
           if (tc.function?.arguments) slot.args += tc.function.arguments;
         }
         if (choice.finish_reason) finish = choice.finish_reason;
@@ -149,7 +151,7 @@ class OpenAIProvider implements Provider {
     }
     const toolCalls: ToolCall[] = calls
       .filter(Boolean)
-      .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args || "{}" }));
+      .map((c, i) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
     const message = { role: "assistant" as const, content, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}) };
     return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }, finishReason: toolCalls.length ? "tool_calls" : finishOf(finish) };
   }
