@@ -97,26 +97,34 @@ export const bashTool: ToolDefinition<Input> = {
     const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;
     mkdirSync(ctx.tmpDir, { recursive: true, mode: 0o700 });
     const collected = new HeadTail(limit);
-    const res = await runShell(command, {
-      policy: policyFor(ctx),
-      mode: mode === "off" ? "off" : "enforce",
-      network: getDotted(ctx.config, "sandbox.network") === true,
-      sessionTmpDir: ctx.tmpDir,
-      cwd: ctx.workspace,
-      timeoutMs: timeoutS * 1000,
-      signal: ctx.signal,
-      // Output is kept here (head and tail); the runner keeps none.
-      maxOutputBytes: 0,
-      onOutput: (chunk) => collected.push(chunk),
-      stripEnv: [...savedCredentialNames(ctx.config, homePaths().dotenv), ...startupHooks(process.env)],
-    });
+    let res: Awaited<ReturnType<typeof runShell>>;
+    try {
+      res = await runShell(command, {
+        policy: policyFor(ctx),
+        mode: mode === "off" ? "off" : "enforce",
+        network: getDotted(ctx.config, "sandbox.network") === true,
+        sessionTmpDir: ctx.tmpDir,
+        cwd: ctx.workspace,
+        timeoutMs: timeoutS * 1000,
+        signal: ctx.signal,
+        // Output is kept here (head and tail); the runner keeps none.
+        maxOutputBytes: 0,
+        onOutput: (chunk) => collected.push(chunk),
+        stripEnv: [...savedCredentialNames(ctx.config, homePaths().dotenv), ...startupHooks(process.env)],
+      });
+    } catch (e) {
+      // A backend that is present but cannot even start must refuse, never fall back to unconfined.
+      const why = (e as Error)?.message ?? String(e);
+      if (mode === "off") return fail(`bash could not start: ${why}`);
+      return fail(`bash is sandboxed (sandbox.bash = "enforce") but the sandbox could not start (${why}). Fix: repair or reinstall the sandbox backend (bubblewrap on Linux), or set [sandbox] bash = "off" to run bash unconfined.`);
+    }
     if (!res.ok) return fail(res.refusal.message);
     const notes: string[] = [];
     if (res.timedOut) notes.push(`[timed out after ${timeoutS} s; the command was killed]`);
     else if (res.aborted) notes.push("[cancelled; the command was killed]");
     else if (res.signalCode) notes.push(`[killed by ${res.signalCode}]`);
     else if (res.exitCode !== 0) notes.push(`[exit code ${res.exitCode}]`);
-    for (const v of res.violations) notes.push(`[sandbox: ${JSON.stringify(v)}]`);
+    for (const v of res.violations) notes.push(`[sandbox: the command created protected ${v.path}; it was moved aside to ${v.movedTo}]`);
     let text = collected.text().replace(/\n$/, "");
     if (text === "" && notes.length === 0) text = "(no output)";
     const output = [text, ...notes].filter((s) => s !== "").join("\n");
