@@ -398,7 +398,7 @@ const RESERVED = new Set([
 ]);
 
 const ARITH_BUILTINS = new Set([
-  "declare", "typeset", "local", "export", "readonly", "printf", "read", "unset", "test", "[", "mapfile", "readarray", "wait", "getopts", "shift", "return", "exit", "ulimit", "source",
+  "declare", "typeset", "local", "export", "readonly", "printf", "read", "unset", "test", "[", "mapfile", "readarray", "wait", "getopts", "shift", "return", "exit", "ulimit",
 ]);
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "pdksh", "ash", "fish", "csh", "tcsh", "yash", "busybox", "rbash"]);
