@@ -1,0 +1,57 @@
+import { chmodSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { ReasonixError } from "../errors.ts";
+import { buildInfo, platformId } from "../version.ts";
+import { compareVersions, downloadRelease, fetchBytes, releaseBase } from "./download.ts";
+
+export interface UpgradeResult {
+  current: string;
+  latest: string;
+  updateAvailable: boolean;
+  installed: boolean;
+  path: string;
+  message: string;
+}
+
+/** The binary we are running, or an error when running from source under bun. */
+function selfPath(): string {
+  const exe = process.execPath;
+  if (/^bun(\.exe)?$/.test(basename(exe)) || buildInfo().commit === "dev") {
+    throw new ReasonixError("upgrade_from_source", "upgrade replaces an installed reasonix binary; this is a source checkout run by bun", {
+      hint: "use git pull && npm ci, or install with the install.sh script",
+    });
+  }
+  return exe;
+}
+
+export async function upgrade(opts: { check: boolean; version?: string; force: boolean }): Promise<UpgradeResult> {
+  const path = selfPath();
+  const current = buildInfo().version;
+  const base = releaseBase(opts.version);
+  const latest = opts.version?.replace(/^v/, "") ?? new TextDecoder().decode(await fetchBytes(`${base}/VERSION`)).trim();
+  const updateAvailable = compareVersions(latest, current) > 0;
+  const res = { current, latest, updateAvailable, installed: false, path };
+  if (opts.check) {
+    return { ...res, message: updateAvailable ? `reasonix ${latest} is available (you have ${current}); run: reasonix upgrade` : `reasonix ${current} is up to date` };
+  }
+  if (latest === current && !opts.force) return { ...res, message: `reasonix ${current} is already installed at ${path}` };
+
+  const binary = await downloadRelease(base, `reasonix-${platformId()}`);
+  // Stage beside the target so the final rename stays on one filesystem (atomic).
+  const staged = join(dirname(path), `.${basename(path)}.upgrade-${process.pid}`);
+  try {
+    writeFileSync(staged, binary, { mode: statSync(path).mode & 0o777 || 0o755 });
+    chmodSync(staged, 0o755);
+    const probe = Bun.spawnSync([staged, "--version"], { stdout: "pipe", stderr: "pipe" });
+    const got = probe.stdout.toString().trim();
+    if (probe.exitCode !== 0 || got !== `reasonix ${latest}`) {
+      throw new ReasonixError("upgrade_bad_binary", `the downloaded binary reports "${got || probe.stderr.toString().trim()}", expected reasonix ${latest}; nothing was changed`);
+    }
+    renameSync(staged, path);
+  } catch (e) {
+    try { unlinkSync(staged); } catch {}
+    if (e instanceof ReasonixError) throw e;
+    throw new ReasonixError("upgrade_failed", `could not replace ${path}: ${(e as Error).message}`);
+  }
+  return { ...res, installed: true, message: `upgraded reasonix ${current} → ${latest} at ${path}` };
+}
