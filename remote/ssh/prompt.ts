@@ -18,15 +18,20 @@ export const nonInteractive: Prompter = {
   },
 };
 
+// Type-ahead: characters that arrived after the newline that ended the previous answer.
+let pending = "";
+
 function readLine(hidden: boolean): Promise<string> {
   const stdin = process.stdin;
   return new Promise((resolve, reject) => {
     let buf = "";
+    let finished = false;
     const wasRaw = stdin.isRaw;
     if (hidden) stdin.setRawMode(true);
     stdin.resume();
     stdin.setEncoding("utf8");
     const done = (err?: Error) => {
+      finished = true;
       stdin.off("data", onData);
       if (hidden) stdin.setRawMode(wasRaw);
       stdin.pause();
@@ -35,14 +40,27 @@ function readLine(hidden: boolean): Promise<string> {
       else resolve(buf);
     };
     const onData = (chunk: string) => {
-      for (const ch of chunk) {
-        if (ch === "\r" || ch === "\n") return done();
+      const chars = [...chunk];
+      for (let i = 0; i < chars.length; i++) {
+        const ch = chars[i]!;
+        if (ch === "\r" || ch === "\n") {
+          // Swallow the \n of a \r\n pair; keep anything typed after it for the next prompt.
+          const rest = chars.slice(ch === "\r" && chars[i + 1] === "\n" ? i + 2 : i + 1).join("");
+          pending = rest + pending;
+          return done();
+        }
         if (ch === "\u0003") return done(new Error("cancelled"));
         if (ch === "\u007f" || ch === "\b") buf = buf.slice(0, -1);
         else if (ch === "\u0004" && buf === "") return done();
         else buf += ch;
       }
     };
+    if (pending) {
+      const early = pending;
+      pending = "";
+      onData(early);
+      if (finished) return;
+    }
     stdin.on("data", onData);
   });
 }
