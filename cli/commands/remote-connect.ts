@@ -105,7 +105,6 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     const w = exposureWarning(f);
     if (w) warn(w);
   }
-  const level = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
   const human = humanReporter(a.name);
   let terminal: { message: string; hint?: string } | null = null;
   const sup = new Supervisor({
@@ -121,7 +120,6 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     bootstrap: {
       workspace: a.workspace ?? host.workspace ?? "~",
       install: host.serve_install ?? "auto",
-      compressionLevel: Number.isInteger(level) && level > 0 ? level : undefined,
     },
     localPort: a.localPort,
     forwards,

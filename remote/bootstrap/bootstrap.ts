@@ -107,7 +107,7 @@ export async function readRemoteState(client: Client, workspace: string, version
 }
 
 /** Is the recorded process our serve for this slug (whatever its version)? */
-const isOurServe = (s: RemoteState) => s.alive && / serve /.test(` ${s.args} `) && s.args.includes(`serve-${s.slug}.pid`);
+export const isOurServe = (s: RemoteState) => s.alive && / serve /.test(` ${s.args} `) && s.args.includes(`serve-${s.slug}.pid`);
 const binPath = (s: RemoteState, version: string) => `${s.home}/.reasonix/remote/bin/reasonix-${version}`;
 
 /** The serve answers with the expected version and accepts our token. */
@@ -168,7 +168,10 @@ async function install(client: Client, s: RemoteState, version: string, o: Boots
   if (!["sha256sum", "shasum", "openssl"].some((t) => s.tools.has(t))) {
     throw fail("install_failed", "the remote has none of sha256sum, shasum or openssl to verify the upload", 'install coreutils there, or use serve_install = "npm"');
   }
-  const payload = await compressedArtifact(art, { codec, level: codec === "zstd" ? o.compressionLevel : undefined, cacheDir, onProgress: progress });
+  // REASONIX_REMOTE_ZSTD_LEVEL trades first-install CPU for upload bytes (default 19).
+  const envLevel = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
+  const level = o.compressionLevel ?? (Number.isInteger(envLevel) && envLevel > 0 && envLevel <= 22 ? envLevel : undefined);
+  const payload = await compressedArtifact(art, { codec, level: codec === "zstd" ? level : undefined, cacheDir, onProgress: progress });
   const up = await uploadBinary(client, art, payload, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
   o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec, ms: Math.round(up.ms) });
 }

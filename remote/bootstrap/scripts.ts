@@ -172,7 +172,12 @@ printf '%s\\n' "$2" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1
 export const LOGS_SCRIPT = `${PRELUDE}
 LOG="$R/serve-$1.log"
 [ -f "$LOG" ] || { echo "no log at $LOG" >&2; exit 3; }
-if [ "$3" = 1 ]; then exec tail -n "$2" -f "$LOG"; else exec tail -n "$2" "$LOG"; fi
+[ "$3" = 1 ] || exec tail -n "$2" "$LOG"
+# Follow until our stdin closes (the client went away), then stop tail: no orphans left behind.
+tail -n "$2" -f "$LOG" &
+t=$!
+cat >/dev/null
+kill "$t" 2>/dev/null
 `;
 
 /** Parse `key=value` lines; repeated keys (log=) are joined with newlines. */

@@ -1,0 +1,70 @@
+// `reasonix remote serve status|start|stop|logs` against a real sshd.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
+import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
+import { makeLocalEnv, type LocalEnv } from "./supervisor-support.ts";
+
+const skip = skipWithoutSshd("remote serve CLI tests");
+const MAIN = resolve(import.meta.dir, "../../cli/main.ts");
+
+describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
+  let sshd: SshdHandle;
+  let build: TestBuild;
+  let env: LocalEnv;
+  const rx = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [MAIN, "remote", "serve", ...args], { cwd: env.dir, env: env.env, timeout: 120_000 });
+    return { code: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+  };
+
+  beforeAll(async () => {
+    [build, sshd] = await Promise.all([buildTestBinary(), startSshd()]);
+    sshd.runAsUser("mkdir -p ~/app");
+    env = makeLocalEnv(sshd, { releaseDir: build.releaseDir, workspace: "~/app" });
+  }, 180_000);
+  afterAll(async () => {
+    await sshd?.stop();
+    env?.cleanup();
+  });
+
+  test("status before anything runs, start, status, logs, stop", () => {
+    let r = rx("status", "box", "--json", "--accept-new");
+    expect(r.code).toBe(0);
+    let st = JSON.parse(r.stdout);
+    expect(st).toMatchObject({ running: false, pid: null, workspace: join(sshd.home, "app"), local_version_installed: false });
+
+    r = rx("start", "box", "--json");
+    expect(r.code).toBe(0);
+    const started = JSON.parse(r.stdout);
+    expect(started.reused).toBe(false);
+    expect(started.token).toBeUndefined();
+    expect(started.pid).toBeGreaterThan(0);
+
+    r = rx("start", "box", "--json");
+    expect(JSON.parse(r.stdout)).toMatchObject({ reused: true, pid: started.pid });
+
+    st = JSON.parse(rx("status", "box", "--json").stdout);
+    expect(st).toMatchObject({ running: true, pid: started.pid, version: build.version, healthy: true, local_version_installed: true });
+    expect(rx("status", "box").stdout).toContain(`running pid ${started.pid}`);
+
+    r = rx("logs", "box", "-n", "50");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("starting");
+    expect(r.stdout).toContain(`workspace ${join(sshd.home, "app")}`);
+
+    r = rx("stop", "box");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`stopped remote serve ${started.pid}`);
+    expect(() => process.kill(started.pid, 0)).toThrow();
+    st = JSON.parse(rx("status", "box", "--json").stdout);
+    expect(st.running).toBe(false);
+    expect(rx("stop", "box").stderr).toContain("no remote serve running");
+  }, 180_000);
+
+  test("an unknown host is a clear error", () => {
+    const r = rx("status", "nope");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no remote host named "nope"');
+  });
+});
