@@ -104,7 +104,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const limiter = new RateLimiter(LOGIN_LIMIT, LOGIN_WINDOW_MS);
   // The key-writing endpoint is only for a browser on this machine (or at the end of an SSH tunnel).
   const setupAllowed = isLoopbackHost(opts.host) && !behindProxy && !!opts.saveProviderKey;
-  const sseStreams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const sseStreams = new Set<() => void>();
 
   const isAuthed = (req: Request): boolean => {
     if (auth.mode === "none") return true;
@@ -153,21 +153,28 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     let detach: (() => void) | undefined;
     let ping: ReturnType<typeof setInterval> | undefined;
     let ctl: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const end = () => {
+      detach?.();
+      if (ping) clearInterval(ping);
+      sseStreams.delete(end);
+      try { ctl?.close(); } catch {}
+    };
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         ctl = controller;
-        sseStreams.add(controller);
+        sseStreams.add(end);
         controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
         const sink: EventSink = { send: (data, seq) => controller.enqueue(enc.encode(`id: ${seq}\ndata: ${data}\n\n`)) };
         detach = hub.attach(sink, since);
+        // Keeps proxies and tunnels from timing the stream out; never holds the process open.
         ping = setInterval(() => {
-          try { controller.enqueue(enc.encode(`: ping\n\n`)); } catch {}
+          try { controller.enqueue(enc.encode(`: ping\n\n`)); } catch { end(); }
         }, 15_000);
+        (ping as { unref?: () => void }).unref?.();
       },
       cancel() {
-        detach?.();
-        if (ping) clearInterval(ping);
-        if (ctl) sseStreams.delete(ctl);
+        ctl = undefined;
+        end();
       },
     });
     server.timeout(req, 0);
@@ -352,8 +359,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     stop: async () => {
       server!.stop(false);
       await sessions.shutdown();
-      for (const c of sseStreams) try { c.close(); } catch {}
-      sseStreams.clear();
+      for (const end of [...sseStreams]) end();
       server!.stop(true);
     },
   };

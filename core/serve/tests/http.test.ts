@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, runCli, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
+
+setDefaultTimeout(60_000);
 
 const TOKEN = "tok-0123456789abcdef0123456789abcdef";
 
@@ -29,6 +31,7 @@ const stateChanging = (m: string) => m !== "GET";
 
 describe("serve --auth token --token-file", () => {
   let s: ServeProc;
+  let openStream: AbortController | undefined;
   let dir: string;
   beforeAll(async () => {
     dir = tempDir("tok");
@@ -163,13 +166,18 @@ describe("serve --auth token --token-file", () => {
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain(": connected");
-    ac.abort();
+    // Left open on purpose: SIGTERM must not wait for live event streams.
+    openStream = ac;
   });
 
   test("SIGTERM: exit 0, instance, port and pid files removed", async () => {
     const instance = join(s.home, "server", "instances", `${s.proc.pid}.json`);
     expect(existsSync(instance)).toBe(true);
+    expect(openStream).toBeDefined();
+    const t0 = Date.now();
     expect(await s.stop()).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    openStream?.abort();
     expect(existsSync(instance)).toBe(false);
     expect(existsSync(s.portFile)).toBe(false);
     expect(existsSync(s.pidFile)).toBe(false);
