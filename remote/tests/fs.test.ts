@@ -1,10 +1,13 @@
 // `reasonix remote fs …` over SFTP against a real sshd.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { randomBytes, createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { makeCliEnv, type CliEnv } from "./ssh-cli-helpers.ts";
+
+// Real sshd processes and CLI runs on a shared, busy machine: allow generous time.
+setDefaultTimeout(60_000);
 
 const skip = skipWithoutSshd("remote fs tests");
 const ODD = "dir with spaces/Ünïcødé файл 文件.txt";

@@ -1,10 +1,13 @@
 // Prompts on a real terminal: `script` gives the CLI a pty for stdin and stderr.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { makeCliEnv, type CliEnv } from "./ssh-cli-helpers.ts";
+
+// Real sshd processes and CLI runs on a shared, busy machine: allow generous time.
+setDefaultTimeout(60_000);
 
 const noScript = !existsSync("/usr/bin/script");
 if (noScript) console.warn("SKIPPED terminal prompt tests: util-linux `script` not installed");

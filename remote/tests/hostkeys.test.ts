@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +10,9 @@ import { connectSsh, type ConnectOptions } from "../ssh/connect.ts";
 import { HostKeyMismatch, HostKeyRevoked, HostUnknown } from "../ssh/errors.ts";
 import { nonInteractive } from "../ssh/prompt.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
+
+// Real sshd processes and CLI runs on a shared, busy machine: allow generous time.
+setDefaultTimeout(60_000);
 
 const dir = mkdtempSync(join(tmpdir(), "rx-hostkeys-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

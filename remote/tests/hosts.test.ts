@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { findHostBlocks, removeHostBlock } from "../hosts/config-text.ts";
 import { parseHostSpec, parseJumpList } from "../hosts/spec.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { makeCliEnv, type CliEnv } from "./ssh-cli-helpers.ts";
+
+// Real sshd processes and CLI runs on a shared, busy machine: allow generous time.
+setDefaultTimeout(60_000);
 
 describe("host specs", () => {
   test("[user@]host[:port], IPv6 in brackets, ssh:// and bad ports", () => {

@@ -1,10 +1,13 @@
 // Authentication routes, ProxyJump and non-POSIX login shells, through the CLI
 // against real sshd instances.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { makeCliEnv, type CliEnv } from "./ssh-cli-helpers.ts";
+
+// Real sshd processes and CLI runs on a shared, busy machine: allow generous time.
+setDefaultTimeout(60_000);
 
 const skip = skipWithoutSshd("ssh auth / jump / login shell tests");
 const PASSPHRASE = "correct horse ✓ battery";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,9 @@ import { runScript } from "../ssh/exec.ts";
 import { nonInteractive } from "../ssh/prompt.ts";
 import type { SshTarget } from "../ssh/target.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
+
+// Real sshd processes and CLI runs on a shared, busy machine: allow generous time.
+setDefaultTimeout(60_000);
 
 const skip = skipWithoutSshd("ssh connect tests");
 
