@@ -1,0 +1,26 @@
+import { expect, test } from "bun:test";
+import { registerBuiltinTools } from "../builtin/index.ts";
+import { ToolRegistry } from "../registry.ts";
+
+test("registerBuiltinTools registers the ten built-ins with stable, well-formed schemas", () => {
+  const r = new ToolRegistry();
+  registerBuiltinTools(r);
+  const tools = r.list();
+  expect(tools.map((t) => t.name)).toEqual(["bash", "edit_file", "glob", "grep", "ls", "move_file", "multi_edit", "read_file", "todo_write", "write_file"]);
+  expect(Object.fromEntries(tools.map((t) => [t.name, t.kind]))).toEqual({
+    bash: "bash", edit_file: "write", glob: "read", grep: "read", ls: "read", move_file: "write",
+    multi_edit: "write", read_file: "read", todo_write: "meta", write_file: "write",
+  });
+  // The schema block must be byte-identical across registrations (prompt-cache prefix).
+  const again = new ToolRegistry();
+  registerBuiltinTools(again);
+  expect(JSON.stringify(again.list().map((t) => t.inputSchema))).toBe(JSON.stringify(tools.map((t) => t.inputSchema)));
+  for (const t of tools) {
+    expect(t.inputSchema.type).toBe("object");
+    expect(t.description.length).toBeGreaterThan(40);
+    // Summaries and paths must not throw on junk input: they run before validation.
+    expect(typeof t.summarize({} as never)).toBe("string");
+    if (t.kind === "write" || t.kind === "read") expect(Array.isArray(t.paths?.({ path: "a", source: "a", destination: "b" } as never))).toBe(true);
+  }
+  expect(() => registerBuiltinTools(r)).toThrow(/registered twice/);
+});
