@@ -342,12 +342,25 @@ function short(v: unknown, max = 400): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
+/** A one-line hint of what a tool call touches (path, command, pattern). */
+function inputHint(input: unknown): string {
+  if (!input || typeof input !== "object") return "";
+  const o = input as Json;
+  for (const k of ["path", "command", "pattern", "from", "url"]) if (typeof o[k] === "string") return o[k].split("\n")[0]!.slice(0, 120);
+  if (Array.isArray(o.todos)) return `${o.todos.length} item${o.todos.length === 1 ? "" : "s"}`;
+  return "";
+}
+
 function toolCard(callId: string, name: string, input: unknown): HTMLElement {
   let card = toolCards.get(callId);
   if (card) return card;
+  const hasInput = input !== undefined;
   card = h("div", { class: "tool", "data-call": callId },
-    h("div", { class: "tool-head" }, h("span", { class: "tool-name" }, name), h("span", { class: "tool-state" }, "running")),
-    h("pre", { class: "tool-input" }, short(input)),
+    h("div", { class: "tool-head" },
+      h("span", {}, h("span", { class: "tool-name" }, name), " ", h("span", { class: "tool-hint" }, inputHint(input))),
+      h("span", { class: "tool-state" }, "running"),
+    ),
+    hasInput ? h("details", { class: "tool-input" }, h("summary", {}, "input"), h("pre", {}, short(input, 4000))) : null,
   );
   toolCards.set(callId, card);
   currentAssistant = null;
@@ -400,6 +413,8 @@ function renderEvent(ev: Json, live: boolean): void {
     case "approval_request": {
       const card = toolCard(ev.callId, ev.name, ev.input);
       setToolState(card, "needs approval", "ask");
+      // The user should see exactly what they are approving.
+      card.querySelector("details.tool-input")?.setAttribute("open", "");
       const decide = (decision: string) => async () => {
         bar.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
         try {
@@ -425,6 +440,7 @@ function renderEvent(ev: Json, live: boolean): void {
       const card = toolCards.get(ev.callId);
       if (!card) break;
       card.querySelector(".approval")?.remove();
+      card.querySelector("details.tool-input")?.removeAttribute("open");
       setToolState(card, ev.decision === "deny" ? "denied" : `allowed (${ev.decision})`, ev.decision === "deny" ? "err" : "ok");
       break;
     }
