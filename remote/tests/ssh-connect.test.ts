@@ -78,6 +78,25 @@ describe.skipIf(skip)("connectSsh against a real sshd", () => {
     again.close();
   });
 
+  test("ssh-agent: a key held only by a real ssh-agent authenticates", async () => {
+    const sock = join(dir, "agent.sock");
+    const out = execFileSync("ssh-agent", ["-s", "-a", sock]).toString();
+    const pid = Number(/SSH_AGENT_PID=(\d+)/.exec(out)?.[1]);
+    try {
+      execFileSync("ssh-add", ["-q", sshd.clientKey], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: "ignore" });
+      const conn = await connectSsh(target(sshd, { identityFiles: [] }), opts({ agentSocket: sock }));
+      expect(conn.authMethod).toBe("agent");
+      const res = await runScript(conn.client, "id -un");
+      conn.close();
+      expect(res.stdout.trim()).toBe(sshd.user);
+      // Without the agent (and no key files) the same target has nothing to offer.
+      const err = await connectSsh(target(sshd, { identityFiles: [] }), opts()).catch((e) => e);
+      expect(err).toBeInstanceOf(AuthFailed);
+    } finally {
+      if (pid) process.kill(pid, "SIGTERM");
+    }
+  });
+
   test("wrong key is an AuthFailed that names what was tried", async () => {
     const other = join(dir, "other_key");
     execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", other]);
