@@ -6,7 +6,7 @@ import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
 import { fetchModelList, joinUrl, providerFetch } from "./http.ts";
-import { registerProviderKind, type ProviderDeps } from "./registry.ts";
+import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import { readSse } from "./sse.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ThinkingBlock, ToolCall } from "./types.ts";
 
@@ -72,29 +72,14 @@ export const anthropicMessagesUrl = (cfg: ProviderConfig): string => {
 const finishOf = (r: string | undefined): FinishReason =>
   r === "end_turn" || r === "stop_sequence" ? "stop" : r === "tool_use" ? "tool_calls" : r === "max_tokens" ? "length" : "other";
 
-class AnthropicProvider implements Provider {
+class AnthropicProvider extends ConfiguredProvider implements Provider {
   readonly kind = "anthropic";
-  constructor(
-    private readonly cfg: ProviderConfig,
-    private readonly deps: ProviderDeps,
-  ) {}
-  get name() { return this.cfg.name; }
-  get model() { return this.cfg.model!; }
-  get contextWindow() { return this.cfg.context_window ?? 0; }
 
   private headers(): Record<string, string> {
     const h: Record<string, string> = { "content-type": "application/json", "anthropic-version": ANTHROPIC_VERSION, ...(this.cfg.headers ?? {}) };
-    const env = this.cfg.api_key_env;
-    if (env) {
-      const key = this.deps.secret(env);
-      if (!key) {
-        throw new ProviderError("config", `provider "${this.cfg.name}": api_key_env ${env} has no value in $REASONIX_HOME/.env`, {
-          hint: `add a line ${env}=<your key> to $REASONIX_HOME/.env (keys are never read from the shell environment)`,
-        });
-      }
-      if (this.cfg.auth === "bearer") h.authorization = `Bearer ${key}`;
-      else h["x-api-key"] = key;
-    }
+    const key = this.key();
+    if (key && this.cfg.auth === "bearer") h.authorization = `Bearer ${key}`;
+    else if (key) h["x-api-key"] = key;
     return h;
   }
 

@@ -7,7 +7,7 @@ import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError, httpError } from "./errors.ts";
 import { fetchModelList, joinUrl } from "./http.ts";
-import { registerProviderKind, type ProviderDeps } from "./registry.ts";
+import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ToolCall } from "./types.ts";
 
 type OpenAIClient = import("openai").OpenAI;
@@ -61,28 +61,9 @@ export function openAIUsage(u: any): Usage {
 
 const finishOf = (r: string): FinishReason => (r === "stop" ? "stop" : r === "tool_calls" || r === "function_call" ? "tool_calls" : r === "length" ? "length" : "other");
 
-class OpenAIProvider implements Provider {
+class OpenAIProvider extends ConfiguredProvider implements Provider {
   readonly kind = "openai";
   private client?: OpenAIClient;
-  constructor(
-    private readonly cfg: ProviderConfig,
-    private readonly deps: ProviderDeps,
-  ) {}
-  get name() { return this.cfg.name; }
-  get model() { return this.cfg.model!; }
-  get contextWindow() { return this.cfg.context_window ?? 0; }
-
-  private key(): string | undefined {
-    const env = this.cfg.api_key_env;
-    if (!env) return undefined;
-    const v = this.deps.secret(env);
-    if (!v) {
-      throw new ProviderError("config", `provider "${this.cfg.name}": api_key_env ${env} has no value in $REASONIX_HOME/.env`, {
-        hint: `add a line ${env}=<your key> to $REASONIX_HOME/.env (keys are never read from the shell environment)`,
-      });
-    }
-    return v;
-  }
 
   private async getClient(): Promise<OpenAIClient> {
     if (this.client) return this.client;

@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.ts";
+import { ProviderError } from "./errors.ts";
 import type { Provider, ProviderConfig } from "./types.ts";
 
 export interface ProviderDeps {
@@ -6,6 +7,33 @@ export interface ProviderDeps {
   secret(name: string): string | undefined;
   /** Where the config came from, for error messages. */
   configSource?: string;
+}
+
+/** The entry's key from $REASONIX_HOME/.env; undefined when it needs none. */
+export function providerKey(cfg: ProviderConfig, deps: ProviderDeps): string | undefined {
+  const env = cfg.api_key_env;
+  if (!env) return undefined;
+  const v = deps.secret(env);
+  if (!v) {
+    throw new ProviderError("config", `provider "${cfg.name}": api_key_env ${env} has no value in $REASONIX_HOME/.env`, {
+      hint: `add a line ${env}=<your key> to $REASONIX_HOME/.env (keys are never read from the shell environment)`,
+    });
+  }
+  return v;
+}
+
+/** What every provider kind shares: its config entry and the key lookup. */
+export abstract class ConfiguredProvider {
+  constructor(
+    protected readonly cfg: ProviderConfig,
+    protected readonly deps: ProviderDeps,
+  ) {}
+  get name() { return this.cfg.name; }
+  get model() { return this.cfg.model!; }
+  get contextWindow() { return this.cfg.context_window ?? 0; }
+  protected key(): string | undefined {
+    return providerKey(this.cfg, this.deps);
+  }
 }
 
 export type ProviderFactory = (cfg: ProviderConfig, deps: ProviderDeps) => Provider;

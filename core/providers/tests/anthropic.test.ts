@@ -1,46 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SecretStore } from "../../secrets/dotenv.ts";
+import { describe, expect, test } from "bun:test";
 import { startScriptedAnthropic } from "../../testing/scripted-llm-anthropic.ts";
-import type { ScriptedServer } from "../../testing/scripted-llm.ts";
-import { chatWithRetry, createProvider, ProviderError, type ChatRequest, type ProviderConfig } from "../index.ts";
+import { chatWithRetry, ProviderError, type ChatRequest } from "../index.ts";
+import { policy, providerFixture, signal } from "./fixture.ts";
 
-let dir: string;
-let llm: ScriptedServer | undefined;
-const policy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 5000 };
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "reasonix-anthropic-test-"));
-  writeFileSync(join(dir, ".env"), "ANT_KEY=sk-ant-dotenv\n", { mode: 0o600 });
-});
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const make = (url: string, extra: Partial<ProviderConfig> = {}) => {
-  const store = new SecretStore(join(dir, ".env"));
-  return createProvider({ name: "claude", kind: "anthropic", base_url: url, model: "claude-test", api_key_env: "ANT_KEY", ...extra }, { secret: (n) => store.get(n) });
-};
-
-const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
-  system: "SYS",
-  tools: [{ name: "edit_file", description: "Edit", inputSchema: { type: "object", properties: { path: { type: "string" } } } }],
-  messages: [{ role: "user", content: "hi" }],
-  ...over,
-});
-const signal = () => new AbortController().signal;
+const fx = providerFixture({ name: "claude", kind: "anthropic", model: "claude-test", api_key_env: "ANT_KEY" }, "ANT_KEY=sk-ant-dotenv");
+const make = fx.make;
+const req = (over: Partial<ChatRequest> = {}) => fx.req({ toolName: "edit_file", ...over });
 
 describe("anthropic provider over real HTTP", () => {
   test("streams thinking, text and a tool_use whose JSON arrives in pieces; sends the Messages API shape", async () => {
-    llm = await startScriptedAnthropic([
+    fx.llm = await startScriptedAnthropic([
       { reasoning: "Thinking it through.", signature: "SIG123", text: "Editing.", toolCalls: [{ id: "toolu_1", name: "edit_file", arguments: { path: "a/b/c.ts", old: "x", new: "y" } }], usage: { input: 900, cacheHit: 600, output: 42 }, chunkSize: 5 },
     ]);
     const reasoning: string[] = [];
-    const r = await make(llm.url).chat(req(), { onReasoning: (t) => reasoning.push(t) }, signal());
+    const r = await make(fx.llm!.url).chat(req(), { onReasoning: (t) => reasoning.push(t) }, signal());
     expect(r.message.content).toBe("Editing.");
     expect(r.message.reasoning).toBe("Thinking it through.");
     expect(reasoning.length).toBeGreaterThan(1);
@@ -49,7 +22,7 @@ describe("anthropic provider over real HTTP", () => {
     expect(r.usage).toEqual({ inputTokens: 900, outputTokens: 42, cacheHitTokens: 600 });
     expect(r.finishReason).toBe("tool_calls");
 
-    const sent = llm.chatRequests()[0]!;
+    const sent = fx.llm!.chatRequests()[0]!;
     expect(sent.path).toBe("/v1/messages");
     expect(sent.headers["x-api-key"]).toBe("sk-ant-dotenv");
     expect(sent.headers.authorization).toBeUndefined();
@@ -63,8 +36,8 @@ describe("anthropic provider over real HTTP", () => {
   });
 
   test("thinking blocks, tool_use and tool_result are replayed; consecutive user turns merge", async () => {
-    llm = await startScriptedAnthropic([{ text: "done" }]);
-    await make(llm.url).chat(
+    fx.llm = await startScriptedAnthropic([{ text: "done" }]);
+    await make(fx.llm!.url).chat(
       req({
         messages: [
           { role: "user", content: "<project-instructions>x</project-instructions>" },
@@ -77,7 +50,7 @@ describe("anthropic provider over real HTTP", () => {
       {},
       signal(),
     );
-    expect(llm.chatRequests()[0]!.body.messages).toEqual([
+    expect(fx.llm!.chatRequests()[0]!.body.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "<project-instructions>x</project-instructions>" }, { type: "text", text: "go" }] },
       {
         role: "assistant",
@@ -92,9 +65,9 @@ describe("anthropic provider over real HTTP", () => {
   });
 
   test("bearer auth, static headers and extra_body", async () => {
-    llm = await startScriptedAnthropic([{ text: "ok" }]);
-    await make(`${llm.url}/v1`, { auth: "bearer", headers: { "X-Gateway": "g1" }, extra_body: { thinking: { type: "enabled", budget_tokens: 2048 }, model: "evil", stream: false } }).chat(req(), {}, signal());
-    const sent = llm.chatRequests()[0]!;
+    fx.llm = await startScriptedAnthropic([{ text: "ok" }]);
+    await make(`${fx.llm!.url}/v1`, { auth: "bearer", headers: { "X-Gateway": "g1" }, extra_body: { thinking: { type: "enabled", budget_tokens: 2048 }, model: "evil", stream: false } }).chat(req(), {}, signal());
+    const sent = fx.llm!.chatRequests()[0]!;
     expect(sent.path).toBe("/v1/messages");
     expect(sent.headers.authorization).toBe("Bearer sk-ant-dotenv");
     expect(sent.headers["x-api-key"]).toBeUndefined();
@@ -105,20 +78,20 @@ describe("anthropic provider over real HTTP", () => {
   });
 
   test("401 names the api_key_env; 529 and overloaded events are retried; cut streams are retried", async () => {
-    llm = await startScriptedAnthropic([{ kind: "error", status: 401, message: "invalid x-api-key" }]);
-    const err = await chatWithRetry(make(llm.url), req(), {}, signal(), policy).catch((e) => e);
+    fx.llm = await startScriptedAnthropic([{ kind: "error", status: 401, message: "invalid x-api-key" }]);
+    const err = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.message).toContain("check api_key_env ANT_KEY");
-    await llm.close();
+    await fx.llm!.close();
 
-    llm = await startScriptedAnthropic([
+    fx.llm = await startScriptedAnthropic([
       { kind: "error", status: 529, headers: { "retry-after": "0" } },
       { text: "half", streamErrorAfter: 3 },
       { toolCalls: [{ name: "edit_file", arguments: { path: "cut" } }], cutAfter: 4, cutMode: "reset" },
       { text: "complete answer" },
     ]);
     const retries: string[] = [];
-    const r = await chatWithRetry(make(llm.url), req(), {}, signal(), { ...policy, maxAttempts: 4 }, (n) => retries.push(n.reason));
+    const r = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), { ...policy, maxAttempts: 4 }, (n) => retries.push(n.reason));
     expect(r.message.content).toBe("complete answer");
     expect(r.message.toolCalls).toBeUndefined();
     expect(retries).toHaveLength(3);
@@ -128,9 +101,9 @@ describe("anthropic provider over real HTTP", () => {
   });
 
   test("model discovery via /v1/models", async () => {
-    llm = await startScriptedAnthropic([], { models: ["claude-a", "claude-b"] });
-    expect(await make(llm.url).listModels()).toEqual(["claude-a", "claude-b"]);
-    expect(llm.requests[0]!.path).toBe("/v1/models");
-    expect(llm.requests[0]!.headers["x-api-key"]).toBe("sk-ant-dotenv");
+    fx.llm = await startScriptedAnthropic([], { models: ["claude-a", "claude-b"] });
+    expect(await make(fx.llm!.url).listModels()).toEqual(["claude-a", "claude-b"]);
+    expect(fx.llm!.requests[0]!.path).toBe("/v1/models");
+    expect(fx.llm!.requests[0]!.headers["x-api-key"]).toBe("sk-ant-dotenv");
   });
 });

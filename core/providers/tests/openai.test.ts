@@ -1,44 +1,17 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
 import { ConfigError } from "../../errors.ts";
-import { SecretStore } from "../../secrets/dotenv.ts";
-import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import { chatWithRetry, createProvider, providerEntries, ProviderError, type ChatRequest, type ProviderConfig } from "../index.ts";
+import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { chatWithRetry, providerEntries, ProviderError } from "../index.ts";
+import { policy, providerFixture, signal } from "./fixture.ts";
 
-let dir: string;
-let llm: ScriptedServer | undefined;
-const policy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 5000 };
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "reasonix-openai-test-"));
-  writeFileSync(join(dir, ".env"), "TEST_KEY=sk-from-dotenv\n", { mode: 0o600 });
-});
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const make = (url: string, extra: Partial<ProviderConfig> = {}) => {
-  const store = new SecretStore(join(dir, ".env"));
-  return createProvider({ name: "t", kind: "openai", base_url: url, model: "m-1", api_key_env: "TEST_KEY", ...extra }, { secret: (n) => store.get(n) });
-};
-
-const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
-  system: "SYS",
-  tools: [{ name: "read_file", description: "Read", inputSchema: { type: "object", properties: { path: { type: "string" } } } }],
-  messages: [{ role: "user", content: "hi" }],
-  ...over,
-});
-
-const signal = () => new AbortController().signal;
+const fx = providerFixture({ name: "t", kind: "openai", model: "m-1", api_key_env: "TEST_KEY" }, "TEST_KEY=sk-from-dotenv");
+const make = fx.make;
+const req = fx.req;
 
 describe("openai provider over real HTTP", () => {
   test("streams reasoning, text and tool calls split across chunks; reports usage with cache hits", async () => {
     const args = { path: "src/some/long/path/name.ts", note: "x".repeat(50) };
-    llm = await startScriptedOpenAI([
+    fx.llm = await startScriptedOpenAI([
       {
         reasoning: "Let me think about it carefully.",
         text: "Reading the file now.",
@@ -49,7 +22,7 @@ describe("openai provider over real HTTP", () => {
     ]);
     const texts: string[] = [];
     const reasoning: string[] = [];
-    const r = await make(llm.url).chat(req(), { onText: (t) => texts.push(t), onReasoning: (t) => reasoning.push(t) }, signal());
+    const r = await make(fx.llm!.url).chat(req(), { onText: (t) => texts.push(t), onReasoning: (t) => reasoning.push(t) }, signal());
     expect(r.message.content).toBe("Reading the file now.");
     expect(r.message.reasoning).toBe("Let me think about it carefully.");
     expect(texts.length).toBeGreaterThan(1);
@@ -61,7 +34,7 @@ describe("openai provider over real HTTP", () => {
     expect(r.finishReason).toBe("tool_calls");
     expect(r.usage).toEqual({ inputTokens: 1200, outputTokens: 80, cacheHitTokens: 1024, reasoningTokens: 30 });
 
-    const sent = llm.chatRequests()[0]!;
+    const sent = fx.llm!.chatRequests()[0]!;
     expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.headers.authorization).toBe("Bearer sk-from-dotenv");
     expect(sent.body.model).toBe("m-1");
@@ -72,8 +45,8 @@ describe("openai provider over real HTTP", () => {
   });
 
   test("replays assistant tool calls with reasoning_content and tool results", async () => {
-    llm = await startScriptedOpenAI([{ text: "ok" }]);
-    await make(llm.url).chat(
+    fx.llm = await startScriptedOpenAI([{ text: "ok" }]);
+    await make(fx.llm!.url).chat(
       req({
         messages: [
           { role: "user", content: "go" },
@@ -84,7 +57,7 @@ describe("openai provider over real HTTP", () => {
       {},
       signal(),
     );
-    expect(llm.chatRequests()[0]!.body.messages.slice(1)).toEqual([
+    expect(fx.llm!.chatRequests()[0]!.body.messages.slice(1)).toEqual([
       { role: "user", content: "go" },
       { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } }], reasoning_content: "think" },
       { role: "tool", tool_call_id: "c1", content: "A" },
@@ -92,13 +65,13 @@ describe("openai provider over real HTTP", () => {
   });
 
   test("extra_body is merged but never overrides model/messages/tools/stream; static headers are sent", async () => {
-    llm = await startScriptedOpenAI([{ text: "ok" }]);
-    const p = make(llm.url, {
+    fx.llm = await startScriptedOpenAI([{ text: "ok" }]);
+    const p = make(fx.llm!.url, {
       extra_body: { enable_thinking: true, model: "evil", messages: [], stream: false, tools: [], nested: { a: 1 } },
       headers: { "HTTP-Referer": "https://example.test", "X-Title": "reasonix-tests" },
     });
     await p.chat(req(), {}, signal());
-    const sent = llm.chatRequests()[0]!;
+    const sent = fx.llm!.chatRequests()[0]!;
     expect(sent.body.enable_thinking).toBe(true);
     expect(sent.body.nested).toEqual({ a: 1 });
     expect(sent.body.model).toBe("m-1");
@@ -116,35 +89,35 @@ describe("openai provider over real HTTP", () => {
   });
 
   test("full_url sends to base_url as-is", async () => {
-    llm = await startScriptedOpenAI([{ text: "ok" }], { chatPaths: ["/gateway/custom/chat"] });
-    const r = await make(`${llm.origin}/gateway/custom/chat`, { full_url: true }).chat(req(), {}, signal());
+    fx.llm = await startScriptedOpenAI([{ text: "ok" }], { chatPaths: ["/gateway/custom/chat"] });
+    const r = await make(`${fx.llm!.origin}/gateway/custom/chat`, { full_url: true }).chat(req(), {}, signal());
     expect(r.message.content).toBe("ok");
-    expect(llm.requests).toHaveLength(1);
-    expect(llm.requests[0]!.path).toBe("/gateway/custom/chat");
-    expect(llm.requests[0]!.body.model).toBe("m-1");
+    expect(fx.llm!.requests).toHaveLength(1);
+    expect(fx.llm!.requests[0]!.path).toBe("/gateway/custom/chat");
+    expect(fx.llm!.requests[0]!.body.model).toBe("m-1");
   });
 
   test("model discovery via /models and via models_url", async () => {
-    llm = await startScriptedOpenAI([], { models: ["alpha", "beta"] });
-    expect(await make(llm.url).listModels()).toEqual(["alpha", "beta"]);
-    expect(llm.requests[0]!.path).toBe("/v1/models");
-    expect(llm.requests[0]!.headers.authorization).toBe("Bearer sk-from-dotenv");
-    expect(await make(`${llm.origin}/elsewhere`, { models_url: `${llm.origin}/catalog/models` }).listModels()).toEqual(["alpha", "beta"]);
-    expect(llm.requests[1]!.path).toBe("/catalog/models");
+    fx.llm = await startScriptedOpenAI([], { models: ["alpha", "beta"] });
+    expect(await make(fx.llm!.url).listModels()).toEqual(["alpha", "beta"]);
+    expect(fx.llm!.requests[0]!.path).toBe("/v1/models");
+    expect(fx.llm!.requests[0]!.headers.authorization).toBe("Bearer sk-from-dotenv");
+    expect(await make(`${fx.llm!.origin}/elsewhere`, { models_url: `${fx.llm!.origin}/catalog/models` }).listModels()).toEqual(["alpha", "beta"]);
+    expect(fx.llm!.requests[1]!.path).toBe("/catalog/models");
   });
 
   test("the key comes only from $REASONIX_HOME/.env, never the shell environment", async () => {
-    llm = await startScriptedOpenAI([{ text: "ok" }]);
+    fx.llm = await startScriptedOpenAI([{ text: "ok" }]);
     process.env.TEST_KEY = "sk-from-shell";
     process.env.OTHER_KEY = "sk-from-shell";
     try {
-      await make(llm.url).chat(req(), {}, signal());
-      expect(llm.chatRequests()[0]!.headers.authorization).toBe("Bearer sk-from-dotenv");
-      const p = make(llm.url, { api_key_env: "OTHER_KEY" });
+      await make(fx.llm!.url).chat(req(), {}, signal());
+      expect(fx.llm!.chatRequests()[0]!.headers.authorization).toBe("Bearer sk-from-dotenv");
+      const p = make(fx.llm!.url, { api_key_env: "OTHER_KEY" });
       const err = await p.chat(req(), {}, signal()).catch((e) => e);
       expect(err).toBeInstanceOf(ProviderError);
       expect(err.message).toContain("api_key_env OTHER_KEY has no value in $REASONIX_HOME/.env");
-      expect(llm.chatRequests().length).toBe(1);
+      expect(fx.llm!.chatRequests().length).toBe(1);
     } finally {
       delete process.env.TEST_KEY;
       delete process.env.OTHER_KEY;
@@ -152,20 +125,20 @@ describe("openai provider over real HTTP", () => {
   });
 
   test("401 says which api_key_env to check and is not retried", async () => {
-    llm = await startScriptedOpenAI([{ kind: "error", status: 401, message: "Incorrect API key provided" }, { text: "never" }]);
-    const err = await chatWithRetry(make(llm.url), req(), {}, signal(), policy).catch((e) => e);
+    fx.llm = await startScriptedOpenAI([{ kind: "error", status: 401, message: "Incorrect API key provided" }, { text: "never" }]);
+    const err = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.kind).toBe("auth");
     expect(err.message).toContain("check api_key_env TEST_KEY");
     expect(err.message).toContain("Incorrect API key provided");
-    expect(llm.chatRequests().length).toBe(1);
+    expect(fx.llm!.chatRequests().length).toBe(1);
   });
 
   test("429 honours Retry-After, then succeeds", async () => {
-    llm = await startScriptedOpenAI([{ kind: "error", status: 429, headers: { "retry-after": "1" } }, { text: "after wait" }]);
+    fx.llm = await startScriptedOpenAI([{ kind: "error", status: 429, headers: { "retry-after": "1" } }, { text: "after wait" }]);
     const retries: { delayMs: number }[] = [];
     const t0 = Date.now();
-    const r = await chatWithRetry(make(llm.url), req(), {}, signal(), policy, (n) => retries.push(n));
+    const r = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy, (n) => retries.push(n));
     expect(r.message.content).toBe("after wait");
     expect(retries).toHaveLength(1);
     expect(retries[0]!.delayMs).toBe(1000);
@@ -173,41 +146,41 @@ describe("openai provider over real HTTP", () => {
   });
 
   test("5xx retries are bounded", async () => {
-    llm = await startScriptedOpenAI([503, 502, 500, 500].map((status) => ({ kind: "error" as const, status })));
-    const err = await chatWithRetry(make(llm.url), req(), {}, signal(), policy).catch((e) => e);
+    fx.llm = await startScriptedOpenAI([503, 502, 500, 500].map((status) => ({ kind: "error" as const, status })));
+    const err = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.message).toContain("gave up after 3 attempts");
-    expect(llm.chatRequests().length).toBe(3);
+    expect(fx.llm!.chatRequests().length).toBe(3);
   });
 
   test("a Retry-After longer than we wait surfaces at once", async () => {
-    llm = await startScriptedOpenAI([{ kind: "error", status: 429, headers: { "retry-after": "3600" } }, { text: "never" }]);
-    const err = await chatWithRetry(make(llm.url), req(), {}, signal(), policy).catch((e) => e);
+    fx.llm = await startScriptedOpenAI([{ kind: "error", status: 429, headers: { "retry-after": "3600" } }, { text: "never" }]);
+    const err = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy).catch((e) => e);
     expect(err.message).toContain("asks to wait 3600 s");
-    expect(llm.chatRequests().length).toBe(1);
+    expect(fx.llm!.chatRequests().length).toBe(1);
   });
 
   test("a stream cut mid tool call (clean end or socket reset) is retried and yields one complete answer", async () => {
     for (const cutMode of ["end", "reset"] as const) {
-      llm = await startScriptedOpenAI([
+      fx.llm = await startScriptedOpenAI([
         { toolCalls: [{ id: "c1", name: "read_file", arguments: { path: "first-attempt" } }], cutAfter: 3, cutMode, chunkSize: 3 },
         { toolCalls: [{ id: "c2", name: "read_file", arguments: { path: "second-attempt" } }] },
       ]);
       const retries: string[] = [];
-      const r = await chatWithRetry(make(llm.url), req(), {}, signal(), policy, (n) => retries.push(n.reason));
+      const r = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy, (n) => retries.push(n.reason));
       expect(r.message.toolCalls).toEqual([{ id: "c2", name: "read_file", arguments: '{"path":"second-attempt"}' }]);
       expect(retries).toHaveLength(1);
       expect(retries[0]).toMatch(/stream/);
-      expect(llm.chatRequests().length).toBe(2);
-      await llm.close();
-      llm = undefined;
+      expect(fx.llm!.chatRequests().length).toBe(2);
+      await fx.llm!.close();
+      fx.llm = undefined;
     }
   });
 
   test("an error event inside the stream is retried", async () => {
-    llm = await startScriptedOpenAI([{ text: "partial answer that breaks", streamErrorAfter: 2 }, { text: "whole answer" }]);
-    const r = await chatWithRetry(make(llm.url), req(), {}, signal(), policy);
+    fx.llm = await startScriptedOpenAI([{ text: "partial answer that breaks", streamErrorAfter: 2 }, { text: "whole answer" }]);
+    const r = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy);
     expect(r.message.content).toBe("whole answer");
-    expect(llm.chatRequests().length).toBe(2);
+    expect(fx.llm!.chatRequests().length).toBe(2);
   });
 });
