@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReasonixError, errorMessage } from "../errors.ts";
+import { ProviderError } from "../providers/errors.ts";
 import { chatWithRetry, type RetryPolicy } from "../providers/retry.ts";
 import type { ChatRequest, Provider, ToolCall, ToolSchema } from "../providers/types.ts";
 import { captureFile } from "../sessions/checkpoints.ts";
@@ -185,19 +186,32 @@ export class LiveSession implements EngineSession {
   private async loop(turn: number, signal: AbortSignal): Promise<TurnEndReason> {
     const checkpointed = new Set<string>();
     let lastPrompt: { tokens: number; messages: number } | undefined;
+    let overflowCompacted = false;
     for (let step = 1; ; step++) {
       if (signal.aborted) return "cancelled";
-      lastPrompt = await this.maybeCompact(turn, signal, lastPrompt);
+      lastPrompt = (await this.maybeCompact(turn, signal, lastPrompt)).last;
       const req: ChatRequest = { system: this.deps.system, tools: this.schemas, messages: this.state.messages };
       const sentCount = req.messages.length;
-      const result = await chatWithRetry(
-        this.deps.provider,
-        req,
-        { onText: (text) => this.emit({ type: "text_delta", text }), onReasoning: (text) => this.emit({ type: "reasoning_delta", text }) },
-        signal,
-        this.deps.retry,
-        (n) => this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
-      );
+      let result;
+      try {
+        result = await chatWithRetry(
+          this.deps.provider,
+          req,
+          { onText: (text) => this.emit({ type: "text_delta", text }), onReasoning: (text) => this.emit({ type: "reasoning_delta", text }) },
+          signal,
+          this.deps.retry,
+          (n) => this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
+        );
+      } catch (e) {
+        // The provider says the prompt is too long (context_window unset or
+        // too high): compact once and try the same step again.
+        if (overflowCompacted || !isContextOverflow(e)) throw e;
+        overflowCompacted = true;
+        if (!(await this.maybeCompact(turn, signal, undefined, true)).compacted) throw e;
+        lastPrompt = undefined;
+        step--;
+        continue;
+      }
       this.recordUsage(turn, result.usage);
       lastPrompt = { tokens: result.usage.inputTokens + result.usage.outputTokens, messages: sentCount + 1 };
       const msg = result.message;
@@ -339,17 +353,23 @@ export class LiveSession implements EngineSession {
    * the old middle and keep the recent tail verbatim. Uses the same system
    * prompt and tools, so even the summary request reuses the cached prefix.
    */
-  private async maybeCompact(turn: number, signal: AbortSignal, last?: { tokens: number; messages: number }) {
-    const window = this.deps.provider.contextWindow;
-    if (!window || window <= 0) return last;
+  private async maybeCompact(
+    turn: number,
+    signal: AbortSignal,
+    last?: { tokens: number; messages: number },
+    force = false,
+  ): Promise<{ last?: { tokens: number; messages: number }; compacted: boolean }> {
+    const unchanged = { last, compacted: false };
     const msgs = this.state.messages;
     // The provider's own count of the last prompt is best; our estimate guards
     // against endpoints that report no (or too little) usage.
     const local = estimateTokens(msgs) + Math.ceil((this.deps.system.length + JSON.stringify(this.schemas).length) / 4);
     const estimate = Math.max(local, last ? last.tokens + estimateTokens(msgs.slice(last.messages)) : 0);
-    if (estimate < this.deps.compactRatio * window) return last;
-    const plan = planCompaction(msgs, this.state.preamble, Math.floor(window * 0.2));
-    if (!plan) return last;
+    const window = this.deps.provider.contextWindow > 0 ? this.deps.provider.contextWindow : force ? estimate : 0;
+    if (window <= 0) return unchanged;
+    if (!force && estimate < this.deps.compactRatio * window) return unchanged;
+    const plan = planCompaction(msgs, this.state.preamble, Math.floor(Math.min(window, estimate) * 0.2));
+    if (!plan) return unchanged;
     const req: ChatRequest = {
       system: this.deps.system,
       tools: this.schemas,
@@ -360,11 +380,11 @@ export class LiveSession implements EngineSession {
     );
     this.recordUsage(turn, res.usage);
     const text = res.message.content.trim();
-    if (!text) return last;
+    if (!text) return unchanged;
     const summary = wrapSummary(text);
     this.commit({ t: "compaction", turn, headCount: this.state.preamble, keepFrom: plan.keepFrom, summary });
     this.emit({ type: "compaction", removedMessages: plan.keepFrom - this.state.preamble, summaryChars: summary.length });
-    return undefined;
+    return { last: undefined, compacted: true };
   }
 
   /** Rewind to just before `turn`: files, conversation, or both. */
@@ -385,6 +405,12 @@ export class LiveSession implements EngineSession {
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
     this.deps.onClose?.();
   }
+}
+
+/** A provider's "prompt too long" refusal, across vendors' wordings. */
+export function isContextOverflow(e: unknown): boolean {
+  if (!(e instanceof ProviderError) || e.kind !== "bad_request") return false;
+  return /context[ _-]?(length|window)|too long|too many tokens|maximum.{0,40}tokens|prompt is too long|exceeds? the (context|model)/i.test(e.message);
 }
 
 function safeSummary(tool: ToolDefinition, input: unknown): string {

@@ -366,3 +366,41 @@ describe("permission mode switch", () => {
     expect(readFileSync(join(sb.workspace, "p.txt"), "utf8")).toBe("P");
   });
 });
+
+describe("context overflow", () => {
+  test("a 'prompt too long' refusal compacts once and retries the same step", async () => {
+    const engine = await setup([
+      { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: "b.txt" } }] },
+      { kind: "error", status: 400, message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens." },
+      { text: "SUMMARY-OF-READS" },
+      { text: "answered after compaction" },
+    ]);
+    writeFileSync(join(sb.workspace, "a.txt"), "A".repeat(400));
+    writeFileSync(join(sb.workspace, "b.txt"), "B".repeat(400));
+    const s = await engine.createSession();
+    const evs = collect(s);
+    expect(await s.submit("read both")).toBe("done");
+    expect(evs.some((e) => e.type === "compaction")).toBe(true);
+    const reqs = llm.chatRequests();
+    expect(reqs).toHaveLength(5);
+    expect(reqs[3]!.body.messages.at(-1).content).toContain("<compaction-request>");
+    expect(reqs[4]!.body.messages[1].content).toContain("SUMMARY-OF-READS");
+    expect(JSON.stringify(reqs[4]!.body.messages)).not.toContain("AAAA");
+  });
+
+  test("a second overflow in the same step is an error, not a loop", async () => {
+    const tooLong = { kind: "error" as const, status: 400, message: "prompt is too long: 300000 tokens > 200000 maximum" };
+    const engine = await setup([
+      { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
+      tooLong,
+      { text: "SUMMARY" },
+      tooLong,
+    ]);
+    writeFileSync(join(sb.workspace, "a.txt"), "A".repeat(400));
+    const s = await engine.createSession();
+    expect(await s.submit("go")).toBe("error");
+    expect(llm.chatRequests()).toHaveLength(5);
+  });
+});
