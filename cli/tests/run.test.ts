@@ -160,6 +160,21 @@ describe("reasonix run (headless) against the scripted server", () => {
   });
 });
 
+describe("interrupting a run", () => {
+  test("Ctrl-C (SIGINT) cancels the turn, records it and exits 130", async () => {
+    await setup([{ text: "too slow", delayMs: 60_000 }]);
+    const proc = Bun.spawn([process.execPath, mainTs, "run", "--output-format", "stream-json", "wait"], { cwd: ce.workspace, env: ce.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    cleanups.push(() => proc.kill("SIGKILL"));
+    for (let i = 0; i < 300 && llm.chatRequests().length < 1; i++) await Bun.sleep(50);
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    const events = (await new Response(proc.stdout).text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "cancelled" });
+    const show = JSON.parse((await runCli(ce, ["sessions", "show", events[0].sessionId, "--json"])).stdout);
+    expect(show.history.at(-1)).toMatchObject({ type: "turn_end", reason: "cancelled" });
+  });
+});
+
 describe("reasonix sessions", () => {
   test("list/show/rewind/delete with --json", async () => {
     await setup([

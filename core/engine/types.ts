@@ -55,6 +55,10 @@ export type EngineEvent =
       cost?: { turn: number; total: number; currency: string };
     }
   | { type: "compaction"; removedMessages: number; summaryChars: number }
+  /**
+   * A model step is being retried. Text/reasoning deltas streamed since the
+   * last `assistant` event belonged to the failed attempt: drop them.
+   */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "turn_end"; turn: number; reason: TurnEndReason; error?: string }
   | { type: "error"; code: string; message: string };
