@@ -143,14 +143,14 @@ export class LiveSession implements EngineSession {
   }
 
   submit(prompt: string): Promise<TurnEndReason> {
+    if (this.closed) return Promise.reject(new ReasonixError("session_closed", "session is closed"));
+    if (this.abort) return Promise.reject(new ReasonixError("session_busy", "a turn is already running in this session"));
     const p = this.runTurn(prompt);
     this.running = p.catch(() => "error" as const);
     return p;
   }
 
   private async runTurn(prompt: string): Promise<TurnEndReason> {
-    if (this.closed) throw new ReasonixError("session_closed", "session is closed");
-    if (this.abort) throw new ReasonixError("session_busy", "a turn is already running in this session");
     const ac = new AbortController();
     this.abort = ac;
     const turn = this.state.nextTurn;
@@ -166,18 +166,22 @@ export class LiveSession implements EngineSession {
       else {
         reason = "error";
         error = errorMessage(e);
+        if (e instanceof ReasonixError && e.hint) error += ` (${e.hint})`;
         const code = e instanceof ReasonixError ? e.code : "internal";
         this.emit({ type: "error", code, message: error });
       }
     } finally {
-      // Whatever happened, leave every tool call answered.
-      for (const c of danglingToolCalls(this.state.messages)) {
-        this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content: "error: cancelled before it ran", isError: true } });
+      try {
+        // Whatever happened, leave every tool call answered.
+        for (const c of danglingToolCalls(this.state.messages)) {
+          this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content: "error: cancelled before it ran", isError: true } });
+        }
+        this.commit({ t: "turn_end", turn, reason, ...(error ? { error } : {}), at: now() });
+      } finally {
+        this.abort = null;
+        for (const resolve of this.approvals.values()) resolve("deny");
+        this.approvals.clear();
       }
-      this.commit({ t: "turn_end", turn, reason, ...(error ? { error } : {}), at: now() });
-      this.abort = null;
-      for (const resolve of this.approvals.values()) resolve("deny");
-      this.approvals.clear();
     }
     this.emit({ type: "turn_end", turn, reason, ...(error ? { error } : {}) });
     return reason;

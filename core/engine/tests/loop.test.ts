@@ -404,3 +404,15 @@ describe("context overflow", () => {
     expect(llm.chatRequests()).toHaveLength(5);
   });
 });
+
+describe("session guards", () => {
+  test("a second submit while busy is refused without disturbing the running turn", async () => {
+    const engine = await setup([{ text: "slow", delayMs: 300 }]);
+    const s = await engine.createSession();
+    const first = s.submit("one");
+    await expect(s.submit("two")).rejects.toThrow(/already running/);
+    expect(await first).toBe("done");
+    await s.close();
+    await expect(s.submit("three")).rejects.toThrow(/closed/);
+  });
+});
