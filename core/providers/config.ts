@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import type { ModelInfo } from "../engine/types.ts";
 import type { ProviderConfig } from "./types.ts";
 
@@ -78,7 +78,8 @@ export function selectModel(entries: ProviderConfig[], wanted: string | undefine
   const exact = choices.find((c) => c.name === key) ?? choices.find((c) => `${c.entry.name}/${c.model}` === key) ?? choices.find((c) => c.model === key);
   if (exact) return exact;
   const known = choices.map((c) => c.name).join(", ");
-  throw new ConfigError("config", `${wanted ? "--model" : "default_model"} "${key}" matches no [[providers]] entry (known: ${known})`);
+  if (wanted) throw new UsageError(`--model "${key}" matches no [[providers]] entry`, `known: ${known}`);
+  throw new ConfigError("config", `default_model "${key}" matches no [[providers]] entry (known: ${known})`);
 }
 
 export function modelInfos(entries: ProviderConfig[], hasSecret: (name: string) => boolean): ModelInfo[] {
