@@ -30,7 +30,7 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { PathPolicy } from "../policy/paths.ts";
-import { isWithin } from "../policy/paths.ts";
+import { isWithin, resolveReal } from "../policy/paths.ts";
 import { childEnv } from "./env.ts";
 import { guardProtected, layoutFor, type GuardReport } from "./layout.ts";
 import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from "./profiles.ts";
@@ -94,6 +94,14 @@ function visibleInBwrap(p: string, writeRoots: readonly string[]): boolean {
   return !["/tmp", "/run", "/proc", "/dev"].some((h) => isWithin(p, h));
 }
 
+/** /etc/resolv.conf's real path when it lies under /run, which the profile hides. */
+function resolverUnderRun(): string[] {
+  const real = resolveReal("/etc/resolv.conf");
+  return isWithin(real, "/run") && existsSync(real) ? [real] : [];
+}
+
+const tmpVars = (dir: string) => ({ TMPDIR: dir, TMP: dir, TEMP: dir });
+
 export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise<WrappedCommand> {
   const platform = opts.platform ?? process.platform;
   const cwd = opts.cwd ?? opts.policy.workspaceRoot;
@@ -101,7 +109,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const noGuard = (): GuardReport => ({ violations: [] });
 
   if (opts.mode === "off") {
-    const env = childEnv(base, { strip: opts.stripEnv, set: { TMPDIR: opts.sessionTmpDir, TMP: opts.sessionTmpDir, TEMP: opts.sessionTmpDir } });
+    const env = childEnv(base, { strip: opts.stripEnv, set: tmpVars(opts.sessionTmpDir) });
     return { ok: true, backend: "unconfined", argv, env, cwd, finish: noGuard };
   }
 
@@ -126,6 +134,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
       lists: {
         write_roots: roots,
         session_tmp_parents: visible([tmpParent]),
+        run_keep: resolverUnderRun(),
         keep_ancestors: visible(layout.ancestors),
         protected: visible(layout.protectedExisting),
         forbid_dirs: visible(layout.forbidDirs),
@@ -146,7 +155,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
       PROTECTED_ANCESTOR: [...layout.ancestors, ...layout.protectedAll],
     },
   });
-  const env = childEnv(base, { strip: opts.stripEnv, set: { TMPDIR: opts.sessionTmpDir, TMP: opts.sessionTmpDir, TEMP: opts.sessionTmpDir } });
+  const env = childEnv(base, { strip: opts.stripEnv, set: tmpVars(opts.sessionTmpDir) });
   const full = [SEATBELT_PATH, "-p", profile, ...defines.flatMap(([k, v]) => ["-D", `${k}=${v}`]), ...argv];
   return { ok: true, backend: "seatbelt", argv: full, env, cwd, finish };
 }
