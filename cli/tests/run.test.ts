@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import { startScriptedAnthropic } from "../../core/testing/scripted-llm-anthropic.ts";
 import { makeCliEnv, mainTs, runCli, type CliEnv } from "./run-helpers.ts";
 
 let llm: ScriptedServer;
@@ -157,6 +158,25 @@ describe("reasonix run (headless) against the scripted server", () => {
     const ends = shown.history.filter((e: any) => e.type === "turn_end");
     expect(ends[0]).toMatchObject({ reason: "error" });
     expect(ends[0].error).toContain("interrupted");
+  });
+});
+
+describe("reasonix run with kind = \"anthropic\"", () => {
+  test("the same task over the Messages API", async () => {
+    llm = await startScriptedAnthropic([
+      { reasoning: "Write it.", toolCalls: [{ name: "write_file", arguments: { path: "a.md", content: "# A\n" } }] },
+      { text: "Wrote a.md." },
+    ]);
+    ce = makeCliEnv(llm.url, { kind: "anthropic" });
+    cleanups.push(() => llm.close(), () => ce.cleanup());
+    const r = await runCli(ce, ["run", "-y", "write a.md"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Wrote a.md.");
+    expect(r.stderr).toContain("Write it.");
+    expect(readFileSync(join(ce.workspace, "a.md"), "utf8")).toBe("# A\n");
+    const reqs = llm.chatRequests();
+    expect(reqs[0]!.headers["x-api-key"]).toBe("sk-cli-test");
+    expect(reqs[1]!.body.messages[1].content[0]).toMatchObject({ type: "thinking", thinking: "Write it." });
   });
 });
 
