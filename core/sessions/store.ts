@@ -65,6 +65,8 @@ const pidAlive = (pid: number): boolean => {
 
 /** Sessions under `$REASONIX_HOME/sessions/`: `<id>.jsonl` plus `<id>/blobs/`. */
 export class SessionStore {
+  /** Summaries by id, valid while the log's size and mtime are unchanged. */
+  private readonly summaries = new Map<string, { stamp: string; summary: SessionSummary }>();
   constructor(readonly dir: string) {}
 
   private logPath = (id: string) => join(this.dir, `${id}.jsonl`);
@@ -134,18 +136,26 @@ export class SessionStore {
       if (!f.endsWith(".jsonl")) continue;
       const id = f.slice(0, -6);
       try {
+        const stat = statSync(this.logPath(id));
+        const stamp = `${stat.size}:${stat.mtimeMs}`;
+        const cached = this.summaries.get(id);
+        if (cached && cached.stamp === stamp) {
+          out.push(cached.summary);
+          continue;
+        }
         const st = this.load(id);
-        const mtime = statSync(this.logPath(id)).mtime.toISOString();
         const first = st.turns[0]?.prompt ?? "";
-        out.push({
+        const summary: SessionSummary = {
           id,
           workspace: st.meta.workspace,
           title: first.replace(/\s+/g, " ").trim().slice(0, 80),
           model: st.model,
           createdAt: st.meta.createdAt,
-          updatedAt: mtime,
+          updatedAt: stat.mtime.toISOString(),
           turns: st.turns.length,
-        });
+        };
+        this.summaries.set(id, { stamp, summary });
+        out.push(summary);
       } catch {
         // A log we cannot read is skipped from the list, never deleted.
       }
@@ -164,6 +174,7 @@ export class SessionStore {
       unlinkSync(lp);
     }
     unlinkSync(p);
+    this.summaries.delete(id);
     const dir = join(this.dir, id);
     if (existsSync(dir) && lstatSync(dir).isDirectory()) rmSync(dir, { recursive: true, force: true });
   }
