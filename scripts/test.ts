@@ -1,6 +1,9 @@
 // `npm test`: runs `bun test` and ends with one plain summary line
 // ("tests: N passed, N failed, N skipped") that CI can read.
 const args = process.argv.slice(2);
+// Suites start real sshd, bwrap and chromium on a 2-core machine: a per-test
+// limit of 5 s (bun's default) is too tight there. bunfig.toml cannot set it.
+if (!args.some((a) => a.startsWith("--timeout"))) args.unshift("--timeout=60000");
 const proc = Bun.spawn([process.execPath, "test", ...args], {
   stdout: "pipe",
   stderr: "pipe",
