@@ -32,7 +32,8 @@ export default defineCommand<RunArgs>({
       .option("auto", { alias: "y", type: "boolean", default: false, describe: "Allow writers and commands no rule holds back (same as --permission-mode auto)" })
       .option("permission-mode", { type: "string", choices: MODES as unknown as string[], describe: "Permission mode for this run" })
       .option("max-steps", { type: "number", describe: "Stop after this many model steps (exit 3)" })
-      .option("add-dir", { type: "string", array: true, describe: "Extra directory the file tools may write (repeatable)" })
+      // nargs 1: repeat the flag for several dirs, so a prompt after it is not swallowed.
+      .option("add-dir", { type: "string", array: true, nargs: 1, describe: "Extra directory the file tools may write (repeat for several)" })
       .option("dir", { type: "string", describe: "Workspace directory (default: current directory)" })
       .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the latest session of this workspace" })
       .option("resume", { type: "string", describe: "Continue the session with this id" })

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../core/testing/scripted-llm-anthropic.ts";
@@ -111,6 +111,23 @@ describe("reasonix run (headless) against the scripted server", () => {
     const allowed = await runCli(ce, ["run", "-y", "write out.txt"]);
     expect(allowed.code).toBe(0);
     expect(readFileSync(join(ce.workspace, "out.txt"), "utf8")).toBe("x");
+  });
+
+  test("writing outside the workspace needs --add-dir, even with --auto", async () => {
+    await setup([
+      (req) => ({ toolCalls: [{ name: "write_file", arguments: { path: join(req.body.messages[0].content.match(/Workspace: (.*)/)[1], "..", "shared", "out.txt"), content: "o" } }] }),
+      (req) => ({ toolCalls: [{ name: "write_file", arguments: { path: join(req.body.messages[0].content.match(/Workspace: (.*)/)[1], "..", "shared", "out.txt"), content: "o" } }] }),
+      { text: "done" },
+    ]);
+    const shared = join(ce.workspace, "..", "shared");
+    mkdirSync(shared);
+    const denied = await runCli(ce, ["run", "--auto", "write outside"]);
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain("--add-dir");
+    expect(existsSync(join(shared, "out.txt"))).toBe(false);
+    const allowed = await runCli(ce, ["run", "--auto", "--add-dir", shared, "write outside"]);
+    expect(allowed.code).toBe(0);
+    expect(readFileSync(join(shared, "out.txt"), "utf8")).toBe("o");
   });
 
   test("kill -9 of a running `reasonix run`, then --resume and -c finish the work", async () => {
