@@ -25,8 +25,16 @@ export const SEATBELT_PATH = "/usr/bin/sandbox-exec";
 const PROBE_TIMEOUT_MS = 5000;
 const OFF_HINT = 'or set [sandbox] bash = "off" to run bash unconfined (not recommended)';
 
-async function run(argv: string[], timeoutMs: number): Promise<{ code: number | null; out: string; timedOut: boolean }> {
-  const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+interface RunResult { code: number | null; out: string; timedOut: boolean; spawnError?: string }
+
+async function run(argv: string[], timeoutMs: number): Promise<RunResult> {
+  let proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>;
+  try {
+    proc = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  } catch (e) {
+    // e.g. EACCES on a bwrap without the execute bit: a refusal, not a crash.
+    return { code: null, out: "", timedOut: false, spawnError: (e as Error).message };
+  }
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -55,7 +63,11 @@ export async function probeBwrap(path: string | null = findBwrap() ?? null): Pro
       fix: `install it (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) ${OFF_HINT}`,
     };
   }
-  const version = (await run([path, "--version"], PROBE_TIMEOUT_MS)).out.replace(/^bubblewrap\s+/, "") || undefined;
+  const versionRun = await run([path, "--version"], PROBE_TIMEOUT_MS);
+  if (versionRun.spawnError) {
+    return { ...base, path, code: "bwrap-failed", cause: `cannot execute ${path}: ${versionRun.spawnError}`, fix: `check the file's permissions or reinstall bubblewrap ${OFF_HINT}` };
+  }
+  const version = versionRun.out.replace(/^bubblewrap\s+/, "") || undefined;
   const argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--new-session", "--die-with-parent"];
   if (isRoot()) argv.push("--cap-drop", "ALL");
   const res = await run([...argv, "true"], PROBE_TIMEOUT_MS);

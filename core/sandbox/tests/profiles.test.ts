@@ -160,6 +160,15 @@ describe("modes and refusals", () => {
     expect(s.fix).toContain("apparmor_restrict_unprivileged_userns");
   });
 
+  test("a bwrap that cannot be executed is a refusal, not a crash", async () => {
+    const fake = join(base, "bwrap-noexec");
+    writeFileSync(fake, "#!/bin/sh\nexit 0\n");
+    chmodSync(fake, 0o644);
+    const s = await probeBwrap(fake);
+    expect(s).toMatchObject({ available: false, code: "bwrap-failed" });
+    expect(s.cause).toContain(`cannot execute ${fake}`);
+  });
+
   test("off mode runs unconfined, still strips credentials and sets TMPDIR", async () => {
     const r = await runShell(`echo "$TMPDIR"; echo "k=$OPENAI_API_KEY"; touch '${join(base, "unconfined.txt")}' && echo wrote`, {
       policy,
