@@ -67,8 +67,6 @@ const parseArgs = (text: string): { ok: true; value: Record<string, unknown> } |
   }
 };
 
-type Outcome = { result: ToolResult; denied?: boolean };
-
 export class LiveSession implements EngineSession {
   private readonly listeners = new Set<EngineEventListener>();
   private readonly approvals = new Map<string, (d: ApprovalDecision) => void>();
@@ -237,55 +235,63 @@ export class LiveSession implements EngineSession {
     this.emit(this.state.history[this.state.history.length - 1]!);
   }
 
-  /** Run one round of tool calls; reads in a row run in parallel, writers one by one. */
+  /**
+   * Run one round of tool calls; reads in a row run in parallel, writers one
+   * by one. Results are committed in call order as soon as they are known, so
+   * a crash mid-round loses only the calls still running.
+   */
   private async runRound(turn: number, calls: ToolCall[], signal: AbortSignal, checkpointed: Set<string>): Promise<boolean> {
-    const outcomes = new Map<string, Outcome>();
+    const results: (ToolResult | undefined)[] = calls.map(() => undefined);
+    let next = 0;
+    const settle = (i: number, r: ToolResult) => {
+      results[i] = r;
+      for (; next < calls.length && results[next]; next++) {
+        const call = calls[next]!;
+        const res = results[next]!;
+        const receipt = res.receipt ? { receipt: res.receipt } : {};
+        this.commit({ t: "msg", turn, msg: { role: "tool", callId: call.id, name: call.name, content: res.output, ...(res.ok ? {} : { isError: true }) }, ...receipt });
+        this.emit({ type: "tool_result", callId: call.id, name: call.name, ok: res.ok, output: res.output, ...receipt });
+      }
+    };
     let denied = false;
-    let batch: (() => Promise<void>)[] = [];
+    let batch: Promise<void>[] = [];
     const flush = async () => {
-      const b = batch;
+      await Promise.all(batch);
       batch = [];
-      await Promise.all(b.map((f) => f()));
     };
     const ctx = this.toolContext(turn, signal, checkpointed);
     for (const call of calls) {
-      this.emit({ type: "tool_call", callId: call.id, name: call.name, input: parseArgs(call.arguments).ok ? JSON.parse(call.arguments || "{}") : call.arguments });
-    }
-    for (const call of calls) {
-      if (denied || signal.aborted) {
-        outcomes.set(call.id, { result: { ok: false, output: denied ? "skipped: an earlier call in this round was refused" : "cancelled" } });
-        continue;
-      }
-      const tool = this.toolMap.get(call.name);
-      if (!tool) {
-        outcomes.set(call.id, { result: { ok: false, output: `unknown tool "${call.name}"; available: ${[...this.toolMap.keys()].join(", ")}` } });
-        continue;
-      }
       const args = parseArgs(call.arguments);
-      if (!args.ok) {
-        outcomes.set(call.id, { result: { ok: false, output: args.error } });
+      this.emit({ type: "tool_call", callId: call.id, name: call.name, input: args.ok ? args.value : call.arguments });
+    }
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
+      const tool = this.toolMap.get(call.name);
+      const args = parseArgs(call.arguments);
+      if (tool && tool.kind !== "read") await flush();
+      if (denied || signal.aborted) {
+        settle(i, { ok: false, output: denied ? "skipped: an earlier call in this round was refused" : "cancelled" });
         continue;
       }
-      if (tool.kind !== "read") await flush();
+      if (!tool) {
+        settle(i, { ok: false, output: `unknown tool "${call.name}"; available: ${[...this.toolMap.keys()].join(", ")}` });
+        continue;
+      }
+      if (!args.ok) {
+        settle(i, { ok: false, output: args.error });
+        continue;
+      }
       const allowed = await this.authorize(call, tool, args.value, signal);
       if (allowed !== true) {
-        outcomes.set(call.id, { result: { ok: false, output: allowed }, denied: true });
         denied = true;
+        settle(i, { ok: false, output: allowed });
         continue;
       }
-      const run = async () => {
-        outcomes.set(call.id, { result: await this.execute(tool, args.value, ctx) });
-      };
+      const run = this.execute(tool, args.value, ctx).then((r) => settle(i, r));
       if (tool.kind === "read") batch.push(run);
-      else await run();
+      else await run;
     }
     await flush();
-    for (const call of calls) {
-      const o = outcomes.get(call.id) ?? { result: { ok: false, output: "cancelled" } };
-      const r = o.result;
-      this.commit({ t: "msg", turn, msg: { role: "tool", callId: call.id, name: call.name, content: r.output, ...(r.ok ? {} : { isError: true }) }, ...(r.receipt ? { receipt: r.receipt } : {}) });
-      this.emit({ type: "tool_result", callId: call.id, name: call.name, ok: r.ok, output: r.output, ...(r.receipt ? { receipt: r.receipt } : {}) });
-    }
     return denied;
   }
 
