@@ -43,6 +43,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+const FLUSH = (fn: () => void) => setImmediate(fn);
 const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "deny"];
 const LOGIN_LIMIT = 5;
 const LOGIN_WINDOW_MS = 60_000;
@@ -309,7 +310,20 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const websocket = {
     open(ws: ServerWebSocket<WsData>) {
-      ws.data.detach = hub.attach({ send: (data) => void ws.send(data) }, ws.data.since);
+      // Envelopes emitted in one burst (a provider chunk carrying many deltas)
+      // go out as one frame holding a JSON array: far less per-message work in
+      // the browser, and no added delay for a lone event.
+      let queue: string[] = [];
+      const flush = () => {
+        const batch = queue;
+        queue = [];
+        if (batch.length) ws.send(batch.length === 1 ? batch[0]! : `[${batch.join(",")}]`);
+      };
+      ws.data.detach = hub.attach({
+        send: (data) => {
+          if (queue.push(data) === 1) FLUSH(flush);
+        },
+      }, ws.data.since);
     },
     message() {
       // Commands travel over HTTP; the socket is a one-way event stream.

@@ -237,7 +237,12 @@ function connect(): void {
     retryMs = 500;
     setConn("websocket");
   };
-  ws.onmessage = (m) => onEnvelope(JSON.parse(String(m.data)) as Envelope);
+  ws.onmessage = (m) => {
+    // One envelope, or a burst of them as an array.
+    const data = JSON.parse(String(m.data)) as Envelope | Envelope[];
+    if (Array.isArray(data)) data.forEach(onEnvelope);
+    else onEnvelope(data);
+  };
   ws.onclose = () => {
     socket = null;
     setConn("offline");
@@ -290,19 +295,60 @@ function updateComposer(): void {
 
 // ---------- transcript rendering ----------
 
-let currentAssistant: { root: HTMLElement; text: HTMLElement; reasoning: HTMLElement | null; textBuf: string; reasonBuf: string } | null = null;
+interface AssistantBlock {
+  root: HTMLElement;
+  text: HTMLElement;
+  textNode: Text;
+  reasoning: HTMLElement | null;
+  reasonNode: Text | null;
+  textBuf: string;
+  reasonBuf: string;
+  /** Delta text not yet in the DOM: deltas are painted once per frame, not once per event. */
+  pendingText: string;
+  pendingReason: string;
+}
+
+let currentAssistant: AssistantBlock | null = null;
 const toolCards = new Map<string, HTMLElement>();
+const dirty = new Set<AssistantBlock>();
+let flushScheduled = false;
 
 function transcript(): HTMLElement {
   return $("#transcript");
 }
 
+function nearBottom(t: HTMLElement): boolean {
+  return t.scrollHeight - t.scrollTop - t.clientHeight < 80;
+}
+
 function append(node: Node): void {
   const t = transcript();
   $("#empty")?.remove();
-  const nearBottom = t.scrollHeight - t.scrollTop - t.clientHeight < 80;
+  const stick = nearBottom(t);
   t.append(node);
-  if (nearBottom) t.scrollTop = t.scrollHeight;
+  if (stick) t.scrollTop = t.scrollHeight;
+}
+
+function flushDeltas(): void {
+  flushScheduled = false;
+  const t = transcript();
+  if (!t) return dirty.clear();
+  const stick = nearBottom(t);
+  for (const a of dirty) {
+    if (a.pendingText) a.textNode.appendData(a.pendingText);
+    if (a.pendingReason && a.reasonNode) a.reasonNode.appendData(a.pendingReason);
+    a.pendingText = "";
+    a.pendingReason = "";
+  }
+  dirty.clear();
+  if (stick) t.scrollTop = t.scrollHeight;
+}
+
+function scheduleFlush(a: AssistantBlock): void {
+  dirty.add(a);
+  if (flushScheduled) return;
+  flushScheduled = true;
+  requestAnimationFrame(flushDeltas);
 }
 
 /** Plain text with ``` fences as code blocks; everything goes through textContent. */
@@ -319,18 +365,20 @@ function renderText(el: HTMLElement, text: string): void {
   });
 }
 
-function assistantBlock(): NonNullable<typeof currentAssistant> {
+function assistantBlock(): AssistantBlock {
   if (currentAssistant) return currentAssistant;
-  const text = h("div", { class: "text" });
+  const textNode = document.createTextNode("");
+  const text = h("div", { class: "text" }, textNode);
   const root = h("div", { class: "msg assistant" }, h("div", { class: "who" }, "Reasonix"), text);
   append(root);
-  currentAssistant = { root, text, reasoning: null, textBuf: "", reasonBuf: "" };
+  currentAssistant = { root, text, textNode, reasoning: null, reasonNode: null, textBuf: "", reasonBuf: "", pendingText: "", pendingReason: "" };
   return currentAssistant;
 }
 
-function reasoningBlock(a: NonNullable<typeof currentAssistant>): HTMLElement {
+function reasoningBlock(a: AssistantBlock): HTMLElement {
   if (a.reasoning) return a.reasoning;
-  const body = h("div", { class: "reasoning-body" });
+  a.reasonNode = document.createTextNode("");
+  const body = h("div", { class: "reasoning-body" }, a.reasonNode);
   const det = h("details", { class: "reasoning" }, h("summary", {}, "Thinking"), body);
   a.root.insertBefore(det, a.text);
   a.reasoning = body;
@@ -387,20 +435,25 @@ function renderEvent(ev: Json, live: boolean): void {
       break;
     case "reasoning_delta": {
       const a = assistantBlock();
+      reasoningBlock(a);
       a.reasonBuf += ev.text;
-      reasoningBlock(a).textContent = a.reasonBuf;
+      a.pendingReason += ev.text;
+      scheduleFlush(a);
       break;
     }
     case "text_delta": {
       const a = assistantBlock();
       a.textBuf += ev.text;
-      a.text.textContent = a.textBuf;
-      if (live) transcript().scrollTop = transcript().scrollHeight;
+      a.pendingText += ev.text;
+      scheduleFlush(a);
       break;
     }
     case "assistant": {
       const a = assistantBlock();
+      dirty.delete(a);
+      if (a.reasonNode) a.reasonNode.data = a.reasonBuf;
       if (ev.reasoning && !a.reasonBuf) reasoningBlock(a).textContent = ev.reasoning;
+      a.pendingText = "";
       a.textBuf = String(ev.text ?? "");
       renderText(a.text, a.textBuf);
       if (!a.textBuf && !a.reasoning) a.root.remove();
