@@ -53,7 +53,8 @@ function call(base: string, method: string, path: string, body?: unknown): Promi
 async function listen(server: RunningServer): Promise<{ got: Envelope[]; close(): void; until(pred: (e: Envelope) => boolean, what: string): Promise<Envelope> }> {
   const ws = new WebSocket(`ws://${server.addr}/api/ws`, { headers: authz } as never);
   const got: Envelope[] = [];
-  ws.onmessage = (m) => got.push(JSON.parse(String(m.data)));
+  // A frame holds one envelope or a burst of them as an array.
+  ws.onmessage = (m) => got.push(...[JSON.parse(String(m.data))].flat());
   await new Promise<void>((resolve, reject) => {
     ws.onopen = () => resolve();
     ws.onerror = () => reject(new Error("websocket failed"));
