@@ -156,6 +156,22 @@ describe.skipIf(!haveChromium)("web UI in headless chromium", () => {
     await ctx.close();
   });
 
+  test("Esc cancels a running turn", async () => {
+    const ctx = await launch();
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    await page.goto(`${s.base}${sessionPath}#token=${TOKEN}`);
+    await page.waitForSelector("#conn.websocket");
+    llm.push({ text: "this would take a long time", delayMs: 60_000 });
+    await page.fill("#prompt", "take your time");
+    await page.press("#prompt", "Enter");
+    await page.waitForSelector("#cancel:not([hidden])");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector(".system >> text=Cancelled.");
+    await page.waitForSelector("#cancel", { state: "hidden" });
+    expect(await page.isDisabled("#send")).toBe(false);
+    await ctx.close();
+  });
+
   test("a browser without the token sees the sign-in page and cannot reach the API", async () => {
     const ctx = await launch();
     const page = ctx.pages()[0] ?? (await ctx.newPage());

@@ -184,6 +184,20 @@ describe("serve --auth token --token-file", () => {
   });
 });
 
+test("SIGINT also shuts down cleanly with exit 0", async () => {
+  const dir = tempDir("int");
+  try {
+    const s = await startServe(["--addr", "127.0.0.1:0", "--workspace", dir]);
+    const instance = join(s.home, "server", "instances", `${s.proc.pid}.json`);
+    expect(existsSync(instance)).toBe(true);
+    s.proc.kill("SIGINT");
+    expect(await s.proc.exited).toBe(0);
+    expect(existsSync(instance)).toBe(false);
+  } finally {
+    cleanup(dir);
+  }
+});
+
 describe("serve --auth password", () => {
   let s: ServeProc;
   let dir: string;
