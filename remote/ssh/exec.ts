@@ -20,14 +20,15 @@ export function execChannel(client: Client, command: string): Promise<ClientChan
 
 /**
  * Run a POSIX sh script on the remote with the script on stdin, so the login shell
- * (bash, zsh, tcsh, fish) only ever parses the two words `sh -s`. `args` become "$@".
+ * (bash, zsh, tcsh, fish) only ever parses the two words `/bin/sh -s`. `args` become "$@".
  */
 export async function runScript(
   client: Client,
   script: string,
   opts: { args?: string[]; timeoutMs?: number; maxOutputBytes?: number } = {},
 ): Promise<ScriptResult> {
-  const ch = await execChannel(client, "sh -s");
+  // An absolute path: the login shell's PATH is not trusted to contain sh.
+  const ch = await execChannel(client, "/bin/sh -s");
   const max = opts.maxOutputBytes ?? 16 * 1024 * 1024;
   const prelude = opts.args?.length ? `set -- ${opts.args.map(shQuote).join(" ")}\n` : "";
   return new Promise((resolve, reject) => {
