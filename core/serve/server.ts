@@ -212,7 +212,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|approvals\/([^/]+)))?$/.exec(path);
     if (m) {
-      const id = decodeURIComponent(m[1]!);
+      let id: string;
+      try {
+        id = decodeURIComponent(m[1]!);
+      } catch {
+        throw new ApiError(400, "bad_id", "malformed session id");
+      }
+      // Session ids name files; never let one climb out of the sessions directory.
+      if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(id)) throw new ApiError(400, "bad_id", "malformed session id");
       const action = m[2];
       if (!action && method === "DELETE") {
         await sessions.remove(id);

@@ -189,6 +189,51 @@ describe("JSON API with the real engine", () => {
   });
 });
 
+test("malformed session ids are refused before they reach the store", async () => {
+  const llm = await startScriptedOpenAI([]);
+  const dir = tempDir("ids");
+  const { server } = await boot(dir, llm);
+  try {
+    const base = `http://${server.addr}`;
+    for (const bad of ["..%2F..%2Fetc%2Fpasswd", "...", ".hidden", "a%00b", "%E0%A4%A"]) {
+      const res = await call(base, "GET", `/api/sessions/${bad}/history`);
+      expect(`${bad} ${res.status}`).toBe(`${bad} 400`);
+    }
+    expect((await call(base, "GET", "/api/sessions/no-such-session/history")).status).toBe(404);
+  } finally {
+    await server.stop();
+    await llm.close();
+    cleanup(dir);
+  }
+});
+
+test("--resume loads the session at startup; an unknown id fails startup", async () => {
+  const llm = await startScriptedOpenAI([{ text: "first" }]);
+  const dir = tempDir("resume");
+  const first = await boot(dir, llm);
+  const base = `http://${first.server.addr}`;
+  const { id } = (await (await call(base, "POST", "/api/sessions", {})).json()) as { id: string };
+  await call(base, "POST", `/api/sessions/${id}/prompt`, { prompt: "hello" });
+  await waitFor("turn", () => llm.chatRequests().length === 1 && !first.server.sessions.isBusy(id));
+  await first.server.stop();
+  try {
+    const again = await startServer({
+      host: "127.0.0.1", port: 0, auth: { mode: "token", token: TOKEN }, workspace: first.workspace, version: "test",
+      engineFactory: await engineFactoryFromConfig(first.home), resume: id,
+    });
+    const list = (await (await call(`http://${again.addr}`, "GET", "/api/sessions")).json()) as any;
+    expect(list.sessions.find((s: any) => s.id === id)?.live).toBe(true);
+    await again.stop();
+    await expect(startServer({
+      host: "127.0.0.1", port: 0, auth: { mode: "token", token: TOKEN }, workspace: first.workspace, version: "test",
+      engineFactory: await engineFactoryFromConfig(first.home), resume: "no-such-session",
+    })).rejects.toThrow(/cannot resume session "no-such-session"/);
+  } finally {
+    await llm.close();
+    cleanup(dir);
+  }
+});
+
 describe("provider setup page", () => {
   test("loopback: saving the key writes .env 0600 and rebuilds the engine in place", async () => {
     const llm = await startScriptedOpenAI([{ text: "key works" }]);
