@@ -84,7 +84,7 @@ export function createEngine(opts: EngineOptions): Engine {
       workspace,
       provider,
       modelName: choice.name,
-      system: systemPrompt({ workspace }),
+      system: systemPrompt({ workspace, reasoningLanguage: typeof agent.reasoning_language === "string" ? agent.reasoning_language : undefined }),
       tools,
       gate,
       headless: !!opts.headless,

@@ -4,7 +4,8 @@
  * the provider's prefix cache keeps hitting. Anything project-specific rides
  * in the conversation instead (see instructions.ts).
  */
-export function systemPrompt(opts: { workspace: string; platform?: string }): string {
+export function systemPrompt(opts: { workspace: string; platform?: string; reasoningLanguage?: string }): string {
+  const lang = opts.reasoningLanguage && opts.reasoningLanguage !== "auto" ? opts.reasoningLanguage : "";
   return [
     "You are Reasonix, a coding agent working in the user's workspace through tools.",
     "",
@@ -20,6 +21,7 @@ export function systemPrompt(opts: { workspace: string; platform?: string }): st
     "- When a tool call is refused, do not retry it in a different form; explain what you need instead.",
     "- Project instructions, when present, arrive in a <project-instructions> block; follow them.",
     "- Finish with a short summary of what you changed and anything left to do.",
+    ...(lang ? [`- Write your visible reasoning in this language: ${lang}.`] : []),
   ].join("\n");
 }
 
