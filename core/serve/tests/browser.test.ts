@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { cleanup, repoRoot, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
@@ -15,13 +15,13 @@ if (!haveChromium) console.warn(`skip: ${CHROMIUM} not found; the browser tests 
 const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** Write a user config that points the engine at the scripted model server. */
-function writeConfig(home: string, llm: ScriptedServer): void {
+function writeConfig(home: string, llm: ScriptedServer, withKey = true): void {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(home, "config.toml"),
     `default_model = "scripted"\n\n[[providers]]\nname = "scripted"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "scripted-model"\napi_key_env = "SCRIPTED_API_KEY"\n\n[permissions]\nmode = "ask"\n`,
   );
-  writeFileSync(join(home, ".env"), "SCRIPTED_API_KEY=sk-scripted\n", { mode: 0o600 });
+  if (withKey) writeFileSync(join(home, ".env"), "SCRIPTED_API_KEY=sk-scripted\n", { mode: 0o600 });
 }
 
 describe.skipIf(!haveChromium)("web UI in headless chromium", () => {
@@ -185,5 +185,42 @@ describe.skipIf(!haveChromium)("web UI in headless chromium", () => {
     await page.press("#secret", "Enter");
     await page.waitForSelector("#prompt");
     await ctx.close();
+  });
+});
+
+describe.skipIf(!haveChromium)("provider setup page in headless chromium", () => {
+  test("no key: the page asks for it, saves it 0600 and the chat opens without a restart", async () => {
+    const llm = await startScriptedOpenAI([{ text: "The new key works." }]);
+    const dir = tempDir("browser-setup");
+    const home = join(dir, "home");
+    writeConfig(home, llm, false);
+    const tokenFile = writeSecret(dir, "token", TOKEN);
+    const s = await startServe(["--addr", "127.0.0.1:0", "--token-file", tokenFile, "--workspace", dir], { home });
+    const udd = tempDir("udd");
+    const { chromium } = await import("playwright-core");
+    const ctx = await chromium.launchPersistentContext(udd, { executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    try {
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      await page.goto(`${s.base}/#token=${TOKEN}`);
+      await page.waitForSelector("#setup >> text=SCRIPTED_API_KEY");
+      await page.fill("#api-key", "sk-typed-in-the-browser");
+      await page.press("#api-key", "Enter");
+      await page.waitForSelector("#prompt");
+      const env = join(home, ".env");
+      expect(statSync(env).mode & 0o777).toBe(0o600);
+      expect(readFileSync(env, "utf8")).toContain("SCRIPTED_API_KEY=sk-typed-in-the-browser");
+      await page.fill("#prompt", "hello");
+      await page.press("#prompt", "Enter");
+      await page.waitForSelector(".msg.assistant >> text=The new key works.");
+      expect(llm.chatRequests()[0]!.headers.authorization).toBe("Bearer sk-typed-in-the-browser");
+      // Same process: the engine was rebuilt in place.
+      expect(s.proc.exitCode).toBeNull();
+    } finally {
+      await ctx.close();
+      await s.stop();
+      await llm.close();
+      cleanup(dir);
+      cleanup(udd);
+    }
   });
 });

@@ -143,70 +143,61 @@ function setBanner(text: string | null, kind: "info" | "error" = "info"): void {
 
 // ---------- login & setup ----------
 
-function showLogin(message?: string): void {
+/** A centred one-form page (sign-in, provider setup): submit runs `action`, failures show under the form. */
+function cardPage(id: string, action: () => Promise<void>, failure: (x: unknown) => string, ...children: Child[]): HTMLElement {
+  const err = h("p", { class: "error", id: `${id}-error` });
   const app = $("#app");
   clear(app);
-  const isPw = state.authMode === "password";
-  const input = h("input", { id: "secret", type: "password", autocomplete: isPw ? "current-password" : "off", "aria-label": isPw ? "Password" : "Access token", required: true, autofocus: true });
-  const err = h("p", { class: "error", id: "login-error" }, message ?? "");
   app.append(
-    h("div", { class: "card-page", id: "login" },
+    h("div", { class: "card-page", id },
       h("form", {
         class: "card",
         onsubmit: async (e: Event) => {
           e.preventDefault();
           err.textContent = "";
           try {
-            if (isPw) await api("POST", "/login", { password: input.value });
-            else await api("POST", "/auth/token", { token: input.value.trim() });
+            await action();
             await boot();
           } catch (x) {
-            err.textContent = x instanceof HttpError && x.status === 429 ? x.message : isPw ? "Wrong password." : "That token is not valid.";
+            err.textContent = failure(x);
           }
         },
-      },
-        h("h1", {}, "Reasonix"),
-        h("p", { class: "muted" }, isPw ? "Sign in with the server password." : "Paste the access token printed by reasonix serve (the part after #token=)."),
-        input,
-        h("button", { class: "primary wide", type: "submit" }, "Sign in"),
-        err,
-      ),
+      }, ...children, err),
     ),
   );
+  return err;
+}
+
+function showLogin(message?: string): void {
+  const isPw = state.authMode === "password";
+  const input = h("input", { id: "secret", type: "password", autocomplete: isPw ? "current-password" : "off", "aria-label": isPw ? "Password" : "Access token", required: true });
+  const err = cardPage(
+    "login",
+    () => (isPw ? api("POST", "/login", { password: input.value }) : api("POST", "/auth/token", { token: input.value.trim() })).then(() => undefined),
+    (x) => (x instanceof HttpError && x.status === 429 ? x.message : isPw ? "Wrong password." : "That token is not valid."),
+    h("h1", {}, "Reasonix"),
+    h("p", { class: "muted" }, isPw ? "Sign in with the server password." : "Paste the access token printed by reasonix serve (the part after #token=)."),
+    input,
+    h("button", { class: "primary wide", type: "submit" }, "Sign in"),
+  );
+  err.textContent = message ?? "";
   input.focus();
 }
 
 function showSetup(st: Json): void {
-  const app = $("#app");
-  clear(app);
-  const key = h("input", { id: "api-key", type: "password", autocomplete: "off", "aria-label": "API key", required: true });
-  const err = h("p", { class: "error" });
   const setup = st.setup ?? {};
-  app.append(
-    h("div", { class: "card-page", id: "setup" },
-      h("form", {
-        class: "card",
-        onsubmit: async (e: Event) => {
-          e.preventDefault();
-          err.textContent = "";
-          try {
-            await api("POST", "/api/setup/key", { provider: setup.provider, key: key.value });
-            await boot();
-          } catch (x) {
-            err.textContent = (x as Error).message;
-          }
-        },
-      },
-        h("h1", {}, "Provider setup"),
-        h("p", {}, "The provider ", h("b", {}, String(setup.provider ?? "?")), " has no API key on this host yet."),
-        setup.allowed
-          ? h("p", { class: "muted" }, `The key is saved as ${setup.apiKeyEnv} in this host's Reasonix credential file (mode 0600), then the engine restarts in place.`)
-          : h("p", { class: "error" }, `Key entry is disabled for listeners that are not on loopback. Set ${setup.apiKeyEnv} in the server's Reasonix .env and restart it.`),
-        setup.allowed ? key : null,
-        setup.allowed ? h("button", { class: "primary wide", type: "submit" }, "Save key") : null,
-        err,
-      ),
-    ),
+  const key = h("input", { id: "api-key", type: "password", autocomplete: "off", "aria-label": "API key", required: true });
+  cardPage(
+    "setup",
+    () => api("POST", "/api/setup/key", { provider: setup.provider, key: key.value }).then(() => undefined),
+    (x) => (x as Error).message,
+    h("h1", {}, "Provider setup"),
+    h("p", {}, "The provider ", h("b", {}, String(setup.provider ?? "?")), " has no API key on this host yet."),
+    setup.allowed
+      ? h("p", { class: "muted" }, `The key is saved as ${setup.apiKeyEnv} in this host's Reasonix credential file (mode 0600), then the engine restarts in place.`)
+      : h("p", { class: "error" }, `Key entry is disabled for listeners that are not on loopback. Set ${setup.apiKeyEnv} in the server's Reasonix .env and restart it.`),
+    setup.allowed ? key : null,
+    setup.allowed ? h("button", { class: "primary wide", type: "submit" }, "Save key") : null,
   );
   key.focus();
 }
