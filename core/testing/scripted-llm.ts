@@ -46,6 +46,12 @@ export interface ReplyStep {
   delayMs?: number;
   /** Send an in-stream error event after the first N events (vendor error shape). */
   streamErrorAfter?: number;
+  /**
+   * OpenAI flavour: "openai" (default) sends usage in a last chunk with empty
+   * choices, as OpenAI does with stream_options.include_usage; "deepseek"
+   * puts it on the finish chunk, as DeepSeek does.
+   */
+  usageStyle?: "openai" | "deepseek";
 }
 
 export interface ErrorStep {
@@ -224,8 +230,11 @@ function openaiFrames(step: ReplyStep, req: RecordedRequest, n: number): string[
   const id = `chatcmpl-scripted-${n}`;
   const created = 1_700_000_000 + n;
   const model = String(req.body?.model ?? "scripted-model");
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    sse({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const deepseek = step.usageStyle === "deepseek";
+  // With include_usage, OpenAI sends "usage": null on every ordinary chunk.
+  const nullUsage = !deepseek && req.body?.stream_options?.include_usage ? { usage: null } : {};
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = nullUsage) =>
+    sse({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra });
   const frames: string[] = [chunk({ role: "assistant", content: "" })];
   for (const p of pieces(step.reasoning ?? "", size)) frames.push(chunk({ content: null, reasoning_content: p }));
   for (const p of pieces(step.text ?? "", size)) frames.push(chunk({ content: p }));
@@ -234,22 +243,22 @@ function openaiFrames(step: ReplyStep, req: RecordedRequest, n: number): string[
     frames.push(chunk({ tool_calls: [{ index, id: callId, type: "function", function: { name: c.name, arguments: "" } }] }));
     for (const p of pieces(argText(c.arguments), size)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
   });
-  frames.push(chunk({}, step.toolCalls?.length ? "tool_calls" : "stop"));
   const u = step.usage ?? {};
   const input = u.input ?? 100;
   const hit = u.cacheHit ?? 0;
   const output = u.output ?? 20;
-  frames.push(
-    sse({
-      id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [],
-      usage: {
-        prompt_tokens: input, completion_tokens: output, total_tokens: input + output,
-        prompt_tokens_details: { cached_tokens: hit },
-        prompt_cache_hit_tokens: hit, prompt_cache_miss_tokens: input - hit,
-        ...(u.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {}),
-      },
-    }),
-  );
+  const usage = {
+    prompt_tokens: input, completion_tokens: output, total_tokens: input + output,
+    prompt_tokens_details: { cached_tokens: hit },
+    prompt_cache_hit_tokens: hit, prompt_cache_miss_tokens: input - hit,
+    ...(u.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {}),
+  };
+  const finish = step.toolCalls?.length ? "tool_calls" : "stop";
+  if (deepseek) frames.push(chunk({ content: "" }, finish, { usage }));
+  else {
+    frames.push(chunk({}, finish));
+    frames.push(sse({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [], usage }));
+  }
   frames.push("data: [DONE]\n\n");
   return frames;
 }

@@ -44,6 +44,13 @@ describe("openai provider over real HTTP", () => {
     expect(sent.body.tools).toEqual([{ type: "function", function: { name: "read_file", description: "Read", parameters: { type: "object", properties: { path: { type: "string" } } } } }]);
   });
 
+  test("DeepSeek-style usage on the finish chunk is read too", async () => {
+    fx.llm = await startScriptedOpenAI([{ text: "ok", usage: { input: 300, cacheHit: 256, output: 9 }, usageStyle: "deepseek" }]);
+    const r = await make(fx.llm!.url).chat(req(), {}, signal());
+    expect(r.usage).toEqual({ inputTokens: 300, outputTokens: 9, cacheHitTokens: 256 });
+    expect(r.message.content).toBe("ok");
+  });
+
   test("replays assistant tool calls with reasoning_content and tool results", async () => {
     fx.llm = await startScriptedOpenAI([{ text: "ok" }]);
     await make(fx.llm!.url).chat(
