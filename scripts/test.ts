@@ -25,3 +25,5 @@ const failed = count("fail");
 const skipped = count("skip");
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(code !== 0 ? code : passed === 0 ? 1 : 0);
+
+export {};

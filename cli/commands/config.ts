@@ -52,7 +52,7 @@ const set = defineCommand<{ key: string; value: string }>({
   },
 });
 
-const list = defineCommand<{ showSource: boolean; json: boolean }>({
+const list = defineCommand<{ "show-source": boolean; json: boolean }>({
   command: "list",
   describe: "List effective settings",
   builder: (y) =>
@@ -67,7 +67,7 @@ const list = defineCommand<{ showSource: boolean; json: boolean }>({
       return printJson(keys.map((k) => ({ key: k, value: getDotted(cfg.values, k), source: cfg.sources.get(k) ?? "default" })));
     }
     for (const k of keys) {
-      const src = args.showSource ? `  ${dim(`# ${cfg.sources.get(k) ?? "default"}`)}` : "";
+      const src = args["show-source"] ? `  ${dim(`# ${cfg.sources.get(k) ?? "default"}`)}` : "";
       process.stdout.write(`${k} = ${JSON.stringify(getDotted(cfg.values, k))}${src}\n`);
     }
   },

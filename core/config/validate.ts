@@ -41,11 +41,17 @@ export function validateValue(
     case "integer": if (typeof value !== "number" || !Number.isInteger(value)) bad(); return;
     case "enum": if (typeof value !== "string" || !spec.values.includes(value)) bad(); return;
     case "array":
-      if (!Array.isArray(value)) return bad();
+      if (!Array.isArray(value)) {
+        bad();
+        return;
+      }
       value.forEach((item, i) => validateValue(item, spec.items, `${key}[${i}]`, errors, warnings));
       return;
     case "tables":
-      if (!Array.isArray(value)) return bad();
+      if (!Array.isArray(value)) {
+        bad();
+        return;
+      }
       value.forEach((item, i) => validateTable(item, spec.fields, undefined, `${key}[${i}]`, errors, warnings));
       return;
     case "table":

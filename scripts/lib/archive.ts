@@ -14,7 +14,7 @@ export async function tarGz(entries: ArchiveEntry[], mtime: Date): Promise<Uint8
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
-    pack.on("data", (c: Buffer) => chunks.push(c));
+    pack.on("data", (c: unknown) => chunks.push(c as Buffer));
     pack.on("end", () => resolve());
     pack.on("error", reject);
   });
