@@ -116,7 +116,7 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
         keepaliveCountMax: settings.keepaliveCountMax,
         warn,
       }),
-    probe: () => tcpReachable(first.host, first.port),
+    probe: () => tcpReachable(first.host, first.port, 500),
     bootstrap: {
       workspace: a.workspace ?? host.workspace ?? "~",
       install: host.serve_install ?? "auto",

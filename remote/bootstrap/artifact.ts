@@ -14,6 +14,7 @@ import { basename, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import { ReasonixError } from "../../core/errors.ts";
+import { writeFileAtomic } from "../../core/fs/atomic.ts";
 import { buildInfo, platformId } from "../../core/version.ts";
 
 export type Codec = "zstd" | "gzip" | "raw";
@@ -141,17 +142,36 @@ export interface ResolveArtifactOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-async function describe(path: string, platform: string, version: string, source: string, sha?: string): Promise<BinaryArtifact> {
-  return { platform, version, path, size: statSync(path).size, sha256: sha ?? (await sha256File(path)), source };
+/**
+ * SHA-256 of a local executable, remembered by (path, size, mtime) so that
+ * connects after the first do not re-hash 100 MB.
+ */
+async function cachedSha(path: string, cacheDir: string): Promise<string> {
+  const st = statSync(path);
+  const memo = join(cacheDir, `sha-${createHash("sha256").update(path).digest("hex").slice(0, 16)}.json`);
+  try {
+    const m = JSON.parse(readFileSync(memo, "utf8")) as { size: number; mtimeMs: number; sha256: string };
+    if (m.size === st.size && m.mtimeMs === st.mtimeMs) return m.sha256;
+  } catch {}
+  const sha = await sha256File(path);
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    writeFileAtomic(memo, JSON.stringify({ size: st.size, mtimeMs: st.mtimeMs, sha256: sha }), { mode: 0o600 });
+  } catch {}
+  return sha;
+}
+
+async function describe(path: string, platform: string, version: string, source: string, sha: string | undefined, cacheDir: string): Promise<BinaryArtifact> {
+  return { platform, version, path, size: statSync(path).size, sha256: sha ?? (await cachedSha(path, cacheDir)), source };
 }
 
 export async function resolveArtifact(o: ResolveArtifactOptions): Promise<BinaryArtifact> {
   const env = o.env ?? process.env;
   const version = o.version ?? buildInfo().version;
   const name = `reasonix-${o.platform}`;
-  if (o.binaryPath) return describe(o.binaryPath, o.platform, version, o.binaryPath);
+  if (o.binaryPath) return describe(o.binaryPath, o.platform, version, o.binaryPath, undefined, o.cacheDir);
   if (isCompiledBinary() && platformId() === o.platform && buildInfo().version === version) {
-    return describe(process.execPath, o.platform, version, "this executable");
+    return describe(process.execPath, o.platform, version, "this executable", undefined, o.cacheDir);
   }
   mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
   const releaseDir = o.releaseDir ?? env.REASONIX_RELEASE_DIR;
@@ -163,13 +183,13 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
     const raw = join(releaseDir, name);
     if (existsSync(raw) && statSync(raw).isFile()) {
       const sha = await verifyAgainstSums(raw, sums, name);
-      return describe(raw, o.platform, version, raw, sha);
+      return describe(raw, o.platform, version, raw, sha, o.cacheDir);
     }
     if (existsSync(tgz)) {
       const sha = await verifyAgainstSums(tgz, sums, `${name}.tar.gz`);
       const out = join(o.cacheDir, cacheName(sha, `-${o.platform}`));
       if (!existsSync(out)) await extractFromTarGz(tgz, out, o.onProgress);
-      return describe(out, o.platform, version, tgz);
+      return describe(out, o.platform, version, tgz, undefined, o.cacheDir);
     }
     throw new ReasonixError("artifact_missing", `no ${name}.tar.gz or ${name} in ${releaseDir}`, {
       hint: "build one with `npm run build` (dist/) or point REASONIX_RELEASE_DIR at a release download",
@@ -199,7 +219,7 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
   }
   const out = join(o.cacheDir, cacheName(sha, `-${o.platform}`));
   if (!existsSync(out)) await extractFromTarGz(tgz, out, o.onProgress);
-  return describe(out, o.platform, version, `${base}/${name}.tar.gz`);
+  return describe(out, o.platform, version, `${base}/${name}.tar.gz`, undefined, o.cacheDir);
 }
 
 export interface CompressOptions {

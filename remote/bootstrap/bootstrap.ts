@@ -161,6 +161,7 @@ async function install(client: Client, s: RemoteState, version: string, o: Boots
     if (!r.get("installed")) throw fail("install_failed", `npm install on the remote failed: ${r.get("error") ?? r.get("stderr") ?? "unknown error"}`);
     return;
   }
+  const started = performance.now();
   const cacheDir = o.cacheDir ?? join(homePaths().home, "cache", "remote");
   const progress = (phase: "download" | "extract" | "compress", done: number, total: number) => o.onEvent?.({ event: "installing", phase, done, total });
   const art = await resolveArtifact({ platform: s.platform!, version, binaryPath: o.binaryPath, releaseDir: o.releaseDir, cacheDir, onProgress: progress });
@@ -173,7 +174,8 @@ async function install(client: Client, s: RemoteState, version: string, o: Boots
   const level = o.compressionLevel ?? (Number.isInteger(envLevel) && envLevel > 0 && envLevel <= 22 ? envLevel : undefined);
   const payload = await compressedArtifact(art, { codec, level: codec === "zstd" ? level : undefined, cacheDir, onProgress: progress });
   const up = await uploadBinary(client, art, payload, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
-  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec, ms: Math.round(up.ms) });
+  // ms covers the whole install (lookup, cache, upload, remote check), not just the transfer.
+  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec, ms: Math.round(performance.now() - started) });
 }
 
 async function startServe(client: Client, s: RemoteState, version: string): Promise<ServeInfo> {

@@ -108,14 +108,14 @@ export const INSTALL_SCRIPT = `${PRELUDE}
 install_main() {
   B="$R/bin"; mkdir -p "$B" || return 1
   tmp="$B/.reasonix-$1.$$.tmp"
+  if command -v sha256sum >/dev/null 2>&1; then H=sha256sum
+  elif command -v shasum >/dev/null 2>&1; then H="shasum -a 256"
+  else H="openssl dgst -sha256 -r"; fi
+  case $2 in zstd) D="zstd -dcq" ;; gzip) D="gzip -dc" ;; *) D=cat ;; esac
   echo ready=1
-  case $2 in
-    zstd) zstd -dcq > "$tmp" ;;
-    gzip) gzip -dc > "$tmp" ;;
-    *) cat > "$tmp" ;;
-  esac || { rm -f "$tmp"; echo "error=decompression failed"; return 1; }
-  sum=$( (sha256sum "$tmp" 2>/dev/null || shasum -a 256 "$tmp" 2>/dev/null || openssl dgst -sha256 -r "$tmp" 2>/dev/null) | cut -d' ' -f1)
-  if [ "$sum" != "$3" ]; then rm -f "$tmp"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
+  # Decompress, write and hash in one pass; any failure upstream shows up as a wrong hash.
+  sum=$($D | tee "$tmp" | $H | cut -d' ' -f1)
+  if [ "$sum" != "$3" ]; then rm -f "$tmp"; echo "error=checksum mismatch or broken stream (got \${sum:-nothing})"; return 1; fi
   chmod 755 "$tmp" && mv -f "$tmp" "$B/reasonix-$1" || { rm -f "$tmp"; echo "error=cannot move the binary into place"; return 1; }
   echo installed=1
 }

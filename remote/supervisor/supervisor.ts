@@ -13,6 +13,7 @@ import { describeForward, type Forward } from "../forwards/spec.ts";
 import type { SshConnection } from "../ssh/connect.ts";
 import { SshError, isTerminalSshError } from "../ssh/errors.ts";
 import { LocalListener } from "../tunnel/local-listener.ts";
+import { nudgeNoDelay } from "../tunnel/nodelay.ts";
 import { DEFAULT_BACKOFF, backoffDelay, sleepUnlessWoken, type BackoffPolicy } from "./backoff.ts";
 import type { ServeCache } from "./serve-cache.ts";
 
@@ -29,6 +30,8 @@ export type SupervisorEvent =
       workspace: string;
       version: string;
       reused: boolean;
+      /** How the serve was found: checked from what we knew, from the remote's records, or freshly started. */
+      via: "known" | "remote" | "started";
       reconnect: boolean;
       ms: number;
     }
@@ -138,8 +141,15 @@ export class Supervisor {
       if (attempt > 0) {
         const delay = backoffDelay(attempt, this.policy);
         this.emit({ event: "reconnecting", attempt, delay_ms: delay, reason: this.lastReason });
-        const r = await sleepUnlessWoken(delay, { signal, wake: networkish ? this.o.probe : undefined });
+        const r = await sleepUnlessWoken(delay, { signal, wake: networkish ? this.o.probe : undefined, pollMs: 200 });
         if (r === "aborted") break;
+        // After a network failure, only start an SSH handshake once TCP gets through: a dial
+        // into a black hole would sit in SYN retries and miss the moment the link returns.
+        if (r === "elapsed" && networkish && everReady && this.o.probe && !(await this.o.probe().catch(() => false))) {
+          this.lastReason = "host still unreachable";
+          attempt++;
+          continue;
+        }
       }
       this.emit({ event: "connecting", host: this.o.host, attempt });
       const t0 = performance.now();
@@ -213,11 +223,27 @@ export class Supervisor {
     for (const r of this.remotes) r.detach();
   }
 
+  private async retryRemote(r: RemoteForward, conn: SshConnection): Promise<void> {
+    let alive = true;
+    conn.client.once("close", () => (alive = false));
+    for (let i = 0; i < 150 && alive && !this.abort.signal.aborted; i++) {
+      await sleepUnlessWoken(2000, { signal: this.abort.signal });
+      if (!alive || this.abort.signal.aborted || this.conn !== conn) return;
+      try {
+        await r.attach(conn.client);
+        this.emit({ event: "forward", spec: describeForward(r.forward), status: "attached" });
+        return;
+      } catch {}
+    }
+  }
+
   /** Make the serve available on this connection and hang every listener on it. */
   private async attach(conn: SshConnection, reconnect: boolean, t0: number): Promise<void> {
     const client = conn.client;
+    await nudgeNoDelay(client);
     const ws = this.o.bootstrap.workspace ?? "~";
     let serve: ServeInfo | null = null;
+    let via: "known" | "remote" | "started" = "known";
     const known = this.serve ?? this.o.cache?.get(this.o.host, ws) ?? null;
     if (known && known.version === this.version) {
       const check = await checkServe(client, known.addr, known.token, this.version);
@@ -225,6 +251,7 @@ export class Supervisor {
     }
     if (!serve) {
       serve = await ensureServe(client, { ...this.o.bootstrap, version: this.version, onEvent: (e) => this.emit(e) });
+      via = serve.reused ? "remote" : "started";
       this.o.cache?.put(this.o.host, ws, serve);
     }
     this.serve = serve;
@@ -238,8 +265,11 @@ export class Supervisor {
         await r.attach(client);
         this.emit({ event: "forward", spec: describeForward(r.forward), status: "attached" });
       } catch (e) {
-        // One refused -R (port taken on the remote) must not take the session down.
+        // One refused -R must not take the session down. Right after a reconnect the port is
+        // often still held by our own stale session on the server (until sshd's ClientAlive
+        // check drops it), so keep asking in the background while this connection lives.
         this.emit({ event: "forward", spec: describeForward(r.forward), status: "failed", message: errorMessage(e) });
+        void this.retryRemote(r, conn);
       }
     }
     this.url = `http://127.0.0.1:${this.tunnel.boundPort}/#token=${serve.token}`;
@@ -252,6 +282,7 @@ export class Supervisor {
       workspace: serve.workspace,
       version: serve.version,
       reused: serve.reused,
+      via,
       reconnect,
       ms: Math.round(performance.now() - t0),
     });

@@ -52,6 +52,7 @@ export function createNetnsLink(): NetnsLink {
   const hostAddr = `${a}.${b}.${c}.${d + 1}`;
   const nsAddr = `${a}.${b}.${c}.${d + 2}`;
   let destroyed = false;
+  let routed = false;
   const link: NetnsLink = {
     ns,
     hostIf,
@@ -64,6 +65,11 @@ export function createNetnsLink(): NetnsLink {
       if (destroyed) return;
       destroyed = true;
       live.delete(link);
+      if (routed) {
+        try {
+          ip("route", "del", "unreachable", `${net}/30`, "metric", "4242");
+        } catch {}
+      }
       try {
         ip("link", "del", hostIf); // removes the peer too
       } catch {}
@@ -82,6 +88,10 @@ export function createNetnsLink(): NetnsLink {
     ip("-n", ns, "addr", "add", `${nsAddr}/30`, "dev", nsIf);
     ip("-n", ns, "link", "set", nsIf, "up");
     ip("-n", ns, "link", "set", "lo", "up");
+    // While the link is down its connected route is gone; without this, traffic for
+    // the /30 would follow the default route off the machine. Unreachable = fail fast, stay local.
+    ip("route", "add", "unreachable", `${net}/30`, "metric", "4242");
+    routed = true;
   } catch (e) {
     link.destroy();
     throw e;

@@ -61,7 +61,8 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
   beforeAll(async () => {
     build = await buildTestBinary();
     link = createNetnsLink();
-    sshd = await startSshd({ netns: link.ns, listenAddress: link.nsAddr });
+    // Like most servers, drop dead clients (and release their -R ports) within seconds.
+    sshd = await startSshd({ netns: link.ns, listenAddress: link.nsAddr, extraConfig: ["ClientAliveInterval 1", "ClientAliveCountMax 2"] });
     sshd.runAsUser("mkdir -p ~/ws");
     hello = createServer((s) => s.end("hello from the local side\n"));
     await new Promise<void>((r) => hello.listen(0, "127.0.0.1", () => r()));
@@ -133,6 +134,8 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
       const h = await httpGet(ready.local_port, "/healthz");
       expect(h.status).toBe(200);
       expect(await banner(lPort)).toStartWith("SSH-2.0-");
+      // -R is registered again on the new connection (possibly after the stale session let go).
+      await r.waitFor((e) => e.event === "forward" && e.status === "attached" && e.spec.startsWith("-R"), 30_000, mark);
       expect(await readInsideNs(link.ns, rPort)).toBe("hello from the local side\n");
       // The remote serve never restarted.
       expect(sshd.runAsUser("cat ~/.reasonix/remote/serve-*.pid").trim()).toBe(String(pid));

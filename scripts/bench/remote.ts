@@ -1,0 +1,215 @@
+// Remote supervisor benchmarks, each a ratio against OpenSSH measured in the
+// same run on loopback (real sshd from the test harness, our compiled binary
+// as the client):
+//   connect-to-ready (serve already running) ÷ `ssh host true`      goal ≤ 0.5
+//   first-install upload bytes ÷ binary size                        goal ≤ 0.4
+//   first-install upload time ÷ `scp` of the raw binary             goal ≤ 1.0
+//   tunnel throughput ÷ `ssh -L`                                    goal ≥ 0.9
+//   seconds from link restored to tunnel serving (netns + veth)     goal ≤ 2 s
+// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--skip-netns]
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildTestBinary } from "../../remote/bootstrap/test-build.ts";
+import { createNetnsLink, netnsUnavailable } from "../../remote/testing/netns.ts";
+import { freeLoopbackPort, sshdUnavailable, startSshd, type SshdHandle } from "../../remote/testing/sshd-harness.ts";
+import { makeLocalEnv, type LocalEnv } from "../../remote/tests/supervisor-support.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const RUNS = opt("--runs", 5);
+const MB = opt("--mb", 256);
+
+const why = sshdUnavailable();
+if (why) {
+  console.error(`remote benchmark skipped: ${why}`);
+  process.exit(0);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const results: { name: string; value: number; goal: string; ok: boolean; detail: string }[] = [];
+const report = (name: string, value: number, goal: string, ok: boolean, detail: string) => {
+  results.push({ name, value, goal, ok, detail });
+  console.log(`${ok ? "ok  " : "MISS"} ${name.padEnd(40)} ${value.toFixed(3).padStart(8)}  (goal ${goal})  ${detail}`);
+};
+
+const build = await buildTestBinary();
+const BIN = build.binary;
+
+function sshArgs(s: SshdHandle, kh: string): string[] {
+  return ["-i", s.clientKey, "-p", String(s.port), "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", `UserKnownHostsFile=${kh}`, "-o", "IdentitiesOnly=yes", "-F", "/dev/null"];
+}
+
+/** Start `reasonix remote connect box --json` (compiled) and resolve at its ready event. */
+function connectProc(env: LocalEnv, extra: string[] = []): { child: ChildProcess; ready: Promise<{ ms: number; e: any }>; events: any[] } {
+  const t0 = performance.now();
+  const child = spawn(BIN, ["remote", "connect", "box", "--json", "--accept-new", ...extra], { env: env.env, cwd: env.dir, stdio: ["ignore", "pipe", "pipe"] });
+  const events: any[] = [];
+  let err = "";
+  child.stderr!.on("data", (d) => (err += d));
+  const ready = new Promise<{ ms: number; e: any }>((resolve, reject) => {
+    let buf = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      buf += d.toString();
+      let i: number;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const e = JSON.parse(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+        events.push(e);
+        if (e.event === "ready") resolve({ ms: performance.now() - t0, e });
+      }
+    });
+    child.on("exit", (c) => reject(new Error(`connect exited ${c}: ${err}`)));
+  });
+  return { child, ready, events };
+}
+
+const stopProc = async (c: ChildProcess) => {
+  if (c.exitCode !== null) return;
+  const done = new Promise((r) => c.once("exit", r));
+  c.kill("SIGINT");
+  await done;
+};
+
+const sshd = await startSshd();
+const dir = mkdtempSync(join(tmpdir(), "rx-bench-remote-"));
+const kh = join(dir, "known_hosts");
+try {
+  sshd.runAsUser("mkdir -p ~/bench");
+  // A "remote service" for the throughput test: sends MB MiB to whoever connects (own process).
+  const blastPort = await freeLoopbackPort();
+  const blaster = spawn(process.execPath, [
+    "-e",
+    `const b=Buffer.alloc(1<<20,97);require("net").createServer(s=>{let n=${MB};const w=()=>{while(n>0){n--;if(!s.write(b))return s.once("drain",w)}s.end()};w();s.on("error",()=>{})}).listen(${blastPort},"127.0.0.1",()=>console.log("up"))`,
+  ], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((r) => blaster.stdout!.once("data", r));
+  const lPort = await freeLoopbackPort();
+  const env = makeLocalEnv(sshd, {
+    releaseDir: build.releaseDir,
+    workspace: "~/bench",
+    extraToml: ["[[remote.hosts.forwards]]", 'type = "local"', `bind = "127.0.0.1:${lPort}"`, `target = "127.0.0.1:${blastPort}"`].join("\n"),
+  });
+  delete env.env.REASONIX_REMOTE_ZSTD_LEVEL; // benchmark the default (19, long window)
+
+  // ---- first install: bytes and time vs scp --------------------------------
+  const { resolveArtifact, compressedArtifact } = await import("../../remote/bootstrap/artifact.ts");
+  const cacheDir = join(env.env.REASONIX_HOME!, "cache", "remote");
+  const art = await resolveArtifact({ platform: build.platform, binaryPath: BIN, cacheDir });
+  let t = performance.now();
+  const packed = await compressedArtifact(art, { codec: "zstd", cacheDir });
+  console.log(`(one-off, cached per version) zstd -19 --long of the ${(art.size / 2 ** 20).toFixed(1)} MiB binary: ${((performance.now() - t) / 1000).toFixed(1)} s -> ${(packed.size / 2 ** 20).toFixed(1)} MiB`);
+  const installs: number[] = [];
+  const scps: number[] = [];
+  let sent = 0;
+  for (let i = 0; i < Math.max(3, Math.min(RUNS, 5)); i++) {
+    // Stop our serve by its pid file (not pkill -f: that would match this very shell).
+    sshd.runAsUser("for f in ~/.reasonix/remote/serve-*.pid; do [ -f \"$f\" ] && kill \"$(cat \"$f\")\"; done; sleep 0.5; rm -rf ~/.reasonix/remote/bin ~/.reasonix/remote/serve-*");
+    rmSync(join(env.env.REASONIX_HOME!, "remote", "serve-cache"), { recursive: true, force: true });
+    const c = connectProc(env);
+    await c.ready;
+    const inst = c.events.find((e) => e.event === "installed");
+    installs.push(inst.ms);
+    sent = inst.bytes;
+    await stopProc(c.child);
+    t = performance.now();
+    const r = spawnSync("scp", ["-q", ...sshArgs(sshd, kh).map((a) => (a === "-p" ? "-P" : a)), BIN, `${sshd.user}@127.0.0.1:/tmp/rx-bench-scp-${process.pid}`]);
+    if (r.status !== 0) throw new Error(`scp failed: ${r.stderr}`);
+    scps.push(performance.now() - t);
+  }
+  sshd.runAsUser(`rm -f /tmp/rx-bench-scp-${process.pid}`);
+  report("first-install bytes / binary size", sent / art.size, "<= 0.4", sent / art.size <= 0.4, `${(sent / 2 ** 20).toFixed(1)} of ${(art.size / 2 ** 20).toFixed(1)} MiB`);
+  report("first-install time / scp raw binary", median(installs) / median(scps), "<= 1.0", median(installs) / median(scps) <= 1.0, `${median(installs).toFixed(0)} ms vs scp ${median(scps).toFixed(0)} ms (upload+decompress+sha256 on the remote)`);
+
+  // ---- connect-to-ready with a running serve vs ssh host true -------------
+  const readys: number[] = [];
+  const sshTrue: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const c = connectProc(env);
+    const { ms, e } = await c.ready;
+    if (!e.reused) throw new Error("expected a reused serve");
+    readys.push(ms);
+    await stopProc(c.child);
+    t = performance.now();
+    const r = spawnSync("ssh", [...sshArgs(sshd, kh), `${sshd.user}@127.0.0.1`, "true"]);
+    if (r.status !== 0) throw new Error(`ssh true failed: ${r.stderr}`);
+    sshTrue.push(performance.now() - t);
+  }
+  report("connect-to-ready / ssh host true", median(readys) / median(sshTrue), "<= 0.5", median(readys) / median(sshTrue) <= 0.5, `${median(readys).toFixed(0)} ms (process start to ready) vs ${median(sshTrue).toFixed(0)} ms`);
+
+  // ---- tunnel throughput vs ssh -L -----------------------------------------
+  const pull = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const t0 = performance.now();
+      let n = 0;
+      const s = connect({ host: "127.0.0.1", port });
+      s.on("data", (d: Buffer) => (n += d.length));
+      s.on("error", reject);
+      s.on("close", () => (n === MB * 2 ** 20 ? resolve((n / 2 ** 20) / ((performance.now() - t0) / 1000)) : reject(new Error(`got ${n} bytes`))));
+    });
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const c = connectProc(env);
+  await c.ready;
+  const sshLPort = await freeLoopbackPort();
+  const sshL = spawn("ssh", [...sshArgs(sshd, kh), "-N", "-L", `127.0.0.1:${sshLPort}:127.0.0.1:${blastPort}`, `${sshd.user}@127.0.0.1`], { stdio: "ignore" });
+  for (let i = 0; i < 50; i++) {
+    await Bun.sleep(100);
+    if (await new Promise((r) => connect(sshLPort, "127.0.0.1").once("connect", function (this: any) { this.destroy(); r(true); }).once("error", () => r(false)))) break;
+  }
+  for (let i = 0; i < Math.max(3, Math.min(RUNS, 5)); i++) {
+    ours.push(await pull(lPort));
+    theirs.push(await pull(sshLPort));
+  }
+  sshL.kill();
+  await stopProc(c.child);
+  report("tunnel throughput / ssh -L", median(ours) / median(theirs), ">= 0.9", median(ours) / median(theirs) >= 0.9, `${median(ours).toFixed(0)} MiB/s vs ${median(theirs).toFixed(0)} MiB/s (${MB} MiB per run)`);
+  blaster.kill();
+  env.cleanup();
+
+  // ---- link restored -> tunnel serving (netns) ------------------------------
+  const noNs = args.includes("--skip-netns") ? "skipped by flag" : netnsUnavailable();
+  if (noNs) console.log(`skip link-restore benchmark: ${noNs}`);
+  else {
+    const link = createNetnsLink();
+    const nsd = await startSshd({ netns: link.ns, listenAddress: link.nsAddr });
+    try {
+      nsd.runAsUser("mkdir -p ~/ns");
+      const nenv = makeLocalEnv(nsd, { releaseDir: build.releaseDir, workspace: "~/ns", host: link.nsAddr, keepaliveMs: 1000 });
+      const nc = connectProc(nenv);
+      const { e } = await nc.ready;
+      const times: number[] = [];
+      for (let i = 0; i < Math.min(RUNS, 3); i++) {
+        const mark = nc.events.length;
+        link.cut();
+        while (!nc.events.slice(mark).some((x) => x.event === "disconnected")) await Bun.sleep(50);
+        await Bun.sleep(3000);
+        link.restore();
+        const t0 = performance.now();
+        while (true) {
+          const ok = await fetch(`http://127.0.0.1:${e.local_port}/healthz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+          if (ok) break;
+          if (performance.now() - t0 > 60_000) throw new Error("tunnel did not come back within 60 s");
+          await Bun.sleep(20);
+        }
+        times.push((performance.now() - t0) / 1000);
+      }
+      await stopProc(nc.child);
+      nenv.cleanup();
+      report("link restored -> tunnel serving (s)", median(times), "<= 2", median(times) <= 2, `runs: ${times.map((x) => x.toFixed(2)).join(", ")}`);
+    } finally {
+      await nsd.stop();
+      link.destroy();
+    }
+  }
+} finally {
+  await sshd.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+writeFileSync(join(tmpdir(), `rx-bench-remote-${process.pid}.json`), JSON.stringify(results, null, 2));
+console.log(`\n${results.filter((r) => r.ok).length}/${results.length} goals met`);
+process.exit(0);
