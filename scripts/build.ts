@@ -1,7 +1,7 @@
 // `npm run build`: one self-contained executable per platform, archives and
 // SHA256SUMS under dist/. `npm run build -- --single` builds only this host.
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { tarGz, zip } from "./lib/archive.ts";
@@ -102,6 +102,8 @@ export async function build(opts: { single: boolean; outDir: string }): Promise<
   writeFileSync(join(opts.outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
   // `reasonix upgrade --check` reads this to learn the newest version.
   writeFileSync(join(opts.outDir, "VERSION"), `${stamp.version}\n`);
+  // Releases publish the installer beside the archives (curl …/install.sh | sh).
+  copyFileSync(join(root, "install", "install.sh"), join(opts.outDir, "install.sh"));
   if (opts.single) {
     const t = hostTarget();
     symlinkSync(join(targetName(t), t.os === "windows" ? "reasonix.exe" : "reasonix"), join(opts.outDir, t.os === "windows" ? "reasonix.exe" : "reasonix"));
