@@ -67,6 +67,7 @@ export default defineCommand<RunArgs>({
     const engine = createEngine({
       workspace: dir,
       config: cfg.values,
+      configSources: cfg.sources,
       headless: true,
       permissionMode: mode,
       maxSteps: args.maxSteps,

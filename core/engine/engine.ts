@@ -7,6 +7,7 @@ import { createProvider } from "../providers/registry.ts";
 import { modelInfos, providerEntries, selectModel } from "../providers/config.ts";
 import { defaultRetryPolicy } from "../providers/retry.ts";
 import "../providers/index.ts";
+import { parseRule } from "../permissions/rules.ts";
 import { createPathPolicy, type SandboxConfig } from "../policy/paths.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
@@ -21,6 +22,22 @@ import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary }
 
 const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const section = (values: Record<string, unknown>, name: string) => (values[name] ?? {}) as Record<string, unknown>;
+
+/** Reject a malformed permission rule up front, naming the file and the field that holds it. */
+function checkPermissionRules(values: Record<string, unknown>, sources?: Map<string, string>): void {
+  const perms = section(values, "permissions");
+  for (const list of ["allow", "ask", "deny"] as const) {
+    asStrings(perms[list]).forEach((rule, i) => {
+      try {
+        parseRule(rule);
+      } catch (e) {
+        if (!(e instanceof ReasonixError)) throw e;
+        const file = sources?.get(`permissions.${list}`) ?? "config";
+        throw new ReasonixError("config", `${file}: permissions.${list}[${i}]: ${e.message}`, { hint: e.hint });
+      }
+    });
+  }
+}
 
 function builtinTools(): ToolRegistry {
   const registry = new ToolRegistry();
@@ -45,7 +62,9 @@ export function resolveWorkspace(dir: string): string {
 export function createEngine(opts: EngineOptions): Engine {
   const workspace = resolveWorkspace(opts.workspace);
   const home = opts.home ?? reasonixHome();
-  const values = opts.config ?? loadConfig({ cwd: workspace, home }).values;
+  const loaded = opts.config ? undefined : loadConfig({ cwd: workspace, home });
+  const values = opts.config ?? loaded!.values;
+  checkPermissionRules(values, loaded?.sources ?? opts.configSources);
   const entries = providerEntries(values);
   const secrets = new SecretStore(join(home, ".env"));
   const secret = (name: string) => secrets.get(name);

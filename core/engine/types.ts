@@ -125,6 +125,8 @@ export interface EngineOptions {
   home?: string;
   /** Effective config values; loaded with loadConfig({cwd: workspace, home}) when absent. */
   config?: Record<string, unknown>;
+  /** Where each dotted key of `config` came from (LoadedConfig.sources), for error messages. */
+  configSources?: Map<string, string>;
   /** No one can answer approvals: `ask` fails closed with a message naming the flag. */
   headless?: boolean;
   /** Overrides [permissions] mode. */

@@ -68,7 +68,7 @@ export function modelChoices(entries: ProviderConfig[]): ModelChoice[] {
  */
 export function selectModel(entries: ProviderConfig[], wanted: string | undefined, defaultModel: string | undefined): ModelChoice {
   if (entries.length === 0) {
-    throw new ConfigError("config", "no [[providers]] configured; add one to $REASONIX_HOME/config.toml (see `reasonix docs engine`)");
+    throw new ConfigError("config", "no [[providers]] configured; add one to $REASONIX_HOME/config.toml (see `reasonix docs show engine.md#providers`)");
   }
   const choices = modelChoices(entries);
   const key = wanted ?? defaultModel;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import type { EngineEvent, EngineSession } from "../types.ts";
+import { createEngine } from "../index.ts";
 import { collect, engineFor, makeSandbox, providerConfig, testTools, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;
@@ -414,5 +415,17 @@ describe("session guards", () => {
     expect(await first).toBe("done");
     await s.close();
     await expect(s.submit("three")).rejects.toThrow(/closed/);
+  });
+});
+
+describe("configuration errors", () => {
+  test("a malformed permission rule fails engine creation, naming the file and field", () => {
+    const box = makeSandbox();
+    cleanups.push(() => box.cleanup());
+    const project = join(box.workspace, "reasonix.toml");
+    writeFileSync(project, '[permissions]\nallow = ["Bash(ls)"]\ndeny = ["Read(x)", "Bash(unterminated"]\n');
+    expect(() => createEngine({ workspace: box.workspace, home: box.home })).toThrow(
+      `${project}: permissions.deny[1]: invalid permission rule "Bash(unterminated"`,
+    );
   });
 });
