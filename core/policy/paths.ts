@@ -126,7 +126,7 @@ export function resolveReal(p: string, base: string = process.cwd()): string {
   // No path.join here: it would collapse `..` lexically before links are seen.
   const start = isAbsolute(p) ? p : `${base}${sep}${p}`;
   const pending = start.split(/[\\/]+/).filter((c) => c !== "");
-  let current = sep;
+  let current: string = sep;
   let missing = false;
   let hops = 0;
   while (pending.length > 0) {

@@ -260,7 +260,7 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
     ok: true,
     backend: wrapped.backend,
     exitCode: proc.signalCode ? null : exitCode,
-    signalCode: proc.signalCode ?? null,
+    signalCode: proc.signalCode == null ? null : String(proc.signalCode),
     ...parts,
     timedOut,
     aborted,

@@ -75,12 +75,12 @@ describe.skipIf(skip)("auth, ProxyJump and login shells (real sshd)", () => {
     expect(cli.run(["remote", "add", "bastion", `${jump.user}@127.0.0.1:${jump.port}`, "-i", a.clientKey, "--passphrase-env", "KEY_PASS"]).code).toBe(0);
     expect(cli.run(["remote", "add", "inner", `${a.user}@127.0.0.1:${a.port}`, "-i", a.clientKey, "--passphrase-env", "KEY_PASS", "--jump", "bastion"]).code).toBe(0);
     // The bastion's key is new: without --accept-new the first hop is refused.
-    let r = cli.run(["remote", "test", "inner"]);
+    const r = cli.run(["remote", "test", "inner"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`[127.0.0.1]:${jump.port}`);
-    r = testJson("inner", ["--accept-new"]);
-    expect(r.code).toBe(0);
-    expect(r.json.jumps).toEqual([`${jump.user}@127.0.0.1:${jump.port}`]);
+    const accepted = testJson("inner", ["--accept-new"]);
+    expect(accepted.code).toBe(0);
+    expect(accepted.json.jumps).toEqual([`${jump.user}@127.0.0.1:${jump.port}`]);
   });
 
   test("ProxyJump given as USER@HOST:PORT really goes through the bastion", async () => {
