@@ -105,6 +105,10 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     const w = exposureWarning(f);
     if (w) warn(w);
   }
+  // ssh2 declares the link dead after count_max unanswered keepalives, i.e. up to
+  // interval × (count_max + 1) of silence; keep that within the 15 s we promise.
+  const kaCount = Math.max(1, settings.keepaliveCountMax);
+  const kaInterval = Math.max(500, Math.min(settings.keepaliveIntervalMs, Math.floor(15_000 / (kaCount + 1))));
   const human = humanReporter(a.name);
   let terminal: { message: string; hint?: string } | null = null;
   const sup = new Supervisor({
@@ -112,8 +116,8 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     dial: () =>
       connectSsh(target, {
         acceptNew: a.acceptNew,
-        keepaliveIntervalMs: settings.keepaliveIntervalMs,
-        keepaliveCountMax: settings.keepaliveCountMax,
+        keepaliveIntervalMs: kaInterval,
+        keepaliveCountMax: kaCount,
         warn,
       }),
     probe: () => tcpReachable(first.host, first.port, 500),

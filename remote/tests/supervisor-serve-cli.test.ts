@@ -1,6 +1,6 @@
 // `reasonix remote serve status|start|stop|logs` against a real sshd.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
@@ -28,7 +28,7 @@ describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
     env?.cleanup();
   });
 
-  test("status before anything runs, start, status, logs, stop", () => {
+  test("status before anything runs, start, status, logs, stop", async () => {
     let r = rx("status", "box", "--json", "--accept-new");
     expect(r.code).toBe(0);
     let st = JSON.parse(r.stdout);
@@ -52,6 +52,25 @@ describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("starting");
     expect(r.stdout).toContain(`workspace ${join(sshd.home, "app")}`);
+
+    // --follow streams until Ctrl-C and leaves no tail behind on the remote.
+    const f = spawn(process.execPath, [MAIN, "remote", "serve", "logs", "box", "-n", "5", "--follow"], { cwd: env.dir, env: env.env, stdio: ["ignore", "pipe", "pipe"] });
+    let followed = "";
+    f.stdout!.on("data", (d: Buffer) => (followed += d.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!followed.includes("starting") && Date.now() < deadline && f.exitCode === null) await Bun.sleep(50);
+    expect(followed).toContain("starting");
+    sshd.runAsUser("echo a-new-line-for-follow >> ~/.reasonix/remote/serve-app-*.log");
+    while (!followed.includes("a-new-line-for-follow") && Date.now() < deadline) await Bun.sleep(50);
+    expect(followed).toContain("a-new-line-for-follow");
+    f.kill("SIGINT");
+    expect(await new Promise((res) => f.on("exit", res))).toBe(0);
+    let tails = "x";
+    for (let i = 0; i < 40 && tails !== ""; i++) {
+      await Bun.sleep(100);
+      tails = sshd.runAsUser("pgrep -u \"$(id -un)\" -x tail || true").trim();
+    }
+    expect(tails).toBe("");
 
     r = rx("stop", "box");
     expect(r.code).toBe(0);

@@ -6,7 +6,7 @@
 //   first-install upload time ÷ `scp` of the raw binary             goal ≤ 1.0
 //   tunnel throughput ÷ `ssh -L`                                    goal ≥ 0.9
 //   seconds from link restored to tunnel serving (netns + veth)     goal ≤ 2 s
-// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--skip-netns]
+// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--only install,connect,tunnel,link] [--skip-netns]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -23,6 +23,9 @@ const opt = (name: string, dflt: number) => {
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
 const RUNS = opt("--runs", 5);
+// --only install,connect,tunnel,link  (default: all)
+const onlyIdx = args.indexOf("--only");
+const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link"]);
 const MB = opt("--mb", 256);
 
 const why = sshdUnavailable();
@@ -77,6 +80,7 @@ const stopProc = async (c: ChildProcess) => {
 };
 
 const sshd = await startSshd();
+let t = 0;
 const dir = mkdtempSync(join(tmpdir(), "rx-bench-remote-"));
 const kh = join(dir, "known_hosts");
 try {
@@ -94,13 +98,14 @@ try {
     workspace: "~/bench",
     extraToml: ["[[remote.hosts.forwards]]", 'type = "local"', `bind = "127.0.0.1:${lPort}"`, `target = "127.0.0.1:${blastPort}"`].join("\n"),
   });
-  delete env.env.REASONIX_REMOTE_ZSTD_LEVEL; // benchmark the default (19, long window)
+  if (only.has("install")) delete env.env.REASONIX_REMOTE_ZSTD_LEVEL; // benchmark the default (19, long window)
 
   // ---- first install: bytes and time vs scp --------------------------------
+  if (only.has("install")) {
   const { resolveArtifact, compressedArtifact } = await import("../../remote/bootstrap/artifact.ts");
   const cacheDir = join(env.env.REASONIX_HOME!, "cache", "remote");
   const art = await resolveArtifact({ platform: build.platform, binaryPath: BIN, cacheDir });
-  let t = performance.now();
+  t = performance.now();
   const packed = await compressedArtifact(art, { codec: "zstd", cacheDir });
   console.log(`(one-off, cached per version) zstd -19 --long of the ${(art.size / 2 ** 20).toFixed(1)} MiB binary: ${((performance.now() - t) / 1000).toFixed(1)} s -> ${(packed.size / 2 ** 20).toFixed(1)} MiB`);
   const installs: number[] = [];
@@ -124,8 +129,11 @@ try {
   sshd.runAsUser(`rm -f /tmp/rx-bench-scp-${process.pid}`);
   report("first-install bytes / binary size", sent / art.size, "<= 0.4", sent / art.size <= 0.4, `${(sent / 2 ** 20).toFixed(1)} of ${(art.size / 2 ** 20).toFixed(1)} MiB`);
   report("first-install time / scp raw binary", median(installs) / median(scps), "<= 1.0", median(installs) / median(scps) <= 1.0, `${median(installs).toFixed(0)} ms vs scp ${median(scps).toFixed(0)} ms (upload+decompress+sha256 on the remote)`);
+  }
 
   // ---- connect-to-ready with a running serve vs ssh host true -------------
+  if (only.has("connect") || only.has("tunnel")) await stopProc((await (async () => { const c = connectProc(env); await c.ready; return c; })()).child); // make sure a serve runs
+  if (only.has("connect")) {
   const readys: number[] = [];
   const sshTrue: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -140,6 +148,7 @@ try {
     sshTrue.push(performance.now() - t);
   }
   report("connect-to-ready / ssh host true", median(readys) / median(sshTrue), "<= 0.5", median(readys) / median(sshTrue) <= 0.5, `${median(readys).toFixed(0)} ms (process start to ready) vs ${median(sshTrue).toFixed(0)} ms`);
+  }
 
   // ---- tunnel throughput vs ssh -L -----------------------------------------
   const pull = (port: number) =>
@@ -151,6 +160,7 @@ try {
       s.on("error", reject);
       s.on("close", () => (n === MB * 2 ** 20 ? resolve((n / 2 ** 20) / ((performance.now() - t0) / 1000)) : reject(new Error(`got ${n} bytes`))));
     });
+  if (only.has("tunnel")) {
   const ours: number[] = [];
   const theirs: number[] = [];
   const c = connectProc(env);
@@ -168,11 +178,12 @@ try {
   sshL.kill();
   await stopProc(c.child);
   report("tunnel throughput / ssh -L", median(ours) / median(theirs), ">= 0.9", median(ours) / median(theirs) >= 0.9, `${median(ours).toFixed(0)} MiB/s vs ${median(theirs).toFixed(0)} MiB/s (${MB} MiB per run)`);
+  }
   blaster.kill();
   env.cleanup();
 
   // ---- link restored -> tunnel serving (netns) ------------------------------
-  const noNs = args.includes("--skip-netns") ? "skipped by flag" : netnsUnavailable();
+  const noNs = !only.has("link") ? "not selected" : args.includes("--skip-netns") ? "skipped by flag" : netnsUnavailable();
   if (noNs) console.log(`skip link-restore benchmark: ${noNs}`);
   else {
     const link = createNetnsLink();
