@@ -60,7 +60,7 @@ describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
     const deadline = Date.now() + 30_000;
     while (!followed.includes("starting") && Date.now() < deadline && f.exitCode === null) await Bun.sleep(50);
     expect(followed).toContain("starting");
-    sshd.runAsUser("echo a-new-line-for-follow >> ~/.reasonix/remote/serve-app-*.log");
+    sshd.runAsUser('for f in ~/.reasonix/remote/serve-app-*.log; do echo a-new-line-for-follow >> "$f"; done');
     while (!followed.includes("a-new-line-for-follow") && Date.now() < deadline) await Bun.sleep(50);
     expect(followed).toContain("a-new-line-for-follow");
     f.kill("SIGINT");
