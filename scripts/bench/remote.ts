@@ -8,7 +8,7 @@
 //   seconds from link restored to tunnel serving (netns + veth)     goal ≤ 2 s
 // Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--only install,connect,tunnel,link] [--skip-netns]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,9 @@ const RUNS = opt("--runs", 5);
 const onlyIdx = args.indexOf("--only");
 const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link"]);
 const MB = opt("--mb", 256);
+
+// Exit through process.exit on a signal so the harness's exit hooks remove the test user and sshd.
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => process.exit(130));
 
 const why = sshdUnavailable();
 if (why) {
@@ -221,6 +224,5 @@ try {
   await sshd.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-writeFileSync(join(tmpdir(), `rx-bench-remote-${process.pid}.json`), JSON.stringify(results, null, 2));
 console.log(`\n${results.filter((r) => r.ok).length}/${results.length} goals met`);
 process.exit(0);
