@@ -67,12 +67,17 @@ export interface ReleaseAsset {
   binary: Uint8Array;
 }
 
-/** Download reasonix-<os>-<arch>.tar.gz and SHA256SUMS from `base`, verify, unpack the binary. */
+/** Download the target's archive (.tar.gz, or .zip on Windows) and SHA256SUMS from `base`, verify, unpack the binary. */
 export async function downloadRelease(base: string, target: string): Promise<Uint8Array> {
-  const name = `${target}.tar.gz`;
+  const windows = target.startsWith("reasonix-windows");
+  const name = `${target}.${windows ? "zip" : "tar.gz"}`;
   const [archive, sumsText] = await Promise.all([fetchBytes(`${base}/${name}`), fetchBytes(`${base}/SHA256SUMS`)]);
   verifyChecksum(name, archive, parseSums(new TextDecoder().decode(sumsText)));
-  return extractFromTarGz(archive, target.startsWith("reasonix-windows") ? "reasonix.exe" : "reasonix");
+  if (!windows) return extractFromTarGz(archive, "reasonix");
+  const { unzipSync } = await import("fflate");
+  const exe = unzipSync(archive, { filter: (f) => f.name === "reasonix.exe" })["reasonix.exe"];
+  if (!exe) throw new ReasonixError("archive_invalid", `${name} does not contain reasonix.exe`);
+  return exe;
 }
 
 /** Compare dotted versions numerically: -1, 0, 1. */

@@ -29,7 +29,11 @@ export async function tarGz(entries: ArchiveEntry[], mtime: Date): Promise<Uint8
   return gzipSync(Buffer.concat(chunks), { level: 9 });
 }
 
-export function zip(entries: ArchiveEntry[], mtime: Date): Uint8Array {
+// The zip format cannot store times before 1980.
+const ZIP_EPOCH = Date.UTC(1980, 0, 1, 12);
+
+export function zip(entries: ArchiveEntry[], when: Date): Uint8Array {
+  const mtime = new Date(Math.max(when.getTime(), ZIP_EPOCH));
   const files: Record<string, [Uint8Array, { mtime: Date; level: 9; attrs: number }]> = {};
   for (const e of entries) files[e.name] = [e.data, { mtime, level: 9, attrs: (e.mode & 0xffff) << 16 }];
   return zipSync(files);
