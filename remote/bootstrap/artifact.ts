@@ -237,7 +237,11 @@ export interface CompressOptions {
  */
 export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions): Promise<CompressedArtifact> {
   if (o.codec === "raw") return { codec: "raw", path: art.path, size: art.size };
-  const zlib = await import("node:zlib");
+  // zstd landed in node:zlib (and Bun) after the @types/node we build against.
+  const zlib = (await import("node:zlib")) as unknown as typeof import("node:zlib") & {
+    createZstdCompress(o: { params: Record<number, number> }): import("node:stream").Transform;
+    constants: Record<string, number>;
+  };
   const level = o.level ?? (o.codec === "zstd" ? 19 : 9);
   mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
   const out = join(o.cacheDir, cacheName(art.sha256, `.${o.codec}${level}`));
@@ -247,12 +251,12 @@ export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions
     o.codec === "zstd"
       ? zlib.createZstdCompress({
           params: {
-            [c.ZSTD_c_compressionLevel]: level,
-            [c.ZSTD_c_enableLongDistanceMatching]: level >= 10 ? 1 : 0,
+            [c.ZSTD_c_compressionLevel!]: level,
+            [c.ZSTD_c_enableLongDistanceMatching!]: level >= 10 ? 1 : 0,
             // 2^27 is the largest window `zstd -d` accepts without --long.
-            [c.ZSTD_c_windowLog]: level >= 10 ? 27 : 0,
-            [c.ZSTD_c_checksumFlag]: 1,
-          } as never,
+            [c.ZSTD_c_windowLog!]: level >= 10 ? 27 : 0,
+            [c.ZSTD_c_checksumFlag!]: 1,
+          },
         })
       : zlib.createGzip({ level });
   const tmp = tempBeside(out);
