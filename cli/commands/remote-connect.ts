@@ -2,6 +2,7 @@
 // supervisor. Heavy modules load inside the handler.
 import type { Argv } from "yargs";
 import { defineCommand } from "../command.ts";
+import { openBrowser } from "../open-browser.ts";
 import { dim, printJsonLine, warn } from "../output.ts";
 
 interface ConnectArgs {
@@ -11,20 +12,6 @@ interface ConnectArgs {
   workspace?: string;
   acceptNew: boolean;
   json: boolean;
-}
-
-/** Open `url` in the desktop browser; failing to is only worth a hint. */
-async function openUrl(url: string): Promise<void> {
-  const { spawn } = await import("node:child_process");
-  const [cmd, ...argv] = process.platform === "darwin" ? ["open", url] : ["xdg-open", url];
-  const hint = () => process.stderr.write(`could not start ${cmd}; open the URL above yourself\n`);
-  try {
-    const child = spawn(cmd!, argv, { stdio: "ignore", detached: true });
-    child.on("error", hint);
-    child.unref();
-  } catch {
-    hint();
-  }
 }
 
 const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${Math.round(n / 1024)} KiB`);
@@ -132,7 +119,7 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
       if (a.json) printJsonLine(e);
       else human(e);
       if (e.event === "error" && e.terminal) terminal = { message: e.message, hint: e.hint };
-      if (e.event === "ready" && !e.reconnect && a.open) void openUrl(e.url);
+      if (e.event === "ready" && !e.reconnect && a.open) void openBrowser(e.url);
     },
   });
   const stop = () => sup.stop();

@@ -1,19 +1,6 @@
 import { defineCommand } from "../command.ts";
 import { commonServeOptions, runServeCommand, type ServeArgs } from "./serve.ts";
-
-/** Open `url` in the desktop's default browser; failure is only a hint. */
-async function openBrowser(url: string): Promise<void> {
-  const { spawn } = await import("node:child_process");
-  const [cmd, ...argv] =
-    process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", '""', url] : ["xdg-open", url];
-  try {
-    const child = spawn(cmd!, argv, { stdio: "ignore", detached: true });
-    child.on("error", () => process.stderr.write(`could not start ${cmd}; open the URL above yourself\n`));
-    child.unref();
-  } catch {
-    process.stderr.write(`could not start ${cmd}; open the URL above yourself\n`);
-  }
-}
+import { openBrowser } from "../open-browser.ts";
 
 export default defineCommand<ServeArgs & { open: boolean }>({
   command: "web",
