@@ -23,12 +23,12 @@ export async function fetchBytes(url: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** Parse SHA256SUMS ("<hex>  <name>" or "<hex> *<name>") into name → hex. */
+/** Parse SHA256SUMS (sha256sum format: "<hex>  name", or "<hex> *name" in binary mode) into name → hex. */
 export function parseSums(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of text.split("\n")) {
-    const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(line.trim());
-    if (m) out.set(m[2]!, m[1]!);
+    const m = /^([0-9a-fA-F]{64})\s+\*?(.+?)\s*$/.exec(line);
+    if (m) out.set(m[2]!.replace(/^\.\//, ""), m[1]!.toLowerCase());
   }
   return out;
 }

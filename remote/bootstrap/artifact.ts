@@ -14,6 +14,7 @@ import { basename, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import { ReasonixError } from "../../core/errors.ts";
+import { parseSums, releaseBase } from "../../core/release/download.ts";
 import { writeFileAtomic } from "../../core/fs/atomic.ts";
 import { buildInfo, platformId } from "../../core/version.ts";
 
@@ -38,22 +39,10 @@ export interface CompressedArtifact {
 
 export type ProgressFn = (phase: "download" | "extract" | "compress", done: number, total: number) => void;
 
-export const DEFAULT_RELEASE_URL = "https://github.com/reasonix/reasonix/releases/download";
-
 export async function sha256File(path: string): Promise<string> {
   const h = createHash("sha256");
   await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), h);
   return h.digest("hex");
-}
-
-/** `hash  name` lines (sha256sum format, `*name` for binary mode). */
-export function parseSha256Sums(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    const m = /^([0-9a-fA-F]{64})\s+\*?(.+?)\s*$/.exec(line);
-    if (m) out.set(m[2]!.replace(/^\.\//, ""), m[1]!.toLowerCase());
-  }
-  return out;
 }
 
 /** True when we are a `bun build --compile` executable rather than source run by bun. */
@@ -84,7 +73,7 @@ const progressTap = (total: number, phase: "download" | "extract" | "compress", 
 };
 
 async function verifyAgainstSums(file: string, sumsText: string, name: string): Promise<string> {
-  const sums = parseSha256Sums(sumsText);
+  const sums = parseSums(sumsText);
   const want = sums.get(name);
   if (!want) throw new ReasonixError("artifact_unverified", `${name} is not listed in SHA256SUMS; refusing to upload an unverified binary`);
   const got = await sha256File(file);
@@ -196,7 +185,7 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
     });
   }
   // From the release site: archive + SHA256SUMS, both cached by version.
-  const base = `${(o.releaseUrl ?? env.REASONIX_RELEASE_URL ?? DEFAULT_RELEASE_URL).replace(/\/$/, "")}/v${version}`;
+  const base = o.releaseUrl?.replace(/\/$/, "") ?? releaseBase(version, env);
   const dir = join(o.cacheDir, `release-${version}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tgz = join(dir, `${name}.tar.gz`);

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
-import { compressedArtifact, parseSha256Sums, resolveArtifact } from "../bootstrap/artifact.ts";
+import { compressedArtifact, resolveArtifact } from "../bootstrap/artifact.ts";
+import { parseSums } from "../../core/release/download.ts";
 import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 
@@ -36,7 +37,7 @@ describe("release artifacts", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test("SHA256SUMS parsing accepts text and binary mode lines", () => {
-    const m = parseSha256Sums(`${"a".repeat(64)}  reasonix-linux-x64.tar.gz\n${"B".repeat(64)} *./reasonix-darwin-arm64\ngarbage\n`);
+    const m = parseSums(`${"a".repeat(64)}  reasonix-linux-x64.tar.gz\n${"B".repeat(64)} *./reasonix-darwin-arm64\ngarbage\n`);
     expect(m.get("reasonix-linux-x64.tar.gz")).toBe("a".repeat(64));
     expect(m.get("reasonix-darwin-arm64")).toBe("b".repeat(64));
     expect(m.size).toBe(2);
