@@ -5,20 +5,33 @@ import { buildInfo } from "../core/version.ts";
 import { commands } from "./commands/index.ts";
 import { reportError } from "./output.ts";
 import { closest } from "./suggest.ts";
+import type { GroupModule } from "./command.ts";
 
 const commandName = (c: CommandModule<any, any>): string => String([c.command].flat()[0]).split(" ")[0]!;
 
-/** Turn yargs' validation text into one line with a "did you mean" hint. */
+/**
+ * Turn yargs' validation text into one line with a "did you mean" hint. Walks
+ * the words of argv down the command tree, so `remote conect` suggests
+ * `remote connect` just as `doctr` suggests `doctor`.
+ */
 function usageHint(msg: string, argv: string[]): UsageError {
-  const names = commands.map(commandName);
   const unknown = /Unknown (?:argument|command)s?: (\S+)/i.exec(msg)?.[1]?.replace(/,$/, "");
-  const first = argv.find((a) => !a.startsWith("-"));
-  if (unknown && first && unknown === first && !names.includes(first)) {
-    const near = closest(first, names);
-    return new UsageError(`unknown command "${first}"`, near ? `did you mean "reasonix ${near}"? (see reasonix --help)` : "see reasonix --help");
+  let level: CommandModule<any, any>[] | undefined = commands;
+  const path: string[] = [];
+  for (const word of argv.filter((a) => !a.startsWith("-"))) {
+    if (!level) break;
+    const names: string[] = level.map(commandName);
+    if (!names.includes(word)) {
+      if (word !== unknown) break;
+      const near = closest(word, names);
+      const where = ["reasonix", ...path].join(" ");
+      return new UsageError(`unknown command "${[...path, word].join(" ")}"`, near ? `did you mean "${where} ${near}"? (see ${where} --help)` : `see ${where} --help`);
+    }
+    path.push(word);
+    const found: GroupModule | undefined = level.find((c: CommandModule<any, any>) => commandName(c) === word);
+    level = found?.subcommands;
   }
-  const flag = /Unknown arguments?: (\S+)/i.exec(msg)?.[1]?.replace(/,$/, "");
-  if (flag) return new UsageError(`unknown option "${flag.length === 1 ? "-" : "--"}${flag}"`, "see --help for this command's options");
+  if (unknown) return new UsageError(`unknown option "${unknown.length === 1 ? "-" : "--"}${unknown}"`, "see --help for this command's options");
   return new UsageError(msg.split("\n")[0]!, "see --help");
 }
 

@@ -24,14 +24,18 @@ export function defineCommand<U>(spec: CommandSpec<U>): CommandModule<{}, U> {
   };
 }
 
+/** A group's subcommands, kept on the module so usage errors can suggest the nearest one. */
+export type GroupModule = CommandModule & { subcommands?: CommandModule<any, any>[] };
+
 /** A command that only groups subcommands (e.g. `config`, `remote fs`). */
 export function defineGroup(
   command: string,
   describe: string,
   subcommands: CommandModule<any, any>[],
   extra?: (y: Argv) => Argv,
-): CommandModule {
+): GroupModule {
   return {
+    subcommands,
     command,
     describe,
     builder: (y) => {
