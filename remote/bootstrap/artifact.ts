@@ -9,7 +9,7 @@
  * SHA256SUMS before use.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
@@ -219,6 +219,27 @@ export interface CompressOptions {
   onProgress?: ProgressFn;
 }
 
+/** Same stream format as the in-process path (long window 2^27 at level ≥ 10, checksum on). */
+async function zstdWithCli(zstd: string, art: BinaryArtifact, level: number, dest: string, onProgress?: ProgressFn): Promise<void> {
+  const args = [zstd, "-q", "-c", "-T0", `-${level}`, ...(level > 19 ? ["--ultra"] : []), ...(level >= 10 ? ["--long=27"] : [])];
+  const fd = openSync(dest, "w", 0o600);
+  try {
+    const proc = Bun.spawn(args, { stdin: "pipe", stdout: fd, stderr: "pipe" });
+    const stderr = new Response(proc.stderr).text();
+    await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, "compress", onProgress), async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) {
+        proc.stdin.write(chunk);
+        await proc.stdin.flush();
+      }
+      await proc.stdin.end();
+    });
+    const code = await proc.exited;
+    if (code !== 0) throw new ReasonixError("artifact_compress", `zstd failed (exit ${code}): ${(await stderr).trim()}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The compressed form of `art`, made once and cached by content hash. zstd at a
  * high level with long-distance matching gets a Bun executable to ~0.37 of its
@@ -235,22 +256,29 @@ export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions
   mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
   const out = join(o.cacheDir, cacheName(art.sha256, `.${o.codec}${level}`));
   if (existsSync(out)) return { codec: o.codec, path: out, size: statSync(out).size };
-  const c = zlib.constants;
-  const compressor =
-    o.codec === "zstd"
-      ? zlib.createZstdCompress({
-          params: {
-            [c.ZSTD_c_compressionLevel!]: level,
-            [c.ZSTD_c_enableLongDistanceMatching!]: level >= 10 ? 1 : 0,
-            // 2^27 is the largest window `zstd -d` accepts without --long.
-            [c.ZSTD_c_windowLog!]: level >= 10 ? 27 : 0,
-            [c.ZSTD_c_checksumFlag!]: 1,
-          },
-        })
-      : zlib.createGzip({ level });
   const tmp = tempBeside(out);
   try {
-    await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, "compress", o.onProgress), compressor, createWriteStream(tmp, { mode: 0o600 }));
+    const zstdCli = o.codec === "zstd" ? Bun.which("zstd") : null;
+    if (zstdCli) {
+      // The zstd CLI compresses on every core (-T0); in-process zstd uses one,
+      // which makes the one-off level-19 pass several times slower.
+      await zstdWithCli(zstdCli, art, level, tmp, o.onProgress);
+    } else {
+      const c = zlib.constants;
+      const compressor =
+        o.codec === "zstd"
+          ? zlib.createZstdCompress({
+              params: {
+                [c.ZSTD_c_compressionLevel!]: level,
+                [c.ZSTD_c_enableLongDistanceMatching!]: level >= 10 ? 1 : 0,
+                // 2^27 is the largest window `zstd -d` accepts without --long.
+                [c.ZSTD_c_windowLog!]: level >= 10 ? 27 : 0,
+                [c.ZSTD_c_checksumFlag!]: 1,
+              },
+            })
+          : zlib.createGzip({ level });
+      await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, "compress", o.onProgress), compressor, createWriteStream(tmp, { mode: 0o600 }));
+    }
     renameSync(tmp, out);
   } catch (e) {
     try {
