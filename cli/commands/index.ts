@@ -12,4 +12,5 @@ import sessions from "./sessions.ts";
 import version from "./version.ts";
 import web from "./web.ts";
 
-export const commands: CommandModule<any, any>[] = [config, docs, doctor, sandbox, remote, run, serve, sessions, upgrade, version, web];
+// Listed in the order `reasonix --help` shows them: daily use first.
+export const commands: CommandModule<any, any>[] = [run, web, serve, sessions, remote, sandbox, config, docs, doctor, upgrade, version];
