@@ -23,10 +23,15 @@ export class RequestGuard {
     return this.behindProxy && req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
   }
 
-  /** The client's address for rate limiting. */
+  /**
+   * The client's address for rate limiting. Behind the proxy, only the last
+   * X-Forwarded-For entry is the proxy's own word: everything before it was
+   * sent by the client and can be anything, so keying on it would let one
+   * client mint a fresh rate-limit bucket per request.
+   */
   clientId(req: Request, peer: string | undefined): string {
     if (this.behindProxy) {
-      const fwd = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+      const fwd = req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
       if (fwd) return fwd;
     }
     return peer ?? "unknown";
