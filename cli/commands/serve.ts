@@ -77,8 +77,9 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
     pidFile: args.pidFile,
     onListening: (server) => {
       // Print the credential only when this process made it up (or the user typed it);
-      // a token from --token-file stays out of logs.
-      const shareable = s.auth.mode === "token" && s.tokenSource !== "file" ? `${server.url}#token=${s.auth.token}` : server.url;
+      // a token from --token-file or [serve].token stays out of logs.
+      const printable = s.tokenSource === "generated" || s.tokenSource === "flag";
+      const shareable = s.auth.mode === "token" && printable ? `${server.url}#token=${s.auth.token}` : server.url;
       const status = server.sessions.ready ? undefined : server.sessions.error;
       if (args.json) {
         printJsonLine({ event: "listening", kind, url: shareable, addr: server.addr, pid: process.pid, authMode: s.auth.mode, engine: status ? { ready: false, error: status } : { ready: true } });

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { hashPassword } from "../auth.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startServer, type RunningServer } from "../server.ts";
-import { cleanup, tempDir } from "./helpers.ts";
+import { cleanup, startServe, tempDir, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
+
+const CONFIG_TOKEN = "cfg-token-0123456789abcdefghijklmnop";
 
 describe("password login behind a proxy", () => {
   let dir: string;
@@ -30,4 +33,28 @@ describe("password login behind a proxy", () => {
     // Another address as seen by the proxy is another client.
     expect((await login("10.0.0.1, 203.0.113.8")).status).toBe(401);
   });
+});
+
+test("a token from [serve].token is not printed (neither plain nor --json)", async () => {
+  const dir = tempDir("cfgtok");
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, "config.toml"), `[serve]\ntoken = "${CONFIG_TOKEN}"\n`, { mode: 0o600 });
+  try {
+    for (const extra of [[], ["--json"]]) {
+      const s = await startServe(["--addr", "127.0.0.1:0", "--workspace", dir, ...extra], { home });
+      try {
+        await waitFor("listening line", () => /listening|"url"/.test(s.stdout()));
+        // The server really uses the config token…
+        expect((await fetch(`${s.base}/api/status`, { headers: { authorization: `Bearer ${CONFIG_TOKEN}` } })).status).toBe(200);
+        // …but never writes it where supervisors collect logs.
+        expect(s.stdout()).not.toContain(CONFIG_TOKEN);
+        expect(s.stderr()).not.toContain(CONFIG_TOKEN);
+      } finally {
+        await s.stop();
+      }
+    }
+  } finally {
+    cleanup(dir);
+  }
 });
