@@ -118,6 +118,15 @@ export function expandPathVars(p: string, env: NodeJS.ProcessEnv, field: string)
 const MAX_LINKS = 40;
 
 /**
+ * Per-process entries under /proc (`environ`, `cmdline`, `mem`, `fd/`…) of
+ * Reasonix itself or any other process: the agent's own environment holds the
+ * provider keys that bash is carefully run without, so no tool may read them.
+ * Matched on resolved paths, where `/proc/self` has become `/proc/<pid>`.
+ */
+const PROC_PROCESS = /^\/proc\/(?:self|thread-self|[0-9]+)(?:\/|$)/;
+export const isProcessState = (resolved: string): boolean => PROC_PROCESS.test(resolved);
+
+/**
  * Resolve `p` against `base` following symlinks and `..` in order, as open(2)
  * would. Components after the first missing one are joined lexically (they
  * cannot be links yet).
@@ -237,6 +246,9 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     }
     for (const f of forbidRead) {
       if (isWithin(path, f)) return { allowed: false, path, code: "forbidden-read", reason: `${path} is hidden by sandbox.forbid_read (${f})` };
+    }
+    if (isProcessState(path)) {
+      return { allowed: false, path, code: "forbidden-read", reason: `${path} is process state (environment, memory, open files); tools never read it` };
     }
     return null;
   };

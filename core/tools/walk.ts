@@ -6,7 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { isWithin, type PathPolicy } from "../policy/paths.ts";
+import { isProcessState, isWithin, type PathPolicy } from "../policy/paths.ts";
 import { compileOverride, IgnoreStack } from "./gitignore.ts";
 
 export interface WalkOptions {
@@ -26,7 +26,8 @@ export interface WalkEntry {
 }
 
 /** True when the policy hides ABS (already a real path: the walk never follows links). */
-export const hiddenByPolicy = (abs: string, policy: PathPolicy): boolean => policy.forbidRead.some((f) => isWithin(abs, f));
+export const hiddenByPolicy = (abs: string, policy: PathPolicy): boolean =>
+  policy.forbidRead.some((f) => isWithin(abs, f)) || isProcessState(abs);
 
 /** Regular files under rootAbs (a real directory path), in sorted order. */
 export function* walkFiles(rootAbs: string, opts: WalkOptions): Generator<WalkEntry> {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { globTool } from "../builtin/glob.ts";
 import { findRipgrep, grepTool, runGrep } from "../builtin/grep.ts";
 import { lsTool } from "../builtin/ls.ts";
+import { readFileTool } from "../builtin/read.ts";
 import { fixture } from "./helpers.ts";
 
 const fx = fixture({ sandbox: { forbid_read: ["secret"] } });
@@ -99,6 +100,31 @@ describe("grep: ripgrep and the built-in fallback agree", () => {
     }
     const home = fx.write(join(fx.home, "sessions", "s.jsonl"), "needle in state\n");
     expect((await runGrep({ pattern: "needle", path: home }, fx.ctx, null)).output).toContain("Reasonix state");
+  });
+
+  test("the agent's own environment under /proc is never searched or read (it holds provider keys)", async () => {
+    if (process.platform !== "linux") {
+      console.warn("no /proc on this platform: the /proc environ test is skipped");
+      return;
+    }
+    process.env.RX_TEST_PROVIDER_KEY = "sk-proc-leak-check";
+    try {
+      for (const path of ["/proc/self/environ", `/proc/${process.pid}/environ`, "/proc/thread-self/environ", `/proc/${process.pid}/task`]) {
+        for (const backend of [rg, null]) {
+          const r = await runGrep({ pattern: "sk-proc-leak", path }, fx.ctx, backend);
+          expect(r.output).not.toContain("sk-proc-leak-check");
+          expect(r.ok).toBe(false);
+          expect(r.output).toContain("process state");
+        }
+      }
+      const read = await fx.run(readFileTool, { path: "/proc/self/environ" });
+      expect(read.ok).toBe(false);
+      expect(read.output).toContain("process state");
+      const list = await fx.run(lsTool, { path: "/proc/self" });
+      expect(list.ok).toBe(false);
+    } finally {
+      delete process.env.RX_TEST_PROVIDER_KEY;
+    }
   });
 
   test("a bad regex is a clear failure in both backends", async () => {
