@@ -1,4 +1,6 @@
-import { readFileSync, unlinkSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { homePaths } from "../home.ts";
 import { InstanceHeartbeat } from "./instances.ts";
@@ -29,8 +31,28 @@ function removeIfOurs(path: string | undefined, content: string): void {
  * instance heartbeat, then on a signal stop accepting, let in-flight session
  * writes land and remove everything we wrote. Resolves with the exit code.
  */
+/**
+ * The password-mode cookie key in `$REASONIX_HOME/server/cookie-key` (0600),
+ * created on first use so browsers stay signed in across restarts.
+ */
+export function loadCookieSecret(home: string): string {
+  const file = join(homePaths(home).server, "cookie-key");
+  try {
+    const st = statSync(file);
+    if ((st.mode & 0o077) !== 0) chmodSync(file, 0o600);
+    const v = readFileSync(file, "utf8").trim();
+    if (v.length >= 32) return v;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  const v = randomBytes(32).toString("base64url");
+  writeFileAtomic(file, `${v}\n`, { mode: 0o600, dirMode: 0o700 });
+  return v;
+}
+
 export async function runServer(opts: RunOptions): Promise<number> {
-  const server = await startServer(opts);
+  const cookieSecret = opts.cookieSecret ?? (opts.auth.mode === "password" ? loadCookieSecret(opts.home) : undefined);
+  const server = await startServer({ ...opts, cookieSecret });
   const portContent = `${server.addr}\n`;
   const pidContent = `${process.pid}\n`;
   const heartbeat = new InstanceHeartbeat(homePaths(opts.home).instances, {

@@ -1,4 +1,5 @@
 import type { Server, ServerWebSocket } from "bun";
+import { randomBytes } from "node:crypto";
 import { ApprovalDecision } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
 import { formatHostPort, isLoopbackHost } from "./addr.ts";
@@ -26,6 +27,12 @@ export interface ServerOptions {
   /** Session to load at startup. */
   resume?: string;
   engineFactory?: EngineFactory;
+  /**
+   * Private random key mixed into password-mode cookie signatures, so that
+   * reading `password_hash` (often in a world-readable config) is not enough
+   * to forge a session. Absent = a fresh one per process.
+   */
+  cookieSecret?: string;
   /** Writes the provider key for the setup page; absent = setup disabled. */
   saveProviderKey?: (envName: string, value: string) => void;
 }
@@ -101,7 +108,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const behindProxy = opts.behindProxy ?? false;
   const guard = new RequestGuard(opts.host, opts.publicHosts ?? [], behindProxy);
   const auth = opts.auth;
-  const signer = new CookieSigner(auth.mode === "token" ? `token\0${auth.token}` : auth.mode === "password" ? `password\0${auth.passwordHash}` : "none");
+  // The token is itself secret; a password hash is only a verifier, so password
+  // cookies also need a key nobody else can read.
+  const signer = new CookieSigner(
+    auth.mode === "token" ? `token\0${auth.token}`
+    : auth.mode === "password" ? `password\0${auth.passwordHash}\0${opts.cookieSecret ?? randomBytes(32).toString("base64url")}`
+    : "none",
+  );
   const limiter = new RateLimiter(LOGIN_LIMIT, LOGIN_WINDOW_MS);
   // The key-writing endpoint is only for a browser on this machine (or at the end of an SSH tunnel).
   const setupAllowed = isLoopbackHost(opts.host) && !behindProxy && !!opts.saveProviderKey;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CookieSigner, COOKIE_NAME } from "../auth.ts";
 import { startServer, type RunningServer } from "../server.ts";
 import { cleanup, startServe, tempDir, waitFor } from "./helpers.ts";
 
@@ -11,10 +12,11 @@ const CONFIG_TOKEN = "cfg-token-0123456789abcdefghijklmnop";
 describe("password login behind a proxy", () => {
   let dir: string;
   let server: RunningServer;
+  let passwordHash: string;
   beforeAll(async () => {
     dir = tempDir("sec");
     // Cost 4: the limiter is under test, not bcrypt.
-    const passwordHash = await Bun.password.hash("correct horse battery", { algorithm: "bcrypt", cost: 4 });
+    passwordHash = await Bun.password.hash("correct horse battery", { algorithm: "bcrypt", cost: 4 });
     server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "password", passwordHash }, behindProxy: true, workspace: dir, version: "test" });
   });
   afterAll(async () => {
@@ -32,6 +34,13 @@ describe("password login behind a proxy", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
     // Another address as seen by the proxy is another client.
     expect((await login("10.0.0.1, 203.0.113.8")).status).toBe(401);
+  });
+
+  test("knowing password_hash is not enough to forge a session cookie", async () => {
+    // Anyone who can read the config has the hash; the cookie key must not follow from it alone.
+    const forged = new CookieSigner(`password\0${passwordHash}`).issue().value;
+    const res = await fetch(`${server.url}api/status`, { headers: { cookie: `${COOKIE_NAME}=${forged}`, "x-forwarded-for": "203.0.113.9" } });
+    expect(res.status).toBe(401);
   });
 });
 
@@ -53,6 +62,34 @@ test("a token from [serve].token is not printed (neither plain nor --json)", asy
       } finally {
         await s.stop();
       }
+    }
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test("password sessions survive a restart; the cookie key file is 0600", async () => {
+  const dir = tempDir("pwkey");
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const hash = await Bun.password.hash("correct horse battery", { algorithm: "bcrypt", cost: 4 });
+  writeFileSync(join(home, "config.toml"), `[serve]\nauth_mode = "password"\npassword_hash = "${hash}"\n`, { mode: 0o644 });
+  try {
+    const a = await startServe(["--addr", "127.0.0.1:0", "--workspace", dir], { home });
+    let cookie: string;
+    try {
+      const res = await fetch(`${a.base}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ password: "correct horse battery" }) });
+      expect(res.status).toBe(204);
+      cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+    } finally {
+      await a.stop();
+    }
+    expect(statSync(join(home, "server", "cookie-key")).mode & 0o777).toBe(0o600);
+    const b = await startServe(["--addr", "127.0.0.1:0", "--workspace", dir], { home });
+    try {
+      expect((await fetch(`${b.base}/api/status`, { headers: { cookie } })).status).toBe(200);
+    } finally {
+      await b.stop();
     }
   } finally {
     cleanup(dir);
