@@ -44,7 +44,8 @@ const status = defineCommand<Common & { json: boolean }>({
       const running = isOurServe(s);
       let healthy: boolean | null = null;
       let why: string | undefined;
-      if (running && s.json?.addr && s.token) {
+      // Only the address recorded for this very pid is its own; an older one may be anyone's now.
+      if (running && s.json?.addr && s.json.pid === s.pid && s.token) {
         const c = await checkServe(conn.client, parseHostPort(s.json.addr), s.token, s.json.version ?? version);
         healthy = c.ok;
         why = c.why;

@@ -15,7 +15,7 @@ import { normalisePlatform } from "../hosts/probe.ts";
 import { runScript } from "../ssh/exec.ts";
 import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
 import { compressedArtifact, resolveArtifact, type Codec } from "./artifact.ts";
-import { LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, parseKv } from "./scripts.ts";
+import { LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import { uploadBinary } from "./upload.ts";
 
 export interface ServeInfo {
@@ -64,6 +64,8 @@ export interface RemoteState {
   json?: { pid?: number; addr?: string; workspace?: string; version?: string; started_at?: string };
   pid?: number;
   alive: boolean;
+  /** The remote checked the pid: our uid, started with our own pid file for this slug. */
+  ours: boolean;
   args: string;
   token?: string;
 }
@@ -101,13 +103,14 @@ export async function readRemoteState(client: Client, workspace: string, version
     json,
     pid: Number.isInteger(pid) && pid > 0 ? pid : undefined,
     alive: kv.get("alive") === "1",
+    ours: kv.get("ours") === "1",
     args: kv.get("args") ?? "",
     token: kv.get("token"),
   };
 }
 
 /** Is the recorded process our serve for this slug (whatever its version)? */
-export const isOurServe = (s: RemoteState) => s.alive && / serve /.test(` ${s.args} `) && s.args.includes(`serve-${s.slug}.pid`);
+export const isOurServe = (s: RemoteState) => s.alive && s.ours && / serve /.test(` ${s.args} `) && s.args.includes(`serve-${s.slug}.pid`);
 const binPath = (s: RemoteState, version: string) => `${s.home}/.reasonix/remote/bin/reasonix-${version}`;
 
 /** The serve answers with the expected version and accepts our token. */
@@ -126,7 +129,9 @@ export async function checkServe(client: Client, addr: HostPort, token: string, 
 }
 
 function reusable(s: RemoteState, version: string): boolean {
-  return isOurServe(s) && !!s.token && !!s.json?.addr && s.json.version === version && s.json.workspace === s.workspace && s.args.includes(`/reasonix-${version} `);
+  // The record must describe this very pid: an address left over from an earlier serve
+  // may be held by anyone now, and the token must never be sent there.
+  return isOurServe(s) && !!s.token && !!s.json?.addr && s.json.pid === s.pid && s.json.version === version && s.json.workspace === s.workspace && s.args.includes(`/reasonix-${version} `);
 }
 
 async function tryReuse(client: Client, s: RemoteState, version: string): Promise<ServeInfo | null> {
@@ -140,6 +145,16 @@ async function tryReuse(client: Client, s: RemoteState, version: string): Promis
 async function kv(client: Client, script: string, args: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
   const res = await runScript(client, script, { args, timeoutMs });
   return parseKv(res.stdout + (res.stderr ? `\nstderr=${res.stderr.trim()}` : ""));
+}
+
+/**
+ * Is a remembered serve (from the local cache or an earlier connection) still the
+ * live serve of ours at that address? Asked of the remote before the token is sent.
+ */
+export async function isStillOurServe(client: Client, info: Pick<ServeInfo, "slug" | "pid" | "addr">): Promise<boolean> {
+  if (!info.slug || !Number.isInteger(info.pid) || info.pid <= 0) return false;
+  const r = await kv(client, VERIFY_SCRIPT, [info.slug, String(info.pid), `${info.addr.host}:${info.addr.port}`], 30_000);
+  return r.get("ours") === "1";
 }
 
 export async function stopServe(client: Client, slug: string, pid: number): Promise<"stopped" | "not_running" | "not_ours"> {

@@ -15,6 +15,18 @@ const PRELUDE = `PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 export PATH
 umask 077
 R="$HOME/.reasonix/remote"
+# Is pid $1 a live serve of ours for slug $2? Our uid, and started with our own
+# pid file (full path): a reused pid, or another user's serve for the same
+# workspace (root can signal it), must never look like ours. Leaves its args in $a.
+serve_ours() {
+  a=; u=
+  kill -0 "$1" 2>/dev/null || return 1
+  if [ -r "/proc/$1/cmdline" ]; then a=$(tr '\\000' ' ' < "/proc/$1/cmdline"); u=$(stat -c %u "/proc/$1" 2>/dev/null)
+  else a=$(ps -p "$1" -o args= 2>/dev/null); u=$(ps -p "$1" -o uid= 2>/dev/null | tr -d ' '); fi
+  [ -n "$u" ] && [ "$u" = "$(id -u)" ] || return 1
+  case " $a " in *" serve "*" --pid-file $R/serve-$2.pid "*) return 0 ;; esac
+  return 1
+}
 `;
 
 /**
@@ -61,7 +73,7 @@ J="$R/serve-$S.json"; P="$R/serve-$S.pid"; T="$R/serve-$S.token"
 pid=$(cat "$P" 2>/dev/null)
 case $pid in ''|*[!0-9]*) pid=$( [ -f "$J" ] && sed -n 's/.*"pid": *\\([0-9][0-9]*\\).*/\\1/p' "$J") ;; esac
 if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-  if [ -r "/proc/$pid/cmdline" ]; then a=$(tr '\\000' ' ' < "/proc/$pid/cmdline"); else a=$(ps -p "$pid" -o args= 2>/dev/null); fi
+  serve_ours "$pid" "$S" && echo ours=1
   printf 'pid=%s\\nalive=1\\nargs=%s\\n' "$pid" "$a"
 elif [ -n "$pid" ]; then
   printf 'pid=%s\\nalive=0\\n' "$pid"
@@ -86,8 +98,7 @@ export const STOP_SCRIPT = `${PRELUDE}
 S=$1; pid=$2
 case $pid in ''|*[!0-9]*) echo error=bad pid; exit 0 ;; esac
 if ! kill -0 "$pid" 2>/dev/null; then echo was_running=0; rm -f "$R/serve-$S.pid"; exit 0; fi
-if [ -r "/proc/$pid/cmdline" ]; then a=$(tr '\\000' ' ' < "/proc/$pid/cmdline"); else a=$(ps -p "$pid" -o args= 2>/dev/null); fi
-case $a in *" serve "*"serve-$S.pid"*) ;; *) echo not_ours=1; exit 0 ;; esac
+serve_ours "$pid" "$S" || { echo not_ours=1; exit 0; }
 kill -TERM "$pid" 2>/dev/null
 n=0
 while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done
@@ -147,7 +158,8 @@ export const START_SCRIPT = `${PRELUDE}
 BIN=$1; W=$2; S=$3
 T="$R/serve-$S.token"; P="$R/serve-$S.port"; PF="$R/serve-$S.pid"; LOG="$R/serve-$S.log"
 printf '%s\\n' "$4" > "$T.$$.tmp" && mv -f "$T.$$.tmp" "$T" || { echo "error=cannot write $T"; exit 0; }
-rm -f "$P" "$PF"
+# The old record describes a serve that is going away: never pair its address with the new pid.
+rm -f "$P" "$PF" "$R/serve-$S.json"
 cd "$W" || { echo "error=cannot enter $W"; exit 0; }
 printf '\\n--- %s starting %s serve (workspace %s)\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$BIN" "$W" >> "$LOG"
 if command -v setsid >/dev/null 2>&1; then
@@ -165,6 +177,20 @@ while [ ! -s "$P" ]; do
 done
 printf 'addr=%s\\n' "$(cat "$P")"
 pid=$(cat "$PF" 2>/dev/null); printf 'pid=%s\\n' "\${pid:-$child}"
+`;
+
+/**
+ * Before a remembered serve (address + token from an earlier connect) gets the
+ * token: is that pid still the recorded, live serve of ours for the slug, at
+ * that address? Args: SLUG PID ADDR
+ */
+export const VERIFY_SCRIPT = `${PRELUDE}
+S=$1; pid=$2
+case $pid in ''|*[!0-9]*) echo stale=1; exit 0 ;; esac
+[ "$(cat "$R/serve-$S.pid" 2>/dev/null)" = "$pid" ] || { echo stale=1; exit 0; }
+serve_ours "$pid" "$S" || { echo stale=1; exit 0; }
+grep -qF "\\"addr\\":\\"$3\\"" "$R/serve-$S.json" 2>/dev/null || { echo stale=1; exit 0; }
+echo ours=1
 `;
 
 /** Publish serve-<slug>.json atomically (0600). Args: SLUG JSON */

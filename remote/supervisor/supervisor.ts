@@ -7,7 +7,7 @@
  */
 import { ReasonixError, errorMessage } from "../../core/errors.ts";
 import { buildInfo } from "../../core/version.ts";
-import { checkServe, ensureServe, type BootstrapEvent, type BootstrapOptions, type ServeInfo } from "../bootstrap/bootstrap.ts";
+import { checkServe, ensureServe, isStillOurServe, type BootstrapEvent, type BootstrapOptions, type ServeInfo } from "../bootstrap/bootstrap.ts";
 import { RemoteForward } from "../forwards/remote-forward.ts";
 import { describeForward, type Forward } from "../forwards/spec.ts";
 import type { SshConnection } from "../ssh/connect.ts";
@@ -245,7 +245,9 @@ export class Supervisor {
     let serve: ServeInfo | null = null;
     let via: "known" | "remote" | "started" = "known";
     const known = this.serve ?? this.o.cache?.get(this.o.host, ws) ?? null;
-    if (known && known.version === this.version) {
+    // The serve may have died since and its port been taken by someone else's process:
+    // confirm on the remote that it is still ours before the token goes anywhere.
+    if (known && known.version === this.version && (await isStillOurServe(client, known))) {
       const check = await checkServe(client, known.addr, known.token, this.version);
       if (check.ok && (!check.workspace || check.workspace === known.workspace)) serve = { ...known, reused: true };
     }
