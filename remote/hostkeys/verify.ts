@@ -44,9 +44,23 @@ export async function verifyHostKey(host: string, port: number, blob: Buffer, po
     const o = result.otherTypes[0]!;
     policy.warn(`${name} has a recorded ${keyTypeLabel(o.keyType)} key (${o.file}:${o.line}) but offered a ${keyTypeLabel(type)} key`);
   }
-  let accepted = policy.acceptNew;
+  // --accept-new is for hosts met for the first time. A host with a recorded key of another
+  // type is not new: a server offering only a type we have no record of is exactly what an
+  // interceptor would do, so that takes a person's confirmation.
+  const recorded = result.otherTypes[0];
+  let accepted = policy.acceptNew && !recorded;
   if (!accepted) {
-    if (!policy.prompter.interactive) throw new HostUnknown(name, fingerprint, "no terminal to confirm it");
+    if (!policy.prompter.interactive) {
+      if (recorded) {
+        throw new HostUnknown(
+          name,
+          fingerprint,
+          `a ${keyTypeLabel(recorded.keyType)} key is already recorded for it at ${recorded.file}:${recorded.line}, so --accept-new does not apply`,
+          `confirm the new key from a terminal, or check it out of band and add it to ${policy.knownHosts.managedFile}`,
+        );
+      }
+      throw new HostUnknown(name, fingerprint, "no terminal to confirm it");
+    }
     accepted = await policy.prompter.confirm(
       `The authenticity of host '${name}' can't be established.\n` +
         `${keyTypeLabel(type)} key fingerprint is ${fingerprint}\n  ${describeKey(blob)}\n` +

@@ -40,11 +40,11 @@ export class HostKeyRevoked extends SshError {
 
 /** First contact with a host and no way (or no permission) to ask. */
 export class HostUnknown extends SshError {
-  constructor(readonly host: string, readonly fingerprint: string, detail = "") {
+  constructor(readonly host: string, readonly fingerprint: string, detail = "", hint?: string) {
     super(
       "host_unknown",
       `host key for ${host} is not known (${fingerprint})${detail ? `; ${detail}` : ""}`,
-      { terminal: true, hint: "check the fingerprint out of band, then re-run with --accept-new (or from a terminal to be asked)" },
+      { terminal: true, hint: hint ?? "check the fingerprint out of band, then re-run with --accept-new (or from a terminal to be asked)" },
     );
     this.name = "HostUnknown";
   }

@@ -141,6 +141,18 @@ describe.skipIf(skip)("host keys against a real sshd", () => {
     expect(err.message).toContain(`${file}:1`);
   });
 
+  test("--accept-new does not trust a new key type for a host with a recorded key of another type", async () => {
+    const file = join(dir, "other_type");
+    // The server has no ECDSA key, so it offers a type we have no record of: what an interceptor would do.
+    writeFileSync(file, `[${sshd.host}]:${sshd.port} ${genKey("ecdsa").line}\n`);
+    const managed = join(dir, "managed_other_type");
+    const err = await connectSsh(target(), opts([file], managed, { acceptNew: true })).catch((e) => e);
+    expect(err).toBeInstanceOf(HostUnknown);
+    expect(err.message).toContain(`${file}:1`);
+    expect(err.terminal).toBe(true);
+    expect(() => readFileSync(managed)).toThrow();
+  });
+
   test("@cert-authority is not supported: the host counts as unknown", async () => {
     const file = join(dir, "ca");
     writeFileSync(file, `@cert-authority * ${genKey("ed25519").line}\n`);
