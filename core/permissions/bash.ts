@@ -585,13 +585,7 @@ function classifyArgv(argv: string[], depth = 0): Classified {
   }
 
   if (name === "git") {
-    for (let i = 1; i < argv.length && argv[i]!.startsWith("-"); i++) {
-      const a = argv[i]!;
-      // `git -c alias.x='!cmd'` and friends run arbitrary commands.
-      if (a === "-c" || a.startsWith("--config-env") || a.startsWith("--exec-path") || a === "--upload-pack" || a.startsWith("-c")) {
-        add("indirect");
-      }
-    }
+    classifyGit(argv, add, (src) => out.nestedSources.push(src), recurse);
     return out;
   }
 
@@ -626,6 +620,84 @@ function classifyArgv(argv: string[], depth = 0): Classified {
     recurse(argv.slice(i));
   }
   return out;
+}
+
+/** Global git options whose value is the next word. */
+const GIT_GLOBAL_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix"]);
+
+/**
+ * Long git options (any subcommand) that run a program or shell string, or
+ * write a file. git accepts any unambiguous prefix of a long option, so
+ * `--upload-p=…` is `--upload-pack=…`: a word counts when it is a prefix.
+ */
+const GIT_LONG: [string, BashHazard][] = [
+  ["upload-pack", "shell-c"], // fetch, pull, clone, ls-remote: run via the shell
+  ["receive-pack", "shell-c"], // push
+  ["exec", "shell-c"], // rebase --exec, push/archive --exec
+  ["open-files-in-pager", "shell-c"], // grep -O
+  ["extcmd", "shell-c"], // difftool
+  ["config", "indirect"], // clone --config core.sshCommand=…
+  ["template", "indirect"], // clone/init --template: hooks from a directory
+  ["output", "redirect"], // diff/log --output=FILE
+];
+
+/** Short forms of the above, by subcommand. */
+const GIT_SHORT: Record<string, Record<string, BashHazard>> = {
+  grep: { O: "shell-c" },
+  rebase: { x: "shell-c" },
+  difftool: { x: "shell-c" },
+  clone: { u: "shell-c", c: "indirect" },
+  "ls-remote": { u: "shell-c" },
+};
+
+/** git subcommands that run a command given in their arguments. */
+const GIT_RUNS: Record<string, (args: string[]) => BashHazard | null> = {
+  submodule: (args) => (args.includes("foreach") ? "shell-c" : null),
+  bisect: (args) => (args[0] === "run" ? "indirect" : null),
+  "filter-branch": () => "shell-c",
+};
+
+function classifyGit(argv: string[], add: (h: BashHazard) => void, nested: (src: string) => void, recurse: (inner: string[]) => void): void {
+  let i = 1;
+  for (; i < argv.length && argv[i]!.startsWith("-"); i++) {
+    const a = argv[i]!;
+    // `git -c alias.x='!cmd'` and friends run arbitrary commands.
+    if (a.startsWith("-c") || a.startsWith("--config-env") || a.startsWith("--exec-path")) add("indirect");
+    if (GIT_GLOBAL_ARG.has(a)) i++;
+  }
+  const sub = argv[i] ?? "";
+  const rest = argv.slice(i + 1);
+  const runs = GIT_RUNS[sub]?.(rest) ?? null;
+  if (runs) {
+    add(runs);
+    if (sub === "bisect") recurse(rest.slice(1));
+    else nested(rest.slice(rest.indexOf("foreach") + 1).join(" "));
+  }
+  const short = GIT_SHORT[sub] ?? {};
+  for (let k = 0; k < rest.length; k++) {
+    const a = rest[k]!;
+    if (a === "--") break;
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const opt = a.slice(2, eq < 0 ? undefined : eq);
+      if (opt === "") continue;
+      const hit = GIT_LONG.find(([long]) => long.startsWith(opt));
+      if (!hit) continue;
+      add(hit[1]);
+      const value = eq < 0 ? rest[k + 1] : a.slice(eq + 1);
+      if (hit[1] === "shell-c" && value !== undefined) nested(value);
+    } else if (/^-[A-Za-z0-9]/.test(a)) {
+      // A cluster like `-nO<cmd>`: the first option that takes a value owns the rest.
+      for (let c = 1; c < a.length; c++) {
+        const h = short[a[c]!];
+        if (!h) continue;
+        add(h);
+        const value = c + 1 < a.length ? a.slice(c + 1) : rest[k + 1];
+        if (h === "shell-c" && value !== undefined) nested(value);
+        break;
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------- analysis

@@ -155,6 +155,49 @@ describe("inline code and nested shells are not covered by the interpreter's pre
   }
 });
 
+describe("git options that run commands are not covered by a git subcommand prefix", () => {
+  const p = gate(["Bash(git grep:*)", "Bash(git ls-remote:*)", "Bash(git fetch:*)", "Bash(git rebase:*)", "Bash(git clone:*)", "Bash(git push:*)", "Bash(git diff:*)", "Bash(git submodule:*)", "Bash(git bisect:*)", "Bash(git difftool:*)", "Bash(git archive:*)"]);
+  const notCovered: [string, string][] = [
+    ["grep -O runs the pager string through the shell", "git grep -O'touch pwned' hello"],
+    ["grep -O bundled behind another flag", "git grep -nOtouch hello"],
+    ["grep --open-files-in-pager", "git grep --open-files-in-pager='sh -c id' hello"],
+    ["grep --open-files-in-pager, abbreviated", "git grep --open=vi hello"],
+    ["ls-remote --upload-pack", "git ls-remote --upload-pack='touch pwned; false' ."],
+    ["ls-remote --upload-pack, abbreviated (git accepts prefixes)", "git ls-remote --upload-p='touch pwned' ."],
+    ["ls-remote -u", "git ls-remote -u 'touch pwned' ."],
+    ["fetch --upload-pack as a separate word", "git fetch --upload-pack 'touch pwned' ."],
+    ["rebase -x", "git rebase -x 'touch pwned' HEAD~3"],
+    ["rebase --exec", "git rebase --exec='touch pwned' HEAD~3"],
+    ["clone -u", "git clone -u 'touch pwned' . /tmp/x"],
+    ["clone -c core.sshCommand", "git clone -c core.sshCommand='touch pwned' host:r"],
+    ["clone --config", "git clone --config=core.fsmonitor='touch pwned' . x"],
+    ["clone --template", "git clone --template=evil-hooks . x"],
+    ["push --receive-pack", "git push --receive-pack='touch pwned' . HEAD"],
+    ["archive --exec", "git archive --remote=. --exec='touch pwned' HEAD"],
+    ["diff --output writes a file", "git diff --output=src/main.ts"],
+    ["submodule foreach", "git submodule foreach 'rm -rf .'"],
+    ["submodule foreach after options", "git submodule --quiet foreach --recursive 'rm -rf .'"],
+    ["bisect run", "git bisect run rm -rf ."],
+    ["difftool -x", "git difftool -x 'touch pwned'"],
+  ];
+  for (const [why, cmd] of notCovered) {
+    test(`not allowed (${why}): ${JSON.stringify(cmd)}`, () => {
+      expect(decide(p, cmd).action).not.toBe("allow");
+    });
+  }
+  for (const cmd of ["git grep -n hello -- '*.ts'", "git grep -e -x", "git ls-remote origin", "git fetch --prune origin", "git rebase -i HEAD~2", "git diff --cached --stat", "git diff --output-indicator-new=+", "git diff --exit-code", "git submodule update --init", "git bisect good"]) {
+    test(`allowed: ${JSON.stringify(cmd)}`, () => {
+      expect(decide(p, cmd).action).toBe("allow");
+    });
+  }
+  test("deny rules see the command inside an option's shell string", () => {
+    const y = gate([], ["Bash(rm:*)"], "yolo", false);
+    expect(decide(y, "git submodule foreach 'rm -rf .'").action).toBe("deny");
+    expect(decide(y, "git rebase --exec 'rm -rf /' HEAD~1").action).toBe("deny");
+    expect(decide(y, "git grep -O'rm -rf /' x").action).toBe("deny");
+  });
+});
+
 describe("deny rules see through wrappers, substitutions and nested shells", () => {
   // yolo would allow everything else: only the deny rule can stop these.
   const p = gate([], ["Bash(rm -rf*)", "Bash(git push:*)"], "yolo", false);
