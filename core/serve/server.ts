@@ -55,6 +55,8 @@ const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "d
 const LOGIN_LIMIT = 5;
 const LOGIN_WINDOW_MS = 60_000;
 const MAX_BODY = 4 * 1024 * 1024;
+/** Unsent bytes an event stream may pile up before the client is cut off (it reconnects and replays). */
+const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
 const SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
@@ -173,16 +175,27 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       sseStreams.delete(end);
       try { ctl?.close(); } catch {}
     };
+    // A client that stops reading (a stalled tunnel, a paused tab) must not make
+    // us buffer every event forever: past the cap, drop the stream and its queue.
+    const push = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+      controller.enqueue(enc.encode(text));
+      if ((controller.desiredSize ?? 0) < -MAX_STREAM_BACKLOG) {
+        const c = ctl;
+        ctl = undefined;
+        end();
+        c?.error(); // no reason: Bun would log one with a stack
+      }
+    };
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         ctl = controller;
         sseStreams.add(end);
         controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
-        const sink: EventSink = { send: (data, seq) => controller.enqueue(enc.encode(`id: ${seq}\ndata: ${data}\n\n`)) };
+        const sink: EventSink = { send: (data, seq) => push(controller, `id: ${seq}\ndata: ${data}\n\n`) };
         detach = hub.attach(sink, since);
         // Keeps proxies and tunnels from timing the stream out; never holds the process open.
         ping = setInterval(() => {
-          try { controller.enqueue(enc.encode(`: ping\n\n`)); } catch { end(); }
+          try { push(controller, `: ping\n\n`); } catch { end(); }
         }, 15_000);
         (ping as { unref?: () => void }).unref?.();
       },
@@ -190,7 +203,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ctl = undefined;
         end();
       },
-    });
+    }, { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength });
     server.timeout(req, 0);
     return withHeaders(new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "x-accel-buffering": "no" } }));
   };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { connect } from "node:net";
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CookieSigner, COOKIE_NAME } from "../auth.ts";
@@ -92,6 +93,37 @@ test("password sessions survive a restart; the cookie key file is 0600", async (
       await b.stop();
     }
   } finally {
+    cleanup(dir);
+  }
+});
+
+test("an event-stream client that stops reading is cut off instead of buffered without bound", async () => {
+  const dir = tempDir("sse");
+  const server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "none" }, workspace: dir, version: "test" });
+  const sock = connect(server.port, "127.0.0.1");
+  try {
+    await new Promise((r, j) => sock.once("connect", r).once("error", j));
+    sock.pause();
+    sock.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+    await waitFor("SSE client attached", () => server.hub.clients === 1);
+    // ~39 MB of events while the client reads nothing (far beyond socket buffers).
+    const chunk = "x".repeat(32 * 1024);
+    const total = 1200 * chunk.length;
+    for (let i = 0; i < 1200; i++) {
+      server.hub.emit("s1", { type: "text", text: chunk } as never);
+      if (i % 100 === 0) await Bun.sleep(1);
+    }
+    expect(server.hub.clients).toBe(0);
+    let got = 0;
+    let closed = false;
+    sock.on("data", (d: Buffer) => void (got += d.length));
+    sock.on("close", () => void (closed = true));
+    sock.resume();
+    await waitFor("the stream to end", () => closed, 15_000);
+    expect(got).toBeLessThan(total);
+  } finally {
+    sock.destroy();
+    await server.stop();
     cleanup(dir);
   }
 });
