@@ -589,6 +589,12 @@ function classifyArgv(argv: string[], depth = 0): Classified {
     return out;
   }
 
+  const programOpts = PROGRAM_OPTIONS[name];
+  if (programOpts) {
+    classifyProgramOptions(name, argv, programOpts, add, (src) => out.nestedSources.push(src));
+    if (out.hazards.length > 0) return out;
+  }
+
   if (SHELL_STRING_RUNNERS.has(lower)) {
     add("shell-c");
     return out;
@@ -696,6 +702,75 @@ function classifyGit(argv: string[], add: (h: BashHazard) => void, nested: (src:
         if (h === "shell-c" && value !== undefined) nested(value);
         break;
       }
+    }
+  }
+}
+
+interface ProgramOptions {
+  /** Long option names (without `--`) and what each does; a typed word matches when it is a prefix of one. */
+  long: Record<string, BashHazard>;
+  /** Short option letters and what each does (also inside clusters like `-xIprog`). */
+  short?: Record<string, BashHazard>;
+  /** Exact long names that are harmless although they prefix a listed one. */
+  except?: string[];
+  /** tar: a first word without a dash is an old-style option cluster. */
+  oldStyle?: boolean;
+}
+
+/**
+ * Options of everyday tools that run a program, a shell string or inline
+ * code they are handed, so `Bash(tool:*)` would cover running anything.
+ * GNU getopt_long and npm's option parser accept unambiguous abbreviations
+ * (`sort --compress-prog=…`, `npm test --node-opt=…`), hence prefix matching.
+ */
+const PROGRAM_OPTIONS: Record<string, ProgramOptions> = {
+  rg: { long: { pre: "indirect" } }, // runs a preprocessor program on every file
+  sort: { long: { "compress-program": "indirect" } },
+  tar: {
+    long: {
+      "to-command": "shell-c", "checkpoint-action": "shell-c", "info-script": "shell-c", "new-volume-script": "shell-c",
+      "use-compress-program": "indirect", "rsh-command": "indirect", "rmt-command": "indirect",
+    },
+    short: { I: "indirect", F: "shell-c" },
+    except: ["checkpoint"],
+    oldStyle: true,
+  },
+  rsync: { long: { rsh: "shell-c", "rsync-path": "shell-c" }, short: { e: "shell-c" } },
+  man: { long: { pager: "indirect", html: "indirect" }, short: { P: "indirect", H: "indirect" } },
+  make: { long: { eval: "shell-c" }, short: { E: "shell-c" } },
+  // node-options takes `--import=data:text/javascript,…`: code for every node the script starts.
+  npm: {
+    long: { "node-options": "inline-code", "script-shell": "indirect", prefix: "indirect", userconfig: "indirect", globalconfig: "indirect" },
+    short: { C: "indirect" },
+  },
+};
+
+/** make variables that change how every recipe runs, whatever the Makefile says. */
+const MAKE_SHELL_VARS = /^(SHELL|\.SHELLFLAGS|MAKESHELL|MAKEFLAGS|MFLAGS|MAKE)\+?=/;
+
+function classifyProgramOptions(name: string, argv: string[], spec: ProgramOptions, add: (h: BashHazard) => void, nested: (src: string) => void): void {
+  const hit = (h: BashHazard, value: string | undefined) => {
+    add(h);
+    if (h === "shell-c" && value !== undefined) nested(value);
+  };
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k]!;
+    if (a === "--") break;
+    if (name === "make" && MAKE_SHELL_VARS.test(a)) { add("indirect"); continue; }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const opt = a.slice(2, eq < 0 ? undefined : eq);
+      if (opt === "" || spec.except?.includes(opt)) continue;
+      const long = Object.keys(spec.long).find((l) => l.startsWith(opt));
+      if (long) hit(spec.long[long]!, eq < 0 ? argv[k + 1] : a.slice(eq + 1));
+      continue;
+    }
+    const cluster = a.startsWith("-") ? a.slice(1) : spec.oldStyle && k === 1 ? a : "";
+    for (let c = 0; c < cluster.length && spec.short; c++) {
+      const h = spec.short[cluster[c]!];
+      if (!h) continue;
+      hit(h, c + 1 < cluster.length && a.startsWith("-") ? cluster.slice(c + 1) : argv[k + 1]);
+      break;
     }
   }
 }

@@ -198,6 +198,50 @@ describe("git options that run commands are not covered by a git subcommand pref
   });
 });
 
+describe("options that make everyday tools run a program are not covered by the tool's prefix", () => {
+  const p = gate(["Bash(npm run test:*)", "Bash(npm test:*)", "Bash(rg:*)", "Bash(sort:*)", "Bash(tar:*)", "Bash(make:*)", "Bash(rsync:*)", "Bash(man:*)"]);
+  const notCovered: [string, string][] = [
+    ["npm --node-options: code for every node the script starts", "npm run test --node-options='--import=data:text/javascript,require(`child_process`).execSync(`id`)'"],
+    ["npm --node-options, abbreviated", "npm test --node-opt=--import=data:text/javascript,1"],
+    ["npm --script-shell", "npm run test --script-shell=./evil.sh"],
+    ["npm --prefix runs another package's script", "npm run test --prefix node_modules/evil"],
+    ["npm -C", "npm run test -C /tmp/evil"],
+    ["npm --userconfig", "npm run test --userconfig=./evil.npmrc"],
+    ["rg --pre runs a program on every file", "rg --pre ./evil.sh hello"],
+    ["rg --pre=", "rg --pre=./evil.sh hello ."],
+    ["sort --compress-program", "sort --compress-program=./evil -S 1 f"],
+    ["sort --compress-program, abbreviated", "sort --compress-prog=./evil f"],
+    ["tar --checkpoint-action=exec", "tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='sh -c id' ."],
+    ["tar --to-command", "tar -xf a.tar --to-command='sh -c id'"],
+    ["tar -I", "tar -I ./evil -cf a.tar ."],
+    ["tar old-style cluster with I", "tar cIf ./evil a.tar ."],
+    ["tar -F", "tar -cf a.tar -F ./evil ."],
+    ["tar --use-compress-program, abbreviated", "tar --use-comp=./evil -xf a.tar"],
+    ["make --eval", "make --eval='x:;@touch pwned' x"],
+    ["make -E", "make -E 'x:;@touch pwned' x"],
+    ["make .SHELLFLAGS", "make test .SHELLFLAGS='-c id #'"],
+    ["make SHELL", "make test SHELL=./evil"],
+    ["rsync -e in a cluster", "rsync -avze 'sh -c id' a host:b"],
+    ["rsync --rsync-path", "rsync --rsync-path='sh -c id' a host:b"],
+    ["man -P", "man -P 'sh -c id' ls"],
+  ];
+  for (const [why, cmd] of notCovered) {
+    test(`not allowed (${why}): ${JSON.stringify(cmd)}`, () => {
+      expect(decide(p, cmd).action).not.toBe("allow");
+    });
+  }
+  for (const cmd of ["npm run test:unit -- -w", "npm run test -- --node-options=passed-to-the-script", "npm test --silent", "rg -n hello src", "rg --pre-glob '*.pdf' x", "sort -u -k 2 f", "tar -xzf a.tar.gz", "tar xzf a.tar.gz -C out", "tar --checkpoint=10 -cf a.tar .", "make test", "make test V=1", "rsync -av a b", "man ls"]) {
+    test(`allowed: ${JSON.stringify(cmd)}`, () => {
+      expect(decide(p, cmd).action).toBe("allow");
+    });
+  }
+  test("deny rules see the command in a tool's shell-string option", () => {
+    const y = gate([], ["Bash(rm:*)"], "yolo", false);
+    expect(decide(y, "tar -xf a.tar --to-command='rm -rf /'").action).toBe("deny");
+    expect(decide(y, "rsync -e 'rm -rf /' a host:b").action).toBe("deny");
+  });
+});
+
 describe("deny rules see through wrappers, substitutions and nested shells", () => {
   // yolo would allow everything else: only the deny rule can stop these.
   const p = gate([], ["Bash(rm -rf*)", "Bash(git push:*)"], "yolo", false);
