@@ -177,9 +177,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     };
     // A client that stops reading (a stalled tunnel, a paused tab) must not make
     // us buffer every event forever: past the cap, drop the stream and its queue.
+    // The replay on attach is bounded by the hub's ring and exempt: a reconnecting
+    // client must always be able to catch up.
+    let replaying = true;
     const push = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
       controller.enqueue(enc.encode(text));
-      if ((controller.desiredSize ?? 0) < -MAX_STREAM_BACKLOG) {
+      if (!replaying && (controller.desiredSize ?? 0) < -MAX_STREAM_BACKLOG) {
         const c = ctl;
         ctl = undefined;
         end();
@@ -193,6 +196,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
         const sink: EventSink = { send: (data, seq) => push(controller, `id: ${seq}\ndata: ${data}\n\n`) };
         detach = hub.attach(sink, since);
+        replaying = false;
         // Keeps proxies and tunnels from timing the stream out; never holds the process open.
         ping = setInterval(() => {
           try { push(controller, `: ping\n\n`); } catch { end(); }

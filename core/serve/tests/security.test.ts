@@ -121,6 +121,16 @@ test("an event-stream client that stops reading is cut off instead of buffered w
     sock.resume();
     await waitFor("the stream to end", () => closed, 15_000);
     expect(got).toBeLessThan(total);
+    // A reconnecting client still gets the whole replay buffer, however large.
+    const ac = new AbortController();
+    const res = await fetch(`${server.url}api/events?since=0`, { signal: ac.signal });
+    const reader = res.body!.getReader();
+    let text = "";
+    await waitFor("replay", async () => {
+      text += new TextDecoder().decode((await reader.read()).value);
+      return (text.match(/^id: /gm)?.length ?? 0) >= 1200;
+    });
+    ac.abort();
   } finally {
     sock.destroy();
     await server.stop();
