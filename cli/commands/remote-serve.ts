@@ -140,12 +140,12 @@ const logs = defineCommand<Common & { n: number; follow: boolean }>({
     withHost(a, async (conn, workspace) => {
       const { readRemoteState } = await import("../../remote/bootstrap/bootstrap.ts");
       const { LOGS_SCRIPT } = await import("../../remote/bootstrap/scripts.ts");
-      const { execChannel, shQuote } = await import("../../remote/ssh/exec.ts");
+      const { REMOTE_SH, execChannel, shQuote } = await import("../../remote/ssh/exec.ts");
       const { buildInfo } = await import("../../core/version.ts");
       const { UsageError } = await import("../../core/errors.ts");
       if (!Number.isInteger(a.n) || a.n < 0) throw new UsageError(`-n wants a whole number of lines, got ${a.n}`);
       const s = await readRemoteState(conn.client, workspace, buildInfo().version);
-      const ch = await execChannel(conn.client, "sh -s");
+      const ch = await execChannel(conn.client, REMOTE_SH);
       ch.pipe(process.stdout, { end: false });
       ch.stderr.pipe(process.stderr, { end: false });
       let code: number | null = null;

@@ -1,6 +1,6 @@
 /**
  * The POSIX sh scripts the bootstrap runs on the remote. Each is sent on stdin
- * to `sh -s` (see remote/ssh/exec.ts), so the user's login shell never parses
+ * to `/bin/sh -s` (see remote/ssh/exec.ts), so the user's login shell never parses
  * them; values arrive as "$@" through a `set --` line on stdin, never on a
  * command line. Output is `key=value` lines for `parseKv`.
  *

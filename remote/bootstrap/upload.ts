@@ -6,7 +6,7 @@
 import { createReadStream } from "node:fs";
 import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
-import { execChannel, shQuote } from "../ssh/exec.ts";
+import { REMOTE_SH, execChannel, shQuote } from "../ssh/exec.ts";
 import type { BinaryArtifact, CompressedArtifact } from "./artifact.ts";
 import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
 
@@ -22,7 +22,7 @@ export async function uploadBinary(
   onProgress?: (done: number, total: number) => void,
 ): Promise<UploadResult> {
   const started = performance.now();
-  const ch = await execChannel(client, "sh -s");
+  const ch = await execChannel(client, REMOTE_SH);
   const header = `set -- ${[art.version, payload.codec, art.sha256].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
   let out = "";
   let err = "";

@@ -11,6 +11,12 @@ export interface ScriptResult {
 /** Quote one word for POSIX sh. */
 export const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * What the login shell runs for every script: an absolute path, because the login
+ * shell's PATH (set by the user's rc files) is not trusted to contain sh.
+ */
+export const REMOTE_SH = "/bin/sh -s";
+
 /** Start `command` on the remote (it is parsed by the user's login shell, so keep it trivial). */
 export function execChannel(client: Client, command: string): Promise<ClientChannel> {
   return new Promise((resolve, reject) => {
@@ -27,8 +33,7 @@ export async function runScript(
   script: string,
   opts: { args?: string[]; timeoutMs?: number; maxOutputBytes?: number } = {},
 ): Promise<ScriptResult> {
-  // An absolute path: the login shell's PATH is not trusted to contain sh.
-  const ch = await execChannel(client, "/bin/sh -s");
+  const ch = await execChannel(client, REMOTE_SH);
   const max = opts.maxOutputBytes ?? 16 * 1024 * 1024;
   const prelude = opts.args?.length ? `set -- ${opts.args.map(shQuote).join(" ")}\n` : "";
   return new Promise((resolve, reject) => {

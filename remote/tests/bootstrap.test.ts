@@ -145,4 +145,18 @@ describe.skipIf(skip)("bootstrap against a real sshd (login shell: tcsh)", () =>
     const again = await ensureServe(conn.client, { workspace: "~/ws", binaryPath: build.binary, cacheDir: join(dir, "c") });
     expect(again).toMatchObject({ reused: true, pid: info.pid, token: info.token });
   }, 120_000);
+
+  test("a login shell whose PATH has no sh still gets the upload through", async () => {
+    const { ensureServe } = await import("../bootstrap/bootstrap.ts");
+    // tcsh reads ~/.tcshrc (and sh -c reads nothing) for every command sshd runs.
+    sshd.runAsUser(`mkdir -p ~/ws2 && rm -f ~/.reasonix/remote/bin/reasonix-* && echo 'setenv PATH /nonexistent' > ~/.tcshrc && echo 'PATH=/nonexistent; export PATH' > ~/.profile`);
+    try {
+      const events: string[] = [];
+      const info = await ensureServe(conn.client, { workspace: "~/ws2", binaryPath: build.binary, cacheDir: join(dir, "c"), compressionLevel: 1, onEvent: (e) => events.push(e.event) });
+      expect(events).toContain("installed");
+      expect(info.reused).toBe(false);
+    } finally {
+      sshd.runAsUser("rm -f ~/.tcshrc ~/.profile");
+    }
+  }, 120_000);
 });
