@@ -227,7 +227,9 @@ export class RemoteFs {
       concurrency: opts.concurrency ?? 64,
       chunkSize: opts.chunkSize ?? 255 * 1024,
       fileSize: st.size,
-      mode: st.mode,
+      // Permission bits only, as OpenSSH's sftp does: a remote setuid/setgid bit must never
+      // become one on a local file (owned by whoever downloads it, possibly root).
+      mode: st.mode & 0o777,
       step: (transferred: number, _chunk: number, total: number) => opts.onProgress?.({ path: remote, transferred, total }),
     };
     try {

@@ -126,6 +126,14 @@ describe.skipIf(skip)("remote fs over SFTP (real sshd)", () => {
     expect(readFileSync(remote("big.bin"), "utf8")).toBe("small");
   });
 
+  test("get keeps permission bits but never a remote setuid/setgid bit", () => {
+    sshd.runAsUser(`printf '#!/bin/sh\\n' > "$HOME/suid.sh"; chmod 6755 "$HOME/suid.sh"`);
+    expect(statSync(remote("suid.sh")).mode & 0o7777).toBe(0o6755);
+    const dest = join(cli.dir, "suid.sh");
+    expect(fs("get", "box:suid.sh", dest).code).toBe(0);
+    expect(statSync(dest).mode & 0o7777).toBe(0o755);
+  });
+
   test("put -r / get -r trees; mv; rm refuses a directory without -r", () => {
     const tree = join(cli.dir, "tree");
     mkdirSync(join(tree, "a b", "ç"), { recursive: true });
