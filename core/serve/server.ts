@@ -55,6 +55,8 @@ const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "d
 const LOGIN_LIMIT = 5;
 const LOGIN_WINDOW_MS = 60_000;
 const MAX_BODY = 4 * 1024 * 1024;
+/** Variable names the setup page may write to $REASONIX_HOME/.env. */
+const CREDENTIAL_NAME = /^[A-Za-z][A-Za-z0-9_]*_(?:KEY|TOKEN|SECRET)$/i;
 /** Unsent bytes an event stream may pile up before the client is cut off (it reconnects and replays). */
 const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
@@ -236,6 +238,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const wanted = str(body, "provider", false);
       const target = wanted ? sessions.models().find((m) => m.name === wanted) : sessions.selected();
       if (!target?.apiKeyEnv) throw new ApiError(400, "no_provider", "no provider with an api_key_env to store a key for");
+      // Provider entries may come from a project's own config: never let one
+      // steer a pasted key into PATH, LD_PRELOAD or any other non-credential name.
+      if (!CREDENTIAL_NAME.test(target.apiKeyEnv))
+        throw new ApiError(400, "bad_env_name", `refusing to store a key as ${target.apiKeyEnv}: api_key_env must end in _KEY, _TOKEN or _SECRET; set it on the server host instead`);
       opts.saveProviderKey(target.apiKeyEnv, key);
       const ok = await sessions.build();
       return json({ saved: target.apiKeyEnv, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);

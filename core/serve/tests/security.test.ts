@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CookieSigner, COOKIE_NAME } from "../auth.ts";
+import { engineFactoryFromConfig, providerKeyWriter } from "../engine.ts";
 import { startServer, type RunningServer } from "../server.ts";
 import { cleanup, startServe, tempDir, waitFor } from "./helpers.ts";
 
@@ -133,6 +134,32 @@ test("an event-stream client that stops reading is cut off instead of buffered w
     ac.abort();
   } finally {
     sock.destroy();
+    await server.stop();
+    cleanup(dir);
+  }
+});
+
+test("the setup page only writes credential-like variable names into .env", async () => {
+  const dir = tempDir("setupname");
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  // As a cloned repository's .reasonix config could declare them.
+  const provider = (name: string, env: string) => `[[providers]]\nname = "${name}"\nkind = "openai"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key_env = "${env}"\n\n`;
+  writeFileSync(join(home, "config.toml"), `default_model = "preload"\n\n${provider("preload", "LD_PRELOAD")}${provider("path", "PATH")}${provider("good", "GOOD_API_KEY")}`);
+  const server = await startServer({
+    host: "127.0.0.1", port: 0, auth: { mode: "none" }, workspace: dir, version: "test", defaultModel: "preload",
+    engineFactory: await engineFactoryFromConfig(home), saveProviderKey: providerKeyWriter(home),
+  });
+  const save = (body: unknown) => fetch(`${server.url}api/setup/key`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  try {
+    expect((await save({ key: "sk-pasted" })).status).toBe(400);
+    expect((await save({ key: "sk-pasted", provider: "path" })).status).toBe(400);
+    const env = join(home, ".env");
+    expect(existsSync(env) ? readFileSync(env, "utf8") : "").not.toMatch(/LD_PRELOAD|PATH=/);
+    // A proper credential name is still written.
+    await save({ key: "sk-pasted", provider: "good" });
+    expect(readFileSync(env, "utf8")).toContain("GOOD_API_KEY=sk-pasted");
+  } finally {
     await server.stop();
     cleanup(dir);
   }
