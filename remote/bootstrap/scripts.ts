@@ -27,6 +27,11 @@ serve_ours() {
   case " $a " in *" serve "*" --pid-file $R/serve-$2.pid "*) return 0 ;; esac
   return 1
 }
+# Replace the lock's stamp by rename: a waiter must never read it half-written
+# (empty), which it would take for a holder that died before stamping.
+stamp_lock() {
+  date +%s > "$1/.stamp.$$" && mv -f "$1/.stamp.$$" "$1/stamp"
+}
 `;
 
 /**
@@ -65,7 +70,7 @@ if [ "$MODE" = lock ]; then
     if [ $n -gt 1200 ]; then echo lock_timeout=1; exit 0; fi
     sleep 0.1 2>/dev/null || sleep 1
   done
-  printf '%s\\n' "$ID" > "$L/owner"; date +%s > "$L/stamp"
+  printf '%s\\n' "$ID" > "$L/owner"; stamp_lock "$L"
   echo locked=1
 fi
 J="$R/serve-$S.json"; P="$R/serve-$S.pid"; T="$R/serve-$S.token"
@@ -86,7 +91,7 @@ exit 0
 export const LOCK_SCRIPT = `${PRELUDE}
 L="$R/serve-$1.lock"
 [ "$(cat "$L/owner" 2>/dev/null)" = "$2" ] || { echo not_owner=1; exit 0; }
-if [ "$3" = release ]; then rm -rf "$L"; else date +%s > "$L/stamp"; fi
+if [ "$3" = release ]; then rm -rf "$L"; else stamp_lock "$L"; fi
 echo ok=1
 `;
 
