@@ -352,6 +352,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   const websocket = {
+    // Same rule as the SSE backlog: a client that stops reading is closed, not
+    // silently skipped (Bun's default drops frames past its limit and keeps the
+    // socket open, so the page would miss events without knowing). On close the
+    // page reconnects with ?since= and gets the gap replayed.
+    backpressureLimit: MAX_STREAM_BACKLOG,
+    closeOnBackpressureLimit: true,
+    // The socket is one-way; nothing a client sends needs more than this.
+    maxPayloadLength: 64 * 1024,
     open(ws: ServerWebSocket<WsData>) {
       // Envelopes emitted in one burst (a provider chunk carrying many deltas)
       // go out as one frame holding a JSON array: far less per-message work in

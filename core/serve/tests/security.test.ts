@@ -164,3 +164,30 @@ test("the setup page only writes credential-like variable names into .env", asyn
     cleanup(dir);
   }
 });
+
+test("a WebSocket client that stops reading is closed (so it reconnects and replays), not silently skipped", async () => {
+  const dir = tempDir("wsslow");
+  const server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "none" }, workspace: dir, version: "test" });
+  const sock = connect(server.port, "127.0.0.1");
+  try {
+    await new Promise((r, j) => sock.once("connect", r).once("error", j));
+    let closed = false;
+    sock.on("data", () => {});
+    sock.on("close", () => void (closed = true));
+    sock.write(`GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+    await waitFor("WebSocket client attached", () => server.hub.clients === 1);
+    sock.pause();
+    const chunk = "x".repeat(32 * 1024);
+    for (let i = 0; i < 1200; i++) {
+      server.hub.emit("s1", { type: "text", text: chunk } as never);
+      await Bun.sleep(0);
+    }
+    await waitFor("the socket to be dropped", () => server.hub.clients === 0, 10_000);
+    sock.resume();
+    await waitFor("the connection to close", () => closed, 10_000);
+  } finally {
+    sock.destroy();
+    await server.stop();
+    cleanup(dir);
+  }
+});
