@@ -216,6 +216,11 @@ class Lexer {
       }
       if (META(c)) {
         if (c === "(") throw new Unparseable("unexpected `(` (function definition, array or extended glob)");
+        // bash reads `name[ … ]` as one word up to the matching `]`, blanks and
+        // all (`a[ 1 ]=1 rm -rf x` assigns, then runs rm): never split it here.
+        if (openBracket && flags === 0 && /^[A-Za-z_][A-Za-z0-9_]*\[[^\]]*$/.test(value)) {
+          throw new Unparseable("array subscript containing blanks or operators");
+        }
         break;
       }
       if (c === "\\") {
@@ -289,6 +294,14 @@ class Lexer {
   private readDollar(inDq: boolean, setFlag: (f: number) => void): string {
     const s = this.s;
     const start = this.i;
+    // bash drops `\<newline>` before it tokenizes, so `$\<newline>HOME` is
+    // `$HOME` and `$\<newline>'\x72m'` is `$'\x72m'`: never a literal `$`.
+    if (s[this.i + 1] === "\\" && s[this.i + 2] === "\n") {
+      this.i++;
+      while (s[this.i] === "\\" && s[this.i + 1] === "\n") this.i += 2;
+      setFlag(F_EXPANSION);
+      return "$";
+    }
     const n = s[this.i + 1];
     if (n === "(") {
       this.i++;
@@ -812,7 +825,8 @@ function segmentToCommand(toks: Tok[], text: string, line: BashAnalysis, classif
   }
   // Leading assignments (only unquoted NAME= counts, as in bash).
   let w0 = 0;
-  while (w0 < words.length && ASSIGN_RE.test(words[w0]!.raw)) {
+  // Line continuations vanish before bash tokenizes: `X\<newline>=1 rm` assigns X.
+  while (w0 < words.length && ASSIGN_RE.test(words[w0]!.raw.replace(/\\\n/g, ""))) {
     add("assignment");
     if (words[w0]!.flags & F_SUBST) add("substitution");
     w0++;

@@ -280,6 +280,31 @@ describe("deny rules see through wrappers, substitutions and nested shells", () 
   }
 });
 
+describe("line continuations and spaced subscripts hide nothing", () => {
+  // bash removes `\<newline>` before it tokenizes, and reads `name[ … ]` up to
+  // the matching bracket; the checker must see the same words bash runs.
+  test("a continued assignment is still an assignment, so deny rules see the command after it", () => {
+    const y = gate([], ["Bash(rm:*)"], "yolo", false);
+    expect(decide(y, "X\\\n=1 rm -rf /tmp/x").action).toBe("deny");
+    expect(decide(y, "a[ 1 ]=1 rm -rf /tmp/x").action).toBe("deny");
+    const auto = gate([], ["Bash(rm:*)"], "auto", false);
+    expect(decide(auto, "X\\\n=1 rm -rf /tmp/x").action).toBe("deny");
+    expect(decide(auto, "a[ 1 ]=1 rm -rf /tmp/x").action).toBe("deny");
+    expect(analyzeBash("X\\\n=1 rm -rf /tmp/x").commands[0]!.argv).toEqual(["rm", "-rf", "/tmp/x"]);
+  });
+  test("`$` followed by a continuation is an expansion, not a literal dollar", () => {
+    const auto = gate([], ["Bash(rm:*)"], "auto", false);
+    // $'\x72m' is rm: it must at least reach a human, never run on auto.
+    expect(decide(auto, "$\\\n'\\x72m' -rf /tmp/x").action).not.toBe("allow");
+    const p = gate(["Bash(ls:*)", "Bash(cat:*)"]);
+    expect(decide(p, "ls $\\\nHOME").action).not.toBe("allow");
+    expect(decide(p, 'cat "$\\\nHOME/x"').action).not.toBe("allow");
+    expect(analyzeBash("ls $\\\nHOME").hazards).toContain("expansion");
+    // A continuation elsewhere is still fine.
+    expect(decide(p, "ls -la \\\n  src").action).toBe("allow");
+  });
+});
+
 describe("hazard tiers", () => {
   const cases: [string, boolean][] = [
     ["echo $(id)", true],
