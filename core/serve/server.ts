@@ -55,6 +55,8 @@ const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "d
 const LOGIN_LIMIT = 5;
 const LOGIN_WINDOW_MS = 60_000;
 const MAX_BODY = 4 * 1024 * 1024;
+/** Live event streams (WebSocket + SSE) at once: plenty for tabs and tools, bounded for memory. */
+const MAX_EVENT_CLIENTS = 64;
 /** Variable names the setup page may write to $REASONIX_HOME/.env. */
 const CREDENTIAL_NAME = /^[A-Za-z][A-Za-z0-9_]*_(?:KEY|TOKEN|SECRET)$/i;
 /** Unsent bytes an event stream may pile up before the client is cut off (it reconnects and replays). */
@@ -214,6 +216,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return withHeaders(new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "x-accel-buffering": "no" } }));
   };
 
+  const tooManyClients = () =>
+    problem(503, "too_many_clients", `at most ${MAX_EVENT_CLIENTS} live event streams at once; close some tabs`, { "retry-after": "5" });
+
   async function api(req: Request, url: URL, server: Server<WsData>): Promise<Response> {
     const path = url.pathname;
     const method = req.method.toUpperCase();
@@ -223,7 +228,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       sessions.setModel(str(await readJson(req), "name")!);
       return json({ selected: sessions.selectedModel });
     }
-    if (path === "/api/events" && method === "GET") return sseResponse(req, server, url.searchParams.get("since"));
+    if (path === "/api/events" && method === "GET") {
+      if (hub.clients >= MAX_EVENT_CLIENTS) return tooManyClients();
+      return sseResponse(req, server, url.searchParams.get("since"));
+    }
     if (path === "/api/sessions" && method === "GET") return json({ sessions: await sessions.list() });
     if (path === "/api/sessions" && method === "POST") {
       const body = await readJson(req);
@@ -329,6 +337,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
     if (path === "/api/ws" && method === "GET") {
       if (guard.originStatus(req)) return problem(403, "cross_origin", "cross-origin WebSocket refused");
+      if (hub.clients >= MAX_EVENT_CLIENTS) return tooManyClients();
       const since = url.searchParams.get("since");
       if (server.upgrade(req, { data: { since: since ? Number(since) : undefined } })) return undefined;
       return problem(426, "upgrade_required", "expected a WebSocket upgrade");

@@ -191,3 +191,34 @@ test("a WebSocket client that stops reading is closed (so it reconnects and repl
     cleanup(dir);
   }
 });
+
+test("live event streams are capped (64), then 503 until one closes", async () => {
+  const dir = tempDir("cap");
+  const server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "none" }, workspace: dir, version: "test" });
+  const open: AbortController[] = [];
+  const sse = async () => {
+    const ac = new AbortController();
+    const res = await fetch(`${server.url}api/events`, { signal: ac.signal });
+    if (res.status === 200) open.push(ac);
+    return res;
+  };
+  try {
+    for (let i = 0; i < 64; i++) expect((await sse()).status).toBe(200);
+    await waitFor("64 clients", () => server.hub.clients === 64);
+    const over = await sse();
+    expect(over.status).toBe(503);
+    const ws = new WebSocket(`ws://${server.addr}/api/ws`);
+    const wsOpened = await new Promise<boolean>((r) => {
+      ws.onopen = () => r(true);
+      ws.onerror = () => r(false);
+    });
+    expect(wsOpened).toBe(false);
+    open.pop()!.abort();
+    await waitFor("a slot to free up", () => server.hub.clients === 63);
+    expect((await sse()).status).toBe(200);
+  } finally {
+    for (const ac of open) ac.abort();
+    await server.stop();
+    cleanup(dir);
+  }
+});
