@@ -295,7 +295,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   async function handle(req: Request, server: Server<WsData>): Promise<Response | undefined> {
-    const url = new URL(req.url);
+    // Bun builds req.url from the Host header; no or a malformed Host makes it unparsable.
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return problem(421, "misdirected", "this server does not answer to that Host name");
+    }
     const path = url.pathname;
     const method = req.method.toUpperCase();
 

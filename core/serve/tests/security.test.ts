@@ -222,3 +222,27 @@ test("live event streams are capped (64), then 503 until one closes", async () =
     cleanup(dir);
   }
 });
+
+test("a request without a usable Host header gets 421, not a 500", async () => {
+  const dir = tempDir("nohost");
+  const server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "none" }, workspace: dir, version: "test" });
+  const status = (req: string) =>
+    new Promise<string>((resolve) => {
+      const sock = connect(server.port, "127.0.0.1");
+      let out = "";
+      sock.on("data", (d: Buffer) => {
+        out += d.toString("latin1");
+        if (out.includes("\r\n")) sock.destroy();
+      });
+      sock.on("close", () => resolve(out.split("\r\n")[0] ?? ""));
+      sock.on("error", () => resolve("error"));
+      sock.on("connect", () => sock.write(req));
+    });
+  try {
+    expect(await status("GET /api/status HTTP/1.0\r\n\r\n")).toContain(" 421 ");
+    expect(await status("GET /api/status HTTP/1.1\r\nHost: localhost@evil.example\r\n\r\n")).toContain(" 421 ");
+  } finally {
+    await server.stop();
+    cleanup(dir);
+  }
+});
