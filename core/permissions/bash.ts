@@ -410,6 +410,9 @@ const RESERVED = new Set([
   "function", "time", "coproc", "{", "}", "!", "[[", "]]", "in",
 ]);
 
+/** Builtins whose `NAME=value` arguments set (and may export) shell variables. */
+const DECLARATION_BUILTINS = new Set(["export", "declare", "typeset", "local", "readonly"]);
+
 const ARITH_BUILTINS = new Set([
   "declare", "typeset", "local", "export", "readonly", "printf", "read", "unset", "test", "[", "mapfile", "readarray", "wait", "getopts", "shift", "return", "exit", "ulimit",
 ]);
@@ -509,6 +512,10 @@ function classifyArgv(argv: string[], depth = 0): Classified {
 
   // Builtins that evaluate names or numbers arithmetically: `a[$(cmd)]` in a
   // quoted, otherwise literal argument still runs cmd.
+  // `export PATH=…; npm test` or `declare -x NODE_OPTIONS=…` changes what later
+  // commands run exactly as `NAME=value cmd` does, so it is an assignment too.
+  if (DECLARATION_BUILTINS.has(name) && argv.slice(1).some((a) => ASSIGN_RE.test(a))) add("assignment");
+  if (name === "printf" && argv.slice(1).some((a) => /^-v/.test(a))) add("assignment");
   if (name === "let") { add("eval"); return out; }
   if (ARITH_BUILTINS.has(name) && argv.slice(1).some((a) => a.includes("$") || a.includes("`"))) {
     add("eval");

@@ -305,6 +305,29 @@ describe("line continuations and spaced subscripts hide nothing", () => {
   });
 });
 
+describe("variables set by builtins count as assignments", () => {
+  // `export X=v; cmd` and `declare -x X=v; cmd` do what `X=v cmd` does.
+  const p = gate(["Bash(npm run test:*)", "Bash(declare:*)", "Bash(export:*)", "Bash(typeset:*)", "Bash(readonly:*)", "Bash(printf:*)"]);
+  const notCovered: [string, string][] = [
+    ["export NODE_OPTIONS injects code into node", "export NODE_OPTIONS=--import=data:text/javascript,1 && npm run test:x"],
+    ["declare -x NODE_OPTIONS", "declare -x NODE_OPTIONS=--import=data:text/javascript,1; npm run test:x"],
+    ["export PATH rebinds npm", "export PATH=/tmp/evil; npm run test:x"],
+    ["typeset -x", "typeset -x PATH=/tmp/evil; npm run test:x"],
+    ["readonly", "readonly PATH=/tmp/evil; npm run test:x"],
+    ["printf -v sets an exported variable", "printf -v PATH /tmp/evil; npm run test:x"],
+  ];
+  for (const [why, cmd] of notCovered) {
+    test(`not allowed (${why}): ${JSON.stringify(cmd)}`, () => {
+      expect(decide(p, cmd).action).not.toBe("allow");
+    });
+  }
+  for (const cmd of ["declare -p PATH", "export -p", "printf '%s\\n' hello", "npm run test:x"]) {
+    test(`allowed: ${JSON.stringify(cmd)}`, () => {
+      expect(decide(p, cmd).action).toBe("allow");
+    });
+  }
+});
+
 describe("hazard tiers", () => {
   const cases: [string, boolean][] = [
     ["echo $(id)", true],
