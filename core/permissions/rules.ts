@@ -105,11 +105,15 @@ const WRAPPER_NAMES = new Set(["sudo", "doas", "nohup", "nice", "ionice", "timeo
  */
 export function bashPatternHitsAnywhere(p: BashPattern, a: BashAnalysis, depth = 0): boolean {
   if (p.kind === "exact" && p.text === a.text.trim()) return true;
+  // `/bin/rm`, `./rm` and `/usr/bin/git` are still rm and git to a deny rule.
+  const hits = (argv: readonly string[]) =>
+    bashPatternMatchesArgv(p, argv) ||
+    (argv.length > 0 && argv[0]!.includes("/") && bashPatternMatchesArgv(p, [argv[0]!.slice(argv[0]!.lastIndexOf("/") + 1), ...argv.slice(1)]));
   for (const c of a.commands) {
-    if (bashPatternMatchesArgv(p, c.argv)) return true;
-    for (const inner of c.inner) if (bashPatternMatchesArgv(p, inner)) return true;
+    if (hits(c.argv)) return true;
+    for (const inner of c.inner) if (hits(inner)) return true;
     if (c.argv.length > 0 && WRAPPER_NAMES.has(c.argv[0]!.slice(c.argv[0]!.lastIndexOf("/") + 1))) {
-      for (let i = 1; i < c.argv.length; i++) if (bashPatternMatchesArgv(p, c.argv.slice(i))) return true;
+      for (let i = 1; i < c.argv.length; i++) if (hits(c.argv.slice(i))) return true;
     }
   }
   if (depth < 4) {

@@ -265,6 +265,11 @@ describe("deny rules see through wrappers, substitutions and nested shells", () 
     "git push:main",
     "if true; then rm -rf /; fi",
     "(rm -rf /)",
+    "/bin/rm -rf /",
+    "/usr/bin/../bin/rm -rf /tmp/x",
+    "sudo /bin/rm -rf /",
+    "find . -exec /bin/rm -rf {} +",
+    "/usr/bin/git push origin main",
   ];
   for (const cmd of denied) {
     test(`denied: ${JSON.stringify(cmd)}`, () => {
