@@ -143,7 +143,7 @@ function containsWords(hay: string, needle: string): boolean {
   if (!n) return false;
   let at = h.indexOf(n);
   while (at >= 0) {
-    if (at === 0 || /[\s;&|(`$={]/.test(h[at - 1]!)) return true;
+    if (at === 0 || /[\s;&|(`$={/]/.test(h[at - 1]!)) return true;
     at = h.indexOf(n, at + 1);
   }
   return false;

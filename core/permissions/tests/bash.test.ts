@@ -270,6 +270,8 @@ describe("deny rules see through wrappers, substitutions and nested shells", () 
     "sudo /bin/rm -rf /",
     "find . -exec /bin/rm -rf {} +",
     "/usr/bin/git push origin main",
+    "(/bin/rm -rf /)",
+    "if true; then /bin/rm -rf /; fi",
   ];
   for (const cmd of denied) {
     test(`denied: ${JSON.stringify(cmd)}`, () => {
