@@ -7,9 +7,9 @@
  * (config + session/persisted grants) > the mode's fallback. A headless run
  * turns every "ask" into a "deny" whose reason names what would allow it.
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { PermissionMode } from "../engine/types.ts";
-import type { PathPolicy } from "../policy/paths.ts";
+import { resolveReal, type PathPolicy } from "../policy/paths.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { analyzeBash, type BashAnalysis, type BashHazard } from "./bash.ts";
 import { persistRule } from "./persist.ts";
@@ -224,10 +224,14 @@ export class Permissions {
   }
 
   private absolute(p: string): { lexical: string; real?: string } {
-    const lexical = resolve(this.workspace, p.startsWith("~/") ? join(process.env.HOME ?? "", p.slice(2)) : p);
+    const expanded = p.startsWith("~/") ? join(process.env.HOME ?? "", p.slice(2)) : p;
+    const lexical = resolve(this.workspace, expanded);
+    // The real path comes from the text as given: collapsing `..` first would
+    // judge `docs/link/../x` as docs/x while the tool opens <link target>/../x.
+    const raw = isAbsolute(expanded) ? expanded : `${this.workspace}${sep}${expanded}`;
     let real: string | undefined;
     try {
-      real = this.pathPolicy?.resolve(lexical);
+      real = this.pathPolicy ? this.pathPolicy.resolve(raw) : resolveReal(raw);
     } catch {
       real = undefined;
     }

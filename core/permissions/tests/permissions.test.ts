@@ -161,6 +161,24 @@ describe("path-scoped rules", () => {
     const deny = perms({ mode: "yolo", deny: ["Edit(src/**)"], pathPolicy: policy });
     expect(deny.check(editFileTool, { path: "docs/link-to-src.ts" }).action).toBe("deny");
   });
+  test("`..` after a symlink is judged where the kernel lands, not where the text points", () => {
+    // docs/to-src-sub/../a.ts reads as docs/a.ts, but opens src/sub/../a.ts = src/a.ts.
+    mkdirSync(join(ws, "src", "sub"), { recursive: true });
+    mkdirSync(join(ws, "secrets", "sub"), { recursive: true });
+    symlinkSync("../src/sub", join(ws, "docs", "to-src-sub"));
+    symlinkSync("../secrets/sub", join(ws, "docs", "to-secrets-sub"));
+    const policy = createPathPolicy({ cwd: ws, reasonixHome: join(outside, "home") });
+    expect(policy.resolve("docs/to-src-sub/../a.ts")).toBe(join(ws, "src", "a.ts"));
+    const allow = perms({ allow: ["Edit(docs/**)"], pathPolicy: policy });
+    expect(allow.check(editFileTool, { path: "docs/to-src-sub/../a.ts" }).action).toBe("ask");
+    expect(allow.check(editFileTool, { path: "docs/a.md" }).action).toBe("allow");
+    const deny = perms({ mode: "yolo", deny: ["Edit(src/**)", "Read(secrets/**)"], pathPolicy: policy });
+    expect(deny.check(editFileTool, { path: "docs/to-src-sub/../a.ts" }).action).toBe("deny");
+    expect(deny.check(readFileTool, { path: "docs/to-secrets-sub/../key" }).action).toBe("deny");
+    // Without a path policy the rules still resolve links the same way.
+    const bare = perms({ mode: "yolo", deny: ["Edit(src/**)"] });
+    expect(bare.check(editFileTool, { path: "docs/to-src-sub/../a.ts" }).action).toBe("deny");
+  });
   test("writers aimed outside the write roots are refused up front with the flag that would allow them", () => {
     const policy = createPathPolicy({ cwd: ws, reasonixHome: join(outside, "home") });
     const p = perms({ mode: "yolo", pathPolicy: policy });
