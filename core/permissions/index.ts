@@ -9,6 +9,7 @@
  */
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { PermissionMode } from "../engine/types.ts";
+import { expandTilde } from "../home.ts";
 import { resolveReal, type PathPolicy } from "../policy/paths.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { analyzeBash, type BashAnalysis, type BashHazard } from "./bash.ts";
@@ -224,7 +225,8 @@ export class Permissions {
   }
 
   private absolute(p: string): { lexical: string; real?: string } {
-    const expanded = p.startsWith("~/") ? join(process.env.HOME ?? "", p.slice(2)) : p;
+    // The same expansion the tools apply, `~` alone included.
+    const expanded = expandTilde(p);
     const lexical = resolve(this.workspace, expanded);
     // The real path comes from the text as given: collapsing `..` first would
     // judge `docs/link/../x` as docs/x while the tool opens <link target>/../x.

@@ -179,6 +179,12 @@ describe("path-scoped rules", () => {
     const bare = perms({ mode: "yolo", deny: ["Edit(src/**)"] });
     expect(bare.check(editFileTool, { path: "docs/to-src-sub/../a.ts" }).action).toBe("deny");
   });
+  test("a bare ~ is the home directory to rules, as it is to the tools", () => {
+    const p = perms({ mode: "yolo", deny: ["Read(~/**)"] });
+    expect(p.check(lsTool, { path: "~" }).action).toBe("deny");
+    expect(p.check(lsTool, { path: "~/x" }).action).toBe("deny");
+    expect(p.check(lsTool, { path: "docs" }).action).toBe("allow");
+  });
   test("writers aimed outside the write roots are refused up front with the flag that would allow them", () => {
     const policy = createPathPolicy({ cwd: ws, reasonixHome: join(outside, "home") });
     const p = perms({ mode: "yolo", pathPolicy: policy });
