@@ -176,10 +176,12 @@ class Lexer {
       if (!found) throw new Unparseable("here-document is not terminated");
       const body = lines.join("\n");
       h.tok.heredoc!.body = body;
-      // An unquoted delimiter means the body is expanded like a double-quoted string.
-      if (!h.tok.heredoc!.quoted && /\$[([{]|`/.test(body)) {
+      // An unquoted delimiter means the body is expanded like a double-quoted
+      // string, after line continuations are removed (`$\<newline>(cmd)` runs cmd).
+      const expanded = body.replace(/\\\n/g, "");
+      if (!h.tok.heredoc!.quoted && /\$[([{]|`/.test(expanded)) {
         h.tok.heredoc!.subst = true;
-        this.nestedSources.push(body);
+        this.nestedSources.push(expanded);
       }
     }
     this.pendingHeredocs = [];

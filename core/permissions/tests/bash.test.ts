@@ -299,6 +299,14 @@ describe("line continuations and spaced subscripts hide nothing", () => {
     expect(decide(auto, "a[ 1 ]=1 rm -rf /tmp/x").action).toBe("deny");
     expect(analyzeBash("X\\\n=1 rm -rf /tmp/x").commands[0]!.argv).toEqual(["rm", "-rf", "/tmp/x"]);
   });
+  test("a continued `$(` in an unquoted here-document is a substitution", () => {
+    const cmd = "cat <<EOF\n$\\\n(rm -rf /tmp/x)\nEOF\n";
+    expect(analyzeBash(cmd).hazards).toContain("substitution");
+    expect(decide(gate([], ["Bash(rm:*)"], "auto", false), cmd).action).toBe("deny");
+    expect(decide(gate([], [], "auto", false), cmd).action).toBe("ask");
+    // Quoted delimiter: the body is literal text.
+    expect(analyzeBash("cat <<'EOF'\n$\\\n(rm -rf /tmp/x)\nEOF\n").hazards).not.toContain("substitution");
+  });
   test("`$` followed by a continuation is an expansion, not a literal dollar", () => {
     const auto = gate([], ["Bash(rm:*)"], "auto", false);
     // $'\x72m' is rm: it must at least reach a human, never run on auto.
