@@ -298,11 +298,11 @@ class Lexer {
     const start = this.i;
     // bash drops `\<newline>` before it tokenizes, so `$\<newline>HOME` is
     // `$HOME` and `$\<newline>'\x72m'` is `$'\x72m'`: never a literal `$`.
-    if (s[this.i + 1] === "\\" && s[this.i + 2] === "\n") {
-      this.i++;
-      while (s[this.i] === "\\" && s[this.i + 1] === "\n") this.i += 2;
+    let k = this.i + 1;
+    while (s[k] === "\\" && s[k + 1] === "\n") k += 2;
+    if (k !== this.i + 1) {
       setFlag(F_EXPANSION);
-      return "$";
+      this.i = k - 1; // read on as if the `$` stood right before s[k]
     }
     const n = s[this.i + 1];
     if (n === "(") {

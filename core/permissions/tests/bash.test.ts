@@ -299,6 +299,15 @@ describe("line continuations and spaced subscripts hide nothing", () => {
     expect(decide(auto, "a[ 1 ]=1 rm -rf /tmp/x").action).toBe("deny");
     expect(analyzeBash("X\\\n=1 rm -rf /tmp/x").commands[0]!.argv).toEqual(["rm", "-rf", "/tmp/x"]);
   });
+  test("a continued `$(` inside double quotes is a substitution", () => {
+    // bash drops the continuation inside "…" too: this runs rm.
+    const cmd = 'echo "$\\\n(rm -rf /tmp/x)"';
+    expect(analyzeBash(cmd).hazards).toContain("substitution");
+    expect(decide(gate(["Bash(echo:*)"]), cmd).action).not.toBe("allow");
+    expect(decide(gate([], [], "auto", false), cmd).action).toBe("ask");
+    expect(decide(gate([], ["Bash(rm:*)"], "yolo", false), cmd).action).toBe("deny");
+    expect(analyzeBash('echo "$\\\n{x:-$(id)}"').hazards).toContain("substitution");
+  });
   test("a continued `$(` in an unquoted here-document is a substitution", () => {
     const cmd = "cat <<EOF\n$\\\n(rm -rf /tmp/x)\nEOF\n";
     expect(analyzeBash(cmd).hazards).toContain("substitution");
