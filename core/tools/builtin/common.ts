@@ -1,5 +1,5 @@
 /** Helpers shared by the built-in tools: path policy, input checks, results. */
-import { statSync, type Stats } from "node:fs";
+import { closeSync, constants, openSync, readSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { expandTilde } from "../../home.ts";
 import { createPathPolicy, type PathDecision, type PathPolicy, type SandboxConfig } from "../../policy/paths.ts";
@@ -103,6 +103,37 @@ export function guarded<I>(fn: (input: I, ctx: ToolContext) => Promise<ToolResul
       return fail(err instanceof Error ? err.message : String(e));
     }
   };
+}
+
+/**
+ * Read a file of at most MAX bytes without ever blocking: kernel files such as
+ * /proc/kmsg report size 0 and never end, and a path can turn into a FIFO
+ * after it was checked. Opened non-blocking, such a read stops at "no data
+ * yet" instead of stalling the whole agent. Null when the file exceeds MAX.
+ */
+export function readBounded(path: string, max: number): Buffer | null {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EAGAIN") break;
+        throw e;
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > max) return null;
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A NUL byte in the first 8 KiB means binary (the same heuristic git and grep use). */

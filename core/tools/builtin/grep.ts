@@ -4,12 +4,12 @@
  * skipped, sorted by path). Both backends produce the same records and share
  * one formatter, so the model sees the same output either way.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { PathPolicy } from "../../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 import { hiddenByPolicy, walkFiles } from "../walk.ts";
-import { bool, checkRead, display, done, fail, guarded, int, policyFor, str, ToolInputError } from "./common.ts";
+import { bool, checkRead, display, done, fail, guarded, int, policyFor, readBounded, str, ToolInputError } from "./common.ts";
 
 export type GrepMode = "content" | "files_with_matches" | "count";
 
@@ -32,6 +32,8 @@ export interface GrepRecord {
 
 /** Stop collecting after this many records (a runaway pattern on a huge tree). */
 const HARD_CAP = 20_000;
+/** The built-in search skips files larger than this (it holds each file in memory). */
+const FALLBACK_MAX_BYTES = 256 * 1024 * 1024;
 /** ripgrep looks for NUL in its first buffer; for files of ordinary size that is the whole file. */
 const BINARY_SNIFF = 64 * 1024;
 
@@ -135,7 +137,9 @@ export function grepBuiltin(q: GrepQuery, policy: PathPolicy): GrepRecord[] {
     if (hiddenByPolicy(file, policy)) continue;
     let buf: Buffer;
     try {
-      buf = readFileSync(file);
+      const b = readBounded(file, FALLBACK_MAX_BYTES);
+      if (!b) continue;
+      buf = b;
     } catch {
       continue;
     }

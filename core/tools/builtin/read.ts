@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import type { ToolDefinition } from "../types.ts";
-import { checkRead, display, done, fail, guarded, humanSize, int, looksBinary, stampOf, statOrNull, str } from "./common.ts";
+import { checkRead, display, done, fail, guarded, humanSize, int, looksBinary, readBounded, stampOf, statOrNull, str } from "./common.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE = 2000;
@@ -36,7 +35,8 @@ export const readFileTool: ToolDefinition<Input> = {
     if (st.isDirectory()) return fail(`${display(d.path, ctx)} is a directory; use ls to list it`);
     if (!st.isFile()) return fail(`${display(d.path, ctx)} is not a regular file`);
     if (st.size > MAX_BYTES) return fail(`${display(d.path, ctx)} is ${humanSize(st.size)}, too large to read; search it with grep instead`);
-    const buf = readFileSync(d.path);
+    const buf = readBounded(d.path, MAX_BYTES);
+    if (!buf) return fail(`${display(d.path, ctx)} is larger than ${humanSize(MAX_BYTES)}, too large to read; search it with grep instead`);
     ctx.readStamps.set(d.path, stampOf(st));
     if (looksBinary(buf)) return done(`${display(d.path, ctx)} is a binary file (${humanSize(st.size)}); not shown`);
     if (buf.length === 0) return done(`${display(d.path, ctx)} is empty`);

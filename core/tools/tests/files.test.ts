@@ -72,6 +72,41 @@ describe("read_file", () => {
   });
 });
 
+describe("reading never blocks the agent", () => {
+  // /proc/kmsg is a "regular" file of size 0 that blocks until the kernel logs
+  // something; a plain read would freeze the event loop (and cancellation).
+  // A FIFO swapped in after the type check is the same hazard.
+  test("read_file and the built-in grep return on a never-ending kernel file", async () => {
+    let readable = false;
+    try {
+      readable = statSync("/proc/kmsg").isFile() && process.getuid?.() === 0;
+    } catch {}
+    if (!readable) {
+      console.warn("/proc/kmsg is missing or not readable (not root on Linux): the blocking-read test is skipped");
+      return;
+    }
+    const here = import.meta.dir;
+    const script = `
+      import { fixture } from ${JSON.stringify(join(here, "helpers.ts"))};
+      import { readFileTool } from ${JSON.stringify(join(here, "../builtin/read.ts"))};
+      import { runGrep } from ${JSON.stringify(join(here, "../builtin/grep.ts"))};
+      const f = fixture();
+      const r = await f.run(readFileTool, { path: "/proc/kmsg" });
+      const g = await runGrep({ pattern: "x", path: "/proc/kmsg" }, f.ctx, null);
+      f.cleanup();
+      console.log(JSON.stringify({ read: r.ok !== undefined, grep: g.ok !== undefined }));
+    `;
+    const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+    const out = await new Response(proc.stdout).text();
+    const code = await proc.exited;
+    clearTimeout(timer);
+    expect(proc.signalCode).toBeNull();
+    expect(code).toBe(0);
+    expect(JSON.parse(out.trim().split("\n").pop()!)).toEqual({ read: true, grep: true });
+  }, 40_000);
+});
+
 describe("write_file", () => {
   test("creates parents, reports the receipt, checkpoints first", async () => {
     fx = fixture();
