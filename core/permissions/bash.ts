@@ -737,6 +737,8 @@ interface ProgramOptions {
   except?: string[];
   /** tar: a first word without a dash is an old-style option cluster. */
   oldStyle?: boolean;
+  /** Go's flag package: `-name` and `--name` are the same long option, never abbreviated. */
+  goFlags?: boolean;
 }
 
 /**
@@ -761,6 +763,9 @@ const PROGRAM_OPTIONS: Record<string, ProgramOptions> = {
   man: { long: { pager: "indirect", html: "indirect" }, short: { P: "indirect", H: "indirect" } },
   make: { long: { eval: "shell-c" }, short: { E: "shell-c" } },
   // node-options takes `--import=data:text/javascript,…`: code for every node the script starts.
+  // Suggested rules cover these tools by prefix (`go test:*`, `cargo build:*`).
+  go: { long: { exec: "indirect", toolexec: "indirect", vettool: "indirect" }, goFlags: true },
+  cargo: { long: { config: "indirect" } }, // --config build.rustc-wrapper=… / target.<triple>.runner=…
   npm: {
     long: { "node-options": "inline-code", "script-shell": "indirect", prefix: "indirect", userconfig: "indirect", globalconfig: "indirect" },
     short: { C: "indirect" },
@@ -779,6 +784,12 @@ function classifyProgramOptions(name: string, argv: string[], spec: ProgramOptio
     const a = argv[k]!;
     if (a === "--") break;
     if (name === "make" && MAKE_SHELL_VARS.test(a)) { add("indirect"); continue; }
+    if (spec.goFlags) {
+      const m = /^--?([A-Za-z][\w.-]*)(=|$)/.exec(a);
+      const h = m ? spec.long[m[1]!] : undefined;
+      if (h) hit(h, m![2] === "=" ? a.slice(a.indexOf("=") + 1) : argv[k + 1]);
+      continue;
+    }
     if (a.startsWith("--")) {
       const eq = a.indexOf("=");
       const opt = a.slice(2, eq < 0 ? undefined : eq);
