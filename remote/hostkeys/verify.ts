@@ -48,7 +48,7 @@ export async function verifyHostKey(host: string, port: number, blob: Buffer, po
   // type is not new: a server offering only a type we have no record of is exactly what an
   // interceptor would do, so that takes a person's confirmation.
   const recorded = result.otherTypes[0];
-  let accepted = policy.acceptNew && !recorded;
+  let accepted: boolean = policy.acceptNew && !recorded;
   if (!accepted) {
     if (!policy.prompter.interactive) {
       if (recorded) {

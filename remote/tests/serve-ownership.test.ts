@@ -119,7 +119,7 @@ describe.skipIf(skip)("the token never reaches a serve that is not ours (real ss
     const { nonInteractive } = await import("../ssh/prompt.ts");
     const cache = new ServeCache(join(dir, "cache"));
     const token = "c".repeat(64);
-    cache.put("box", "~/ws", { pid: 4_000_000, addr: { host: "127.0.0.1", port: impostor.port }, token, version: V, workspace: ws, slug, startedAt: "", reused: false });
+    cache.put("box", "~/ws", { pid: 4_000_000, addr: { host: "127.0.0.1", port: Number(impostor.port) }, token, version: V, workspace: ws, slug, startedAt: "", reused: false });
     seen.length = 0;
     const events: { event: string; code?: string }[] = [];
     const sup: InstanceType<typeof Supervisor> = new Supervisor({
