@@ -238,6 +238,20 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     if (isFile(dotGit) && !protectedPaths.some((p) => p.path === dotGit)) protectedPaths.push({ path: dotGit, root, name: ".git" });
   }
 
+  // Submodule git dirs (`.git/modules/<name>/`, nested for nested submodules)
+  // have hooks and a config of their own that git runs outside any sandbox.
+  const gitDirs = writeRoots.map((r) => resolveReal(join(r, ".git")));
+  const submoduleGitState = (path: string): string | null => {
+    for (const g of gitDirs) {
+      if (!isWithin(path, g) || path === g) continue;
+      const rel = path.slice(g.length + 1).split(sep);
+      if (rel[0] !== "modules") continue;
+      const at = rel.findIndex((c, i) => i > 1 && (c === "hooks" || (c === "config" && i === rel.length - 1)));
+      if (at > 0) return join(g, ...rel.slice(0, at + 1));
+    }
+    return null;
+  };
+
   const resolvePath = (p: string) => resolveReal(p, workspaceRoot);
 
   const forbidden = (path: string): PathDecision | null => {
@@ -273,6 +287,10 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     const hit = protectedPaths.find((pp) => isWithin(path, pp.path));
     if (hit) {
       return { allowed: false, path, code: "protected-path", reason: `${path} is protected (${hit.name} stays read-only inside ${hit.root})` };
+    }
+    const sub = submoduleGitState(path);
+    if (sub) {
+      return { allowed: false, path, code: "protected-path", reason: `${path} is protected (a submodule's git ${sub.endsWith("config") ? "config" : "hooks"}, ${sub}, stays read-only)` };
     }
     return { allowed: true, path };
   };

@@ -93,6 +93,16 @@ describe("createPathPolicy", () => {
     expect(p.protectedPaths.map((x) => x.name)).toEqual([".git/hooks", ".git/config", ".reasonix", "reasonix.toml", ".mcp.json"]);
   });
 
+  test("a submodule's hooks and config inside .git/modules stay read-only too", () => {
+    const p = policy();
+    for (const t of [".git/modules/sub/hooks/post-checkout", ".git/modules/sub/config", ".git/modules/a/modules/b/hooks/pre-commit", ".git/modules/a/modules/b/config", ".git/modules/sub/hooks"]) {
+      expect(p.checkWrite(t)).toMatchObject({ allowed: false, code: "protected-path" });
+    }
+    expect(p.checkWrite(".git/modules/sub/objects/ab/cd").allowed).toBe(true);
+    expect(p.checkWrite(".git/modules/sub/refs/heads/config-branch").allowed).toBe(true);
+    expect(p.checkWrite("src/hooks/config").allowed).toBe(true);
+  });
+
   test("a worktree's .git pointer file is protected too", () => {
     const wt = join(base, "wt");
     mkdirSync(wt);
