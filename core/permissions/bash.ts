@@ -611,6 +611,14 @@ function classifyArgv(argv: string[], depth = 0): Classified {
     return out;
   }
 
+  // `mvn:*` is the suggested rule for `mvn test`; plugin goals named on the
+  // command line (`exec:exec -Dexec.executable=sh`, or any plugin by its full
+  // coordinates) run programs no pom asked for.
+  if ((name === "mvn" || name === "mvnw") && argv.slice(1).some((a) => !a.startsWith("-") && (MVN_RUNNER_GOAL.test(a) || a.split(":").length > 2))) {
+    add("indirect");
+    return out;
+  }
+
   const programOpts = PROGRAM_OPTIONS[name];
   if (programOpts) {
     classifyProgramOptions(name, argv, programOpts, add, (src) => out.nestedSources.push(src));
@@ -771,6 +779,9 @@ const PROGRAM_OPTIONS: Record<string, ProgramOptions> = {
     short: { C: "indirect" },
   },
 };
+
+/** Maven plugin prefixes whose goals run a program or script given as a property. */
+const MVN_RUNNER_GOAL = /^(exec|antrun|groovy|gplus|gmavenplus|scripting|jshell|jruby|frontend|shell):/;
 
 /** make variables that change how every recipe runs, whatever the Makefile says. */
 const MAKE_SHELL_VARS = /^(SHELL|\.SHELLFLAGS|MAKESHELL|MAKEFLAGS|MFLAGS|MAKE)\+?=/;

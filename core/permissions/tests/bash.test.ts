@@ -199,7 +199,7 @@ describe("git options that run commands are not covered by a git subcommand pref
 });
 
 describe("options that make everyday tools run a program are not covered by the tool's prefix", () => {
-  const p = gate(["Bash(npm run test:*)", "Bash(npm test:*)", "Bash(rg:*)", "Bash(sort:*)", "Bash(tar:*)", "Bash(make:*)", "Bash(rsync:*)", "Bash(man:*)", "Bash(go test:*)", "Bash(go build:*)", "Bash(go vet:*)", "Bash(cargo build:*)", "Bash(cargo test:*)"]);
+  const p = gate(["Bash(npm run test:*)", "Bash(npm test:*)", "Bash(rg:*)", "Bash(sort:*)", "Bash(tar:*)", "Bash(make:*)", "Bash(rsync:*)", "Bash(man:*)", "Bash(go test:*)", "Bash(go build:*)", "Bash(go vet:*)", "Bash(cargo build:*)", "Bash(cargo test:*)", "Bash(mvn:*)", "Bash(./mvnw:*)"]);
   const notCovered: [string, string][] = [
     ["npm --node-options: code for every node the script starts", "npm run test --node-options='--import=data:text/javascript,require(`child_process`).execSync(`id`)'"],
     ["npm --node-options, abbreviated", "npm test --node-opt=--import=data:text/javascript,1"],
@@ -230,13 +230,17 @@ describe("options that make everyday tools run a program are not covered by the 
     ["go vet -vettool", "go vet -vettool ./evil ./..."],
     ["cargo --config build.rustc-wrapper", "cargo build --config 'build.rustc-wrapper=\"./evil\"'"],
     ["cargo test --config target runner", "cargo test --config=target.x86_64-unknown-linux-gnu.runner='./evil'"],
+    ["mvn exec:exec under the suggested mvn:* rule", "mvn exec:exec -Dexec.executable=sh -Dexec.args='-c id'"],
+    ["mvn antrun", "mvn antrun:run"],
+    ["mvn plugin by full coordinates", "mvn org.codehaus.mojo:exec-maven-plugin:3.1.0:exec -Dexec.executable=sh"],
+    ["mvnw exec:java", "./mvnw -q exec:java -Dexec.mainClass=Evil"],
   ];
   for (const [why, cmd] of notCovered) {
     test(`not allowed (${why}): ${JSON.stringify(cmd)}`, () => {
       expect(decide(p, cmd).action).not.toBe("allow");
     });
   }
-  for (const cmd of ["npm run test:unit -- -w", "npm run test -- --node-options=passed-to-the-script", "npm test --silent", "rg -n hello src", "rg --pre-glob '*.pdf' x", "sort -u -k 2 f", "tar -xzf a.tar.gz", "tar xzf a.tar.gz -C out", "tar --checkpoint=10 -cf a.tar .", "make test", "make test V=1", "rsync -av a b", "man ls", "go test -v -run TestX ./...", "go build -o bin/x ./cmd/x", "cargo build --release", "cargo test -- --exec"]) {
+  for (const cmd of ["npm run test:unit -- -w", "npm run test -- --node-options=passed-to-the-script", "npm test --silent", "rg -n hello src", "rg --pre-glob '*.pdf' x", "sort -u -k 2 f", "tar -xzf a.tar.gz", "tar xzf a.tar.gz -C out", "tar --checkpoint=10 -cf a.tar .", "make test", "make test V=1", "rsync -av a b", "man ls", "go test -v -run TestX ./...", "go build -o bin/x ./cmd/x", "cargo build --release", "cargo test -- --exec", "mvn -q clean test", "mvn dependency:tree", "./mvnw -pl core verify"]) {
     test(`allowed: ${JSON.stringify(cmd)}`, () => {
       expect(decide(p, cmd).action).toBe("allow");
     });
