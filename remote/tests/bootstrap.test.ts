@@ -12,6 +12,7 @@ import { compressedArtifact, resolveArtifact } from "../bootstrap/artifact.ts";
 import { parseSums } from "../../core/release/download.ts";
 import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
+import { connectToHarness } from "./ssh-cli-helpers.ts";
 
 const sha = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
 
@@ -101,13 +102,7 @@ describe.skipIf(skip)("bootstrap against a real sshd (login shell: tcsh)", () =>
     [build, sshd] = await Promise.all([buildTestBinary(), startSshd({ loginShell: tcsh })]);
     sshd.runAsUser("mkdir -p ~/ws");
     dir = mkdtempSync(join(tmpdir(), "rx-boot-"));
-    const { connectSsh } = await import("../ssh/connect.ts");
-    const { KnownHosts } = await import("../hostkeys/store.ts");
-    const { nonInteractive } = await import("../ssh/prompt.ts");
-    conn = await connectSsh(
-      { label: "box", host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKey] },
-      { acceptNew: true, knownHosts: new KnownHosts({ systemFiles: [], managedFile: join(dir, "kh") }), prompter: nonInteractive, secrets: new Map(), agentSocket: null, warn: () => {} },
-    );
+    conn = await connectToHarness(sshd, join(dir, "kh"));
   }, 180_000);
   afterAll(async () => {
     conn?.close();

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { LOCK_SCRIPT, parseKv } from "../bootstrap/scripts.ts";
 import { runScript } from "../ssh/exec.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
+import { connectToHarness } from "./ssh-cli-helpers.ts";
 
 const skip = skipWithoutSshd("remote lock tests");
 
@@ -20,13 +21,7 @@ describe.skipIf(skip)("remote serve lock (real sshd)", () => {
     sshd = await startSshd();
     sshd.runAsUser("mkdir -p ~/ws");
     dir = mkdtempSync(join(tmpdir(), "rx-lock-"));
-    const { connectSsh } = await import("../ssh/connect.ts");
-    const { KnownHosts } = await import("../hostkeys/store.ts");
-    const { nonInteractive } = await import("../ssh/prompt.ts");
-    conn = await connectSsh(
-      { label: "box", host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKey] },
-      { acceptNew: true, knownHosts: new KnownHosts({ systemFiles: [], managedFile: join(dir, "kh") }), prompter: nonInteractive, secrets: new Map(), agentSocket: null, warn: () => {} },
-    );
+    conn = await connectToHarness(sshd, join(dir, "kh"));
   }, 60_000);
 
   afterAll(async () => {

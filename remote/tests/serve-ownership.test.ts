@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
+import { connectToHarness } from "./ssh-cli-helpers.ts";
 
 const skip = skipWithoutSshd("serve ownership tests");
 const V = "0.0.0-ownership-test";
@@ -59,13 +60,7 @@ describe.skipIf(skip)("the token never reaches a serve that is not ours (real ss
         return Response.json({ workspace: ws });
       },
     });
-    const { connectSsh } = await import("../ssh/connect.ts");
-    const { KnownHosts } = await import("../hostkeys/store.ts");
-    const { nonInteractive } = await import("../ssh/prompt.ts");
-    conn = await connectSsh(
-      { label: "box", host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKey] },
-      { acceptNew: true, knownHosts: new KnownHosts({ systemFiles: [], managedFile: join(dir, "kh") }), prompter: nonInteractive, secrets: new Map(), agentSocket: null, warn: () => {} },
-    );
+    conn = await connectToHarness(sshd, join(dir, "kh"));
     const { readRemoteState } = await import("../bootstrap/bootstrap.ts");
     const s = await readRemoteState(conn.client, "~/ws", V);
     slug = s.slug;
@@ -114,9 +109,6 @@ describe.skipIf(skip)("the token never reaches a serve that is not ours (real ss
     sshd.runAsUser(`rm -f '${R()}'/serve-* '${R()}/bin/reasonix-${V}'`);
     const { ServeCache } = await import("../supervisor/serve-cache.ts");
     const { Supervisor } = await import("../supervisor/supervisor.ts");
-    const { connectSsh } = await import("../ssh/connect.ts");
-    const { KnownHosts } = await import("../hostkeys/store.ts");
-    const { nonInteractive } = await import("../ssh/prompt.ts");
     const cache = new ServeCache(join(dir, "cache"));
     const token = "c".repeat(64);
     cache.put("box", "~/ws", { pid: 4_000_000, addr: { host: "127.0.0.1", port: Number(impostor.port) }, token, version: V, workspace: ws, slug, startedAt: "", reused: false });
@@ -124,11 +116,7 @@ describe.skipIf(skip)("the token never reaches a serve that is not ours (real ss
     const events: { event: string; code?: string }[] = [];
     const sup: InstanceType<typeof Supervisor> = new Supervisor({
       host: "box",
-      dial: () =>
-        connectSsh(
-          { label: "box", host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKey] },
-          { knownHosts: new KnownHosts({ systemFiles: [], managedFile: join(dir, "kh") }), prompter: nonInteractive, secrets: new Map(), agentSocket: null, warn: () => {} },
-        ),
+      dial: () => connectToHarness(sshd, join(dir, "kh"), false),
       bootstrap: { workspace: "~/ws", version: V, install: "never" },
       cache,
       initialAttempts: 1,

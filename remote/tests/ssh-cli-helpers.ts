@@ -48,3 +48,21 @@ export function makeCliEnv(prefix = "rx-remote-cli-"): CliEnv {
     },
   };
 }
+
+/**
+ * Dial the harness sshd in-process as its test user: no agent, no TTY, host key
+ * accepted into `knownHostsFile` (a throwaway file), nothing else trusted.
+ */
+export async function connectToHarness(
+  sshd: import("../testing/sshd-harness.ts").SshdHandle,
+  knownHostsFile: string,
+  acceptNew = true,
+): Promise<import("../ssh/connect.ts").SshConnection> {
+  const { connectSsh } = await import("../ssh/connect.ts");
+  const { KnownHosts } = await import("../hostkeys/store.ts");
+  const { nonInteractive } = await import("../ssh/prompt.ts");
+  return connectSsh(
+    { label: "box", host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKey] },
+    { acceptNew, knownHosts: new KnownHosts({ systemFiles: [], managedFile: knownHostsFile }), prompter: nonInteractive, secrets: new Map(), agentSocket: null, warn: () => {} },
+  );
+}
