@@ -59,11 +59,19 @@ done
 if [ "$MODE" = lock ]; then
   L="$R/serve-$S.lock"; n=0
   while ! mkdir "$L" 2>/dev/null; do
-    now=$(date +%s); ts=$(cat "$L/stamp" 2>/dev/null)
+    now=$(date +%s); o=$(cat "$L/owner" 2>/dev/null); raw=$(cat "$L/stamp" 2>/dev/null); ts=$raw
     case $ts in ''|*[!0-9]*) ts= ;; esac
     # A holder that has not written its stamp yet is given 60 s like everyone else.
     if { [ -n "$ts" ] && [ $((now - ts)) -gt 60 ]; } || { [ -z "$ts" ] && [ $n -gt 600 ]; }; then
-      mv "$L" "$L.stale.$$" 2>/dev/null && rm -rf "$L.stale.$$" && echo lock_broken=1
+      # Move it aside, then delete it only if it is still the lock judged stale: one that
+      # another client broke and re-took in the meantime is live, and goes back untouched.
+      if mv "$L" "$L.stale.$$" 2>/dev/null; then
+        if [ "$(cat "$L.stale.$$/owner" 2>/dev/null)" = "$o" ] && [ "$(cat "$L.stale.$$/stamp" 2>/dev/null)" = "$raw" ]; then
+          rm -rf "$L.stale.$$" && echo lock_broken=1
+        elif [ ! -e "$L" ]; then
+          mv "$L.stale.$$" "$L" 2>/dev/null
+        fi
+      fi
       continue
     fi
     n=$((n + 1))

@@ -2,10 +2,10 @@
 // before stamping (and breaks the lock once it has waited 60 s), so a live
 // holder refreshing its stamp must never let anyone read it empty.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOCK_SCRIPT, parseKv } from "../bootstrap/scripts.ts";
+import { LOCK_SCRIPT, STATE_SCRIPT, parseKv } from "../bootstrap/scripts.ts";
 import { runScript } from "../ssh/exec.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { connectToHarness } from "./ssh-cli-helpers.ts";
@@ -53,4 +53,41 @@ describe.skipIf(skip)("remote serve lock (real sshd)", () => {
     expect(parseKv(rel.stdout).get("ok")).toBe("1");
     expect(sshd.runAsUser(`ls -A ${L.replace("$HOME", "~")} 2>/dev/null || echo gone`).trim()).toBe("gone");
   }, 150_000);
+
+  test("a breaker never deletes a lock that another client broke and re-took meanwhile", async () => {
+    const { readRemoteState } = await import("../bootstrap/bootstrap.ts");
+    const { slug } = await readRemoteState(conn.client, "~/ws", "1.0.0");
+    const L = join(sshd.home, ".reasonix/remote", `serve-${slug}.lock`);
+    // An abandoned lock whose stamp is a FIFO: the waiter's read of it blocks until we answer,
+    // which pins the waiter between judging the lock and acting on that judgement.
+    sshd.runAsUser(`mkdir -p '${L}' && echo dead > '${L}/owner' && mkfifo '${L}/stamp'`);
+    const waiter = runScript(conn.client, STATE_SCRIPT, { args: ["~/ws", "1.0.0", "lock", "waiter"], timeoutMs: 60_000 });
+    let fd = -1;
+    try {
+      // Opening a FIFO for writing without blocking succeeds only once a reader has it open.
+      for (let i = 0; i < 400 && fd < 0; i++) {
+        try {
+          fd = openSync(`${L}/stamp`, constants.O_WRONLY | constants.O_NONBLOCK);
+        } catch {
+          await Bun.sleep(50);
+        }
+      }
+      expect(fd).toBeGreaterThanOrEqual(0);
+      // Meanwhile another client breaks the abandoned lock and takes it: live, freshly stamped.
+      sshd.runAsUser(`mv '${L}' '${L}.gone' && mkdir '${L}' && echo other > '${L}/owner' && date +%s > '${L}/stamp'`);
+      // Only now does the waiter get the old stamp it was reading, and judge the lock stale.
+      writeSync(fd, `${Math.floor(Date.now() / 1000) - 120}\n`);
+    } finally {
+      if (fd >= 0) closeSync(fd);
+    }
+    await Bun.sleep(2000);
+    expect(readFileSync(`${L}/owner`, "utf8").trim()).toBe("other");
+    // The other client releases; the waiter takes the lock the ordinary way.
+    rmSync(L, { recursive: true, force: true });
+    rmSync(`${L}.gone`, { recursive: true, force: true });
+    const r = parseKv((await waiter).stdout);
+    expect(r.get("locked")).toBe("1");
+    expect(r.get("lock_broken")).toBeUndefined();
+    rmSync(L, { recursive: true, force: true });
+  }, 90_000);
 });
