@@ -211,7 +211,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ctl = undefined;
         end();
       },
-    }, { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength });
+    }, new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }));
     server.timeout(req, 0);
     return withHeaders(new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "x-accel-buffering": "no" } }));
   };
