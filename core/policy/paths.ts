@@ -27,7 +27,7 @@
  * Construction throws a ReasonixError (code "sandbox-policy") naming the bad
  * entry; a bad policy never silently becomes a weaker one.
  */
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { ReasonixError } from "../errors.ts";
@@ -179,6 +179,35 @@ function isFile(p: string): boolean {
   }
 }
 
+function isDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Existing `hooks` dirs and `config` files of submodule git dirs under
+ * `<gitDir>/modules` (names may contain slashes; submodules nest), so the OS
+ * sandbox can mount them read-only like the top-level ones.
+ */
+function existingSubmoduleGitState(modulesDir: string, depth = 0): string[] {
+  if (depth > 8 || !isDir(modulesDir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(modulesDir)) {
+    const dir = join(modulesDir, name);
+    if (!isDir(dir)) continue;
+    if (isFile(join(dir, "HEAD"))) {
+      for (const leaf of ["hooks", "config"]) if (isDir(join(dir, leaf)) || isFile(join(dir, leaf))) out.push(join(dir, leaf));
+      out.push(...existingSubmoduleGitState(join(dir, "modules"), depth + 1));
+    } else {
+      out.push(...existingSubmoduleGitState(dir, depth + 1));
+    }
+  }
+  return out;
+}
+
 /** True when `p` is `root` or inside it (both resolved). */
 export function isWithin(p: string, root: string): boolean {
   if (p === root) return true;
@@ -236,6 +265,9 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     // rewriting it would point git at hooks of the command's choosing.
     const dotGit = join(root, ".git");
     if (isFile(dotGit) && !protectedPaths.some((p) => p.path === dotGit)) protectedPaths.push({ path: dotGit, root, name: ".git" });
+    for (const path of existingSubmoduleGitState(join(resolveReal(dotGit), "modules"))) {
+      if (!protectedPaths.some((p) => p.path === path)) protectedPaths.push({ path, root, name: path.slice(resolveReal(dotGit).length - ".git".length) });
+    }
   }
 
   // Submodule git dirs (`.git/modules/<name>/`, nested for nested submodules)

@@ -72,6 +72,10 @@ beforeAll(() => {
   secretFile = join(base, "secret.txt");
   gitInit(ws);
   gitInit(ws2);
+  // A submodule's git dir: hooks and config of its own that git runs too.
+  mkdirSync(join(ws, ".git", "modules", "libs", "dep", "hooks"), { recursive: true });
+  writeFileSync(join(ws, ".git", "modules", "libs", "dep", "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(ws, ".git", "modules", "libs", "dep", "config"), "[core]\n");
   for (const d of [out, rxHome, secretDir, join(ws, "sub")]) mkdirSync(d, { recursive: true });
   writeFileSync(join(out, "target.txt"), "original\n");
   writeFileSync(secretFile, `${MARK}\n`);
@@ -131,6 +135,12 @@ describe.skipIf(skip)("bwrap escape suite", () => {
     const before = readFileSync(join(ws, ".git", "config"), "utf8");
     await sh("printf '[core]\\n\\thooksPath = /x\\n' >> .git/config; git config core.hooksPath /x");
     record(".git/config", readFileSync(join(ws, ".git", "config"), "utf8") !== before);
+  });
+
+  test("write a submodule's hooks and config under .git/modules", async () => {
+    const sub = join(ws, ".git", "modules", "libs", "dep");
+    await sh("echo evil > .git/modules/libs/dep/hooks/post-checkout; printf '[core]\\n\\thooksPath = /x\\n' >> .git/modules/libs/dep/config");
+    record(".git/modules hooks/config", existsSync(join(sub, "hooks", "post-checkout")) || readFileSync(join(sub, "config"), "utf8") !== "[core]\n");
   });
 
   test("rename .git/hooks away, then write a new hooks dir", async () => {
