@@ -55,6 +55,9 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
   const serveCfg = (cfg.values.serve ?? {}) as Record<string, never>;
   const s = await resolveSettings(kind, { ...args }, serveCfg, process.cwd());
   if (args.token !== undefined) warn("--token is visible to other users in the process list; prefer --token-file");
+  if (args.password !== undefined) {
+    warn("--password is visible to other users in the process list; prefer [serve].password_hash (see `reasonix serve --hash-password`)");
+  }
 
   const version = buildInfo().version;
   return runServer({
