@@ -18,7 +18,8 @@ export function parseDotenv(text: string, file: string): Map<string, string> {
     if (!m || !NAME.test(m[1]!)) throw new ConfigError(`${file}:${i + 1}`, "expected NAME=value");
     let value = m[2]!;
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
-      value = value.slice(1, -1).replace(/\\n/g, "\n").replace(/\\"/g, '"').replace(/\\\\/g, "\\");
+      // One pass, so an escaped backslash before "n" stays a backslash and an "n".
+      value = value.slice(1, -1).replace(/\\([n"\\])/g, (_, c: string) => (c === "n" ? "\n" : c));
     } else if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) {
       value = value.slice(1, -1);
     } else {
