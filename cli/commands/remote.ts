@@ -388,6 +388,6 @@ const fsGroup = defineGroup("fs", "Remote files over SFTP: ls, cat, get, put, mk
   fsLs, fsCat, fsGet, fsPut, fsMkdir, fsRm, fsMv, fsStat,
 ]);
 
-export default defineGroup("remote", "Work on remote hosts over SSH: hosts, connection test, files", [
+export default defineGroup("remote", "Work on remote hosts over SSH: hosts, connect (tunnel to a remote serve), forwards, files", [
   add, list, remove, importCmd, test, fsGroup, ...remoteSubcommands,
 ]);
