@@ -1,10 +1,17 @@
-// Fetch, verify and unpack a release archive: shared by `reasonix upgrade` and
-// the remote installer, so both trust exactly the same checks.
-import { createHash } from "node:crypto";
-import { gunzipSync } from "node:zlib";
+// Fetch, verify and unpack release files: shared by `reasonix upgrade` and the
+// remote installer, so both trust exactly the same checks. Everything streams
+// to disk; a ~110 MiB binary is never held in memory.
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { ReasonixError } from "../errors.ts";
 
 export const DEFAULT_RELEASES = "https://github.com/reasonix/reasonix/releases";
+
+/** Called with bytes done and the total (0 when unknown), at most every 200 ms and at the end. */
+export type TransferProgress = (done: number, total: number) => void;
 
 /** Where archives live: $REASONIX_DOWNLOAD_URL, else the release page (pinned or latest). */
 export function releaseBase(version?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -12,15 +19,54 @@ export function releaseBase(version?: string, env: NodeJS.ProcessEnv = process.e
   return version ? `${DEFAULT_RELEASES}/download/v${version.replace(/^v/, "")}` : `${DEFAULT_RELEASES}/latest/download`;
 }
 
-export async function fetchBytes(url: string): Promise<Uint8Array> {
+/** A sibling temp name, so the final rename stays on one filesystem (atomic). */
+export const tempBeside = (path: string): string => `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+
+/** A pass-through stream that reports progress. */
+export function progressTap(total: number, onProgress?: TransferProgress): Transform {
+  let done = 0;
+  let last = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      done += chunk.length;
+      const now = Date.now();
+      if (onProgress && (now - last > 200 || done === total)) {
+        last = now;
+        onProgress(done, total);
+      }
+      cb(null, chunk);
+    },
+  });
+}
+
+async function get(url: string): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(url, { redirect: "follow" });
   } catch (e) {
     throw new ReasonixError("download_failed", `download failed: ${url} (${(e as Error).message})`);
   }
-  if (!res.ok) throw new ReasonixError("download_failed", `download failed: ${url} (HTTP ${res.status})`);
-  return new Uint8Array(await res.arrayBuffer());
+  if (!res.ok || !res.body) throw new ReasonixError("download_failed", `download failed: ${url} (HTTP ${res.status})`);
+  return res;
+}
+
+export async function fetchText(url: string): Promise<string> {
+  return (await get(url)).text();
+}
+
+/** Download `url` to `dest` through a temp file: a failed download leaves nothing at `dest`. */
+export async function downloadFile(url: string, dest: string, onProgress?: TransferProgress): Promise<void> {
+  const res = await get(url);
+  const total = Number(res.headers.get("content-length") ?? 0);
+  const tmp = tempBeside(dest);
+  const { Readable } = await import("node:stream");
+  try {
+    await pipeline(Readable.fromWeb(res.body as never), progressTap(total, onProgress), createWriteStream(tmp));
+    renameSync(tmp, dest);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** Parse SHA256SUMS (sha256sum format: "<hex>  name", or "<hex> *name" in binary mode) into name → hex. */
@@ -33,51 +79,78 @@ export function parseSums(text: string): Map<string, string> {
   return out;
 }
 
-export const sha256Hex = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
+export async function sha256File(path: string): Promise<string> {
+  const h = createHash("sha256");
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), h);
+  return h.digest("hex");
+}
 
-export function verifyChecksum(name: string, data: Uint8Array, sums: Map<string, string>): void {
-  const expected = sums.get(name);
-  if (!expected) throw new ReasonixError("checksum_missing", `SHA256SUMS has no entry for ${name}`);
-  const actual = sha256Hex(data);
-  if (actual !== expected) {
-    throw new ReasonixError("checksum_mismatch", `checksum mismatch for ${name} (expected ${expected}, got ${actual})`);
+/** Check `file` against the SHA256SUMS entry for `name`; returns its hash. */
+export async function verifyFile(file: string, sumsText: string, name: string): Promise<string> {
+  const want = parseSums(sumsText).get(name);
+  if (!want) throw new ReasonixError("checksum_missing", `${name} is not listed in SHA256SUMS; refusing to use an unverified binary`);
+  const got = await sha256File(file);
+  if (got !== want) throw new ReasonixError("checksum_mismatch", `checksum mismatch for ${name}: SHA-256 ${got} does not match SHA256SUMS (${want})`);
+  return got;
+}
+
+const isBinaryName = (name: string) => name === "reasonix" || name === "reasonix.exe";
+
+/** Pull the `reasonix` executable out of a release .tar.gz (streamed) or .zip into `dest` (mode 0755). */
+export async function extractBinary(archive: string, dest: string, onProgress?: TransferProgress): Promise<void> {
+  const tmp = tempBeside(dest);
+  try {
+    if (archive.endsWith(".zip")) {
+      const { unzipSync } = await import("fflate");
+      const files = unzipSync(readFileSync(archive), { filter: (f) => isBinaryName(basename(f.name)) });
+      const data = Object.values(files)[0];
+      if (!data) throw new ReasonixError("archive_invalid", `${archive} has no reasonix executable inside`);
+      writeFileSync(tmp, data, { mode: 0o755 });
+    } else {
+      const tar = await import("tar-stream");
+      const { createGunzip } = await import("node:zlib");
+      const ex = tar.extract();
+      let found = false;
+      const done = new Promise<void>((resolve, reject) => {
+        ex.on("entry", (header, stream, next) => {
+          if (!found && header.type === "file" && isBinaryName(basename(header.name))) {
+            found = true;
+            pipeline(stream, progressTap(header.size ?? 0, onProgress), createWriteStream(tmp, { mode: 0o755 })).then(() => next(), reject);
+          } else {
+            stream.on("end", () => next());
+            stream.resume();
+          }
+        });
+        ex.on("finish", resolve);
+        ex.on("error", reject);
+      });
+      await pipeline(createReadStream(archive), createGunzip(), ex);
+      await done;
+      if (!found) throw new ReasonixError("archive_invalid", `${archive} has no reasonix executable inside`);
+    }
+    renameSync(tmp, dest);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
   }
 }
 
-/** Extract one regular file from a .tar.gz held in memory. */
-export function extractFromTarGz(archive: Uint8Array, wanted: string): Uint8Array {
-  const tar = gunzipSync(archive);
-  let off = 0;
-  while (off + 512 <= tar.length) {
-    const header = tar.subarray(off, off + 512);
-    if (header.every((b) => b === 0)) break;
-    const field = (a: number, b: number) => new TextDecoder().decode(header.subarray(a, b)).replace(/\0.*$/s, "");
-    const name = (field(345, 500) ? `${field(345, 500)}/` : "") + field(0, 100);
-    const size = parseInt(field(124, 136).trim() || "0", 8);
-    const type = String.fromCharCode(header[156]!);
-    const body = off + 512;
-    if ((type === "0" || type === "\0") && name.replace(/^\.\//, "") === wanted) return tar.slice(body, body + size);
-    off = body + Math.ceil(size / 512) * 512;
+/**
+ * Download the target's archive (.tar.gz, or .zip on Windows) and SHA256SUMS
+ * from `base`, verify, and unpack the binary to `dest`. Scratch files live in
+ * a temp dir beside `dest` and are removed whatever happens.
+ */
+export async function downloadRelease(base: string, target: string, dest: string): Promise<void> {
+  const name = `${target}.${target.startsWith("reasonix-windows") ? "zip" : "tar.gz"}`;
+  const scratch = mkdtempSync(join(dirname(dest), ".reasonix-download-"));
+  try {
+    const archive = join(scratch, name);
+    const [sums] = await Promise.all([fetchText(`${base}/SHA256SUMS`), downloadFile(`${base}/${name}`, archive)]);
+    await verifyFile(archive, sums, name);
+    await extractBinary(archive, dest);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  throw new ReasonixError("archive_invalid", `archive does not contain ${wanted}`);
-}
-
-export interface ReleaseAsset {
-  version: string;
-  binary: Uint8Array;
-}
-
-/** Download the target's archive (.tar.gz, or .zip on Windows) and SHA256SUMS from `base`, verify, unpack the binary. */
-export async function downloadRelease(base: string, target: string): Promise<Uint8Array> {
-  const windows = target.startsWith("reasonix-windows");
-  const name = `${target}.${windows ? "zip" : "tar.gz"}`;
-  const [archive, sumsText] = await Promise.all([fetchBytes(`${base}/${name}`), fetchBytes(`${base}/SHA256SUMS`)]);
-  verifyChecksum(name, archive, parseSums(new TextDecoder().decode(sumsText)));
-  if (!windows) return extractFromTarGz(archive, "reasonix");
-  const { unzipSync } = await import("fflate");
-  const exe = unzipSync(archive, { filter: (f) => f.name === "reasonix.exe" })["reasonix.exe"];
-  if (!exe) throw new ReasonixError("archive_invalid", `${name} does not contain reasonix.exe`);
-  return exe;
 }
 
 /** Compare dotted versions numerically: -1, 0, 1. */

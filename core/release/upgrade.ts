@@ -1,8 +1,8 @@
-import { chmodSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { buildInfo, platformId } from "../version.ts";
-import { compareVersions, downloadRelease, fetchBytes, releaseBase } from "./download.ts";
+import { compareVersions, downloadRelease, fetchText, releaseBase } from "./download.ts";
 
 export interface UpgradeResult {
   current: string;
@@ -28,7 +28,7 @@ export async function upgrade(opts: { check: boolean; version?: string; force: b
   const path = selfPath();
   const current = buildInfo().version;
   const base = releaseBase(opts.version);
-  const latest = opts.version?.replace(/^v/, "") ?? new TextDecoder().decode(await fetchBytes(`${base}/VERSION`)).trim();
+  const latest = opts.version?.replace(/^v/, "") ?? (await fetchText(`${base}/VERSION`)).trim();
   const updateAvailable = compareVersions(latest, current) > 0;
   const res = { current, latest, updateAvailable, installed: false, path };
   if (opts.check) {
@@ -36,12 +36,10 @@ export async function upgrade(opts: { check: boolean; version?: string; force: b
   }
   if (latest === current && !opts.force) return { ...res, message: `reasonix ${current} is already installed at ${path}` };
 
-  const binary = await downloadRelease(base, `reasonix-${platformId()}`);
   // Stage beside the target so the final rename stays on one filesystem (atomic).
   const staged = join(dirname(path), `.${basename(path)}.upgrade-${process.pid}`);
   try {
-    writeFileSync(staged, binary, { mode: statSync(path).mode & 0o777 || 0o755 });
-    chmodSync(staged, 0o755);
+    await downloadRelease(base, `reasonix-${platformId()}`, staged);
     const probe = Bun.spawnSync([staged, "--version"], { stdout: "pipe", stderr: "pipe" });
     const got = probe.stdout.toString().trim();
     if (probe.exitCode !== 0 || got !== `reasonix ${latest}`) {

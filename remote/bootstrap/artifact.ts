@@ -8,13 +8,12 @@
  * $REASONIX_RELEASE_DIR; the release URL. Release files are checked against
  * SHA256SUMS before use.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { Transform } from "node:stream";
 import { ReasonixError } from "../../core/errors.ts";
-import { parseSums, releaseBase } from "../../core/release/download.ts";
+import { downloadFile, extractBinary, progressTap, releaseBase, sha256File, tempBeside, verifyFile, type TransferProgress } from "../../core/release/download.ts";
 import { writeFileAtomic } from "../../core/fs/atomic.ts";
 import { buildInfo, platformId } from "../../core/version.ts";
 
@@ -39,12 +38,6 @@ export interface CompressedArtifact {
 
 export type ProgressFn = (phase: "download" | "extract" | "compress", done: number, total: number) => void;
 
-export async function sha256File(path: string): Promise<string> {
-  const h = createHash("sha256");
-  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), h);
-  return h.digest("hex");
-}
-
 /** True when we are a `bun build --compile` executable rather than source run by bun. */
 export function isCompiledBinary(): boolean {
   return Bun.main.startsWith("/$bunfs/") || /^[A-Z]:\\~BUN\\/.test(Bun.main);
@@ -52,72 +45,9 @@ export function isCompiledBinary(): boolean {
 
 const cacheName = (sha: string, suffix: string) => `reasonix-${sha.slice(0, 24)}${suffix}`;
 
-function tempBeside(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-}
-
-const progressTap = (total: number, phase: "download" | "extract" | "compress", onProgress?: ProgressFn) => {
-  let done = 0;
-  let last = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      done += chunk.length;
-      const now = Date.now();
-      if (onProgress && (now - last > 200 || done === total)) {
-        last = now;
-        onProgress(phase, done, total);
-      }
-      cb(null, chunk);
-    },
-  });
-};
-
-async function verifyAgainstSums(file: string, sumsText: string, name: string): Promise<string> {
-  const sums = parseSums(sumsText);
-  const want = sums.get(name);
-  if (!want) throw new ReasonixError("artifact_unverified", `${name} is not listed in SHA256SUMS; refusing to upload an unverified binary`);
-  const got = await sha256File(file);
-  if (got !== want) throw new ReasonixError("artifact_checksum", `${file}: SHA-256 ${got} does not match SHA256SUMS (${want})`);
-  return got;
-}
-
-/** Pull the `reasonix` executable out of a release .tar.gz into `dest`. */
-async function extractFromTarGz(archive: string, dest: string, onProgress?: ProgressFn): Promise<void> {
-  const tar = await import("tar-stream");
-  const { createGunzip } = await import("node:zlib");
-  const ex = tar.extract();
-  let found = false;
-  const tmp = tempBeside(dest);
-  const done = new Promise<void>((resolve, reject) => {
-    ex.on("entry", (header, stream, next) => {
-      const name = basename(header.name);
-      if (!found && header.type === "file" && (name === "reasonix" || name === "reasonix.exe")) {
-        found = true;
-        const out = createWriteStream(tmp, { mode: 0o755 });
-        pipeline(stream, progressTap(header.size ?? 0, "extract", onProgress), out).then(() => next(), reject);
-      } else {
-        stream.on("end", () => next());
-        stream.resume();
-      }
-    });
-    ex.on("finish", resolve);
-    ex.on("error", reject);
-  });
-  await pipeline(createReadStream(archive), createGunzip(), ex);
-  await done;
-  if (!found) throw new ReasonixError("artifact_invalid", `${archive} has no reasonix executable inside`);
-  renameSync(tmp, dest);
-}
-
-async function download(url: string, dest: string, onProgress?: ProgressFn): Promise<void> {
-  const res = await fetch(url);
-  if (!res.ok || !res.body) throw new ReasonixError("artifact_download", `download failed: ${url} (HTTP ${res.status})`);
-  const total = Number(res.headers.get("content-length") ?? 0);
-  const tmp = tempBeside(dest);
-  const { Readable } = await import("node:stream");
-  await pipeline(Readable.fromWeb(res.body as never), progressTap(total, "download", onProgress), createWriteStream(tmp));
-  renameSync(tmp, dest);
-}
+/** Narrow a phased progress callback to one phase, for the shared release helpers. */
+const phase = (name: "download" | "extract" | "compress", f?: ProgressFn): TransferProgress | undefined =>
+  f && ((done, total) => f(name, done, total));
 
 export interface ResolveArtifactOptions {
   platform: string;
@@ -171,13 +101,13 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
     const tgz = join(releaseDir, `${name}.tar.gz`);
     const raw = join(releaseDir, name);
     if (existsSync(raw) && statSync(raw).isFile()) {
-      const sha = await verifyAgainstSums(raw, sums, name);
+      const sha = await verifyFile(raw, sums, name);
       return describe(raw, o.platform, version, raw, sha, o.cacheDir);
     }
     if (existsSync(tgz)) {
-      const sha = await verifyAgainstSums(tgz, sums, `${name}.tar.gz`);
+      const sha = await verifyFile(tgz, sums, `${name}.tar.gz`);
       const out = join(o.cacheDir, cacheName(sha, `-${o.platform}`));
-      if (!existsSync(out)) await extractFromTarGz(tgz, out, o.onProgress);
+      if (!existsSync(out)) await extractBinary(tgz, out, phase("extract", o.onProgress));
       return describe(out, o.platform, version, tgz, undefined, o.cacheDir);
     }
     throw new ReasonixError("artifact_missing", `no ${name}.tar.gz or ${name} in ${releaseDir}`, {
@@ -191,8 +121,8 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
   const tgz = join(dir, `${name}.tar.gz`);
   const sumsPath = join(dir, "SHA256SUMS");
   try {
-    if (!existsSync(sumsPath)) await download(`${base}/SHA256SUMS`, sumsPath);
-    if (!existsSync(tgz)) await download(`${base}/${name}.tar.gz`, tgz, o.onProgress);
+    if (!existsSync(sumsPath)) await downloadFile(`${base}/SHA256SUMS`, sumsPath);
+    if (!existsSync(tgz)) await downloadFile(`${base}/${name}.tar.gz`, tgz, phase("download", o.onProgress));
   } catch (e) {
     throw new ReasonixError("artifact_download", `cannot fetch the ${o.platform} build of reasonix ${version} from ${base}: ${(e as Error).message}`, {
       hint: "set REASONIX_RELEASE_DIR to a directory with the release files, or use serve_install = \"npm\"",
@@ -201,13 +131,13 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
   }
   let sha: string;
   try {
-    sha = await verifyAgainstSums(tgz, readFileSync(sumsPath, "utf8"), `${name}.tar.gz`);
+    sha = await verifyFile(tgz, readFileSync(sumsPath, "utf8"), `${name}.tar.gz`);
   } catch (e) {
     unlinkSync(tgz); // never keep a bad download around for the next try
     throw e;
   }
   const out = join(o.cacheDir, cacheName(sha, `-${o.platform}`));
-  if (!existsSync(out)) await extractFromTarGz(tgz, out, o.onProgress);
+  if (!existsSync(out)) await extractBinary(tgz, out, phase("extract", o.onProgress));
   return describe(out, o.platform, version, `${base}/${name}.tar.gz`, undefined, o.cacheDir);
 }
 
@@ -226,7 +156,7 @@ async function zstdWithCli(zstd: string, art: BinaryArtifact, level: number, des
   try {
     const proc = Bun.spawn(args, { stdin: "pipe", stdout: fd, stderr: "pipe" });
     const stderr = new Response(proc.stderr).text();
-    await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, "compress", onProgress), async (source: AsyncIterable<Buffer>) => {
+    await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, phase("compress", onProgress)), async (source: AsyncIterable<Buffer>) => {
       for await (const chunk of source) {
         proc.stdin.write(chunk);
         await proc.stdin.flush();
@@ -277,7 +207,7 @@ export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions
               },
             })
           : zlib.createGzip({ level });
-      await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, "compress", o.onProgress), compressor, createWriteStream(tmp, { mode: 0o600 }));
+      await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, phase("compress", o.onProgress)), compressor, createWriteStream(tmp, { mode: 0o600 }));
     }
     renameSync(tmp, out);
   } catch (e) {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zip, tarGz } from "../../../scripts/lib/archive.ts";
-import { compareVersions, downloadRelease, parseSums, sha256Hex } from "../download.ts";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compareVersions, downloadRelease, parseSums } from "../download.ts";
+
+const sha256Hex = (d: Uint8Array) => createHash("sha256").update(d).digest("hex");
 
 const payload = new TextEncoder().encode("#!/bin/sh\necho fake reasonix\n");
 const files = new Map<string, Uint8Array>();
@@ -26,13 +32,21 @@ afterAll(() => server?.stop(true));
 describe("release download", () => {
   test("unpacks the binary from a verified .tar.gz and a verified .zip", async () => {
     const base = `http://127.0.0.1:${server.port}`;
-    expect(await downloadRelease(base, "reasonix-linux-x64")).toEqual(payload);
-    expect(await downloadRelease(base, "reasonix-windows-x64")).toEqual(payload);
+    const dir = mkdtempSync(join(tmpdir(), "rx-release-"));
+    for (const target of ["reasonix-linux-x64", "reasonix-windows-x64"]) {
+      await downloadRelease(base, target, join(dir, target));
+      expect(new Uint8Array(readFileSync(join(dir, target)))).toEqual(payload);
+      expect(statSync(join(dir, target)).mode & 0o777).toBe(0o755);
+    }
+    // Scratch files (archive, temp names) are gone.
+    expect(readdirSync(dir).sort()).toEqual(["reasonix-linux-x64", "reasonix-windows-x64"]);
   });
 
-  test("a missing archive is an HTTP error naming the URL", async () => {
+  test("a missing archive is an HTTP error naming the URL, and leaves nothing behind", async () => {
     const base = `http://127.0.0.1:${server.port}`;
-    await expect(downloadRelease(base, "reasonix-darwin-arm64")).rejects.toThrow(`download failed: ${base}/reasonix-darwin-arm64.tar.gz (HTTP 404)`);
+    const dir = mkdtempSync(join(tmpdir(), "rx-release-"));
+    await expect(downloadRelease(base, "reasonix-darwin-arm64", join(dir, "bin"))).rejects.toThrow(`download failed: ${base}/reasonix-darwin-arm64.tar.gz (HTTP 404)`);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   test("SHA256SUMS parsing and version ordering", () => {
