@@ -3,6 +3,7 @@ import { docsAssets, sandboxProfileAssets } from "./assets/index.ts";
 import { errorMessage } from "./errors.ts";
 import { homePaths, reasonixHome } from "./home.ts";
 import { leafKeys, loadConfig, projectConfigPath, readConfigFile } from "./config/load.ts";
+import { sandboxDoctorCheck } from "./sandbox/doctor.ts";
 import { buildInfo, platformId } from "./version.ts";
 
 export interface DoctorReport {
@@ -15,9 +16,9 @@ export interface DoctorReport {
   warnings: string[];
 }
 
-/** Extra checks other modules contribute (e.g. the sandbox backend probe). */
+/** Checks other modules contribute: the bash sandbox probe reports here too. */
 export type DoctorCheck = () => Promise<{ name: string; found: boolean; path?: string; note?: string }>;
-export const doctorChecks: DoctorCheck[] = [];
+const doctorChecks: DoctorCheck[] = [sandboxDoctorCheck];
 
 export async function diagnose(cwd = process.cwd()): Promise<DoctorReport> {
   const home = reasonixHome();
@@ -54,7 +55,3 @@ export async function diagnose(cwd = process.cwd()): Promise<DoctorReport> {
     warnings,
   };
 }
-
-// The bash sandbox probe (core/sandbox) reports through the doctor as well.
-import { sandboxDoctorCheck } from "./sandbox/doctor.ts";
-doctorChecks.push(sandboxDoctorCheck);

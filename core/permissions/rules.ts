@@ -10,7 +10,6 @@ import { analyzeBash, literalWords, type BashAnalysis } from "./bash.ts";
 
 /** Rule families that cover a class of tools rather than one tool name. */
 export type RuleFamily = "Bash" | "Edit" | "Write" | "Read";
-const FAMILIES = new Set<string>(["Bash", "Edit", "Write", "Read"]);
 
 export type BashPattern =
   | { kind: "any" }

@@ -29,7 +29,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, sep } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { reasonixHome as defaultReasonixHome } from "../home.ts";
 

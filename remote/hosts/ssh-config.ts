@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { ReasonixError } from "../../core/errors.ts";
 
 /** The ssh config to use: $REASONIX_SSH_CONFIG (tests, alternative setups) or ~/.ssh/config. */
