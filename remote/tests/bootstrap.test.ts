@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { compressedArtifact, resolveArtifact } from "../bootstrap/artifact.ts";
 import { parseSums } from "../../core/release/download.ts";
-import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
+import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { connectToHarness } from "./ssh-cli-helpers.ts";
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { connect, createServer, type Server } from "node:net";
-import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
+import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
 

@@ -4,7 +4,7 @@
 // re-attaches the tunnel and forwards, and the remote serve pid is unchanged.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, createServer, type Server } from "node:net";
-import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
+import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
 import { createNetnsLink, netnsUnavailable, type NetnsLink } from "../testing/netns.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { httpGet, interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
+import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { httpGet, interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
-import { buildTestBinary, type TestBuild } from "../bootstrap/test-build.ts";
+import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { makeLocalEnv, type LocalEnv } from "./supervisor-support.ts";
 

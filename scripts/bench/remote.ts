@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildTestBinary } from "../../remote/bootstrap/test-build.ts";
+import { buildTestBinary } from "../../remote/testing/test-build.ts";
 import { createNetnsLink, netnsUnavailable } from "../../remote/testing/netns.ts";
 import { freeLoopbackPort, sshdUnavailable, startSshd, type SshdHandle } from "../../remote/testing/sshd-harness.ts";
 import { makeLocalEnv, type LocalEnv } from "../../remote/tests/supervisor-support.ts";
