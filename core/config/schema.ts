@@ -97,6 +97,8 @@ export const configSchema: Record<string, FieldSpec> = {
       allow_write: strs("extra writable roots", []),
       forbid_read: strs("paths hidden from the agent", []),
       network: bool("let sandboxed bash use the network", false),
+      ssh_agent: bool("pass SSH_AUTH_SOCK and its socket into sandboxed bash (user config only)", false),
+      env_passthrough: strs("extra environment variable names sandboxed bash may see (user config only)", []),
     },
   },
   serve: {
@@ -119,6 +121,20 @@ export const configSchema: Record<string, FieldSpec> = {
     },
   },
   secrets: anyTable("reserved for secret storage settings"),
+  trust: {
+    type: "table",
+    doc: "workspaces whose project inputs the user approved (written by `reasonix trust`)",
+    fields: {
+      workspaces: {
+        type: "tables",
+        fields: {
+          path: str("the workspace's real path"),
+          inputs: { type: "table", values: { type: "string" }, doc: "project input (relative path) → sha256 of the approved content" },
+          trusted_at: str("when it was approved (ISO time)"),
+        },
+      },
+    },
+  },
   telemetry: { type: "table", fields: { enabled: bool("send anonymous usage data", false) } },
   plugins: {
     type: "tables",
@@ -130,4 +146,7 @@ export const configSchema: Record<string, FieldSpec> = {
 };
 
 /** Sections only the user's own config may set: a cloned repo must not steer them. */
-export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry"]);
+export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "trust"]);
+
+/** Single keys only the user's own config may set, trusted workspace or not. */
+export const userOnlyKeys = new Set(["sandbox.ssh_agent", "sandbox.env_passthrough"]);
