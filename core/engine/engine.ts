@@ -154,6 +154,10 @@ export function createEngine(opts: EngineOptions): Engine {
       return store.list().filter((s) => s.workspace === workspace);
     },
     async deleteSession(id) {
+      // Sessions of every workspace share one store: never reach into another's.
+      if (store.load(id).meta.workspace !== workspace) {
+        throw new ReasonixError("session_workspace", `session ${id} belongs to another workspace`, { hint: "delete it from that workspace, or with: reasonix sessions delete", exitCode: 2 });
+      }
       for (const s of live) if (s.id === id) await s.close();
       store.delete(id);
     },

@@ -45,6 +45,23 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+/**
+ * Who a peer address is, for rate limiting: all of loopback is this one
+ * machine (127.0.0.2 is as much "us" as 127.0.0.1), an IPv4-mapped address is
+ * its IPv4 address, and an IPv6 client owns its whole /64.
+ */
+export function clientKey(address: string): string {
+  const a = address.toLowerCase().replace(/%.*$/, "");
+  if (isLoopbackHost(a)) return "loopback";
+  if (a.startsWith("::ffff:") && isIP(a.slice(7)) === 4) return a.slice(7);
+  if (isIP(a) !== 6) return a;
+  const [head = "", tail] = a.split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill("0"), ...t];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+}
+
 export function isWildcardHost(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "[::]";
 }

@@ -80,19 +80,27 @@ export function clearedCookie(secure: boolean): string {
   return `${COOKIE_NAME}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? "; Secure" : ""}`;
 }
 
-/** Sliding-window attempt limiter keyed by client (5 per minute for /login). */
+/**
+ * Sliding-window attempt limiter keyed by client (5 per minute for /login),
+ * with an optional ceiling on all clients together: an attacker who can speak
+ * from many addresses gets that many attempts in total, not limit × addresses.
+ */
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  private all: number[] = [];
+  constructor(private readonly limit: number, private readonly windowMs: number, private readonly globalLimit = Number.POSITIVE_INFINITY) {}
 
-  /** Record an attempt; returns 0 when allowed, else the seconds to wait. */
+  /** Record an attempt; returns 0 when allowed, else the seconds to wait. Refused attempts are not counted. */
   take(client: string, now = Date.now()): number {
     const recent = (this.hits.get(client) ?? []).filter((t) => now - t < this.windowMs);
-    if (recent.length >= this.limit) {
-      this.hits.set(client, recent);
-      return Math.max(1, Math.ceil((recent[0]! + this.windowMs - now) / 1000));
+    this.all = this.all.filter((t) => now - t < this.windowMs);
+    const full = recent.length >= this.limit ? recent : this.all.length >= this.globalLimit ? this.all : undefined;
+    if (full) {
+      if (recent.length) this.hits.set(client, recent);
+      return Math.max(1, Math.ceil((full[0]! + this.windowMs - now) / 1000));
     }
     recent.push(now);
+    this.all.push(now);
     this.hits.set(client, recent);
     if (this.hits.size > 10_000) this.prune(now);
     return 0;

@@ -1,4 +1,4 @@
-import { allowedHostNames, hostHeaderName } from "./addr.ts";
+import { allowedHostNames, clientKey, hostHeaderName } from "./addr.ts";
 
 /**
  * Request-level defences that run before routing: DNS-rebinding (Host),
@@ -27,14 +27,15 @@ export class RequestGuard {
    * The client's address for rate limiting. Behind the proxy, only the last
    * X-Forwarded-For entry is the proxy's own word: everything before it was
    * sent by the client and can be anything, so keying on it would let one
-   * client mint a fresh rate-limit bucket per request.
+   * client mint a fresh rate-limit bucket per request. Addresses are
+   * folded by clientKey (loopback is one client, IPv6 by /64).
    */
   clientId(req: Request, peer: string | undefined): string {
     if (this.behindProxy) {
       const fwd = req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
-      if (fwd) return fwd;
+      if (fwd) return clientKey(fwd);
     }
-    return peer ?? "unknown";
+    return peer ? clientKey(peer) : "unknown";
   }
 
   /** 421 when the Host header names something we are not (DNS rebinding). */

@@ -53,6 +53,8 @@ export interface RunningServer {
 const FLUSH = (fn: () => void) => setImmediate(fn);
 const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "deny"];
 const LOGIN_LIMIT = 5;
+/** Login attempts per window from all clients together (rotating addresses does not multiply guesses). */
+const LOGIN_GLOBAL_LIMIT = 20;
 const LOGIN_WINDOW_MS = 60_000;
 const MAX_BODY = 4 * 1024 * 1024;
 /** Live event streams (WebSocket + SSE) at once: plenty for tabs and tools, bounded for memory. */
@@ -102,6 +104,15 @@ const str = (body: Record<string, unknown>, key: string, required = true): strin
   return v;
 };
 
+const decodablePath = (path: string): boolean => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 interface WsData {
   since?: number;
   detach?: () => void;
@@ -121,7 +132,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     : auth.mode === "password" ? `password\0${auth.passwordHash}\0${opts.cookieSecret ?? randomBytes(32).toString("base64url")}`
     : "none",
   );
-  const limiter = new RateLimiter(LOGIN_LIMIT, LOGIN_WINDOW_MS);
+  const limiter = new RateLimiter(LOGIN_LIMIT, LOGIN_WINDOW_MS, LOGIN_GLOBAL_LIMIT);
   // The key-writing endpoint is only for a browser on this machine (or at the end of an SSH tunnel).
   const setupAllowed = isLoopbackHost(opts.host) && !behindProxy && !!opts.saveProviderKey;
   const sseStreams = new Set<() => void>();
@@ -310,6 +321,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
     const hostBad = guard.hostStatus(req);
     if (hostBad) return problem(421, "misdirected", "this server does not answer to that Host name");
+    // Checked once for every route, so no handler can trip over a bad escape (and answer 500).
+    if (!decodablePath(path)) return problem(400, "bad_path", "malformed %-escape in the URL path");
     if (isStateChanging(method)) {
       if (guard.originStatus(req)) return problem(403, "cross_origin", "cross-origin requests are refused");
       if (guard.contentTypeStatus(req)) return problem(415, "json_required", "state-changing requests must send Content-Type: application/json");

@@ -16,6 +16,8 @@ export class ApiError extends Error {
   }
 }
 
+const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
+
 interface Live {
   session: EngineSession;
   unsubscribe: () => void;
@@ -125,15 +127,29 @@ export class SessionManager {
     return session;
   }
 
+  /**
+   * Refuse a session this server does not serve: one of another workspace
+   * (sharing this $REASONIX_HOME) answers exactly like one that does not
+   * exist, so its workspace path — or its existence — is never revealed.
+   */
+  private async mustOwn(id: string): Promise<void> {
+    if (this.live.has(id)) return;
+    if (!(await this.need().listSessions()).some((s) => s.id === id)) throw notFound(id);
+  }
+
   async get(id: string): Promise<EngineSession> {
     const l = this.live.get(id);
     if (l) return l.session;
+    await this.mustOwn(id);
     let session: EngineSession;
     try {
       session = await this.need().resumeSession(id);
     } catch (e) {
       if (e instanceof ApiError) throw e;
-      throw new ApiError(404, e instanceof ReasonixError ? e.code : "not_found", errorMessage(e));
+      const code = e instanceof ReasonixError ? e.code : "";
+      // Deleted or moved between the check and the resume: still say nothing about where.
+      if (code === "session_workspace" || code === "session_not_found" || code === "") throw notFound(id);
+      throw new ApiError(404, code, errorMessage(e));
     }
     // Another request may have resumed it while we awaited.
     const raced = this.live.get(id);
@@ -188,6 +204,7 @@ export class SessionManager {
   }
 
   async remove(id: string): Promise<void> {
+    await this.mustOwn(id);
     const l = this.live.get(id);
     if (l) {
       l.session.cancel();
