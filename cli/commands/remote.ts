@@ -187,18 +187,55 @@ async function parseTarget(spec: string): Promise<{ host: string; path: string }
   return t;
 }
 
+/**
+ * Connect, open SFTP, sweep the temp files an earlier interrupted transfer left
+ * on this host, and run `fn`. SIGINT/SIGTERM stop the operation; its cleanup
+ * (removing the `.part`) runs before the process exits 130/143.
+ */
 async function withFs<T>(host: string, acceptNew: boolean, fn: (fs: RemoteFsT) => Promise<T>): Promise<T> {
   const { connectHost } = await import("../../remote/hosts/connect.ts");
   const { RemoteFs } = await import("../../remote/fs/sftp.ts");
+  const { sweepParts } = await import("../../remote/fs/parts-journal.ts");
+  const { ReasonixError } = await import("../../core/errors.ts");
   const conn = await connectHost(host, { acceptNew, warn });
+  let signalled: NodeJS.Signals | null = null;
+  let fs: RemoteFsT | null = null;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = sig;
+    const code = sig === "SIGINT" ? 130 : 143;
+    const what = `${sig === "SIGINT" ? "interrupted" : "terminated"} (${sig})`;
+    if (!fs) {
+      process.stderr.write(`${what} before anything was transferred\n`);
+      process.exit(code);
+    }
+    fs.abort(new ReasonixError("interrupted", `${what}: the transfer did not complete; its temp file is removed (now, or on the next connect to ${host} if the link is gone)`));
+    // The cleanup has a few seconds; whatever it could not remove is swept on the next connect.
+    setTimeout(() => process.exit(code), 8000).unref();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  // Keep the process alive while the operation runs: a request nobody answers must
+  // end in an error, never in an event loop that drains into a silent exit 0.
+  const alive = setInterval(() => {}, 60_000);
   try {
-    const fs = await RemoteFs.open(conn.client, host);
+    fs = await RemoteFs.open(conn.client, host, { journalHost: host });
+    await sweepParts(host, (p) => fs!.removeTemp(p));
     try {
       return await fn(fs);
+    } catch (e) {
+      if (signalled) {
+        process.stderr.write(`${(e as Error).message}\n`);
+        process.exit(signalled === "SIGINT" ? 130 : 143);
+      }
+      throw e;
     } finally {
       fs.close();
     }
   } finally {
+    clearInterval(alive);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     conn.close();
   }
 }
@@ -294,7 +331,7 @@ const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean;
   },
 });
 
-const fsPut = defineCommand<{ source: string; dest: string; recursive: boolean; acceptNew: boolean }>({
+const fsPut = defineCommand<{ source: string; dest: string; recursive: boolean; preserve: boolean; acceptNew: boolean }>({
   command: "put <source> <dest>",
   describe: "Upload LOCAL to NAME:REMOTE (written to a temp name, then renamed into place)",
   builder: (y) =>
@@ -302,7 +339,8 @@ const fsPut = defineCommand<{ source: string; dest: string; recursive: boolean; 
       y
         .positional("source", { type: "string", demandOption: true, describe: "Local file or directory" })
         .positional("dest", { type: "string", demandOption: true, describe: "NAME:REMOTE" })
-        .option("recursive", { alias: "r", type: "boolean", default: false, describe: "Upload a directory tree" }),
+        .option("recursive", { alias: "r", type: "boolean", default: false, describe: "Upload a directory tree" })
+        .option("preserve", { alias: "p", type: "boolean", default: false, describe: "Give an overwritten file the source's mode (default: keep the target's)" }),
     ) as Argv<any>,
   run: async (a) => {
     const t = await parseTarget(a.dest);
@@ -314,7 +352,8 @@ const fsPut = defineCommand<{ source: string; dest: string; recursive: boolean; 
     const bytes = await withFs(t.host, a.acceptNew, async (fs) => {
       let dest = t.path === "" ? "~" : t.path;
       if ((await fs.exists(dest)) && (await fs.stat(dest)).type === "dir") dest = `${dest.replace(/\/$/, "")}/${basename(resolvePath(a.source))}`;
-      return isDir ? fs.putTree(a.source, dest, { onProgress: bar.update }) : fs.putFile(a.source, dest, { onProgress: bar.update });
+      const opts = { preserve: a.preserve, onProgress: bar.update };
+      return isDir ? fs.putTree(a.source, dest, opts) : fs.putFile(a.source, dest, opts);
     }).finally(bar.done);
     if (process.stderr.isTTY) process.stderr.write(`${bytes} bytes in ${((Date.now() - started) / 1000).toFixed(2)} s\n`);
   },

@@ -9,6 +9,8 @@ import { mkdirSync, renameSync, rmSync, statSync, readdirSync, existsSync } from
 import { basename, dirname, join, posix } from "node:path";
 import type { Client, FileEntry, SFTPWrapper, Stats, TransferOptions } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
+import { describeNetError } from "../ssh/errors.ts";
+import { recordPart } from "./parts-journal.ts";
 
 export interface RemoteEntry {
   name: string;
@@ -68,25 +70,57 @@ const toEntry = (name: string, path: string, s: Stats): RemoteEntry => ({
 
 const tmpName = (path: string) => posix.join(posix.dirname(path), `.${posix.basename(path)}.rx-${randomBytes(4).toString("hex")}.part`);
 
+export interface RemoteFsOptions {
+  /**
+   * Journal temp files under this host name (see parts-journal.ts), so an
+   * interrupted transfer's `.part` is removed on the next connect at the latest.
+   */
+  journalHost?: string;
+}
+
 export class RemoteFs {
   private homeDir: string | null = null;
   private closedError: Error | null = null;
   private readonly onClosed = new Set<(e: Error) => void>();
+  private readonly journalHost: string | undefined;
+  private channelDead = false;
 
-  constructor(readonly sftp: SFTPWrapper, readonly label = "remote") {
+  constructor(readonly sftp: SFTPWrapper, readonly label = "remote", opts: RemoteFsOptions = {}) {
+    this.journalHost = opts.journalHost;
     // ssh2 does not fail in-flight requests (fastGet/fastPut) when the channel dies; do it here.
-    const closed = () => {
-      if (this.closedError) return;
-      this.closedError = new ReasonixError("remote_fs_closed", `${label}: SFTP session closed (connection lost?)`);
-      for (const f of this.onClosed) f(this.closedError);
-    };
-    sftp.on("close", closed);
-    sftp.on("end", closed);
+    sftp.on("close", () => (this.channelDead = true));
+    sftp.on("end", () => (this.channelDead = true));
+    sftp.on("close", () => this.fail(new ReasonixError("remote_fs_closed", `${label}: SFTP session closed (connection lost?); the transfer did not complete`)));
+    sftp.on("end", () => this.fail(new ReasonixError("remote_fs_closed", `${label}: SFTP session closed (connection lost?); the transfer did not complete`)));
   }
 
-  static open(client: Client, label?: string): Promise<RemoteFs> {
+  /** Fail every pending and future request with `err` (first reason wins). */
+  private fail(err: Error): void {
+    if (this.closedError) return;
+    this.closedError = err;
+    for (const f of this.onClosed) f(err);
+  }
+
+  /** Stop: pending requests reject with `err` at once (a signal, a deadline); cleanups still run. */
+  abort(err: Error): void {
+    this.fail(err);
+  }
+
+  static open(client: Client, label?: string, opts: RemoteFsOptions = {}): Promise<RemoteFs> {
     return new Promise((resolve, reject) => {
-      client.sftp((err, sftp) => (err ? reject(new ReasonixError("sftp_unavailable", `SFTP is not available on ${label ?? "the remote"}: ${err.message}`)) : resolve(new RemoteFs(sftp, label))));
+      client.sftp((err, sftp) => {
+        if (err) return reject(new ReasonixError("sftp_unavailable", `SFTP is not available on ${label ?? "the remote"}: ${err.message}`));
+        const fs = new RemoteFs(sftp, label, opts);
+        // The channel does not always hear that the connection died (a killed session, a
+        // keepalive timeout): watch the connection itself, and say why it went.
+        let why: unknown;
+        client.on("error", (e: Error) => (why ??= e));
+        client.on("close", () => {
+          fs.channelDead = true;
+          fs.fail(new ReasonixError("remote_connection_lost", `${label ?? "remote"}: connection lost (${describeNetError(why ?? { message: "closed by the remote end" })}); the transfer did not complete`));
+        });
+        resolve(fs);
+      });
     });
   }
 
@@ -167,9 +201,18 @@ export class RemoteFs {
     const st = await this.stat(path);
     if (st.type === "dir") throw new RemoteFsError(`${this.label}:${path}`, undefined, "is a directory");
     await new Promise<void>((resolve, reject) => {
+      if (this.closedError) return reject(this.closedError);
       const rs = this.sftp.createReadStream(p, { highWaterMark: 256 * 1024 });
+      const onClose = (e: Error) => {
+        rs.destroy();
+        reject(e);
+      };
+      this.onClosed.add(onClose);
       rs.on("error", (e: Error) => reject(new RemoteFsError(`${this.label}:${path}`, (e as { code?: number }).code, e.message, e)));
-      rs.on("end", () => resolve());
+      rs.on("end", () => {
+        this.onClosed.delete(onClose);
+        resolve();
+      });
       rs.pipe(out as NodeJS.WritableStream, { end: false });
     });
   }
@@ -216,6 +259,52 @@ export class RemoteFs {
     else await this.call(to, (cb) => this.sftp.rename(a, b, cb));
   }
 
+  /** Remove a remote temp file; false when that could not be confirmed (channel gone). */
+  private async dropRemote(path: string): Promise<boolean> {
+    if (this.channelDead) return false;
+    return new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), 5000);
+      try {
+        this.sftp.unlink(path, (err) => {
+          clearTimeout(t);
+          resolve(!err || (err as { code?: number }).code === 2);
+        });
+      } catch {
+        clearTimeout(t);
+        resolve(false);
+      }
+    });
+  }
+
+  /** Remove a temp file an earlier transfer left (the journal sweep); "no such file" counts as done. */
+  async removeTemp(path: string): Promise<void> {
+    if (!(await this.dropRemote(path))) throw new RemoteFsError(`${this.label}:${path}`, undefined, "could not remove the temp file");
+  }
+
+  /** Free bytes for an unprivileged user on the filesystem holding `dir`, when the server says. */
+  private freeBytes(dir: string): Promise<number | null> {
+    return new Promise((resolve) => {
+      const ext = (this.sftp as unknown as { _extensions?: Record<string, string> })._extensions?.["statvfs@openssh.com"];
+      if (!ext || this.channelDead) return resolve(null);
+      const t = setTimeout(() => resolve(null), 5000);
+      this.sftp.ext_openssh_statvfs(dir, (err: Error | undefined, st: { bavail: number; frsize: number }) => {
+        clearTimeout(t);
+        resolve(err ? null : Number(st.bavail) * Number(st.frsize));
+      });
+    });
+  }
+
+  /**
+   * SFTP reports ENOSPC and EDQUOT as a bare "operation failed" (OpenSSH maps every errno it
+   * has no code for to SSH_FX_FAILURE). Ask the filesystem, and name the real reason.
+   */
+  private async explainFailure(e: unknown, dir: string, need: number): Promise<unknown> {
+    if (!(e instanceof RemoteFsError) || e.status !== 4) return e;
+    const free = await this.freeBytes(dir);
+    if (free === null || free >= Math.min(need, 1024 * 1024)) return e;
+    return new RemoteFsError(e.path, 4, `no space left on device (${free} bytes free on the remote filesystem, ${need} needed); nothing was written`, e);
+  }
+
   /** Download one file atomically: a sibling temp file, renamed into place only when complete. */
   async getFile(remote: string, local: string, opts: TransferTuning & { onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
     const p = await this.resolve(remote);
@@ -232,33 +321,51 @@ export class RemoteFs {
       mode: st.mode & 0o777,
       step: (transferred: number, _chunk: number, total: number) => opts.onProgress?.({ path: remote, transferred, total }),
     };
+    const forget = this.journalHost ? recordPart(this.journalHost, "local", tmp) : () => {};
     try {
       await this.call(remote, (cb) => this.sftp.fastGet(p, tmp, options, cb));
+      if (statSync(tmp).size !== st.size) throw new RemoteFsError(`${this.label}:${remote}`, undefined, `short transfer (${statSync(tmp).size} of ${st.size} bytes)`);
       renameSync(tmp, local);
     } catch (e) {
       rmSync(tmp, { force: true });
       throw e;
+    } finally {
+      forget();
     }
     return st.size;
   }
 
-  /** Upload one file atomically: a remote temp file, renamed over the target when complete. */
-  async putFile(local: string, remote: string, opts: TransferTuning & { onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
+  /**
+   * Upload one file atomically: a remote temp file, renamed over the target when complete.
+   * Overwriting keeps the target's permission bits (as scp and sftp do) unless `preserve`
+   * asks for the source's; a new file gets the source's.
+   */
+  async putFile(local: string, remote: string, opts: TransferTuning & { preserve?: boolean; onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
     const p = await this.resolve(remote);
     const st = statSync(local);
+    let mode = st.mode & 0o777;
+    if (!opts.preserve) {
+      const existing = await this.stat(p).catch(() => null);
+      if (existing?.type === "file") mode = existing.mode & 0o777;
+    }
     const tmp = tmpName(p);
     const options: TransferOptions = {
       concurrency: opts.concurrency ?? 64,
       chunkSize: opts.chunkSize ?? 255 * 1024,
-      mode: st.mode & 0o777,
+      mode,
       step: (transferred: number, _chunk: number, total: number) => opts.onProgress?.({ path: local, transferred, total }),
     };
+    const forget = this.journalHost ? recordPart(this.journalHost, "remote", tmp) : () => {};
     try {
       await this.call(remote, (cb) => this.sftp.fastPut(local, tmp, options, cb));
+      const sent = await this.call<Stats>(remote, (cb) => this.sftp.stat(tmp, cb));
+      if (Number(sent.size) !== st.size) throw new RemoteFsError(`${this.label}:${remote}`, undefined, `short transfer (${sent.size} of ${st.size} bytes arrived)`);
       await this.rename(tmp, p);
+      forget();
     } catch (e) {
-      await new Promise<void>((r) => this.sftp.unlink(tmp, () => r()));
-      throw e;
+      const err = await this.explainFailure(e, posix.dirname(p), st.size);
+      if (await this.dropRemote(tmp)) forget();
+      throw err;
     }
     return st.size;
   }
@@ -277,18 +384,21 @@ export class RemoteFs {
         else if (e.type === "file") bytes += await this.getFile(e.path, join(l, e.name), opts);
       }
     };
+    const forget = this.journalHost ? recordPart(this.journalHost, "local", tmp) : () => {};
     try {
       await walk(st.path, tmp);
       renameSync(tmp, local);
     } catch (e) {
       rmSync(tmp, { recursive: true, force: true });
       throw e;
+    } finally {
+      forget();
     }
     return bytes;
   }
 
   /** Recursive upload; each file lands atomically. */
-  async putTree(local: string, remote: string, opts: TransferTuning & { onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
+  async putTree(local: string, remote: string, opts: TransferTuning & { preserve?: boolean; onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
     const st = statSync(local);
     if (!st.isDirectory()) return this.putFile(local, remote, opts);
     let bytes = 0;

@@ -71,3 +71,30 @@ export class ConnectFailed extends SshError {
 
 /** True for errors a reconnect loop must not retry. */
 export const isTerminalSshError = (e: unknown): boolean => e instanceof SshError && e.terminal;
+
+const ERRNO_TEXT: Record<string, string> = {
+  EHOSTUNREACH: "no route to host (the network path is down)",
+  ENETUNREACH: "network unreachable (no route to that network)",
+  ENETDOWN: "network is down",
+  ETIMEDOUT: "timed out (no answer from the host)",
+  ECONNREFUSED: "connection refused (nothing listens on that port; is sshd running?)",
+  ECONNRESET: "connection reset by the peer",
+  ECONNABORTED: "connection aborted",
+  EPIPE: "connection closed by the peer",
+  EADDRNOTAVAIL: "address not available",
+};
+
+/**
+ * What happened to a connection, in words: the errno (no route, timeout,
+ * refused…) rather than a bare code, or ssh2's keepalive/handshake timeouts.
+ */
+export function describeNetError(e: unknown): string {
+  const err = e as (Error & { code?: string; level?: string }) | undefined;
+  if (!err) return "connection closed";
+  if (/keepalive timeout/i.test(err.message ?? "")) return "no reply to keepalives (the link is down or the host stopped answering)";
+  if (err.level === "client-timeout") return "timed out during the SSH handshake";
+  const code = typeof err.code === "string" ? err.code : undefined;
+  if (code && ERRNO_TEXT[code]) return ERRNO_TEXT[code]!;
+  if (code) return `${code} (${err.message})`;
+  return err.message || "connection closed";
+}

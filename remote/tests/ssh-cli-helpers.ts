@@ -1,6 +1,6 @@
 // Shared by the remote CLI tests: run `reasonix` from source in an isolated HOME
 // and REASONIX_HOME, with no TTY and no ssh-agent, so nothing on the machine leaks in.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,7 +13,15 @@ export interface CliEnv {
   rxHome: string;
   env: Record<string, string>;
   run(args: string[], opts?: { input?: string; env?: Record<string, string> }): { code: number; stdout: string; stderr: string };
+  /** Like `run`, but asynchronous: the test can act (signal, cut the link) while it runs. */
+  start(args: string[], opts?: { env?: Record<string, string> }): RunningCli;
   cleanup(): void;
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
 export function makeCliEnv(prefix = "rx-remote-cli-"): CliEnv {
@@ -42,6 +50,22 @@ export function makeCliEnv(prefix = "rx-remote-cli-"): CliEnv {
         maxBuffer: 64 * 1024 * 1024,
       });
       return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+    },
+    start(args, opts = {}) {
+      const child = spawn(process.execPath, [join(ROOT, "cli/main.ts"), ...args], { cwd: dir, env: { ...env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+      // Bounded: a hung child is killed after 60 s so the test fails instead of hanging.
+      const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+        child.once("close", (code, signal) => {
+          clearTimeout(guard);
+          resolve({ code, signal, stdout: out, stderr: err });
+        }),
+      );
+      return { child, stderr: () => err, exited };
     },
     cleanup() {
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,165 @@
+// `remote fs put/get` never lie (issue 18, item 1): a transfer that did not
+// complete exits non-zero with the reason, on a dropped link, a killed session,
+// a full disk or a permission error; no `.part` file survives any exit path
+// (signals included, with a cleanup on the next connect as the fallback); an
+// overwrite keeps the target's mode unless --preserve. Real sshd; the link is a
+// pacing relay on loopback so a small file takes long enough to interrupt.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startRelay, type Relay } from "../testing/relay.ts";
+import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
+import { makeCliEnv, type CliEnv } from "./ssh-cli-helpers.ts";
+
+setDefaultTimeout(60_000);
+const skip = skipWithoutSshd("remote fs honesty tests");
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Poll (bounded) until `pred` holds; fail with `what` otherwise. */
+async function until(pred: () => boolean, what: string, ms = 20_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (pred()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const parts = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".part")) : []);
+const partSize = (dir: string) => parts(dir).reduce((n, p) => n + statSync(join(dir, p)).size, 0);
+
+describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)", () => {
+  let sshd: SshdHandle;
+  let relay: Relay;
+  let cli: CliEnv;
+  const payload = randomBytes(3 * 1024 * 1024);
+  let src: string;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    // 1 MB/s: the 3 MiB payload takes ~3 s, long enough to cut it midway.
+    relay = await startRelay({ targetPort: sshd.port, rateBytesPerSec: 1_000_000 });
+    cli = makeCliEnv("rx-fs-honest-");
+    mkdirSync(cli.rxHome, { recursive: true, mode: 0o700 });
+    writeFileSync(join(cli.rxHome, "config.toml"), "[remote]\nkeepalive_interval_ms = 1000\nkeepalive_count_max = 2\n", { mode: 0o600 });
+    expect((await cli.start(["remote", "add", "box", `${sshd.user}@127.0.0.1:${relay.port}`, "-i", sshd.clientKey]).exited).code).toBe(0);
+    expect((await cli.start(["remote", "test", "box", "--accept-new"]).exited).code).toBe(0);
+    // The same sshd without the relay, for the tests where the link speed does not matter.
+    expect((await cli.start(["remote", "add", "fast", `${sshd.user}@127.0.0.1:${sshd.port}`, "-i", sshd.clientKey]).exited).code).toBe(0);
+    expect((await cli.start(["remote", "test", "fast", "--accept-new"]).exited).code).toBe(0);
+    src = join(cli.dir, "payload.bin");
+    writeFileSync(src, payload);
+    sshd.runAsUser(`mkdir -p "$HOME/in"`);
+  });
+  afterAll(async () => {
+    await relay?.close();
+    await sshd?.stop();
+    cli?.cleanup();
+  });
+
+  const killSessions = () => {
+    let pids: string[] = [];
+    try {
+      pids = execFileSync("pgrep", ["-u", sshd.user]).toString().split(/\s+/).filter(Boolean);
+    } catch {}
+    for (const p of pids) {
+      try {
+        process.kill(Number(p), "SIGKILL");
+      } catch {}
+    }
+  };
+
+  test("put: sshd killing the session midway exits 1 with the reason; the next connect removes the .part", async () => {
+    const inbox = join(sshd.home, "in");
+    const run = cli.start(["remote", "fs", "put", src, "box:~/in/a.bin"]);
+    await until(() => partSize(inbox) > 100_000, "a partial upload");
+    killSessions();
+    const r = await run.exited;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/connection (lost|closed)|session closed/i);
+    expect(existsSync(join(inbox, "a.bin"))).toBe(false);
+    // The session died with the temp file on disk; the next connection to the host cleans it.
+    expect((await cli.start(["remote", "fs", "ls", "box:~"]).exited).code).toBe(0);
+    expect(parts(inbox)).toEqual([]);
+  });
+
+  test("put: a link that goes silent is detected by keepalive, exits 1; the .part is removed on the next connect", async () => {
+    const inbox = join(sshd.home, "in");
+    const run = cli.start(["remote", "fs", "put", src, "box:~/in/b.bin"]);
+    await until(() => partSize(inbox) > 100_000, "a partial upload");
+    relay.blackhole();
+    const r = await run.exited;
+    relay.restore();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/connection lost|keepalive|timed out/i);
+    expect(existsSync(join(inbox, "b.bin"))).toBe(false);
+    expect((await cli.start(["remote", "fs", "stat", "box:~/in"]).exited).code).toBe(0);
+    expect(parts(inbox)).toEqual([]);
+  });
+
+  test("put: SIGINT and SIGTERM stop the upload, remove the remote .part at once and exit 130/143", async () => {
+    const inbox = join(sshd.home, "in");
+    for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+      const run = cli.start(["remote", "fs", "put", src, "box:~/in/c.bin"]);
+      await until(() => partSize(inbox) > 100_000, "a partial upload");
+      run.child.kill(sig);
+      const r = await run.exited;
+      expect(r.code).toBe(code);
+      expect(r.stderr).toMatch(/interrupted|terminated/i);
+      expect(parts(inbox)).toEqual([]);
+      expect(existsSync(join(inbox, "c.bin"))).toBe(false);
+    }
+  });
+
+  test("get: SIGINT removes the local .part and exits 130; a dropped session exits 1 with no .part", async () => {
+    writeFileSync(join(sshd.home, "big.bin"), payload);
+    const out = join(cli.dir, "dl");
+    mkdirSync(out);
+    let run = cli.start(["remote", "fs", "get", "box:~/big.bin", out]);
+    await until(() => partSize(out) > 100_000, "a partial download");
+    run.child.kill("SIGINT");
+    let r = await run.exited;
+    expect(r.code).toBe(130);
+    expect(readdirSync(out)).toEqual([]);
+    run = cli.start(["remote", "fs", "get", "box:~/big.bin", out]);
+    await until(() => partSize(out) > 100_000, "a partial download");
+    killSessions();
+    r = await run.exited;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/connection (lost|closed)|session closed/i);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  test("put into a full filesystem names the real reason; into a read-only directory says permission denied", async () => {
+    const small = join(sshd.dir, "small-fs");
+    mkdirSync(small);
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=1m,uid=${sshd.uid},mode=0755`, "tmpfs", small]);
+    try {
+      const r = await cli.start(["remote", "fs", "put", src, `fast:${small}/full.bin`]).exited;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/no space left/i);
+      expect(readdirSync(small)).toEqual([]);
+    } finally {
+      execFileSync("umount", ["-l", small]);
+    }
+    sshd.runAsUser(`mkdir -p "$HOME/ro" && chmod 555 "$HOME/ro"`);
+    const r = await cli.start(["remote", "fs", "put", src, "fast:~/ro/x.bin"]).exited;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("permission denied");
+  });
+
+  test("overwriting keeps the target's mode; --preserve takes the source's", async () => {
+    const tiny = join(cli.dir, "tiny.txt");
+    writeFileSync(tiny, "new\n");
+    chmodSync(tiny, 0o644);
+    sshd.runAsUser(`printf old > "$HOME/secret.txt"; chmod 600 "$HOME/secret.txt"`);
+    expect((await cli.start(["remote", "fs", "put", tiny, "fast:~/secret.txt"]).exited).code).toBe(0);
+    expect(readFileSync(join(sshd.home, "secret.txt"), "utf8")).toBe("new\n");
+    expect(statSync(join(sshd.home, "secret.txt")).mode & 0o7777).toBe(0o600);
+    expect((await cli.start(["remote", "fs", "put", "--preserve", tiny, "fast:~/secret.txt"]).exited).code).toBe(0);
+    expect(statSync(join(sshd.home, "secret.txt")).mode & 0o7777).toBe(0o644);
+    // A new file gets the source's permission bits, as before.
+    chmodSync(tiny, 0o640);
+    expect((await cli.start(["remote", "fs", "put", tiny, "fast:~/fresh.txt"]).exited).code).toBe(0);
+    expect(statSync(join(sshd.home, "fresh.txt")).mode & 0o7777).toBe(0o640);
+  });
+});
