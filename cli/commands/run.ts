@@ -1,4 +1,5 @@
 import { defineCommand } from "../command.ts";
+import type { EngineEvent } from "../../core/engine/types.ts";
 import { dim, printJson, printJsonLine, red, warn, yellow } from "../output.ts";
 
 interface RunArgs {
@@ -75,6 +76,7 @@ export default defineCommand<RunArgs>({
     });
 
     let session;
+    let created = false;
     if (args.resume) session = await engine.resumeSession(args.resume);
     else if (args.continue) {
       const latest = (await engine.listSessions())[0];
@@ -82,16 +84,26 @@ export default defineCommand<RunArgs>({
       else {
         if (args.outputFormat === "text") process.stderr.write(dim("no earlier session in this workspace; starting a new one\n", process.stderr));
         session = await engine.createSession({ model: args.model });
+        created = true;
       }
-    } else session = await engine.createSession({ model: args.model });
+    } else {
+      session = await engine.createSession({ model: args.model });
+      created = true;
+    }
     if ((args.resume || args.continue) && args.model) warn("--model is ignored when continuing a session (it keeps its model)");
+    // Recorded when the session was made (e.g. a skipped instruction file): shown once, not on every resume.
+    const warnings = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
+    for (const w of warnings) warn(w.message);
 
     const fmt = args.outputFormat;
     let finalText = "";
     let lastUsage: { turn: unknown; total: unknown; cacheHitPercent: number; cost?: { turn: number; total: number; currency: string } } | undefined;
     let atLineStart = true;
     let errorText: string | undefined;
-    if (fmt === "stream-json") printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
+    if (fmt === "stream-json") {
+      printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
+      for (const w of warnings) printJsonLine(w);
+    }
     session.subscribe((e) => {
       if (fmt === "stream-json") return printJsonLine(e);
       if (e.type === "assistant") finalText = e.text;
@@ -152,6 +164,7 @@ export default defineCommand<RunArgs>({
         exit_code: exit,
         result: finalText,
         ...(errorText ? { error: errorText } : {}),
+        ...(warnings.length ? { warnings: warnings.map((w) => w.message) } : {}),
         usage: lastUsage?.total ?? null,
         cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
         ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),

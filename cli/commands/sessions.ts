@@ -65,6 +65,9 @@ const show = defineCommand<{ id: string; json: boolean }>({
         case "compaction":
           process.stdout.write(dim(`(compacted ${e.removedMessages} messages)\n`));
           break;
+        case "warning":
+          process.stdout.write(`${yellow(`(warning: ${e.message})`)}\n`);
+          break;
         case "turn_end":
           if (e.reason !== "done") process.stdout.write(`${yellow(`(turn ended: ${e.reason}${e.error ? `: ${e.error}` : ""})`)}\n`);
           break;

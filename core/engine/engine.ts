@@ -13,7 +13,7 @@ import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { registerBuiltinTools } from "../tools/builtin/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
-import { findInstructionFiles, instructionsBlock } from "./instructions.ts";
+import { instructionsBlock, scanInstructionFiles, skippedWarning } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
 import { systemPrompt } from "./prompt.ts";
 import { LiveSession, type Prices } from "./session.ts";
@@ -127,7 +127,10 @@ export function createEngine(opts: EngineOptions): Engine {
       const file = store.create({ workspace, model: choice.name, createdAt: new Date().toISOString() });
       try {
         // Instructions ride in the conversation (turn 0), never in the system prompt.
-        const block = instructionsBlock(findInstructionFiles(workspace, home));
+        const scan = scanInstructionFiles(workspace, home);
+        // Skipped files are the user's business, recorded once so every front end shows them.
+        for (const s of scan.skipped) file.append({ t: "warning", code: "instruction_skipped", message: skippedWarning(s) });
+        const block = instructionsBlock(scan.files);
         if (block) file.append({ t: "msg", turn: 0, msg: { role: "user", content: block } });
         return await open(file, choice.name);
       } catch (e) {

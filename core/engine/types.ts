@@ -61,6 +61,12 @@ export type EngineEvent =
    */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "turn_end"; turn: number; reason: TurnEndReason; error?: string }
+  /**
+   * Something the user should know that is not an error, e.g. an instruction
+   * file that was skipped. Recorded in the session (so it is in history() and
+   * every front end shows it once), never sent to the model.
+   */
+  | { type: "warning"; code: string; message: string }
   | { type: "error"; code: string; message: string };
 
 export type EngineEventListener = (event: EngineEvent) => void;

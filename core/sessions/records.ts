@@ -17,6 +17,8 @@ export type SessionRecord =
   | { t: "compaction"; turn: number; headCount: number; keepFrom: number; summary: string }
   | { t: "turn_end"; turn: number; reason: TurnEndReason; error?: string; at: string }
   | { t: "rewind"; turn: number; mode: RewindMode; at: string }
-  | { t: "model"; model: string };
+  | { t: "model"; model: string }
+  /** A notice for the user (not the model), e.g. a skipped instruction file; shown as a `warning` event. */
+  | { t: "warning"; code: string; message: string };
 
 export type MetaRecord = Extract<SessionRecord, { t: "meta" }>;

@@ -115,6 +115,9 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       }
       s.updatedAt = r.at;
       break;
+    case "warning":
+      s.history.push({ type: "warning", code: r.code, message: r.message });
+      break;
     case "checkpoint":
     case "meta":
       break;

@@ -520,6 +520,9 @@ function renderEvent(ev: Json, live: boolean): void {
       else if (ev.reason === "denied") system("Stopped: permission denied.", "warn");
       else if (ev.reason === "error") system(`Error: ${ev.error ?? "turn failed"}`, "error");
       break;
+    case "warning":
+      system(`Warning: ${ev.message}`, "warn");
+      break;
     case "error":
       system(`${ev.code}: ${ev.message}`, "error");
       break;
