@@ -35,6 +35,9 @@ test("a planted ancestor CLAUDE.md is skipped with one warning on stderr (text, 
   const json = await runCli(ce, ["run", "--output-format", "json", "hi"]);
   expect(JSON.parse(json.stdout).warnings).toEqual([line.slice("warning: ".length)]);
   expect(json.stderr.split("\n").filter((l) => l.includes("CLAUDE.md"))).toEqual([line]);
+  // The session log keeps it: `sessions show` lists it with the transcript.
+  const show = await runCli(ce, ["sessions", "show", JSON.parse(json.stdout).session_id]);
+  expect(show.stdout).toContain(`(warning: ${line.slice("warning: ".length)})`);
 
   const stream = await runCli(ce, ["run", "--output-format", "stream-json", "hi"]);
   const events = stream.stdout.trim().split("\n").map((l) => JSON.parse(l));
