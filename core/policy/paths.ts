@@ -18,20 +18,23 @@
  * - writes must fall inside a write root (workspace_root, allow_write,
  *   extra roots such as --add-dir / --write); `/` and Reasonix state are
  *   refused as roots;
- * - inside writable roots the protected paths stay read-only: `.git/hooks`,
- *   `.git/config`, `.reasonix/`, `reasonix.toml`, `.mcp.json` (and `.git` itself
- *   when it is a worktree/submodule pointer file); removing or
- *   renaming one of their ancestors is refused too (see `checkRemove`);
+ * - inside writable roots the protected paths stay read-only: `.reasonix/`,
+ *   `reasonix.toml`, `.mcp.json`, and the git state that makes the host's git
+ *   run code (hooks, config, commondir, gitdir, worktree and submodule git
+ *   dirs, `.git` pointer files) of the roots' repositories and of nested ones
+ *   (core/policy/git.ts); removing or renaming one of their ancestors is
+ *   refused too (see `checkRemove`);
  * - `forbid_read` entries and `$REASONIX_HOME` can be neither read nor written.
  *
  * Construction throws a ReasonixError (code "sandbox-policy") naming the bad
  * entry; a bad policy never silently becomes a weaker one.
  */
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, sep } from "node:path";
+import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { reasonixHome as defaultReasonixHome } from "../home.ts";
+import { gitProtection, gitStateReason } from "./git.ts";
 
 /** The `[sandbox]` config section as loaded (all fields optional). */
 export interface SandboxConfig {
@@ -67,8 +70,8 @@ export type PathDecision =
   | { allowed: true; path: string }
   | { allowed: false; path: string; code: PathDenyCode; reason: string };
 
-/** Names that stay read-only inside every writable root. */
-export const PROTECTED_NAMES: readonly string[] = [".git/hooks", ".git/config", ".reasonix", "reasonix.toml", ".mcp.json"];
+/** Reasonix's own project inputs: read-only inside every writable root. Git state is protected by core/policy/git.ts. */
+export const PROTECTED_NAMES: readonly string[] = [".reasonix", "reasonix.toml", ".mcp.json"];
 
 export interface ProtectedPath {
   /** Absolute resolved path (may not exist yet). */
@@ -171,43 +174,6 @@ export function resolveReal(p: string, base: string = process.cwd()): string {
   return current;
 }
 
-function isFile(p: string): boolean {
-  try {
-    return lstatSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return lstatSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Existing `hooks` dirs and `config` files of submodule git dirs under
- * `<gitDir>/modules` (names may contain slashes; submodules nest), so the OS
- * sandbox can mount them read-only like the top-level ones.
- */
-function existingSubmoduleGitState(modulesDir: string, depth = 0): string[] {
-  if (depth > 8 || !isDir(modulesDir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(modulesDir)) {
-    const dir = join(modulesDir, name);
-    if (!isDir(dir)) continue;
-    if (isFile(join(dir, "HEAD"))) {
-      for (const leaf of ["hooks", "config"]) if (isDir(join(dir, leaf)) || isFile(join(dir, leaf))) out.push(join(dir, leaf));
-      out.push(...existingSubmoduleGitState(join(dir, "modules"), depth + 1));
-    } else {
-      out.push(...existingSubmoduleGitState(dir, depth + 1));
-    }
-  }
-  return out;
-}
-
 /** True when `p` is `root` or inside it (both resolved). */
 export function isWithin(p: string, root: string): boolean {
   if (p === root) return true;
@@ -255,34 +221,19 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   for (const f of opts.extraForbidRead ?? []) addForbid(f, "--forbid-read");
 
   const protectedPaths: ProtectedPath[] = [];
-  for (const root of writeRoots) {
-    for (const name of PROTECTED_NAMES) {
-      // Resolve through links: a planted `.git -> elsewhere` must protect the real target.
-      const path = resolveReal(join(root, name));
-      if (!protectedPaths.some((p) => p.path === path)) protectedPaths.push({ path, root, name });
-    }
-    // In a worktree or submodule `.git` is a file naming the real git dir;
-    // rewriting it would point git at hooks of the command's choosing.
-    const dotGit = join(root, ".git");
-    if (isFile(dotGit) && !protectedPaths.some((p) => p.path === dotGit)) protectedPaths.push({ path: dotGit, root, name: ".git" });
-    for (const path of existingSubmoduleGitState(join(resolveReal(dotGit), "modules"))) {
-      if (!protectedPaths.some((p) => p.path === path)) protectedPaths.push({ path, root, name: path.slice(resolveReal(dotGit).length - ".git".length) });
-    }
-  }
-
-  // Submodule git dirs (`.git/modules/<name>/`, nested for nested submodules)
-  // have hooks and a config of their own that git runs outside any sandbox.
-  const gitDirs = writeRoots.map((r) => resolveReal(join(r, ".git")));
-  const submoduleGitState = (path: string): string | null => {
-    for (const g of gitDirs) {
-      if (!isWithin(path, g) || path === g) continue;
-      const rel = path.slice(g.length + 1).split(sep);
-      if (rel[0] !== "modules") continue;
-      const at = rel.findIndex((c, i) => i > 1 && (c === "hooks" || (c === "config" && i === rel.length - 1)));
-      if (at > 0) return join(g, ...rel.slice(0, at + 1));
-    }
-    return null;
+  const protect = (path: string, root: string, name: string) => {
+    if (!protectedPaths.some((p) => p.path === path)) protectedPaths.push({ path, root, name });
   };
+  // Git state of the roots' repositories and of every nested one the bounded
+  // scan finds (hooks, config, commondir, gitdir, worktree and submodule git
+  // dirs, `.git` pointer files). Links are resolved: a planted
+  // `.git -> elsewhere` protects the real target.
+  const git = gitProtection(writeRoots, (p) => resolveReal(p));
+  const gitName = (path: string, root: string) => (isWithin(path, root) ? path.slice(root.length + 1) : path);
+  for (const { path, root } of [...git.existing, ...git.missing, ...git.pointers]) protect(path, root, gitName(path, root));
+  for (const root of writeRoots) {
+    for (const name of PROTECTED_NAMES) protect(resolveReal(join(root, name)), root, name);
+  }
 
   const resolvePath = (p: string) => resolveReal(p, workspaceRoot);
 
@@ -320,10 +271,11 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     if (hit) {
       return { allowed: false, path, code: "protected-path", reason: `${path} is protected (${hit.name} stays read-only inside ${hit.root})` };
     }
-    const sub = submoduleGitState(path);
-    if (sub) {
-      return { allowed: false, path, code: "protected-path", reason: `${path} is protected (a submodule's git ${sub.endsWith("config") ? "config" : "hooks"}, ${sub}, stays read-only)` };
-    }
+    // By name too, so repositories created after the scan are covered, and
+    // the path as given, so a `.git` that is a link is seen as `.git`.
+    const lexical = normalize(isAbsolute(p) ? p : join(workspaceRoot, p));
+    const why = gitStateReason(lexical) ?? gitStateReason(path);
+    if (why) return { allowed: false, path, code: "protected-path", reason: `${path} is protected git state (${why}); run git commands that change it yourself` };
     return { allowed: true, path };
   };
 

@@ -32,7 +32,7 @@ import { dirname } from "node:path";
 import type { PathPolicy } from "../policy/paths.ts";
 import { isWithin, resolveReal } from "../policy/paths.ts";
 import { childEnv } from "./env.ts";
-import { guardProtected, layoutFor, type GuardReport } from "./layout.ts";
+import { guardNewRepos, guardProtected, layoutFor, type GuardReport } from "./layout.ts";
 import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from "./profiles.ts";
 import { probeSandbox, SEATBELT_PATH, type RefusalCode, type SandboxBackend, type SandboxStatus } from "./probe.ts";
 
@@ -116,7 +116,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const status = await probeSandbox(platform);
   if (!status.available) return { ok: false, refusal: refusal(status) };
   const layout = layoutFor(opts.policy);
-  const finish = () => guardProtected(layout.protectedMissing);
+  const finish = (): GuardReport => ({ violations: [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations] });
 
   if (status.backend === "bwrap") {
     const profile = loadBwrapProfile();

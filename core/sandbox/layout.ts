@@ -3,7 +3,8 @@
 // exist yet, since a mount needs something to mount over).
 import { lstatSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { isWithin, type PathPolicy } from "../policy/paths.ts";
+import { diffRepos, GIT_DIR_PROTECTED, gitProtection, scanRepos, type RepoScan } from "../policy/git.ts";
+import { isWithin, resolveReal, type PathPolicy } from "../policy/paths.ts";
 
 const exists = (p: string) => {
   try {
@@ -36,6 +37,8 @@ export interface PolicyLayout {
   forbidFiles: string[];
   /** Forbidden entries that do not exist (Seatbelt can still deny them by name). */
   forbidAll: string[];
+  /** The `.git` entries under the write roots before the command (bounded scan). */
+  repos: RepoScan;
 }
 
 /** The directories strictly between `root` and `path`. */
@@ -52,11 +55,15 @@ function between(root: string, path: string): string[] {
 
 export function layoutFor(policy: PathPolicy): PolicyLayout {
   const writeRoots = policy.writeRoots.filter((r) => kind(r) !== undefined);
-  const protectedAll = policy.protectedPaths.map((p) => p.path);
+  // Scanned again for every command: repositories come and go during a session.
+  const git = gitProtection(writeRoots, (p) => resolveReal(p));
+  const all = [...policy.protectedPaths];
+  for (const g of [...git.existing, ...git.missing, ...git.pointers]) if (!all.some((p) => p.path === g.path)) all.push({ ...g, name: g.path });
+  const protectedAll = all.map((p) => p.path);
   const protectedExisting = protectedAll.filter(exists);
   const protectedMissing = protectedAll.filter((p) => !exists(p));
   const ancestors: string[] = [];
-  for (const pp of policy.protectedPaths) {
+  for (const pp of all) {
     if (!isWithin(pp.path, pp.root)) continue;
     for (const a of between(pp.root, pp.path)) if (kind(a) === "dir" && !ancestors.includes(a)) ancestors.push(a);
   }
@@ -67,7 +74,7 @@ export function layoutFor(policy: PathPolicy): PolicyLayout {
     if (k === "dir") forbidDirs.push(f);
     else if (k === "file") forbidFiles.push(f);
   }
-  return { writeRoots, protectedExisting, protectedMissing, protectedAll, ancestors, forbidDirs, forbidFiles, forbidAll: [...policy.forbidRead] };
+  return { writeRoots, protectedExisting, protectedMissing, protectedAll, ancestors, forbidDirs, forbidFiles, forbidAll: [...policy.forbidRead], repos: git.scan };
 }
 
 export interface GuardReport {
@@ -83,11 +90,37 @@ export interface GuardReport {
  */
 export function guardProtected(missingBefore: readonly string[]): GuardReport {
   const violations: GuardReport["violations"] = [];
-  for (const p of missingBefore) {
-    if (!exists(p)) continue;
-    const movedTo = join(dirname(p), `.reasonix-blocked-${Date.now()}-${basename(p).replace(/^\./, "")}`);
-    renameSync(p, movedTo);
-    violations.push({ path: p, movedTo });
+  for (const p of missingBefore) if (exists(p)) violations.push(moveAside(p));
+  return { violations };
+}
+
+function moveAside(p: string): { path: string; movedTo: string } {
+  const movedTo = join(dirname(p), `.reasonix-blocked-${Date.now()}-${basename(p).replace(/^\./, "")}`);
+  renameSync(p, movedTo);
+  return { path: p, movedTo };
+}
+
+/**
+ * Call after the command too: a `.git` entry it created (a new repository, a
+ * gitlink file, a link) or redirected. A new `.git` directory keeps its
+ * objects and refs but loses the pieces that make git run code (config,
+ * hooks, pointers, worktree and submodule git dirs); a new or changed `.git`
+ * file or link is moved aside whole.
+ */
+export function guardNewRepos(layout: PolicyLayout): GuardReport {
+  const after = gitScanAgain(layout);
+  const violations: GuardReport["violations"] = [];
+  for (const repo of diffRepos(layout.repos, after)) {
+    if (repo.kind !== "dir") {
+      if (exists(repo.dotGit)) violations.push(moveAside(repo.dotGit));
+      continue;
+    }
+    for (const name of [...GIT_DIR_PROTECTED, "worktrees", "modules"]) {
+      const p = join(repo.dotGit, name);
+      if (exists(p)) violations.push(moveAside(p));
+    }
   }
   return { violations };
 }
+
+const gitScanAgain = (layout: PolicyLayout): RepoScan => scanRepos(layout.writeRoots, (p) => resolveReal(p));

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReasonixError } from "../../errors.ts";
+import { scanRepos } from "../git.ts";
 import { createPathPolicy, expandPathVars, resolveReal } from "../paths.ts";
 
 let base: string;
@@ -90,7 +91,7 @@ describe("createPathPolicy", () => {
     expect(p.checkRemove(".git").allowed).toBe(false);
     expect(p.checkRemove(".").allowed).toBe(false);
     expect(p.checkRemove("src").allowed).toBe(true);
-    expect(p.protectedPaths.map((x) => x.name)).toEqual([".git/hooks", ".git/config", ".reasonix", "reasonix.toml", ".mcp.json"]);
+    expect(p.protectedPaths.map((x) => x.name)).toEqual([".git/hooks", ".git/config", ".git/config.worktree", ".git/commondir", ".git/gitdir", ".reasonix", "reasonix.toml", ".mcp.json"]);
   });
 
   test("a submodule's hooks and config inside .git/modules stay read-only too", () => {
@@ -110,6 +111,58 @@ describe("createPathPolicy", () => {
     const p = createPathPolicy({ cwd: wt, reasonixHome: state, env: {} });
     expect(p.checkWrite(".git")).toMatchObject({ allowed: false, code: "protected-path" });
     expect(p.checkWrite("src.ts").allowed).toBe(true);
+  });
+
+  test("git pointers and config of worktrees, submodules and nested repositories stay read-only, by name", () => {
+    const p = policy();
+    for (const t of [
+      ".git/commondir", ".git/gitdir", ".git/config.worktree",
+      ".git/worktrees/wt/commondir", ".git/worktrees/wt/gitdir", ".git/worktrees/wt/config.worktree", ".git/worktrees/wt",
+      ".git/modules/sub/commondir", ".git/modules/a/modules/b/commondir", ".git/modules/a/modules/b/config.worktree",
+      "vendor/lib/.git/config", "vendor/lib/.git/hooks/post-merge", "vendor/lib/.git/commondir", "deep/x/y/.git/modules/s/config",
+      "src/.git", "src/.git/../.git/config",
+    ]) {
+      expect({ t, d: p.checkWrite(t) }).toMatchObject({ t, d: { allowed: false, code: "protected-path" } });
+    }
+    for (const t of [".git/worktrees/wt/HEAD", ".git/worktrees/wt/index", "vendor/lib/.git/objects/ab/cd", "src/git/config", "src/.github/config", "src/.gitmodules"]) {
+      expect({ t, allowed: p.checkWrite(t).allowed }).toEqual({ t, allowed: true });
+    }
+  });
+
+  test("a nested repository found by the scan is protected through its real git dir and cannot be removed", () => {
+    const nested = join(ws, "nested-scan");
+    mkdirSync(join(nested, "repo", ".git", "hooks"), { recursive: true });
+    writeFileSync(join(nested, "repo", ".git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(nested, "repo", ".git", "config"), "[core]\n");
+    // A `.git` that is a link: the name check cannot see through it, the scan can.
+    mkdirSync(join(nested, "real-gitdir", "hooks"), { recursive: true });
+    writeFileSync(join(nested, "real-gitdir", "config"), "[core]\n");
+    mkdirSync(join(nested, "linked"));
+    symlinkSync("../real-gitdir", join(nested, "linked", ".git"));
+    const p = policy();
+    rmSync(nested, { recursive: true, force: true });
+    expect(p.protectedPaths.some((x) => x.path === join(nested, "repo", ".git", "config"))).toBe(true);
+    expect(p.protectedPaths.some((x) => x.path === join(nested, "real-gitdir", "config"))).toBe(true);
+    expect(p.protectedPaths.some((x) => x.path === join(nested, "real-gitdir", "commondir"))).toBe(true);
+  });
+
+  test("the nested-repository scan is bounded in depth and directory count", () => {
+    const deep = join(base, "deep-scan");
+    let d = deep;
+    for (let i = 0; i < 9; i++) d = join(d, `d${i}`);
+    mkdirSync(join(d, ".git"), { recursive: true });
+    mkdirSync(join(deep, "d0", ".git"), { recursive: true });
+    mkdirSync(join(deep, "node_modules", "pkg", ".git"), { recursive: true });
+    const full = scanRepos([deep], (x) => x, { maxDepth: 20, maxDirs: 1000 });
+    expect(full.repos.map((r) => r.dotGit).sort()).toEqual([join(deep, "d0", ".git"), join(d, ".git")].sort());
+    expect(full.truncated).toBe(false);
+    const shallow = scanRepos([deep], (x) => x, { maxDepth: 3, maxDirs: 1000 });
+    expect(shallow.repos.map((r) => r.dotGit)).toEqual([join(deep, "d0", ".git")]);
+    expect(shallow.truncated).toBe(true);
+    const few = scanRepos([deep], (x) => x, { maxDepth: 20, maxDirs: 2 });
+    expect(few.truncated).toBe(true);
+    expect(few.dirsVisited).toBe(2);
+    rmSync(deep, { recursive: true, force: true });
   });
 
   test("forbid_read with ${VAR} hides file and dir, for reading and writing", () => {
