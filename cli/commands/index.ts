@@ -1,16 +1,21 @@
 // The CLI's command registry. Each feature adds its one module here.
 import type { CommandModule } from "yargs";
+import chat from "./chat.ts";
 import config from "./config.ts";
 import docs from "./docs.ts";
 import doctor from "./doctor.ts";
+import login from "./login.ts";
+import logout from "./logout.ts";
 import sandbox from "./sandbox.ts";
 import remote from "./remote.ts";
 import run from "./run.ts";
 import serve from "./serve.ts";
 import upgrade from "./upgrade.ts";
 import sessions from "./sessions.ts";
+import trust from "./trust.ts";
 import version from "./version.ts";
 import web from "./web.ts";
+import whoami from "./whoami.ts";
 
 // Listed in the order `reasonix --help` shows them: daily use first.
-export const commands: CommandModule<any, any>[] = [run, web, serve, sessions, remote, sandbox, config, docs, doctor, upgrade, version];
+export const commands: CommandModule<any, any>[] = [chat, run, web, serve, sessions, remote, sandbox, trust, config, docs, doctor, login, logout, whoami, upgrade, version];

@@ -1,0 +1,230 @@
+// The full-screen terminal chat: pi-tui's editor, keys and markdown on our
+// own scrollback-friendly renderer (live.ts).
+import { CombinedAutocompleteProvider, Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings, TUI_KEYBINDINGS, truncateToWidth, type TUI } from "@mariozechner/pi-tui";
+import { errorMessage } from "../../core/errors.ts";
+import { decisionForKey, type Paint } from "./cards.ts";
+import { LiveRenderer } from "./live.ts";
+import { Picker } from "./picker.ts";
+import type { ChatSetup } from "./setup.ts";
+import { runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
+import { statusFields } from "./session.ts";
+import { c, editorTheme } from "./theme.ts";
+import { Transcript } from "./transcript.ts";
+
+const paint: Paint = { dim: c.dim, bold: c.bold, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
+const DOUBLE_MS = 1500;
+
+export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
+  const { st, history } = setup;
+  const term = new ProcessTerminal();
+  let renderer!: LiveRenderer;
+  const width = () => Math.max(10, term.columns - 1);
+  const transcript = new Transcript(paint, (lines) => renderer.commit(lines), width);
+
+  // Alt+Enter inserts a new line too (Shift+Enter needs a terminal that reports it).
+  setKeybindings(new KeybindingsManager(TUI_KEYBINDINGS, { "tui.input.newLine": ["shift+enter", "alt+enter"] }));
+  // The editor only needs requestRender and the terminal's height from its host.
+  const host = { requestRender: () => renderer.request(), terminal: term } as unknown as TUI;
+  const editor = new Editor(host, editorTheme, { paddingX: 0, autocompleteMaxVisible: 8 });
+  editor.setAutocompleteProvider(
+    new CombinedAutocompleteProvider(
+      slashCommands.map((s) => ({ name: s.name, description: s.description, argumentHint: s.args })),
+      st.engine.workspace,
+    ),
+  );
+  for (const h of history.entries()) editor.addToHistory(h);
+
+  let picker: Picker<unknown> | undefined;
+  let hint = "";
+  let hintTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastCtrlC = 0;
+  let lastEsc = 0;
+  let busySince = 0;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  let finish!: (code: number) => void;
+  const done = new Promise<number>((r) => (finish = r));
+
+  const flash = (text: string) => {
+    hint = text;
+    clearTimeout(hintTimer);
+    hintTimer = setTimeout(() => {
+      hint = "";
+      renderer.request();
+    }, DOUBLE_MS);
+    renderer.request();
+  };
+
+  const live = (w: number): string[] => {
+    const out = transcript.live(w);
+    for (const q of st.queue) out.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
+    if (hint) out.push(c.yellow(hint));
+    if (picker) out.push(...picker.render(w));
+    else
+      for (const l of editor.render(w)) {
+        // pi-tui pads to the full width and colours each border cell: trim both.
+        const t = l.replace(/ +$/, "");
+        out.push(/^─+$/.test(t) ? c.gray(t) : t);
+      }
+    const busy = st.session.busy ? `working ${Math.floor((Date.now() - busySince) / 1000)}s · Esc cancels` : undefined;
+    out.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
+    return out;
+  };
+  renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; } }, live);
+
+  const pick = <T,>(title: string, items: PickItem<T>[]): Promise<T | undefined> =>
+    new Promise((resolve) => {
+      picker = new Picker<T>(title, items, (v) => {
+        picker = undefined;
+        renderer.request();
+        resolve(v);
+      }) as Picker<unknown>;
+      renderer.request();
+    });
+
+  const header = () =>
+    transcript.info([
+      `${c.bold("reasonix")} ${c.dim(`· ${st.model} · ${st.session.workspace}`)}`,
+      c.dim(`session ${st.session.id} · /help for commands · Shift+Tab mode · Ctrl-C twice exits`),
+    ]);
+
+  const replay = () => {
+    for (const e of st.session.history()) transcript.event(e);
+  };
+
+  const ctx: SlashContext = {
+    st,
+    paint,
+    print: (lines) => transcript.info(lines),
+    pick,
+    clearScreen: () => term.write("\x1b[2J\x1b[H"),
+    exit: () => void quit(),
+    sessionChanged: (kind) => {
+      header();
+      if (kind === "resumed") replay();
+    },
+    startWeb,
+  };
+
+  const send = (text: string) => {
+    transcript.prompt(text);
+    busySince = Date.now();
+    ticker ??= setInterval(() => renderer.request(), 1000);
+    st.session
+      .submit(text)
+      .catch((e) => transcript.info([`${c.red("error:")} ${errorMessage(e)}`]))
+      .finally(() => {
+        const next = st.queue.shift();
+        if (next !== undefined) return send(next);
+        clearInterval(ticker);
+        ticker = undefined;
+        renderer.request();
+      });
+    renderer.request();
+  };
+
+  const submit = async (raw: string) => {
+    const text = raw.trim();
+    if (!text) return;
+    history.add(text);
+    editor.addToHistory(text);
+    if (text.startsWith("/") && !text.startsWith("//")) {
+      const ran = await runSlash(ctx, text).catch((e) => {
+        transcript.info([c.red(errorMessage(e))]);
+        return true;
+      });
+      if (!ran) transcript.info([c.yellow(`unknown command ${text.split(/\s/)[0]} (see /help)`)]);
+      renderer.request();
+      return;
+    }
+    if (st.session.busy) {
+      st.queue.push(text);
+      renderer.request();
+      return;
+    }
+    send(text);
+  };
+  editor.onSubmit = (t) => void submit(t);
+
+  const onKey = (data: string) => {
+    if (picker) {
+      picker.handleInput(data);
+      renderer.request();
+      return;
+    }
+    const pending = transcript.approvals[0];
+    if (pending && data.length === 1) {
+      const decision = decisionForKey(data);
+      if (decision) {
+        try {
+          st.session.approve(pending.callId, decision);
+        } catch (e) {
+          transcript.info([c.red(errorMessage(e))]);
+        }
+        renderer.request();
+        return;
+      }
+    }
+    if (matchesKey(data, "ctrl+c")) {
+      const now = Date.now();
+      if (now - lastCtrlC < DOUBLE_MS) return void quit();
+      lastCtrlC = now;
+      if (editor.getText()) editor.setText("");
+      else if (st.session.busy) st.session.cancel();
+      flash("press Ctrl-C again to exit");
+      return;
+    }
+    if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
+      if (st.session.busy) {
+        st.queue.length = 0;
+        st.session.cancel();
+        return;
+      }
+      const now = Date.now();
+      if (now - lastEsc < 600) {
+        lastEsc = 0;
+        void runSlash(ctx, "/rewind");
+      } else lastEsc = now;
+      return;
+    }
+    if (matchesKey(data, "shift+tab")) {
+      const m = st.cycleMode();
+      flash(`permission mode: ${m}`);
+      return;
+    }
+    if (matchesKey(data, "ctrl+l")) return renderer.redraw();
+    if (matchesKey(data, "ctrl+o")) return transcript.expandLast();
+    editor.handleInput(data);
+    renderer.request();
+  };
+
+  let quitting = false;
+  const quit = async () => {
+    if (quitting) return;
+    quitting = true;
+    clearInterval(ticker);
+    clearTimeout(hintTimer);
+    if (st.session.busy) st.session.cancel();
+    renderer.commit([c.dim(`session ${st.session.id} · continue with: reasonix chat --resume ${st.session.id}`)]);
+    renderer.stop([]);
+    await term.drainInput(200, 30).catch(() => {});
+    term.stop();
+    await st.engine.close().catch(() => {});
+    finish(0);
+  };
+  process.on("SIGTERM", () => void quit());
+  process.on("SIGHUP", () => void quit());
+
+  await st.attach(st.session, (e) => {
+    transcript.event(e);
+    renderer.request();
+  });
+  term.start(onKey, () => renderer.resized());
+  term.setTitle(`reasonix · ${st.session.workspace.split("/").pop()}`);
+  header();
+  if (st.session.history().length > 0) replay();
+  for (const n of setup.notes) transcript.info([c.dim(n)]);
+  renderer.frame();
+  if (setup.pickResume) await runSlash(ctx, "/resume");
+  if (first) void submit(first);
+  return done;
+}

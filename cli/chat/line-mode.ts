@@ -1,0 +1,203 @@
+// Line mode for NO_COLOR, TERM=dumb and terminals we cannot drive: plain
+// lines in, plain lines out, no escape sequences and no cursor movement. Same
+// engine, slash commands, approvals, queue and history as the full-screen chat.
+import { createInterface } from "node:readline";
+import type { EngineEvent } from "../../core/engine/types.ts";
+import { errorMessage } from "../../core/errors.ts";
+import { callSummary, decisionForKey, decisionText, diffLines, plainPaint, type PendingApproval } from "./cards.ts";
+import type { ChatSetup } from "./setup.ts";
+import { runSlash, type PickItem, type SlashContext } from "./slash.ts";
+import { statusFields } from "./session.ts";
+
+export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
+  const { st, history } = setup;
+  const out = (s: string) => process.stdout.write(s);
+  const println = (s = "") => out(`${s}\n`);
+  const width = () => Math.max(40, (process.stdout.columns || 80) - 1);
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const lines: string[] = [];
+  let waiter: ((l: string | undefined) => void) | undefined;
+  let closed = false;
+  rl.on("line", (l) => {
+    if (waiter) {
+      const w = waiter;
+      waiter = undefined;
+      w(l);
+    } else lines.push(l);
+  });
+  rl.on("close", () => {
+    closed = true;
+    waiter?.(undefined);
+  });
+  const nextLine = (): Promise<string | undefined> => (lines.length ? Promise.resolve(lines.shift()) : closed ? Promise.resolve(undefined) : new Promise((r) => (waiter = r)));
+
+  let atLineStart = true;
+  let approvals: PendingApproval[] = [];
+  const running = new Map<string, { name: string; input: unknown }>();
+  const breakLine = () => {
+    if (!atLineStart) println();
+    atLineStart = true;
+  };
+  const onEvent = (e: EngineEvent) => {
+    switch (e.type) {
+      case "text_delta":
+        out(e.text);
+        atLineStart = e.text.endsWith("\n");
+        break;
+      case "assistant":
+        breakLine();
+        break;
+      case "tool_call":
+        breakLine();
+        running.set(e.callId, { name: e.name, input: e.input });
+        println(`* ${e.name} ${callSummary(e.name, e.input)}`);
+        break;
+      case "approval_request":
+        breakLine();
+        approvals.push({ callId: e.callId, name: e.name, input: e.input, summary: e.summary, suggestedRule: e.suggestedRule });
+        for (const l of diffLines(plainPaint, e.name, e.input, width(), 8)) println(l);
+        println(`? allow ${e.summary}: [y] once, [a] this session, [p] always (rule ${e.suggestedRule}), [n] deny`);
+        break;
+      case "approval_resolved":
+        approvals = approvals.filter((a) => a.callId !== e.callId);
+        println(`> ${decisionText[e.decision]}`);
+        break;
+      case "tool_result": {
+        const r = running.get(e.callId);
+        running.delete(e.callId);
+        println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? `${e.name} done`) : e.output.split("\n")[0]}`);
+        if (e.ok && r) for (const l of diffLines(plainPaint, r.name, r.input, width())) println(l);
+        break;
+      }
+      case "retry":
+        breakLine();
+        println(`(retrying in ${Math.round(e.delayMs / 100) / 10}s, attempt ${e.attempt}: ${e.reason}; discard the partial answer above)`);
+        break;
+      case "compaction":
+        println(`(compacted ${e.removedMessages} earlier messages)`);
+        break;
+      case "todo":
+        for (const i of e.items) println(`  [${i.status === "completed" ? "x" : i.status === "in_progress" ? ">" : " "}] ${i.content}`);
+        break;
+      case "turn_end":
+        breakLine();
+        approvals = [];
+        if (e.reason !== "done") println(`(turn ended: ${e.reason}${e.error ? ` - ${e.error}` : ""})`);
+        println(`[${statusFields(st, undefined).join(" | ")}]`);
+        break;
+      case "error":
+        breakLine();
+        println(`error: ${e.message}`);
+        break;
+      default:
+        break;
+    }
+  };
+
+  const pick = async <T,>(title: string, items: PickItem<T>[]): Promise<T | undefined> => {
+    println(title);
+    items.forEach((it, i) => println(`  ${i + 1}) ${it.label}${it.description ? `  (${it.description})` : ""}`));
+    out("number (empty cancels): ");
+    const l = await nextLine();
+    const n = Number(l?.trim());
+    return Number.isInteger(n) && n >= 1 && n <= items.length ? items[n - 1]!.value : undefined;
+  };
+
+  let quit = false;
+  const ctx: SlashContext = {
+    st,
+    paint: plainPaint,
+    print: (ls) => {
+      breakLine();
+      for (const l of ls) println(l);
+    },
+    pick,
+    clearScreen: () => {},
+    exit: () => {
+      quit = true;
+    },
+    sessionChanged: (kind) => println(`${kind === "new" ? "new conversation" : "resumed"} ${st.session.id}`),
+    startWeb,
+  };
+
+  let sigints = 0;
+  const onSigint = () => {
+    if (st.session.busy) st.session.cancel();
+    if (++sigints >= 2) {
+      quit = true;
+      closed = true;
+      waiter?.(undefined);
+    } else println("\n(press Ctrl-C again to exit)");
+    setTimeout(() => (sigints = 0), 1500).unref();
+  };
+  process.on("SIGINT", onSigint);
+
+  await st.attach(st.session, onEvent);
+  println(`reasonix chat (line mode) | ${st.model} | ${st.session.workspace}`);
+  println(`session ${st.session.id} | /help for commands | Ctrl-C twice exits`);
+  for (const n of setup.notes) println(n);
+  if (setup.pickResume) await runSlash(ctx, "/resume");
+
+  let turn: Promise<unknown> | undefined;
+  const send = (text: string) => {
+    turn = st.session
+      .submit(text)
+      .catch((e) => println(`error: ${errorMessage(e)}`))
+      .finally(() => {
+        turn = undefined;
+        const q = st.queue.shift();
+        if (q !== undefined) {
+          println(`> ${q}`);
+          send(q);
+        } else if (!quit) out("> ");
+      });
+  };
+
+  if (first) {
+    println(`> ${first}`);
+    history.add(first);
+    send(first);
+  } else out("> ");
+  while (!quit) {
+    const l = await nextLine();
+    if (l === undefined) break;
+    const text = l.trim();
+    const pending = approvals[0];
+    if (pending) {
+      const d = decisionForKey(text.slice(0, 1));
+      if (d && text.length <= 3) {
+        try {
+          st.session.approve(pending.callId, d);
+        } catch (e) {
+          println(`error: ${errorMessage(e)}`);
+        }
+        continue;
+      }
+    }
+    if (!text) {
+      if (!turn) out("> ");
+      continue;
+    }
+    history.add(text);
+    if (text.startsWith("/")) {
+      const ran = await runSlash(ctx, text).catch((e) => (println(`error: ${errorMessage(e)}`), true));
+      if (!ran) println(`unknown command ${text.split(/\s/)[0]} (see /help)`);
+      if (!quit && !turn) out("> ");
+      continue;
+    }
+    if (turn) {
+      st.queue.push(text);
+      println(`(queued: ${text})`);
+      continue;
+    }
+    send(text);
+  }
+  process.off("SIGINT", onSigint);
+  if (st.session.busy) st.session.cancel();
+  await turn;
+  rl.close();
+  breakLine();
+  println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
+  await st.engine.close().catch(() => {});
+  return 0;
+}

@@ -1,0 +1,49 @@
+// A filterable pick list shown in place of the editor (sessions, models,
+// modes, rewind targets). Type to filter, Up/Down to move, Enter to pick, Esc to cancel.
+import { matchesKey, SelectList, type SelectItem } from "@mariozechner/pi-tui";
+import type { PickItem } from "./slash.ts";
+import { c, selectTheme } from "./theme.ts";
+
+export class Picker<T> {
+  private list!: SelectList;
+  private filter = "";
+
+  constructor(
+    private readonly title: string,
+    private readonly items: PickItem<T>[],
+    private readonly done: (value: T | undefined) => void,
+  ) {
+    this.build();
+  }
+
+  /** Items whose label or description contains the filter (SelectList only filters by prefix). */
+  private build(): void {
+    const f = this.filter.toLowerCase();
+    const sel: SelectItem[] = [];
+    this.items.forEach((it, i) => {
+      if (!f || `${it.label} ${it.description ?? ""}`.toLowerCase().includes(f)) sel.push({ value: String(i), label: it.label, description: it.description });
+    });
+    this.list = new SelectList(sel, 10, selectTheme);
+    this.list.onSelect = (item) => this.done(this.items[Number(item.value)]!.value);
+    this.list.onCancel = () => this.done(undefined);
+  }
+
+  handleInput(data: string): void {
+    if (matchesKey(data, "backspace")) {
+      this.filter = this.filter.slice(0, -1);
+      this.build();
+      return;
+    }
+    if (data.length === 1 && data >= " " && data !== "\x7f") {
+      this.filter += data;
+      this.build();
+      return;
+    }
+    this.list.handleInput(data);
+  }
+
+  render(width: number): string[] {
+    const head = `${c.bold(this.title)}${this.filter ? c.dim(`  filter: ${this.filter}`) : c.dim("  (type to filter · Enter picks · Esc cancels)")}`;
+    return [head, ...this.list.render(width)];
+  }
+}

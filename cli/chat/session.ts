@@ -1,0 +1,129 @@
+// The chat's hold on the engine: which session is live, its permission mode,
+// the spend so far and the queue of messages typed while a turn runs. Both
+// front ends (full-screen and line mode) drive it.
+import { hostname } from "node:os";
+import type { Engine, EngineEvent, EngineSession, PermissionMode, TodoItem, Usage } from "../../core/engine/types.ts";
+
+export const MODE_CYCLE: PermissionMode[] = ["ask", "auto", "plan"];
+export const MODES: PermissionMode[] = ["ask", "auto", "yolo", "plan", "read-only"];
+
+export interface ChatOptions {
+  engine: Engine;
+  config: Record<string, unknown>;
+  mode: PermissionMode;
+  model?: string;
+}
+
+export interface Stats {
+  total: Usage;
+  lastInput: number;
+  cacheHitPercent: number;
+  cost?: { total: number; currency: string };
+}
+
+const zero = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });
+
+export class ChatState {
+  session!: EngineSession;
+  mode: PermissionMode;
+  stats: Stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
+  todos: TodoItem[] = [];
+  queue: string[] = [];
+  private unsubscribe: (() => void) | undefined;
+  private listener: ((e: EngineEvent) => void) | undefined;
+
+  constructor(readonly opts: ChatOptions) {
+    this.mode = opts.mode;
+  }
+
+  get engine(): Engine {
+    return this.opts.engine;
+  }
+
+  get model(): string {
+    return (this.session as { model?: string }).model ?? this.opts.model ?? "";
+  }
+
+  /** Route this session's events to `listener` (replaces the previous session). */
+  async attach(session: EngineSession, listener: (e: EngineEvent) => void): Promise<void> {
+    const old = this.session;
+    this.unsubscribe?.();
+    this.session = session;
+    this.listener = listener;
+    this.stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
+    this.todos = [];
+    session.setPermissionMode?.(this.mode);
+    this.unsubscribe = session.subscribe((e) => this.onEvent(e));
+    if (old && old !== session) await old.close().catch(() => {});
+  }
+
+  async newSession(model?: string): Promise<EngineSession> {
+    const s = await this.engine.createSession({ model: model ?? this.opts.model });
+    if (model) this.opts.model = model;
+    await this.attach(s, this.listener!);
+    return s;
+  }
+
+  async resume(id: string): Promise<EngineSession> {
+    const s = await this.engine.resumeSession(id);
+    await this.attach(s, this.listener!);
+    return s;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.mode = mode;
+    this.session.setPermissionMode?.(mode);
+  }
+
+  cycleMode(): PermissionMode {
+    const i = MODE_CYCLE.indexOf(this.mode);
+    this.setMode(MODE_CYCLE[(i + 1) % MODE_CYCLE.length]!);
+    return this.mode;
+  }
+
+  private onEvent(e: EngineEvent): void {
+    if (e.type === "usage") {
+      this.stats.total = e.total;
+      this.stats.lastInput = e.turn.inputTokens;
+      this.stats.cacheHitPercent = e.cacheHitPercent;
+      if (e.cost) this.stats.cost = { total: e.cost.total, currency: e.cost.currency };
+    } else if (e.type === "todo") this.todos = e.items;
+    this.listener?.(e);
+  }
+
+  /** The provider entry's context window, when the config states one. */
+  contextWindow(): number {
+    const providers = (this.opts.config.providers as Record<string, unknown>[] | undefined) ?? [];
+    const name = this.model.split("/")[0];
+    const p = providers.find((x) => x.name === name || x.model === this.model) ?? providers.find((x) => x.name === this.opts.config.default_model);
+    const w = p?.context_window;
+    return typeof w === "number" && w > 0 ? w : 0;
+  }
+
+  contextPercent(): number | undefined {
+    const w = this.contextWindow();
+    return w ? Math.min(100, Math.round((this.stats.lastInput / w) * 100)) : undefined;
+  }
+
+  sandboxState(): string {
+    const sb = this.opts.config.sandbox as Record<string, unknown> | undefined;
+    return sb?.bash === "off" ? "sandbox off" : "sandbox on";
+  }
+}
+
+export const compact = (n: number): string => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+
+/** The status line's fields, in order (the front end joins and colours them). */
+export function statusFields(st: ChatState, busy: string | undefined): string[] {
+  const f = [st.model, `mode ${st.mode}`];
+  const ctx = st.contextPercent();
+  f.push(ctx === undefined ? `ctx ${compact(st.stats.lastInput)}` : `ctx ${ctx}%`);
+  const t = st.stats.total;
+  f.push(`${compact(t.inputTokens + t.outputTokens)} tok`);
+  if (st.stats.cost) f.push(`${st.stats.cost.total.toFixed(4)} ${st.stats.cost.currency}`);
+  f.push(`cache ${st.stats.cacheHitPercent}%`);
+  f.push(st.sandboxState());
+  if (process.env.SSH_CONNECTION || process.env.SSH_TTY) f.push(hostname());
+  if (busy) f.unshift(busy);
+  return f;
+}

@@ -1,0 +1,278 @@
+// Built-in slash commands of the chat. Each prints through the front end's
+// `print`, so the full-screen chat and line mode share them.
+import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
+import { errorMessage } from "../../core/errors.ts";
+import type { Paint } from "./cards.ts";
+import { compact, MODES, type ChatState } from "./session.ts";
+
+export interface PickItem<T> {
+  label: string;
+  value: T;
+  description?: string;
+}
+
+export interface SlashContext {
+  st: ChatState;
+  paint: Paint;
+  print(lines: string[]): void;
+  pick<T>(title: string, items: PickItem<T>[]): Promise<T | undefined>;
+  clearScreen(): void;
+  exit(): void;
+  /** The live session changed (new, resumed, rewound): show its history or a header. */
+  sessionChanged(kind: "new" | "resumed"): void;
+  /** Start the browser UI in this process on this session; resolves with its URL. */
+  startWeb?(): Promise<string>;
+}
+
+export interface SlashCommand {
+  name: string;
+  args?: string;
+  description: string;
+  run(ctx: SlashContext, arg: string): Promise<void> | void;
+}
+
+/**
+ * Workspace trust status for `/trust`. The `reasonix trust` command (core/trust)
+ * registers its reader here; until then `/trust` says where to look.
+ */
+let trustStatus: ((workspace: string) => string[] | Promise<string[]>) | undefined;
+export function setTrustStatusProvider(fn: typeof trustStatus): void {
+  trustStatus = fn;
+}
+
+const busyGuard = (ctx: SlashContext): boolean => {
+  if (!ctx.st.session.busy) return false;
+  ctx.print([ctx.paint.yellow("a turn is running: wait for it or press Esc to cancel it first")]);
+  return true;
+};
+
+async function pickSession(ctx: SlashContext): Promise<string | undefined> {
+  const list = await ctx.st.engine.listSessions();
+  if (list.length === 0) {
+    ctx.print(["no earlier sessions in this workspace"]);
+    return undefined;
+  }
+  return ctx.pick(
+    "Resume which session?",
+    list.slice(0, 50).map((s) => ({ label: s.title || "(untitled)", value: s.id, description: `${s.id} · ${s.turns} turns · ${s.updatedAt.slice(0, 16).replace("T", " ")}` })),
+  );
+}
+
+export const slashCommands: SlashCommand[] = [
+  {
+    name: "help",
+    description: "Commands and keys",
+    run: (ctx) => {
+      const p = ctx.paint;
+      ctx.print([
+        p.bold("Commands"),
+        ...slashCommands.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
+        p.bold("Keys"),
+        `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
+        `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
+        `  Ctrl-O expand the last output · Ctrl-L redraw · Ctrl-C clear, twice exit`,
+        `  @path reference a file (Tab completes) · approvals: y once, a session, p always, n deny`,
+      ]);
+    },
+  },
+  {
+    name: "new",
+    description: "Start a new conversation",
+    run: async (ctx) => {
+      if (busyGuard(ctx)) return;
+      await ctx.st.newSession();
+      ctx.sessionChanged("new");
+    },
+  },
+  {
+    name: "clear",
+    description: "Clear the screen and start a new conversation",
+    run: async (ctx) => {
+      if (busyGuard(ctx)) return;
+      ctx.clearScreen();
+      await ctx.st.newSession();
+      ctx.sessionChanged("new");
+    },
+  },
+  {
+    name: "model",
+    args: "[name]",
+    description: "Pick the model (starts a new conversation with it)",
+    run: async (ctx, arg) => {
+      if (busyGuard(ctx)) return;
+      const models = ctx.st.engine.models();
+      let name: string | undefined = arg || undefined;
+      if (!name) {
+        name = await ctx.pick(
+          "Model",
+          models.map((m) => ({ label: m.name, value: m.name, description: `${m.kind} · ${m.model}${m.hasKey ? "" : " · no key"}` })),
+        );
+        if (!name) return;
+      }
+      try {
+        await ctx.st.newSession(name);
+      } catch (e) {
+        ctx.print([ctx.paint.red(`model ${name}: ${errorMessage(e)}`)]);
+        return;
+      }
+      ctx.print([`model ${ctx.paint.bold(ctx.st.model)} · new conversation ${ctx.st.session.id}`]);
+    },
+  },
+  {
+    name: "mode",
+    args: "[ask|auto|plan|yolo|read-only]",
+    description: "Permission mode for the rest of the session",
+    run: async (ctx, arg) => {
+      let mode = arg as PermissionMode | undefined;
+      if (!mode) mode = await ctx.pick("Permission mode", MODES.map((m) => ({ label: m, value: m, description: m === ctx.st.mode ? "current" : undefined })));
+      if (!mode) return;
+      if (!MODES.includes(mode)) {
+        ctx.print([ctx.paint.red(`unknown mode "${arg}" (one of ${MODES.join(", ")})`)]);
+        return;
+      }
+      ctx.st.setMode(mode);
+      ctx.print([`permission mode ${ctx.paint.bold(mode)}`]);
+    },
+  },
+  {
+    name: "sessions",
+    description: "Sessions of this workspace",
+    run: async (ctx) => {
+      const list = await ctx.st.engine.listSessions();
+      if (list.length === 0) return ctx.print(["no sessions yet"]);
+      ctx.print(list.slice(0, 20).map((s) => `${s.id === ctx.st.session.id ? "*" : " "} ${s.id}  ${ctx.paint.dim(`${s.turns} turns`)}  ${s.title}`));
+    },
+  },
+  {
+    name: "resume",
+    args: "[id]",
+    description: "Continue an earlier session",
+    run: async (ctx, arg) => {
+      if (busyGuard(ctx)) return;
+      const id = arg || (await pickSession(ctx));
+      if (!id) return;
+      try {
+        await ctx.st.resume(id);
+      } catch (e) {
+        return ctx.print([ctx.paint.red(errorMessage(e))]);
+      }
+      ctx.sessionChanged("resumed");
+    },
+  },
+  {
+    name: "rewind",
+    description: "Go back to before an earlier prompt (code, conversation or both)",
+    run: async (ctx) => {
+      if (busyGuard(ctx)) return;
+      const s = ctx.st.session;
+      const turns = s.turns?.() ?? [];
+      if (!s.rewind || turns.length === 0) return ctx.print(["nothing to rewind to"]);
+      const turn = await ctx.pick(
+        "Rewind to before which prompt?",
+        [...turns].reverse().map((t) => ({ label: t.prompt.replace(/\s+/g, " ").slice(0, 80), value: t.turn, description: `turn ${t.turn}` })),
+      );
+      if (turn === undefined) return;
+      const mode = await ctx.pick<RewindMode>("Restore", [
+        { label: "both", value: "both", description: "files and conversation" },
+        { label: "code", value: "code", description: "files only" },
+        { label: "conversation", value: "conversation", description: "conversation only" },
+      ]);
+      if (!mode) return;
+      try {
+        const r = await s.rewind(turn, mode);
+        ctx.print([`rewound to before turn ${r.turn} (${r.mode})`, ...r.files.map((f) => ctx.paint.dim(`  ${f.action} ${f.path}`))]);
+      } catch (e) {
+        ctx.print([ctx.paint.red(`rewind: ${errorMessage(e)}`)]);
+      }
+    },
+  },
+  {
+    name: "compact",
+    description: "Summarise the conversation to free context",
+    run: (ctx) => ctx.print(["the engine compacts by itself past [agent] compact_ratio of context_window; a manual /compact needs an engine call that does not exist yet"]),
+  },
+  {
+    name: "context",
+    description: "Context window use",
+    run: (ctx) => {
+      const w = ctx.st.contextWindow();
+      const used = ctx.st.stats.lastInput;
+      ctx.print([w ? `context: ${compact(used)} of ${compact(w)} tokens (${ctx.st.contextPercent()}%)` : `context: ${compact(used)} tokens in the last request (set context_window on the provider entry to see a percentage)`]);
+    },
+  },
+  {
+    name: "cost",
+    description: "Tokens and spend of this session",
+    run: (ctx) => {
+      const { total, cost, cacheHitPercent } = ctx.st.stats;
+      ctx.print([
+        `tokens: ${total.inputTokens} in (${cacheHitPercent}% from cache), ${total.outputTokens} out${total.reasoningTokens ? `, ${total.reasoningTokens} reasoning` : ""}`,
+        cost ? `cost: ${cost.total.toFixed(4)} ${cost.currency}` : "cost: unknown (set prices on the provider entry)",
+      ]);
+    },
+  },
+  {
+    name: "todo",
+    description: "The agent's todo list",
+    run: (ctx) => {
+      const t = ctx.st.todos;
+      if (t.length === 0) return ctx.print(["no todos"]);
+      ctx.print(t.map((i) => `${i.status === "completed" ? "[x]" : i.status === "in_progress" ? "[>]" : "[ ]"} ${i.content}`));
+    },
+  },
+  {
+    name: "web",
+    description: "Open this session in the browser UI too",
+    run: async (ctx) => {
+      if (!ctx.startWeb) return ctx.print(["the browser UI cannot be started from here"]);
+      try {
+        ctx.print([`browser UI: ${await ctx.startWeb()}`]);
+      } catch (e) {
+        ctx.print([ctx.paint.red(`web: ${errorMessage(e)}`)]);
+      }
+    },
+  },
+  {
+    name: "sandbox",
+    description: "Sandbox state",
+    run: (ctx) => {
+      const sb = (ctx.st.opts.config.sandbox ?? {}) as Record<string, unknown>;
+      ctx.print([`bash sandbox: ${sb.bash === "off" ? "off ([sandbox] bash = \"off\")" : "enforced"} · network: ${sb.network ? "allowed" : "blocked"}`, "details: reasonix sandbox --help"]);
+    },
+  },
+  {
+    name: "docs",
+    args: "[query]",
+    description: "Search the built-in documentation",
+    run: async (ctx, arg) => {
+      if (!arg) return ctx.print(["usage: /docs <words>   (or reasonix docs show <file>)"]);
+      const { searchDocs } = await import("../../core/docs/index.ts");
+      const hits = searchDocs(arg, 5);
+      if (hits.length === 0) return ctx.print([`no documentation matches "${arg}"`]);
+      ctx.print(hits.map((h) => `${h.path}${h.heading ? `#${h.heading}` : ""}  ${ctx.paint.dim(h.snippet.replace(/\s+/g, " ").slice(0, 100))}`));
+    },
+  },
+  {
+    name: "trust",
+    description: "Workspace trust status",
+    run: async (ctx) => {
+      if (!trustStatus) return ctx.print([`workspace trust for ${ctx.st.session.workspace}: see reasonix trust --help`]);
+      ctx.print(await trustStatus(ctx.st.session.workspace));
+    },
+  },
+  {
+    name: "exit",
+    description: "Leave the chat",
+    run: (ctx) => ctx.exit(),
+  },
+];
+
+/** Run `/name args`; false when no such command. */
+export async function runSlash(ctx: SlashContext, text: string): Promise<boolean> {
+  const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
+  if (!m) return false;
+  const cmd = slashCommands.find((c) => c.name === m[1] || (m[1] === "quit" && c.name === "exit"));
+  if (!cmd) return false;
+  await cmd.run(ctx, m[2]!.trim());
+  return true;
+}

@@ -1,0 +1,66 @@
+// Colours for the terminal chat. Plain SGR codes (no chalk): the full-screen
+// chat only runs when colour is allowed (NO_COLOR/TERM=dumb use line mode).
+import type { EditorTheme, MarkdownTheme, SelectListTheme } from "@mariozechner/pi-tui";
+
+const sgr = (on: string, off: string) => (s: string) => `\x1b[${on}m${s}\x1b[${off}m`;
+export const c = {
+  bold: sgr("1", "22"),
+  dim: sgr("2", "22"),
+  italic: sgr("3", "23"),
+  underline: sgr("4", "24"),
+  strike: sgr("9", "29"),
+  inverse: sgr("7", "27"),
+  red: sgr("31", "39"),
+  green: sgr("32", "39"),
+  yellow: sgr("33", "39"),
+  blue: sgr("34", "39"),
+  magenta: sgr("35", "39"),
+  cyan: sgr("36", "39"),
+  gray: sgr("90", "39"),
+};
+
+const KEYWORDS = new Set(
+  "const let var function return if else for while do switch case break continue class extends new import export from default async await try catch finally throw typeof instanceof in of interface type enum def elif lambda pass yield with as fn pub impl struct use mod match package func go defer chan select nil true false null undefined None True False self this".split(" "),
+);
+
+/** Tiny one-pass highlighter: strings, comments, numbers and common keywords. */
+export function highlight(code: string, _lang?: string): string[] {
+  return code.split("\n").map((line) => {
+    if (/^\s*(\/\/|#(?!!)|--)/.test(line)) return c.gray(line);
+    return line.replace(/("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)|\b(\d+(?:\.\d+)?)\b|\b([A-Za-z_]\w*)\b/g, (m, str, num, word) => {
+      if (str) return c.green(m);
+      if (num) return c.magenta(m);
+      if (word && KEYWORDS.has(word)) return c.blue(m);
+      return m;
+    });
+  });
+}
+
+export const markdownTheme: MarkdownTheme = {
+  heading: (s) => c.bold(c.cyan(s)),
+  link: (s) => c.underline(c.blue(s)),
+  linkUrl: (s) => c.gray(s),
+  code: (s) => c.yellow(s),
+  codeBlock: (s) => s,
+  codeBlockBorder: (s) => c.gray(s),
+  quote: (s) => c.italic(s),
+  quoteBorder: (s) => c.gray(s),
+  hr: (s) => c.gray(s),
+  listBullet: (s) => c.cyan(s),
+  bold: (s) => c.bold(s),
+  italic: (s) => c.italic(s),
+  strikethrough: (s) => c.strike(s),
+  underline: (s) => c.underline(s),
+  highlightCode: highlight,
+};
+
+export const selectTheme: SelectListTheme = {
+  selectedPrefix: (s) => c.cyan(s),
+  selectedText: (s) => c.bold(c.cyan(s)),
+  description: (s) => c.gray(s),
+  scrollInfo: (s) => c.gray(s),
+  noMatch: (s) => c.gray(s),
+};
+
+// Borders stay uncoloured here: the app colours a whole border line once (fewer bytes).
+export const editorTheme: EditorTheme = { borderColor: (s) => s, selectList: selectTheme };

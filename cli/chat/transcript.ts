@@ -1,0 +1,164 @@
+// Engine events → what the full-screen chat shows: finished lines go to the
+// scrollback through `commit`, unfinished state (streaming tail, reasoning,
+// running tools, the pending approval) is drawn by `live()` on every frame.
+import { truncateToWidth } from "@mariozechner/pi-tui";
+import type { EngineEvent } from "../../core/engine/types.ts";
+import { approvalLines, callSummary, cardLine, decisionText, diffLines, outputLines, type Paint, type PendingApproval } from "./cards.ts";
+import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
+
+interface Running {
+  name: string;
+  input: unknown;
+  summary: string;
+}
+
+const WRITERS = new Set(["edit_file", "write_file", "multi_edit", "move_file"]);
+
+export class Transcript {
+  private readonly md = new MarkdownStream();
+  private reasoning = "";
+  private readonly running = new Map<string, Running>();
+  readonly approvals: PendingApproval[] = [];
+  /** Full text of the last collapsed item (reasoning or tool output), for Ctrl-O. */
+  private expandable: { title: string; text: string } | undefined;
+  private notes: string[] = [];
+
+  constructor(
+    private readonly p: Paint,
+    private readonly commit: (lines: string[]) => void,
+    private readonly width: () => number,
+  ) {}
+
+  /** Echo of the user's prompt into the scrollback. */
+  prompt(text: string): void {
+    const w = this.width();
+    this.commit(["", ...text.split("\n").map((l, i) => truncateToWidth(`${i === 0 ? this.p.cyan("› ") : "  "}${l}`, w, "…")), ""]);
+  }
+
+  info(lines: string[]): void {
+    this.flushStream();
+    this.commit(lines);
+  }
+
+  event(e: EngineEvent): void {
+    const w = this.width();
+    switch (e.type) {
+      case "text_delta":
+        this.flushReasoning();
+        this.commitLines(this.md.push(e.text, w));
+        break;
+      case "reasoning_delta":
+        this.reasoning += e.text;
+        break;
+      case "assistant":
+        this.flushReasoning(e.reasoning);
+        this.commitLines(this.md.started || this.mdPending() ? this.md.finish(w) : renderMarkdown(e.text, w));
+        this.md.reset();
+        break;
+      case "tool_call": {
+        this.flushStream();
+        this.running.set(e.callId, { name: e.name, input: e.input, summary: callSummary(e.name, e.input) });
+        break;
+      }
+      case "approval_request":
+        this.approvals.push({ callId: e.callId, name: e.name, input: e.input, summary: e.summary, suggestedRule: e.suggestedRule });
+        break;
+      case "approval_resolved": {
+        const i = this.approvals.findIndex((a) => a.callId === e.callId);
+        const a = i >= 0 ? this.approvals.splice(i, 1)[0] : undefined;
+        const tone = e.decision === "deny" ? this.p.red : this.p.green;
+        this.commit([truncateToWidth(`${tone("›")} ${decisionText[e.decision]}: ${a?.summary ?? e.callId}${e.decision === "persist" && a ? this.p.dim(` (rule ${a.suggestedRule})`) : ""}`, w, "…")]);
+        break;
+      }
+      case "tool_result": {
+        const r = this.running.get(e.callId) ?? { name: e.name, input: undefined, summary: "" };
+        this.running.delete(e.callId);
+        const lines = [cardLine(this.p, e.ok ? "ok" : "failed", r.name, r.summary, e.ok ? e.receipt : e.output.split("\n")[0], w)];
+        if (e.ok && WRITERS.has(r.name)) lines.push(...diffLines(this.p, r.name, r.input, w));
+        if (!e.ok) lines.push(...outputLines(this.p, e.output.split("\n").slice(1).join("\n"), w, 4).filter((l) => l.trim()));
+        if (e.output.trim()) this.expandable = { title: `${r.name} ${r.summary}`, text: e.output };
+        this.commit(lines);
+        break;
+      }
+      case "todo":
+        this.commit(e.items.map((i) => this.p.dim(`  ${i.status === "completed" ? "☑" : i.status === "in_progress" ? "▸" : "☐"} ${i.content}`)));
+        break;
+      case "compaction":
+        this.info([this.p.dim(`compacted ${e.removedMessages} earlier messages into a summary`)]);
+        break;
+      case "retry":
+        // Deltas since the last complete message belonged to the failed attempt.
+        this.md.discard();
+        this.reasoning = "";
+        this.notes = [this.p.yellow(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}`)];
+        break;
+      case "turn_end":
+        this.flushStream();
+        this.running.clear();
+        this.approvals.length = 0;
+        this.notes = [];
+        if (e.reason === "cancelled") this.commit([this.p.yellow("cancelled")]);
+        else if (e.reason === "max_steps") this.commit([this.p.yellow("stopped: the turn reached [agent] max_steps; say \"continue\" to go on")]);
+        else if (e.reason === "denied") this.commit([this.p.yellow("stopped: a permission was refused")]);
+        else if (e.reason !== "done") this.commit([this.p.red(`turn ended: ${e.reason}${e.error ? ` — ${e.error}` : ""}`)]);
+        break;
+      case "error":
+        this.flushStream();
+        this.commit([`${this.p.red("error:")} ${e.message}`]);
+        break;
+      case "turn_start":
+      case "session":
+      case "usage":
+        break;
+      default:
+        // Events from a newer engine are shown by nothing here, never fatal.
+        break;
+    }
+  }
+
+  private mdPending(): boolean {
+    return this.md.tail(this.width()).length > 0;
+  }
+
+  private commitLines(lines: string[]): void {
+    if (lines.length) this.commit(lines);
+  }
+
+  private flushReasoning(final?: string): void {
+    const text = (final ?? this.reasoning).trim();
+    this.reasoning = "";
+    if (!text) return;
+    this.expandable = { title: "reasoning", text };
+    const first = text.split("\n")[0]!;
+    this.commit([truncateToWidth(this.p.dim(`∴ ${first}${text.includes("\n") ? " …" : ""}  (${text.length} chars · Ctrl-O shows it)`), this.width(), "…")]);
+  }
+
+  private flushStream(): void {
+    this.flushReasoning();
+    this.commitLines(this.md.finish(this.width()));
+  }
+
+  /** Ctrl-O: print the last collapsed reasoning or tool output in full. */
+  expandLast(): void {
+    if (!this.expandable) return;
+    const w = this.width();
+    this.commit([this.p.dim(`── ${this.expandable.title}`), ...this.expandable.text.split("\n").map((l) => truncateToWidth(this.p.dim(l), w, "…"))]);
+  }
+
+  live(width: number): string[] {
+    const out: string[] = [];
+    if (this.reasoning) {
+      const lines = this.reasoning.trimEnd().split("\n").slice(-3);
+      out.push(...lines.map((l) => truncateToWidth(this.p.dim(`∴ ${l}`), width, "…")));
+    }
+    out.push(...this.md.tail(width));
+    for (const r of this.running.values()) {
+      if (this.approvals.some((a) => a.name === r.name && callSummary(a.name, a.input) === r.summary)) continue;
+      out.push(cardLine(this.p, "running", r.name, r.summary, undefined, width));
+    }
+    for (const a of this.approvals.slice(0, 1)) out.push("", ...approvalLines(this.p, a, width));
+    if (this.approvals.length > 1) out.push(this.p.dim(`  (${this.approvals.length - 1} more waiting)`));
+    out.push(...this.notes);
+    return out;
+  }
+}

@@ -1,0 +1,60 @@
+import { defineCommand } from "../command.ts";
+
+interface ChatCliArgs {
+  prompt?: string[];
+  model?: string;
+  permissionMode?: string;
+  addDir?: string[];
+  dir?: string;
+  continue: boolean;
+  resume?: string;
+  lineMode: boolean;
+}
+
+const MODES = ["ask", "auto", "yolo", "plan", "read-only"] as const;
+
+/** Full-screen chat needs a terminal on both ends that understands cursor movement and colour. */
+export const canDrawFullScreen = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  !!process.stdin.isTTY && !!process.stdout.isTTY && !env.NO_COLOR && env.TERM !== "dumb";
+
+export default defineCommand<ChatCliArgs>({
+  command: "chat [prompt..]",
+  describe: "Chat with the agent in this terminal (also: plain `reasonix` on a terminal)",
+  builder: (y) =>
+    y
+      .positional("prompt", { type: "string", array: true, describe: "A first message to send" })
+      .option("model", { alias: "m", type: "string", describe: "Provider entry (or entry/model) to use instead of default_model" })
+      .option("permission-mode", { type: "string", choices: MODES as unknown as string[], describe: "Permission mode to start in (Shift+Tab cycles ask → auto → plan)" })
+      .option("add-dir", { type: "string", array: true, nargs: 1, describe: "Extra directory the file tools may write (repeat for several)" })
+      .option("dir", { type: "string", describe: "Workspace directory (default: current directory)" })
+      .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the latest session of this workspace" })
+      .option("resume", { type: "string", describe: "Continue the session with this id (a picker when no id is given)" })
+      .option("line-mode", { type: "boolean", default: false, describe: "Plain line-by-line interface (automatic with NO_COLOR, TERM=dumb or without a terminal)" })
+      .example("reasonix", "on a terminal: open the chat for the current directory")
+      .example('reasonix chat "why does the build fail?"', "")
+      .example("reasonix chat --resume", "pick an earlier session")
+      .epilog("Keys: Enter sends, Shift+Enter/Alt+Enter new line, Esc cancels, Shift+Tab cycles the mode, / opens commands, @ completes paths, Ctrl-C twice exits.") as any,
+  run: async (args) => {
+    const { UsageError } = await import("../../core/errors.ts");
+    if (args.continue && args.resume !== undefined) throw new UsageError("use either -c/--continue or --resume [ID], not both");
+    const { setupChat } = await import("../chat/setup.ts");
+    const setup = await setupChat({
+      prompt: (args.prompt ?? []).join(" ").trim() || undefined,
+      model: args.model,
+      permissionMode: args.permissionMode as (typeof MODES)[number] | undefined,
+      addDir: args.addDir,
+      dir: args.dir,
+      continue: args.continue,
+      resume: args.resume,
+    });
+    const first = (args.prompt ?? []).join(" ").trim() || undefined;
+    const { webStarter } = await import("../chat/web.ts");
+    const startWeb = webStarter(setup);
+    if (args.lineMode || !canDrawFullScreen()) {
+      const { runLineMode } = await import("../chat/line-mode.ts");
+      return runLineMode(setup, first, startWeb);
+    }
+    const { runChatApp } = await import("../chat/app.ts");
+    return runChatApp(setup, first, startWeb);
+  },
+});

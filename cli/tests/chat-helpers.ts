@@ -1,0 +1,74 @@
+// Drives `reasonix chat` in a real tmux pane: start it with a throw-away
+// $REASONIX_HOME against the scripted model, type with send-keys, read the
+// screen with capture-pane. Every wait polls with a deadline.
+import { spawnSync } from "node:child_process";
+import { mainTs, type CliEnv } from "./run-helpers.ts";
+
+export const hasTmux = (): boolean => spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
+
+let counter = 0;
+
+export interface Pane {
+  name: string;
+  socket: string;
+  /** Visible screen as text. */
+  screen(): string;
+  /** Screen plus scrollback. */
+  all(): string;
+  /** With escape sequences (capture-pane -e). */
+  raw(): string;
+  keys(...keys: string[]): void;
+  /** Type text literally (no key names). */
+  type(text: string): void;
+  resize(cols: number, rows: number): void;
+  waitFor(test: string | RegExp | ((screen: string) => boolean), opts?: { timeoutMs?: number; all?: boolean }): Promise<string>;
+  /** True once the program in the pane has exited. */
+  exited(): boolean;
+  kill(): void;
+}
+
+const tmux = (socket: string, args: string[]) => spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+
+export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: Record<string, string>; cols?: number; rows?: number; bin?: string[]; cwd?: string; record?: string } = {}): Pane {
+  const socket = `rx-chat-${process.pid}-${++counter}`;
+  const name = "chat";
+  // run-helpers sets NO_COLOR for `run`; the chat gets colour unless a test asks otherwise.
+  const env: Record<string, string> = { ...ce.env, TERM: "xterm-256color" };
+  delete env.NO_COLOR;
+  Object.assign(env, opts.env);
+  const envArgs = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+  const cmd = [...(opts.bin ?? [process.execPath, mainTs]), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  // remain-on-exit keeps the pane (and its last screen) after the program ends.
+  // With `record`, every byte the program writes is also copied to that file
+  // (pipe-pane is attached before the program starts).
+  const wait = opts.record ? "sleep 0.3; " : "";
+  const r = tmux(socket, ["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(opts.cols ?? 120), "-y", String(opts.rows ?? 40), "-c", opts.cwd ?? ce.workspace, ...envArgs, `${wait}${cmd}; echo "[exit $?]"; sleep 600`]);
+  if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
+  if (opts.record) tmux(socket, ["pipe-pane", "-o", "-t", name, `cat > '${opts.record}'`]);
+  tmux(socket, ["set-option", "-t", name, "history-limit", "5000"]);
+  const capture = (extra: string[]) => tmux(socket, ["capture-pane", "-p", "-t", name, ...extra]).stdout ?? "";
+  const pane: Pane = {
+    name,
+    socket,
+    screen: () => capture([]),
+    all: () => capture(["-S", "-"]),
+    raw: () => capture(["-e", "-S", "-"]),
+    keys: (...keys) => void tmux(socket, ["send-keys", "-t", name, ...keys]),
+    type: (text) => void tmux(socket, ["send-keys", "-t", name, "-l", text]),
+    resize: (cols, rows) => void tmux(socket, ["resize-window", "-t", name, "-x", String(cols), "-y", String(rows)]),
+    waitFor: async (t, o = {}) => {
+      const deadline = Date.now() + (o.timeoutMs ?? 15_000);
+      const ok = typeof t === "string" ? (s: string) => s.includes(t) : t instanceof RegExp ? (s: string) => t.test(s) : t;
+      let s = "";
+      while (Date.now() < deadline) {
+        s = o.all ? pane.all() : pane.screen();
+        if (ok(s)) return s;
+        await Bun.sleep(50);
+      }
+      throw new Error(`timed out waiting for ${String(t)}; screen was:\n${s}`);
+    },
+    exited: () => /\[exit \d+\]/.test(pane.all()),
+    kill: () => void tmux(socket, ["kill-server"]),
+  };
+  return pane;
+}

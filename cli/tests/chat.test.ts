@@ -1,0 +1,153 @@
+// `reasonix chat` in a real tmux pane against the scripted model: streaming
+// markdown, inline approvals, cancel, exit, resize.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import { hasTmux, startChat, type Pane } from "./chat-helpers.ts";
+import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+
+const skip = !hasTmux();
+if (skip) console.warn("SKIPPED terminal chat tests: tmux is not installed (apt-get install tmux)");
+
+let llm: ScriptedServer;
+let ce: CliEnv;
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(steps: ScriptStep[], extraToml?: string) {
+  llm = await startScriptedOpenAI(steps);
+  ce = makeCliEnv(llm.url, { extraToml });
+  cleanups.push(() => llm.close(), () => ce.cleanup());
+}
+
+function chat(args?: string[], opts?: Parameters<typeof startChat>[2]): Pane {
+  const p = startChat(ce, args, opts);
+  cleanups.push(() => p.kill());
+  return p;
+}
+
+/** The editor is up: its two border lines are on screen. */
+const ready = (p: Pane) => p.waitFor((s) => (s.match(/^─{20,}/gm) ?? []).length >= 2 && s.includes("mode "));
+
+async function send(p: Pane, text: string) {
+  p.type(text);
+  p.keys("Enter");
+}
+
+const ANSWER = "# Release notes\n\nThis answer has **bold** text and a list:\n\n- first item\n- second item\n\n```ts\nconst answer = 42;\n```\n\n| name | value |\n|------|-------|\n| a    | 1     |\n\nThat is all.";
+
+describe.skipIf(skip)("reasonix chat in tmux", () => {
+  test("a streamed markdown answer renders (heading, list, code, table); the prompt reaches the model", async () => {
+    await setup([{ text: ANSWER, chunkSize: 5 }]);
+    const p = chat();
+    await ready(p);
+    await send(p, "write release notes");
+    const s = await p.waitFor("That is all.");
+    expect(s).toContain("› write release notes");
+    expect(s).toContain("Release notes");
+    expect(s).not.toContain("# Release notes"); // rendered, not raw
+    expect(s).toContain("- first item");
+    expect(s).toContain("const answer = 42;");
+    expect(s).toMatch(/│ name\s*│ value\s*│/);
+    expect(s).not.toContain("**bold**");
+    // Colour: the heading is styled (capture with escapes).
+    expect(p.raw()).toContain("\x1b[");
+    expect(llm.chatRequests()[0]!.body.messages.at(-1)).toEqual({ role: "user", content: "write release notes" });
+  });
+
+  test("approve once writes the file; deny does not; 'a' allows the rest of the session", async () => {
+    await setup([
+      { toolCalls: [{ name: "write_file", arguments: { path: "once.txt", content: "one\n" } }] },
+      { text: "wrote once" },
+      { toolCalls: [{ name: "write_file", arguments: { path: "denied.txt", content: "no\n" } }] },
+      { toolCalls: [{ name: "write_file", arguments: { path: "s1.txt", content: "s1\n" } }] },
+      // The stored rule is Edit(s1.txt): a second write there needs no prompt.
+      { toolCalls: [{ name: "write_file", arguments: { path: "s1.txt", content: "s1\ns2\n" } }] },
+      { text: "both written" },
+    ]);
+    const p = chat();
+    await ready(p);
+    await send(p, "write once.txt");
+    let s = await p.waitFor("Allow write_file");
+    expect(s).toContain("+ one");
+    expect(s).toContain("y once");
+    p.keys("y");
+    await p.waitFor("wrote once");
+    expect(readFileSync(join(ce.workspace, "once.txt"), "utf8")).toBe("one\n");
+
+    await send(p, "write denied.txt");
+    await p.waitFor("write denied.txt", { all: true });
+    await p.waitFor("Allow write_file");
+    p.keys("n");
+    // A refusal ends the turn (the engine's rule); the model is not asked again.
+    s = await p.waitFor("a permission was refused");
+    expect(s).toContain("denied: write_file");
+    expect(existsSync(join(ce.workspace, "denied.txt"))).toBe(false);
+
+    await send(p, "write two files");
+    await p.waitFor("Allow write_file");
+    p.keys("a");
+    s = await p.waitFor("both written");
+    expect(s).toContain("allowed for this session");
+    expect(readFileSync(join(ce.workspace, "s1.txt"), "utf8")).toBe("s1\ns2\n");
+    // The second write needed no prompt: one "allowed for this session" line only.
+    expect((p.all().match(/allowed for this session/g) ?? []).length).toBe(1);
+  });
+
+  test("a resize keeps the pending approval visible and does not wipe the scrollback", async () => {
+    await setup([{ text: Array.from({ length: 60 }, (_, i) => `line ${i} of the earlier answer`).join("\n\n") }, { toolCalls: [{ name: "write_file", arguments: { path: "r.txt", content: "r\n" } }] }, { text: "done after resize" }]);
+    const p = chat();
+    await ready(p);
+    await send(p, "long answer");
+    await p.waitFor("line 59 of the earlier answer");
+    await send(p, "now write");
+    await p.waitFor("Allow write_file");
+    p.resize(70, 20);
+    await Bun.sleep(300);
+    let s = await p.waitFor("Allow write_file");
+    expect(s).toContain("y once");
+    p.resize(130, 30);
+    await Bun.sleep(300);
+    s = await p.waitFor("Allow write_file");
+    expect(s).toContain("y once");
+    // The earlier answer is still in the terminal's scrollback.
+    expect(p.all()).toContain("line 3 of the earlier answer");
+    p.keys("y");
+    await p.waitFor("done after resize");
+    expect(readFileSync(join(ce.workspace, "r.txt"), "utf8")).toBe("r\n");
+  });
+
+  test("Esc cancels the running turn; Ctrl-C twice exits 0", async () => {
+    await setup([{ text: "this answer is slow", delayMs: 20_000 }, { text: "after cancel" }]);
+    const p = chat();
+    await ready(p);
+    await send(p, "slow one");
+    await p.waitFor("Esc cancels");
+    // Cancel once the request is at the model (else the next prompt would meet the slow step).
+    for (let i = 0; i < 200 && llm.chatRequests().length < 1; i++) await Bun.sleep(25);
+    p.keys("Escape");
+    await p.waitFor("cancelled");
+    await p.waitFor((s) => !s.includes("Esc cancels"));
+    await send(p, "again");
+    await p.waitFor("after cancel");
+    p.keys("C-c");
+    await p.waitFor("press Ctrl-C again");
+    p.keys("C-c");
+    const s = await p.waitFor("[exit 0]", { all: true });
+    expect(s).toContain("continue with: reasonix chat --resume");
+  });
+
+  test("plain `reasonix` on a terminal opens the chat; without a terminal it stays exit 2", async () => {
+    await setup([{ text: "hello from plain reasonix" }]);
+    const r = await runCli(ce, []);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("missing command");
+    const p = chat([]);
+    await ready(p);
+    await send(p, "hi");
+    await p.waitFor("hello from plain reasonix");
+  });
+});
