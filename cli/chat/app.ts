@@ -1,8 +1,9 @@
 // The full-screen terminal chat: pi-tui's editor, keys and markdown on our
 // own scrollback-friendly renderer (live.ts).
-import { CombinedAutocompleteProvider, Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings, TUI_KEYBINDINGS, truncateToWidth, type TUI } from "@mariozechner/pi-tui";
+import { Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings, TUI_KEYBINDINGS, truncateToWidth, type TUI } from "@mariozechner/pi-tui";
 import { errorMessage } from "../../core/errors.ts";
 import { decisionForKey, type Paint } from "./cards.ts";
+import { ChatCompletions } from "./complete.ts";
 import { LiveRenderer } from "./live.ts";
 import { Picker } from "./picker.ts";
 import type { ChatSetup } from "./setup.ts";
@@ -27,7 +28,7 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
   const host = { requestRender: () => renderer.request(), terminal: term } as unknown as TUI;
   const editor = new Editor(host, editorTheme, { paddingX: 0, autocompleteMaxVisible: 8 });
   editor.setAutocompleteProvider(
-    new CombinedAutocompleteProvider(
+    new ChatCompletions(
       slashCommands.map((s) => ({ name: s.name, description: s.description, argumentHint: s.args })),
       st.engine.workspace,
     ),
@@ -87,8 +88,12 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
       c.dim(`session ${st.session.id} · /help for commands · Shift+Tab mode · Ctrl-C twice exits`),
     ]);
 
+  // A resumed conversation: its prompts come as turn_start events (live ones are echoed on send).
   const replay = () => {
-    for (const e of st.session.history()) transcript.event(e);
+    for (const e of st.session.history()) {
+      if (e.type === "turn_start") transcript.prompt(e.prompt);
+      else transcript.event(e);
+    }
   };
 
   const ctx: SlashContext = {
@@ -192,6 +197,17 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
       return;
     }
     if (matchesKey(data, "ctrl+l")) return renderer.redraw();
+    // Enter on the `/` menu completes the command and runs it at once.
+    if (matchesKey(data, "enter") && editor.isShowingAutocomplete() && /^\/\S*$/.test(editor.getText())) {
+      editor.handleInput(data);
+      const text = editor.getText().trim();
+      if (/^\/\S+$/.test(text)) {
+        editor.setText("");
+        void submit(text);
+      }
+      renderer.request();
+      return;
+    }
     if (matchesKey(data, "ctrl+o")) return transcript.expandLast();
     editor.handleInput(data);
     renderer.request();

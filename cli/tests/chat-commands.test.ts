@@ -1,0 +1,179 @@
+// The chat's keys and commands in a real tmux pane: Shift+Tab modes, the `/`
+// menu (/model, /new, /rewind), `@` completion, history across restarts,
+// queued input, and the session afterwards in `reasonix sessions`.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import { hasTmux, startChat, type Pane } from "./chat-helpers.ts";
+import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+
+const skip = !hasTmux();
+if (skip) console.warn("SKIPPED terminal chat command tests: tmux is not installed (apt-get install tmux)");
+
+let llm: ScriptedServer;
+let ce: CliEnv;
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(steps: ScriptStep[], extraToml?: string) {
+  llm = await startScriptedOpenAI(steps);
+  ce = makeCliEnv(llm.url, { extraToml });
+  cleanups.push(() => llm.close(), () => ce.cleanup());
+}
+
+function chat(args?: string[], opts?: Parameters<typeof startChat>[2]): Pane {
+  const p = startChat(ce, args, opts);
+  cleanups.push(() => p.kill());
+  return p;
+}
+
+const ready = (p: Pane) => p.waitFor((s) => (s.match(/^─{20,}/gm) ?? []).length >= 2 && s.includes("mode "));
+const lastUser = (i: number) => llm.chatRequests()[i]!.body.messages.filter((m: any) => m.role === "user").at(-1).content;
+const sessionId = (s: string) => /session (\d{8}-\d{6}-[0-9a-f]{6})/.exec(s)?.[1];
+
+describe.skipIf(skip)("reasonix chat keys and commands", () => {
+  test("Shift+Tab cycles ask → auto → plan, shown in the status line; auto writes without asking", async () => {
+    await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "auto.txt", content: "auto\n" } }] }, { text: "written in auto" }]);
+    const p = chat();
+    await ready(p);
+    await p.waitFor("mode ask");
+    p.keys("BTab");
+    await p.waitFor("mode auto");
+    p.type("write auto.txt");
+    p.keys("Enter");
+    const s = await p.waitFor("written in auto");
+    expect(s).not.toContain("Allow write_file");
+    expect(readFileSync(join(ce.workspace, "auto.txt"), "utf8")).toBe("auto\n");
+    p.keys("BTab");
+    await p.waitFor("mode plan");
+    p.keys("BTab");
+    await p.waitFor("mode ask");
+  });
+
+  test("the / menu filters commands; /model picks another model for a new conversation; /new starts a new session", async () => {
+    await setup(
+      [{ text: "first answer" }, { text: "answer from other" }, { text: "fresh answer" }],
+      ['[[providers]]', 'name = "other"', 'kind = "openai"', `base_url = "${"URL"}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n"),
+    );
+    // makeCliEnv wrote the second entry with a placeholder URL: point it at the scripted server.
+    const cfgPath = join(ce.home, "config.toml");
+    writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${llm.url}"`));
+    const p = chat();
+    await ready(p);
+    const first = sessionId(p.screen())!;
+    p.type("hello");
+    p.keys("Enter");
+    await p.waitFor("first answer");
+    p.type("/mo");
+    let s = await p.waitFor("Permission mode for the rest");
+    expect(s).toContain("Pick the model");
+    expect(s).not.toContain("Commands and keys"); // /help is filtered out
+    p.keys("C-u");
+    p.keys("Escape");
+    p.type("/model");
+    await p.waitFor("Pick the model");
+    p.keys("Enter"); // Enter on the menu runs the command
+    await p.waitFor("Model");
+    s = await p.waitFor("other-model");
+    p.type("other");
+    p.keys("Enter");
+    s = await p.waitFor("model other · new conversation");
+    p.type("hi other");
+    p.keys("Enter");
+    await p.waitFor("answer from other");
+    expect(llm.chatRequests()[1]!.body.model).toBe("other-model");
+    expect(llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
+
+    p.type("/new");
+    await p.waitFor("Start a new conversation");
+    p.keys("Enter");
+    s = await p.waitFor((x) => (x.match(/session \d{8}-\d{6}-[0-9a-f]{6} ·/g) ?? []).length >= 2, { all: true });
+    p.type("fresh");
+    p.keys("Enter");
+    await p.waitFor("fresh answer");
+    expect(llm.chatRequests()[2]!.body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
+    expect(first).toBeDefined();
+  });
+
+  test("/rewind restores the files of an earlier prompt", async () => {
+    await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "made.txt", content: "made\n" } }] }, { text: "made it" }]);
+    const p = chat(["chat", "--permission-mode", "auto"]);
+    await ready(p);
+    p.type("make a file");
+    p.keys("Enter");
+    await p.waitFor("made it");
+    expect(existsSync(join(ce.workspace, "made.txt"))).toBe(true);
+    p.type("/rewind");
+    await p.waitFor("Go back to before");
+    p.keys("Enter");
+    await p.waitFor("Rewind to before which prompt?");
+    await p.waitFor("make a file");
+    p.keys("Enter");
+    await p.waitFor("Restore");
+    p.keys("Enter"); // both
+    const s = await p.waitFor("rewound to before turn");
+    expect(s).toContain("made.txt");
+    expect(existsSync(join(ce.workspace, "made.txt"))).toBe(false);
+  });
+
+  test("@ completes a path one level at a time and the reference reaches the model's request", async () => {
+    await setup([{ text: "read it" }]);
+    mkdirSync(join(ce.workspace, "src"));
+    writeFileSync(join(ce.workspace, "src/app.ts"), "export {}\n");
+    const p = chat();
+    await ready(p);
+    p.type("explain @sr");
+    await p.waitFor("src/");
+    p.keys("Tab");
+    await p.waitFor("explain @src/");
+    p.type("ap");
+    await p.waitFor("app.ts");
+    p.keys("Tab");
+    await p.waitFor("explain @src/app.ts");
+    p.keys("Enter");
+    await p.waitFor("read it");
+    expect(lastUser(0)).toContain("@src/app.ts");
+  });
+
+  test("input history survives a restart (0600 file); input typed during a turn is queued and sent after it", async () => {
+    await setup([{ text: "slow answer", delayMs: 1500 }, { text: "queued answer" }, { text: "again" }]);
+    let p = chat();
+    await ready(p);
+    p.type("first prompt");
+    p.keys("Enter");
+    await p.waitFor("Esc cancels");
+    p.type("second prompt");
+    p.keys("Enter");
+    await p.waitFor("queued › second prompt");
+    await p.waitFor("queued answer");
+    expect(lastUser(1)).toBe("second prompt");
+    p.keys("C-c");
+    p.keys("C-c");
+    const end = await p.waitFor("[exit 0]", { all: true });
+    const id = sessionId(end)!;
+
+    const dir = join(ce.home, "chat-history");
+    const files = require("node:fs").readdirSync(dir) as string[];
+    expect(files).toHaveLength(1);
+    expect(statSync(join(dir, files[0]!)).mode & 0o777).toBe(0o600);
+
+    p = chat();
+    await ready(p);
+    p.keys("Up");
+    await p.waitFor(/^second prompt/m);
+    p.keys("Up");
+    await p.waitFor(/^first prompt/m);
+
+    // The session is listed by `reasonix sessions` and can be resumed.
+    const list = await runCli(ce, ["sessions", "list", "--json"]);
+    expect(list.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(list.stdout))).toContain(id);
+    p.kill();
+    p = chat(["chat", "--resume", id]);
+    const s = await p.waitFor("queued answer");
+    expect(s).toContain("› first prompt");
+  });
+});
