@@ -136,6 +136,12 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   println(`reasonix chat (line mode) | ${st.model} | ${st.session.workspace}`);
   println(`session ${st.session.id} | /help for commands | Ctrl-C twice exits`);
   for (const n of setup.notes) println(n);
+  // A resumed conversation: its prompts and answers, plainly.
+  for (const e of st.session.history()) {
+    if (e.type === "turn_start") println(`> ${e.prompt}`);
+    else if (e.type === "assistant" && e.text.trim()) println(e.text.trimEnd());
+    else if (e.type === "tool_result") println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? e.name) : e.output.split("\n")[0]}`);
+  }
   if (setup.pickResume) await runSlash(ctx, "/resume");
 
   let turn: Promise<unknown> | undefined;

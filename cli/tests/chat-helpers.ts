@@ -37,7 +37,8 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
   delete env.NO_COLOR;
   Object.assign(env, opts.env);
   const envArgs = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-  const cmd = [...(opts.bin ?? [process.execPath, mainTs]), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  // tmux sets TERM in the pane itself: pass ours through env(1).
+  const cmd = ["env", `TERM=${env.TERM}`, ...(opts.bin ?? [process.execPath, mainTs]), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   // remain-on-exit keeps the pane (and its last screen) after the program ends.
   // With `record`, every byte the program writes is also copied to that file
   // (pipe-pane is attached before the program starts).

@@ -99,7 +99,8 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
 
   test("a resize keeps the pending approval visible and does not wipe the scrollback", async () => {
     await setup([{ text: Array.from({ length: 60 }, (_, i) => `line ${i} of the earlier answer`).join("\n\n") }, { toolCalls: [{ name: "write_file", arguments: { path: "r.txt", content: "r\n" } }] }, { text: "done after resize" }]);
-    const p = chat();
+    const rec = join(ce.workspace, "..", "resize.bytes");
+    const p = chat(["chat"], { record: rec });
     await ready(p);
     await send(p, "long answer");
     await p.waitFor("line 59 of the earlier answer");
@@ -115,6 +116,10 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(s).toContain("y once");
     // The earlier answer is still in the terminal's scrollback.
     expect(p.all()).toContain("line 3 of the earlier answer");
+    // Nothing ever clears the screen or the scrollback (ESC[2J / ESC[3J).
+    const bytes = readFileSync(rec, "utf8");
+    expect(bytes).not.toContain("\x1b[3J");
+    expect(bytes).not.toContain("\x1b[2J");
     p.keys("y");
     await p.waitFor("done after resize");
     expect(readFileSync(join(ce.workspace, "r.txt"), "utf8")).toBe("r\n");
@@ -149,5 +154,49 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await ready(p);
     await send(p, "hi");
     await p.waitFor("hello from plain reasonix");
+  });
+});
+
+describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
+  test("NO_COLOR=1: the same chat with no escape sequence in anything it writes; approvals answered by line", async () => {
+    await setup([{ text: ANSWER }, { toolCalls: [{ name: "write_file", arguments: { path: "nc.txt", content: "plain\n" } }] }, { text: "wrote nc" }]);
+    const rec = join(ce.workspace, "..", "nocolor.bytes");
+    const p = chat(["chat"], { env: { NO_COLOR: "1" }, record: rec });
+    await p.waitFor("line mode");
+    p.type("notes please");
+    p.keys("Enter");
+    await p.waitFor("That is all.");
+    p.type("write nc.txt");
+    p.keys("Enter");
+    await p.waitFor("? allow write_file");
+    p.type("y");
+    p.keys("Enter");
+    await p.waitFor("wrote nc");
+    expect(readFileSync(join(ce.workspace, "nc.txt"), "utf8")).toBe("plain\n");
+    p.type("/mode auto");
+    p.keys("Enter");
+    await p.waitFor("permission mode auto");
+    p.keys("C-c");
+    p.keys("C-c");
+    await p.waitFor("[exit 0]", { all: true });
+    const bytes = readFileSync(rec, "utf8");
+    expect(bytes).toContain("That is all.");
+    expect(bytes).toContain("continue with: reasonix chat --resume");
+    expect(bytes.includes("\x1b")).toBe(false);
+  });
+
+  test("TERM=dumb works in line mode: prompt, answer, slash command", async () => {
+    await setup([{ text: "dumb terminal answer" }]);
+    const p = chat(["chat"], { env: { TERM: "dumb" } });
+    await p.waitFor("line mode");
+    p.type("hello");
+    p.keys("Enter");
+    await p.waitFor("dumb terminal answer");
+    p.type("/cost");
+    p.keys("Enter");
+    await p.waitFor("tokens: 100 in");
+    p.type("/exit");
+    p.keys("Enter");
+    await p.waitFor("[exit 0]", { all: true });
   });
 });
