@@ -5,6 +5,7 @@ import { homePaths, reasonixHome } from "./home.ts";
 import { leafKeys, loadConfig, projectConfigPath, readConfigFile } from "./config/load.ts";
 import { sandboxDoctorCheck } from "./sandbox/doctor.ts";
 import { buildInfo, platformId } from "./version.ts";
+import { trustReport, type TrustReport } from "./trust/report.ts";
 
 export interface DoctorReport {
   version: ReturnType<typeof buildInfo> & { platform: string };
@@ -14,6 +15,8 @@ export interface DoctorReport {
   tools: { name: string; found: boolean; path?: string; note?: string }[];
   assets: Record<string, string>;
   warnings: string[];
+  /** The workspace's trust: approved project files, and settings waiting for approval. */
+  trust?: TrustReport;
 }
 
 /** Checks other modules contribute: the bash sandbox probe reports here too. */
@@ -42,8 +45,10 @@ export async function diagnose(cwd = process.cwd()): Promise<DoctorReport> {
   for (const check of doctorChecks) {
     try { tools.push(await check()); } catch (e) { warnings.push(errorMessage(e)); }
   }
+  let trust: TrustReport | undefined;
   if (configErrors.length === 0) {
     try { loadConfig({ cwd, home }); } catch (e) { configErrors.push(errorMessage(e)); }
+    try { trust = trustReport(cwd, home); } catch (e) { warnings.push(errorMessage(e)); }
   }
   return {
     version: { ...buildInfo(), platform: platformId() },
@@ -53,5 +58,6 @@ export async function diagnose(cwd = process.cwd()): Promise<DoctorReport> {
     tools,
     assets: { docs: docsAssets.digest, "sandbox-profiles": sandboxProfileAssets.digest },
     warnings,
+    ...(trust ? { trust } : {}),
   };
 }

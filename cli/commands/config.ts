@@ -63,13 +63,19 @@ const list = defineCommand<{ "show-source": boolean; json: boolean }>({
     const { leafKeys, getDotted } = await import("../../core/config/load.ts");
     const cfg = await load();
     const keys = leafKeys(cfg.values).sort();
+    const ignored = args["show-source"] ? cfg.trust.ignored : [];
     if (args.json) {
-      return printJson(keys.map((k) => ({ key: k, value: getDotted(cfg.values, k), source: cfg.sources.get(k) ?? "default" })));
+      return printJson([
+        ...keys.map((k) => ({ key: k, value: getDotted(cfg.values, k), source: cfg.sources.get(k) ?? "default" })),
+        ...ignored.map((i) => ({ key: i.key, value: i.value, source: `${i.file}:${i.line}`, ignored: i.reason })),
+      ]);
     }
     for (const k of keys) {
       const src = args["show-source"] ? `  ${dim(`# ${cfg.sources.get(k) ?? "default"}`)}` : "";
       process.stdout.write(`${k} = ${JSON.stringify(getDotted(cfg.values, k))}${src}\n`);
     }
+    // What the project file set but may not: shown so nobody mistakes it for in force.
+    for (const i of ignored) process.stdout.write(dim(`# ignored: ${i.file}:${i.line}: ${i.key} = ${JSON.stringify(i.value)} (${i.reason})\n`));
   },
 });
 

@@ -15,6 +15,11 @@ export default defineCommand<{ json: boolean }>({
     line(true, "home", report.home);
     for (const f of report.configFiles) line(f.exists, `${f.scope} config`, `${f.path}${f.exists ? ` (${f.keys.length ? f.keys.join(", ") : "empty"})` : " (absent)"}`);
     for (const e of report.configErrors) line(false, "config", e);
+    const t = report.trust;
+    if (t && t.inputs.length > 0) {
+      const waiting = t.loosening.length ? `; ${t.loosening.length} setting(s) wait for approval: ${t.loosening.map((l) => l.key).join(", ")}` : "";
+      line(t.trusted, "trust", t.trusted ? `${t.workspace}: project files approved` : `${t.workspace}: not trusted${waiting} (reasonix trust)`);
+    } else if (t) line(true, "trust", `${t.workspace}: ships no project files`);
     for (const t of report.tools) line(t.found, t.name, t.path ?? t.note ?? "not found");
     for (const [name, digest] of Object.entries(report.assets)) line(true, name, digest);
     for (const w of report.warnings) warn(w);

@@ -13,6 +13,7 @@ interface RunArgs {
   continue: boolean;
   resume?: string;
   outputFormat: "text" | "json" | "stream-json";
+  trustProject: boolean;
 }
 
 const MODES = ["ask", "auto", "yolo", "plan", "read-only"] as const;
@@ -38,6 +39,7 @@ export default defineCommand<RunArgs>({
       .option("dir", { type: "string", describe: "Workspace directory (default: current directory)" })
       .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the latest session of this workspace" })
       .option("resume", { type: "string", describe: "Continue the session with this id" })
+      .option("trust-project", { type: "boolean", default: false, describe: "Approve this workspace's project files as they are now, for this run only (CI)" })
       .option("output-format", { type: "string", choices: ["text", "json", "stream-json"], default: "text", describe: "text, one JSON result, or one JSON event per line" })
       .example('reasonix run "fix the failing test" --auto', "")
       .example("git diff | reasonix run --output-format json", "")
@@ -62,13 +64,14 @@ export default defineCommand<RunArgs>({
       // Resume in the session's own workspace, wherever we are called from.
       dir = new SessionStore(homePaths().sessions).load(args.resume).meta.workspace;
     }
-    const cfg = loadConfig({ cwd: dir });
+    const cfg = loadConfig({ cwd: dir, trustProject: args.trustProject });
     for (const w of cfg.warnings) warn(w);
     const mode = args.auto ? "auto" : (args.permissionMode as (typeof MODES)[number] | undefined);
     const engine = createEngine({
       workspace: dir,
       config: cfg.values,
       configSources: cfg.sources,
+      projectTrusted: cfg.trust.trusted,
       headless: true,
       permissionMode: mode,
       maxSteps: args.maxSteps,
@@ -98,48 +101,23 @@ export default defineCommand<RunArgs>({
     const fmt = args.outputFormat;
     let finalText = "";
     let lastUsage: { turn: unknown; total: unknown; cacheHitPercent: number; cost?: { turn: number; total: number; currency: string } } | undefined;
-    let atLineStart = true;
     let errorText: string | undefined;
     if (fmt === "stream-json") {
       printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
       for (const w of warnings) printJsonLine(w);
     }
+    const { TextRunOutput } = await import("../run-text-output.ts");
+    const text = fmt === "text" ? new TextRunOutput() : undefined;
+    let continuing = false;
     session.subscribe((e) => {
       if (fmt === "stream-json") return printJsonLine(e);
-      if (e.type === "assistant") finalText = e.text;
+      // A continuation (answer cut off by the output limit) extends the answer.
+      if (e.type === "assistant") finalText = continuing ? finalText + e.text : e.text;
+      if (e.type === "assistant" || e.type === "continuation") continuing = e.type === "continuation";
       if (e.type === "usage") lastUsage = e;
       if (e.type === "error") errorText = e.message;
-      if (fmt !== "text") return;
-      const err = process.stderr;
-      switch (e.type) {
-        case "text_delta":
-          process.stdout.write(e.text);
-          atLineStart = e.text.endsWith("\n");
-          break;
-        case "reasoning_delta":
-          err.write(dim(e.text, err));
-          break;
-        case "assistant":
-          if (!atLineStart) process.stdout.write("\n");
-          atLineStart = true;
-          break;
-        case "tool_call":
-          err.write(`${dim("•", err)} ${e.name} ${dim(JSON.stringify(e.input).slice(0, 160), err)}\n`);
-          break;
-        case "tool_result":
-          if (!e.ok) err.write(`${yellow("  ↳", err)} ${e.output.split("\n")[0]!.slice(0, 300)}\n`);
-          else if (e.receipt) err.write(`${dim(`  ↳ ${e.receipt}`, err)}\n`);
-          break;
-        case "retry":
-          err.write(dim(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}\n`, err));
-          break;
-        case "compaction":
-          err.write(dim(`compacted ${e.removedMessages} messages into a summary\n`, err));
-          break;
-        case "error":
-          err.write(`${red("error:", err)} ${e.message}\n`);
-          break;
-      }
+      if (e.type === "turn_end" && e.error && !errorText) errorText = e.error;
+      text?.handle(e);
     });
 
     let interrupted = false;
@@ -170,6 +148,7 @@ export default defineCommand<RunArgs>({
         ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
       });
     } else if (fmt === "text") {
+      text!.finish();
       const err = process.stderr;
       if (lastUsage) {
         const t = lastUsage.turn as { inputTokens: number; outputTokens: number };

@@ -31,7 +31,7 @@ test("config set/get/list round trip through the user file, with sources", async
   expect(rows.find((r) => r.key === "agent.max_steps")).toEqual({ key: "agent.max_steps", value: 4, source: join(cwd, "reasonix.toml") });
   expect(rows.find((r) => r.key === "sandbox.network")?.source).toBe(file);
   expect(rows.find((r) => r.key === "serve.addr")?.value).toBe("127.0.0.1:8787");
-  expect(list.err).toContain(`${join(cwd, "reasonix.toml")}: [serve] is only honoured in the user config`);
+  expect(list.err).toContain(`${join(cwd, "reasonix.toml")}:3: serve ignored: only the user config (${file}) may set it`);
 
   const bad = await cli(["config", "set", "sandbox.network", "perhaps"], home, cwd);
   expect(bad.code).toBe(2);

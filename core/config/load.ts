@@ -2,9 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError } from "../errors.ts";
-import { homePaths, reasonixHome } from "../home.ts";
-import { configSchema, userOnlySections, type FieldSpec } from "./schema.ts";
+import { reasonixHome } from "../home.ts";
+import { configSchema, type FieldSpec } from "./schema.ts";
 import { isTable, validateTable } from "./validate.ts";
+import { restrictProject, formatIgnored, type IgnoredSetting } from "../trust/policy.ts";
+import { inputTrusted, realWorkspace, trustState, type TrustState } from "../trust/index.ts";
+import { sha256 } from "../trust/inputs.ts";
 
 export type ConfigTable = Record<string, unknown>;
 
@@ -22,6 +25,16 @@ export interface LoadedConfig {
   files: ConfigFile[];
   warnings: string[];
   home: string;
+  /** The workspace's trust state and what its project file was not allowed to set. */
+  trust: ProjectTrust;
+}
+
+export interface ProjectTrust extends TrustState {
+  /** True when the project file present now is approved (or there is none to judge). */
+  trusted: boolean;
+  /** Present when the workspace has a reasonix.toml. */
+  projectFile?: { path: string; sha256: string };
+  ignored: IgnoredSetting[];
 }
 
 export interface LoadOptions {
@@ -31,6 +44,10 @@ export interface LoadOptions {
   flags?: Record<string, unknown>;
   /** Skip the project file (e.g. `config set` on the user file). */
   noProject?: boolean;
+  /** `--trust-project`: approve the project content as it is now, for this process only. */
+  trustProject?: boolean;
+  /** Judge the project file as unapproved whatever the records say (to show what approval changes). */
+  ignoreTrust?: boolean;
 }
 
 /** Parse one TOML file; syntax errors name file:line:col, type errors the dotted key. */
@@ -50,14 +67,6 @@ export function parseConfigText(text: string, path: string, scope: "user" | "pro
       throw new ConfigError(`${path}:${e.line}:${e.column}`, `TOML syntax error: ${first}`);
     }
     throw e;
-  }
-  if (scope === "project") {
-    for (const section of Object.keys(data)) {
-      if (userOnlySections.has(section)) {
-        warnings.push(`${path}: [${section}] is only honoured in the user config (${homePaths().config}); ignored here`);
-        delete data[section];
-      }
-    }
   }
   const errors: { key: string; message: string }[] = [];
   const warns: { key: string; message: string }[] = [];
@@ -83,12 +92,22 @@ function collectDefaults(fields: Record<string, FieldSpec>, prefix: string, out:
   }
 }
 
-/** Deep-merge tables; arrays and scalars from `over` replace. Records sources per leaf. */
-function mergeInto(base: ConfigTable, over: ConfigTable, prefix: string, source: string, sources: Map<string, string>): void {
+/** Lists a project file adds to (user ∪ project); it can never empty the user's. */
+const UNION_LISTS = new Set(["permissions.allow", "permissions.ask", "permissions.deny", "sandbox.allow_write", "sandbox.forbid_read"]);
+
+/** Deep-merge tables; scalars and most arrays from `over` replace. Records sources per leaf. */
+function mergeInto(base: ConfigTable, over: ConfigTable, prefix: string, source: string, sources: Map<string, string>, union = false): void {
   for (const [k, v] of Object.entries(over)) {
     const key = prefix ? `${prefix}.${k}` : k;
     if (isTable(v) && isTable(base[k]) && !isFreeForm(key)) {
-      mergeInto(base[k] as ConfigTable, v, key, source, sources);
+      mergeInto(base[k] as ConfigTable, v, key, source, sources, union);
+    } else if (union && UNION_LISTS.has(key) && Array.isArray(v) && Array.isArray(base[k])) {
+      const merged = [...(base[k] as unknown[])];
+      for (const x of v) if (!merged.includes(x)) merged.push(structuredClone(x));
+      if (merged.length === (base[k] as unknown[]).length) continue;
+      const before = sources.get(key);
+      base[k] = merged;
+      sources.set(key, before && before !== "default" ? `${before} + ${source}` : source);
     } else {
       base[k] = structuredClone(v);
       for (const s of [...sources.keys()]) if (s.startsWith(`${key}.`)) sources.delete(s);
@@ -131,18 +150,35 @@ export function loadConfig(opts: LoadOptions = {}): LoadedConfig {
   collectDefaults(configSchema, "", values, sources);
   const files: ConfigFile[] = [];
   const user = readConfigFile(join(home, "config.toml"), "user", warnings);
-  if (user) files.push(user);
-  if (!opts.noProject) {
-    const project = readConfigFile(projectConfigPath(opts.cwd ?? process.cwd()), "project", warnings);
-    if (project) files.push(project);
+  if (user) {
+    files.push(user);
+    mergeInto(values, user.data, "", user.path, sources);
   }
-  for (const f of files) mergeInto(values, f.data, "", f.path, sources);
+  const workspace = realWorkspace(resolve(opts.cwd ?? process.cwd()));
+  const trust: ProjectTrust = { ...trustState(workspace, values, !!opts.trustProject), trusted: true, ignored: [] };
+  if (!opts.noProject) {
+    const path = projectConfigPath(opts.cwd ?? process.cwd());
+    const raw = existsSync(path) ? readFileSync(path) : undefined;
+    if (raw !== undefined) {
+      // Judge exactly the bytes that are parsed: a file swapped in between cannot borrow the approval.
+      const text = raw.toString("utf8");
+      const digest = sha256(raw);
+      const project = parseConfigText(text, path, "project", warnings);
+      files.push(project);
+      trust.projectFile = { path, sha256: digest };
+      trust.trusted = !opts.ignoreTrust && inputTrusted(trust, "reasonix.toml", { rel: "reasonix.toml", sha256: digest, bytes: raw.length });
+      const allowed = restrictProject({ data: project.data, text, file: path, user: values, workspace, trusted: trust.trusted, userConfig: join(home, "config.toml") });
+      trust.ignored = allowed.ignored;
+      for (const i of allowed.ignored) warnings.push(formatIgnored(i));
+      mergeInto(values, allowed.data, "", path, sources, true);
+    }
+  }
   if (opts.flags) {
     const flagTable: ConfigTable = {};
     for (const [k, v] of Object.entries(opts.flags)) if (v !== undefined) setDotted(flagTable, k, v);
     mergeInto(values, flagTable, "", "flag", sources);
   }
-  return { values, sources, files, warnings, home };
+  return { values, sources, files, warnings, home, trust };
 }
 
 /** Leaf keys a config file supplies, dotted ("sandbox.network", "providers"). */

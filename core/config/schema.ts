@@ -19,7 +19,7 @@ const anyTable = (doc?: string): FieldSpec => ({ type: "table", doc });
 
 const providerFields: Record<string, FieldSpec> = {
   name: str("provider name, referenced by default_model"),
-  kind: { type: "enum", values: ["openai", "anthropic"], doc: "wire protocol" },
+  kind: { type: "enum", values: ["openai", "anthropic", "responses"], doc: "wire protocol" },
   base_url: str("API base URL"),
   model: str("model id sent to the API"),
   models: strs("several model ids"),
@@ -30,6 +30,8 @@ const providerFields: Record<string, FieldSpec> = {
   extra_body: anyTable("fields merged into every request body"),
   context_window: int("context window in tokens (0 = unknown)"),
   max_output_tokens: int("max output tokens (0 = provider default)"),
+  first_byte_timeout_seconds: num("give up an attempt (and retry) when nothing arrives this long after the request", 300),
+  idle_timeout_seconds: num("give up an attempt (and retry) when the stream is silent this long mid-answer", 120),
   auth: { type: "enum", values: ["x-api-key", "bearer"], doc: "anthropic kind: send the key as x-api-key (default) or Authorization: Bearer" },
   prices: {
     type: "table",
@@ -126,11 +128,14 @@ export const configSchema: Record<string, FieldSpec> = {
     doc: "workspaces whose project inputs the user approved (written by `reasonix trust`)",
     fields: {
       workspaces: {
-        type: "tables",
-        fields: {
-          path: str("the workspace's real path"),
-          inputs: { type: "table", values: { type: "string" }, doc: "project input (relative path) → sha256 of the approved content" },
-          trusted_at: str("when it was approved (ISO time)"),
+        type: "table",
+        doc: "keyed by the workspace's real path",
+        values: {
+          type: "table",
+          fields: {
+            inputs: { type: "table", values: { type: "string" }, doc: "project input (relative path) → sha256 of the approved content" },
+            trusted_at: str("when it was approved (ISO time)"),
+          },
         },
       },
     },

@@ -8,7 +8,8 @@ import { modelInfos, providerEntries, selectModel } from "../providers/config.ts
 import { defaultRetryPolicy } from "../providers/retry.ts";
 import "../providers/index.ts";
 import { parseRule } from "../permissions/rules.ts";
-import { createPathPolicy, type SandboxConfig } from "../policy/paths.ts";
+import { createPathPolicy, isWithin, resolveReal, type SandboxConfig } from "../policy/paths.ts";
+import { reapproveOwnEdit } from "../trust/report.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { registerBuiltinTools } from "../tools/builtin/index.ts";
@@ -81,12 +82,31 @@ export function createEngine(opts: EngineOptions): Engine {
   const maxOutputTokens = Number(agent.max_output_tokens ?? 0);
   const mode = (opts.permissionMode ?? perms.mode ?? "ask") as PermissionMode;
   const extraWriteRoots = (opts.extraWriteRoots ?? []).map((p) => resolve(workspace, p));
+  const sources = loaded?.sources ?? opts.configSources;
+  const projectTrusted = loaded ? loaded.trust.trusted : !!opts.projectTrusted;
+  const projectFile = projectConfigPath(workspace);
+
+  /**
+   * An unapproved project may narrow workspace_root only to a directory inside
+   * the workspace. Judged again at every session start: a directory swapped
+   * for a symlink since the config was read must not widen the root.
+   */
+  function checkProjectRoot(): void {
+    const root = (sandbox as SandboxConfig).workspace_root;
+    if (!root || projectTrusted || !sources?.get("sandbox.workspace_root")?.startsWith(projectFile)) return;
+    if (!isWithin(resolveReal(root, workspace), workspace)) {
+      throw new ReasonixError("sandbox-policy", `${projectFile}: sandbox.workspace_root (${root}) now resolves outside the workspace ${workspace}`, {
+        hint: "remove the setting, or approve the workspace with `reasonix trust`",
+      });
+    }
+  }
 
   async function open(file: import("../sessions/store.ts").SessionFile, modelKey: string): Promise<LiveSession> {
     const choice = selectModel(entries, modelKey, values.default_model as string | undefined);
     const provider = createProvider({ ...choice.entry, model: choice.model, ...(maxOutputTokens > 0 && !choice.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
     registry ??= opts.tools ?? builtinTools();
     const tools = registry.list(asStrings(toolsCfg.enabled));
+    checkProjectRoot();
     // One path policy for the permission check and the file tools' enforcement.
     const pathPolicy = createPathPolicy({ config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home });
     const gate = createPermissionGate({
@@ -97,7 +117,9 @@ export function createEngine(opts: EngineOptions): Engine {
       headless: !!opts.headless,
       workspace,
       pathPolicy,
-      projectConfigPath: projectConfigPath(workspace),
+      projectConfigPath: projectFile,
+      // "Always allow" edits reasonix.toml for the user; keep its approval in step.
+      onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });
     const session: LiveSession = new LiveSession(file, {
       workspace,

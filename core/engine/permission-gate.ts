@@ -1,5 +1,6 @@
 import type { PathPolicy } from "../policy/paths.ts";
 import { Permissions } from "../permissions/index.ts";
+import type { PersistedEdit } from "../permissions/persist.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import type { PermissionMode } from "./types.ts";
 
@@ -25,6 +26,7 @@ export interface GateOptions {
   workspace: string;
   pathPolicy: PathPolicy;
   projectConfigPath: string;
+  onPersist?: (edit: PersistedEdit) => void;
 }
 
 export function createPermissionGate(o: GateOptions): PermissionGate {
@@ -37,5 +39,6 @@ export function createPermissionGate(o: GateOptions): PermissionGate {
     projectConfigPath: o.projectConfigPath,
     workspace: o.workspace,
     pathPolicy: o.pathPolicy,
+    onPersist: o.onPersist,
   });
 }

@@ -23,7 +23,13 @@ export interface TodoItem {
   status: "pending" | "in_progress" | "completed";
 }
 
-export type TurnEndReason = "done" | "cancelled" | "max_steps" | "denied" | "error";
+/**
+ * How a turn ended. Beyond done/cancelled/max_steps/denied/error:
+ * `length` — the answer was still cut off by the output limit after one
+ * continuation round; `content_filter` — the provider's filter stopped it;
+ * `refusal` — the model declined; `empty` — the final answer had no text.
+ */
+export type TurnEndReason = "done" | "cancelled" | "max_steps" | "denied" | "error" | "length" | "content_filter" | "refusal" | "empty";
 
 export type EngineEvent =
   | { type: "session"; sessionId: string; workspace: string; model: string }
@@ -60,6 +66,24 @@ export type EngineEvent =
    * last `assistant` event belonged to the failed attempt: drop them.
    */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /**
+   * The model attempt that streamed the deltas since the last `assistant`
+   * (or `attempt_discarded`) event failed: drop those text_delta and
+   * reasoning_delta events. Sent before the `retry` that follows, and also
+   * when no retry follows (the step failed or was cancelled).
+   */
+  | { type: "attempt_discarded"; attempt: number; reason: string }
+  /**
+   * The provider has sent nothing for `seconds` (phase first_byte: since the
+   * request; idle: since the last byte). The attempt is abandoned and retried
+   * at `timeoutSeconds` (the provider entry's `setting`).
+   */
+  | { type: "waiting"; phase: "first_byte" | "idle"; seconds: number; timeoutSeconds: number; setting: string }
+  /**
+   * The answer was cut off by the output limit and the engine asks the model
+   * once to continue: the next `assistant` text continues the previous one.
+   */
+  | { type: "continuation"; reason: "length"; outputLimit?: number }
   | { type: "turn_end"; turn: number; reason: TurnEndReason; error?: string }
   /**
    * Something the user should know that is not an error, e.g. an instruction
@@ -116,7 +140,7 @@ export interface RewindResult {
 export interface ModelInfo {
   /** Provider entry name (what default_model / --model refer to). */
   name: string;
-  kind: "openai" | "anthropic";
+  kind: "openai" | "anthropic" | "responses";
   model: string;
   /** False when the provider's api_key_env has no value in $REASONIX_HOME/.env. */
   hasKey: boolean;
@@ -133,6 +157,8 @@ export interface EngineOptions {
   config?: Record<string, unknown>;
   /** Where each dotted key of `config` came from (LoadedConfig.sources), for error messages. */
   configSources?: Map<string, string>;
+  /** With `config`: whether its project file was approved (LoadedConfig.trust.trusted). Default false. */
+  projectTrusted?: boolean;
   /** No one can answer approvals: `ask` fails closed with a message naming the flag. */
   headless?: boolean;
   /** Overrides [permissions] mode. */

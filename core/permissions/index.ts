@@ -13,7 +13,7 @@ import { expandTilde } from "../home.ts";
 import { resolveReal, type PathPolicy } from "../policy/paths.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { analyzeBash, type BashAnalysis, type BashHazard } from "./bash.ts";
-import { persistRule } from "./persist.ts";
+import { persistRule, type PersistedEdit } from "./persist.ts";
 import {
   bashPatternHitsAnywhere,
   bashPatternMatchesArgv,
@@ -45,6 +45,8 @@ export interface PermissionsOptions {
   headless: boolean;
   /** Where "persist" grants go; default <workspace>/reasonix.toml. */
   projectConfigPath?: string;
+  /** Told about each edit a "persist" grant made (the engine re-approves the file's trust). */
+  onPersist?: (edit: PersistedEdit) => void;
   /** Base for relative path rules; default process.cwd(). */
   workspace?: string;
   /** When given, writers aimed outside the write roots are refused up front with a precise hint. */
@@ -79,6 +81,7 @@ export class Permissions {
   readonly workspace: string;
   readonly projectConfigPath: string;
   private readonly pathPolicy?: PathPolicy;
+  private readonly onPersist?: (edit: PersistedEdit) => void;
 
   /** Throws a ReasonixError (code "permissions-rule") naming the first malformed rule. */
   constructor(opts: PermissionsOptions) {
@@ -90,6 +93,7 @@ export class Permissions {
     this.workspace = opts.workspace ?? opts.pathPolicy?.workspaceRoot ?? process.cwd();
     this.projectConfigPath = opts.projectConfigPath ?? join(this.workspace, "reasonix.toml");
     this.pathPolicy = opts.pathPolicy;
+    this.onPersist = opts.onPersist;
   }
 
   get mode(): PermissionMode {
@@ -114,7 +118,10 @@ export class Permissions {
   grant(rule: string, scope: "session" | "persist"): void {
     const parsed = parseRule(rule);
     if (!this.sessionAllow.some((r) => r.source === parsed.source)) this.sessionAllow.push(parsed);
-    if (scope === "persist") persistRule(this.projectConfigPath, parsed.source);
+    if (scope === "persist") {
+      const edit = persistRule(this.projectConfigPath, parsed.source);
+      if (edit) this.onPersist?.(edit);
+    }
   }
 
   check(tool: ToolDefinition, input: unknown): PermissionDecision {

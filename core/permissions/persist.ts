@@ -55,9 +55,17 @@ function appendToMultilineArray(text: string, key: string, item: string): string
   return null;
 }
 
-/** Append RULE to `[permissions] <key>` in the TOML file at PATH (created when missing). */
-export function persistRule(path: string, rule: string, key: "allow" | "ask" | "deny" = "allow"): void {
-  const before = existsSync(path) ? readFileSync(path, "utf8") : "";
+/** What a persist changed: the file's text before (undefined when it was absent) and after. */
+export interface PersistedEdit {
+  path: string;
+  before: string | undefined;
+  after: string;
+}
+
+/** Append RULE to `[permissions] <key>` in the TOML file at PATH (created when missing). Undefined when it was already there. */
+export function persistRule(path: string, rule: string, key: "allow" | "ask" | "deny" = "allow"): PersistedEdit | undefined {
+  const existed = existsSync(path);
+  const before = existed ? readFileSync(path, "utf8") : "";
   let data: Record<string, unknown>;
   let list: string[];
   try {
@@ -68,7 +76,7 @@ export function persistRule(path: string, rule: string, key: "allow" | "ask" | "
       hint: "fix the file, or add the rule to [permissions] by hand",
     });
   }
-  if (list.includes(rule)) return;
+  if (list.includes(rule)) return undefined;
   const want = [...list, rule];
   const candidates = [appendToMultilineArray(before, key, rule), setInText(before, `permissions.${key}`, want)];
   for (const after of candidates) {
@@ -83,7 +91,7 @@ export function persistRule(path: string, rule: string, key: "allow" | "ask" | "
     if (!ok) continue;
     const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o644;
     writeFileAtomic(path, after, { mode });
-    return;
+    return { path, before: existed ? before : undefined, after };
   }
   throw new ReasonixError("permissions-persist", `could not add ${rule} to [permissions] ${key} in ${path} without restructuring the file`, {
     hint: `add "${rule}" to [permissions] ${key} by hand`,

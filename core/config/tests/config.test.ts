@@ -12,11 +12,12 @@ describe("config resolution", () => {
     const home = tmp();
     const cwd = tmp();
     writeFileSync(join(home, "config.toml"), 'default_model = "user-model"\n[sandbox]\nnetwork = true\n[agent]\nmax_steps = 7\n');
-    writeFileSync(join(cwd, "reasonix.toml"), '[agent]\nmax_steps = 9\n');
+    // An untrusted project may lower a limit (not raise it: see core/trust/tests).
+    writeFileSync(join(cwd, "reasonix.toml"), '[agent]\nmax_steps = 5\n');
     const cfg = loadConfig({ home, cwd, flags: { default_model: "flag-model" } });
     expect(cfg.values.default_model).toBe("flag-model");
     expect(cfg.sources.get("default_model")).toBe("flag");
-    expect((cfg.values.agent as any).max_steps).toBe(9);
+    expect((cfg.values.agent as any).max_steps).toBe(5);
     expect(cfg.sources.get("agent.max_steps")).toBe(join(cwd, "reasonix.toml"));
     expect((cfg.values.sandbox as any).network).toBe(true);
     expect(cfg.sources.get("sandbox.network")).toBe(join(home, "config.toml"));
@@ -32,8 +33,8 @@ describe("config resolution", () => {
     expect((cfg.values.remote as any).hosts).toBeUndefined();
     expect((cfg.values.serve as any).addr).toBe("127.0.0.1:8787");
     const file = join(cwd, "reasonix.toml");
-    expect(cfg.warnings.some((w) => w.includes(file) && w.includes("[remote]"))).toBe(true);
-    expect(cfg.warnings.some((w) => w.includes(file) && w.includes("[serve]"))).toBe(true);
+    expect(cfg.warnings).toContain(`${file}:1: remote ignored: only the user config (${join(home, "config.toml")}) may set it`);
+    expect(cfg.warnings).toContain(`${file}:4: serve ignored: only the user config (${join(home, "config.toml")}) may set it`);
   });
 
   test("syntax error names file:line:col", () => {

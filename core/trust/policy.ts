@@ -1,0 +1,165 @@
+// What a project's reasonix.toml may set. A cloned repository is untrusted
+// input: until the user approves its exact content (`reasonix trust`), a
+// project setting survives only when it tightens what the user configured.
+// Some things stay the user's alone even in a trusted workspace: providers
+// and keys, the remote/serve/secrets/trust sections, ssh_agent and
+// env_passthrough. Every key not named here is dropped when untrusted (fail
+// closed: a new setting must be classified before a repository can set it).
+import { existsSync, realpathSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { expandTilde, homePaths } from "../home.ts";
+import { isTable } from "../config/validate.ts";
+import { userOnlyKeys, userOnlySections } from "../config/schema.ts";
+import { isWithin } from "../policy/paths.ts";
+import { lineOfKey } from "./locate.ts";
+
+type Table = Record<string, unknown>;
+
+export interface IgnoredSetting {
+  file: string;
+  line: number;
+  key: string;
+  value: unknown;
+  reason: string;
+  /** True when approving the workspace (`reasonix trust`) would let it through. */
+  trustable: boolean;
+}
+
+export interface RestrictInput {
+  /** The parsed project file. */
+  data: Table;
+  /** Its text, to point warnings at lines. */
+  text: string;
+  file: string;
+  /** Effective values before the project file: defaults < user config. */
+  user: Table;
+  /** The workspace's real path. */
+  workspace: string;
+  trusted: boolean;
+  /** The user config's path, named in messages. */
+  userConfig?: string;
+}
+
+export const UNTRUSTED = "workspace not trusted (reasonix trust)";
+const userConfigOf = (ctx: RestrictInput) => ctx.userConfig ?? homePaths().config;
+
+/** Strictness order of permission modes, most restrictive first. */
+const MODE_RANK: Record<string, number> = { "read-only": 0, plan: 1, ask: 2, auto: 3, yolo: 4 };
+
+type Verdict = { keep: true; value?: unknown } | { keep: false; reason?: string; trustable?: boolean };
+type Rule = (value: unknown, ctx: RestrictInput, userValue: unknown) => Verdict;
+
+const keep: Verdict = { keep: true };
+const untrusted: Verdict = { keep: false, reason: UNTRUSTED, trustable: true };
+const always: Rule = () => keep;
+const trustedOnly: Rule = (_v, ctx) => (ctx.trusted ? keep : untrusted);
+/** A limit the project may lower but not raise (0 = no limit when `zeroIsUnlimited`). */
+const lowerOnly = (zeroIsUnlimited = false): Rule => (v, ctx, u) => {
+  if (ctx.trusted) return keep;
+  const mine = typeof u === "number" ? u : 0;
+  const theirs = typeof v === "number" ? v : Infinity;
+  const norm = (n: number) => (zeroIsUnlimited && n === 0 ? Infinity : n);
+  return norm(theirs) <= norm(mine) ? keep : untrusted;
+};
+
+/** Resolve a project path setting to a real path; undefined when it cannot be judged safely. */
+function realInside(raw: string, workspace: string): string | undefined {
+  if (raw.includes("$")) return undefined; // ${VAR} expands differently later; not judged here
+  const abs = isAbsolute(raw) ? raw : resolve(workspace, expandTilde(raw));
+  let real = abs;
+  try {
+    if (existsSync(abs)) real = realpathSync(abs);
+    else return undefined;
+  } catch {
+    return undefined;
+  }
+  return isWithin(real, workspace) ? real : undefined;
+}
+
+const rules: Record<string, Rule> = {
+  language: always,
+  "agent.compact_ratio": always,
+  "agent.reasoning_language": always,
+  "agent.max_steps": lowerOnly(),
+  "agent.max_output_tokens": lowerOnly(true),
+  "tools.bash_timeout_seconds": lowerOnly(),
+  "tools.bash_output_limit": lowerOnly(),
+  // Narrowing is always allowed; the merge keeps only tools the user also enables.
+  "tools.enabled": (v, _ctx, u) => {
+    const theirs = Array.isArray(v) ? v : [];
+    const mine = Array.isArray(u) ? u : [];
+    if (mine.length === 0) return keep;
+    const common = theirs.filter((t) => mine.includes(t));
+    // An empty list means "all tools": never let an empty intersection widen the set.
+    return common.length > 0 ? { keep: true, value: common } : { keep: false, reason: "it shares no tool with the user's tools.enabled", trustable: false };
+  },
+  "permissions.mode": (v, ctx, u) =>
+    ctx.trusted || (MODE_RANK[String(v)] ?? 9) <= (MODE_RANK[String(u ?? "ask")] ?? 2) ? keep : untrusted,
+  "permissions.allow": trustedOnly,
+  "permissions.ask": always,
+  "permissions.deny": always,
+  "sandbox.bash": (v, ctx) => (ctx.trusted || v === "enforce" ? keep : untrusted),
+  "sandbox.network": (v, ctx) => (ctx.trusted || v === false ? keep : untrusted),
+  "sandbox.forbid_read": always,
+  "sandbox.workspace_root": (v, ctx) => {
+    if (ctx.trusted) return keep;
+    const real = typeof v === "string" ? realInside(v, ctx.workspace) : undefined;
+    return real ? { keep: true, value: real } : { keep: false, reason: `${UNTRUSTED}; an untrusted project may only narrow it to an existing directory inside the workspace`, trustable: true };
+  },
+  // Inside the workspace an extra root adds nothing; outside it loosens.
+  "sandbox.allow_write": (v, ctx) => {
+    if (ctx.trusted) return keep;
+    const list = Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+    return list.every((p) => realInside(p, ctx.workspace)) ? { keep: true, value: [] } : untrusted;
+  },
+  plugins: trustedOnly,
+  hooks: trustedOnly,
+};
+
+function userProviderNames(user: Table): string[] {
+  return Array.isArray(user.providers) ? user.providers.filter(isTable).map((p) => String(p.name ?? "")) : [];
+}
+
+const get = (t: Table, path: string[]): unknown => path.reduce<unknown>((v, k) => (isTable(v) ? v[k] : undefined), t);
+
+/**
+ * The part of a project file that may take effect, and what was dropped.
+ * Lists are returned as the project gives them; the caller merges them with
+ * the user's (union), never replacing.
+ */
+export function restrictProject(ctx: RestrictInput): { data: Table; ignored: IgnoredSetting[] } {
+  const data: Table = {};
+  const ignored: IgnoredSetting[] = [];
+  const drop = (key: string, value: unknown, reason: string, trustable: boolean) =>
+    ignored.push({ file: ctx.file, line: lineOfKey(ctx.text, key), key, value, reason, trustable });
+  const put = (path: string[], value: unknown) => {
+    let t = data;
+    for (const p of path.slice(0, -1)) t = (t[p] ??= {}) as Table;
+    t[path[path.length - 1]!] = value;
+  };
+  const judge = (path: string[], value: unknown) => {
+    const key = path.join(".");
+    if (userOnlySections.has(path[0]!) || userOnlyKeys.has(key)) return drop(key, value, `only the user config (${userConfigOf(ctx)}) may set it`, false);
+    if (key === "providers") return drop(key, value, `providers come only from the user config (${userConfigOf(ctx)}); a project may pick one of them with default_model`, false);
+    if (key === "default_model") {
+      const name = String(value).split("/")[0]!;
+      return userProviderNames(ctx.user).includes(name) ? put(path, value) : drop(key, value, "it names no provider of the user config", false);
+    }
+    const rule = rules[key];
+    if (!rule) {
+      if (isTable(value) && path.length === 1) {
+        for (const [k, v] of Object.entries(value)) judge([...path, k], v);
+        return;
+      }
+      // Unknown keys were already reported by validation; they never take effect.
+      return;
+    }
+    const v = rule(value, ctx, get(ctx.user, path));
+    if (v.keep) put(path, "value" in v && v.value !== undefined ? v.value : value);
+    else drop(key, value, v.reason ?? UNTRUSTED, v.trustable ?? true);
+  };
+  for (const [k, v] of Object.entries(ctx.data)) judge([k], v);
+  return { data, ignored };
+}
+
+export const formatIgnored = (i: IgnoredSetting): string => `${i.file}:${i.line || 1}: ${i.key} ignored: ${i.reason}`;
