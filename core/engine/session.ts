@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { ProviderError } from "../providers/errors.ts";
-import { chatWithRetry, type RetryPolicy } from "../providers/retry.ts";
-import type { ChatRequest, Provider, ToolCall, ToolSchema } from "../providers/types.ts";
+import { chatWithRetry, type RetryHooks, type RetryPolicy } from "../providers/retry.ts";
+import type { ChatRequest, Provider, StreamHandlers, ToolCall, ToolSchema } from "../providers/types.ts";
 import { captureFile } from "../sessions/checkpoints.ts";
 import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
@@ -18,6 +18,7 @@ import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import { planCompaction, estimateTokens } from "./compaction.ts";
+import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
 import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, TurnEndReason, Usage } from "./types.ts";
@@ -157,8 +158,10 @@ export class LiveSession implements EngineSession {
     this.commit({ t: "msg", turn, msg: { role: "user", content: prompt } });
     let reason: TurnEndReason = "done";
     let error: string | undefined;
+    this.endError = undefined;
     try {
       reason = await this.loop(turn, ac.signal);
+      error = this.endError;
     } catch (e) {
       if (ac.signal.aborted) reason = "cancelled";
       else {
@@ -189,6 +192,7 @@ export class LiveSession implements EngineSession {
     const checkpointed = new Set<string>();
     let lastPrompt: { tokens: number; messages: number } | undefined;
     let overflowCompacted = false;
+    let continued = false;
     for (let step = 1; ; step++) {
       if (signal.aborted) return "cancelled";
       lastPrompt = (await this.maybeCompact(turn, signal, lastPrompt)).last;
@@ -196,14 +200,7 @@ export class LiveSession implements EngineSession {
       const sentCount = req.messages.length;
       let result;
       try {
-        result = await chatWithRetry(
-          this.deps.provider,
-          req,
-          { onText: (text) => this.emit({ type: "text_delta", text }), onReasoning: (text) => this.emit({ type: "reasoning_delta", text }) },
-          signal,
-          this.deps.retry,
-          (n) => this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
-        );
+        result = await chatWithRetry(this.deps.provider, req, this.streamHandlers(), signal, this.deps.retry, this.retryHooks());
       } catch (e) {
         // The provider says the prompt is too long (context_window unset or
         // too high): compact once and try the same step again.
@@ -220,13 +217,61 @@ export class LiveSession implements EngineSession {
       this.commit({ t: "msg", turn, msg });
       this.emit({ type: "assistant", text: msg.content, ...(msg.reasoning ? { reasoning: msg.reasoning } : {}) });
       const calls = msg.toolCalls ?? [];
-      if (calls.length === 0) return "done";
-      const denied = await this.runRound(turn, calls, signal, checkpointed);
+      const fr = result.finishReason;
+      if (fr === "content_filter" || fr === "refusal") return this.ending(fr, result.outputLimit);
+      if (calls.length === 0) {
+        if (fr === "length") {
+          // One continuation round per turn, and only for cut-off text.
+          if (continued || !msg.content) return this.ending("length", result.outputLimit);
+          continued = true;
+          this.commit({ t: "msg", turn, msg: { role: "user", content: continueRequest(result.outputLimit) } });
+          this.emit({ type: "continuation", reason: "length", ...(result.outputLimit ? { outputLimit: result.outputLimit } : {}) });
+          continue;
+        }
+        if (!msg.content.trim() && !continued) return this.ending("empty");
+        return "done";
+      }
+      const denied = await this.runRound(turn, calls, signal, checkpointed, cutOffCalls(result), result.outputLimit);
       if (signal.aborted) return "cancelled";
       if (denied) return "denied";
       if (step >= this.deps.maxSteps) return "max_steps";
     }
   }
+
+  /** Deltas go out live; a failed attempt that streamed any is announced as discarded. */
+  private streamed = false;
+  private streamHandlers(): StreamHandlers {
+    return {
+      onText: (text) => {
+        this.streamed = true;
+        this.emit({ type: "text_delta", text });
+      },
+      onReasoning: (text) => {
+        this.streamed = true;
+        this.emit({ type: "reasoning_delta", text });
+      },
+      onWaiting: (n) => this.emit({ type: "waiting", ...n }),
+    };
+  }
+
+  private retryHooks(): RetryHooks {
+    this.streamed = false;
+    return {
+      onAttemptFailed: (n) => {
+        if (!this.streamed) return;
+        this.streamed = false;
+        this.emit({ type: "attempt_discarded", attempt: n.attempt, reason: n.reason });
+      },
+      onRetry: (n) => this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
+    };
+  }
+
+  /** End the turn on a finish reason that is not a usable answer; turn_end carries why. */
+  private ending(reason: TurnEndReason, limit?: number): TurnEndReason {
+    this.endError = endMessage(reason, this.deps.provider.name, limit);
+    return reason;
+  }
+  private endError: string | undefined;
 
   private recordUsage(turn: number, usage: Usage): void {
     const p = this.deps.prices;
@@ -240,7 +285,7 @@ export class LiveSession implements EngineSession {
    * by one. Results are committed in call order as soon as they are known, so
    * a crash mid-round loses only the calls still running.
    */
-  private async runRound(turn: number, calls: ToolCall[], signal: AbortSignal, checkpointed: Set<string>): Promise<boolean> {
+  private async runRound(turn: number, calls: ToolCall[], signal: AbortSignal, checkpointed: Set<string>, cut = new Set<string>(), limit?: number): Promise<boolean> {
     const results: (ToolResult | undefined)[] = calls.map(() => undefined);
     let next = 0;
     const settle = (i: number, r: ToolResult) => {
@@ -271,6 +316,10 @@ export class LiveSession implements EngineSession {
       if (tool && tool.kind !== "read") await flush();
       if (denied || signal.aborted) {
         settle(i, { ok: false, output: denied ? "skipped: an earlier call in this round was refused" : "cancelled" });
+        continue;
+      }
+      if (cut.has(call.id)) {
+        settle(i, { ok: false, output: cutToolCallResult(limit) });
         continue;
       }
       if (!tool) {
@@ -385,9 +434,9 @@ export class LiveSession implements EngineSession {
       tools: this.schemas,
       messages: [...msgs.slice(0, plan.keepFrom), { role: "user", content: COMPACTION_REQUEST }],
     };
-    const res = await chatWithRetry(this.deps.provider, req, {}, signal, this.deps.retry, (n) =>
-      this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
-    );
+    const res = await chatWithRetry(this.deps.provider, req, { onWaiting: (n) => this.emit({ type: "waiting", ...n }) }, signal, this.deps.retry, {
+      onRetry: (n) => this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
+    });
     this.recordUsage(turn, res.usage);
     const text = res.message.content.trim();
     if (!text) return unchanged;

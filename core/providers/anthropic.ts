@@ -5,7 +5,7 @@
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
-import { fetchModelList, joinUrl, providerFetch } from "./http.ts";
+import { ctxOf, fetchModelList, joinUrl, networkError, providerFetch, StreamWatch, who } from "./http.ts";
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import { readSse } from "./sse.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ThinkingBlock, ToolCall } from "./types.ts";
@@ -70,7 +70,15 @@ export const anthropicMessagesUrl = (cfg: ProviderConfig): string => {
 };
 
 const finishOf = (r: string | undefined): FinishReason =>
-  r === "end_turn" || r === "stop_sequence" ? "stop" : r === "tool_use" ? "tool_calls" : r === "max_tokens" ? "length" : "other";
+  r === "end_turn" || r === "stop_sequence"
+    ? "stop"
+    : r === "tool_use"
+      ? "tool_calls"
+      : r === "max_tokens" || r === "model_context_window_exceeded"
+        ? "length"
+        : r === "refusal"
+          ? "refusal"
+          : "other";
 
 class AnthropicProvider extends ConfiguredProvider implements Provider {
   readonly kind = "anthropic";
@@ -84,14 +92,26 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
   }
 
   async chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult> {
-    const ctx = { provider: this.cfg.name, apiKeyEnv: this.cfg.api_key_env };
-    const res = await providerFetch(anthropicMessagesUrl(this.cfg), {
+    const url = anthropicMessagesUrl(this.cfg);
+    const ctx = ctxOf(this.cfg, url);
+    const watch = new StreamWatch(this.cfg, ctx, handlers.onWaiting, signal);
+    const body = buildAnthropicBody(this.cfg, req);
+    try {
+      return await this.stream(url, body, handlers, signal, watch);
+    } finally {
+      watch.stop();
+    }
+  }
+
+  private async stream(url: string, body: Record<string, unknown>, handlers: StreamHandlers, signal: AbortSignal, watch: StreamWatch): Promise<ChatResult> {
+    const ctx = ctxOf(this.cfg, url);
+    const res = await providerFetch(url, {
       method: "POST",
       headers: { ...this.headers(), accept: "text/event-stream" },
-      body: JSON.stringify(buildAnthropicBody(this.cfg, req)),
-      signal,
-    }, ctx);
-    if (!res.body) throw new ProviderError("stream_cut", `provider "${this.cfg.name}" sent no body`);
+      body: JSON.stringify(body),
+      signal: watch.signal,
+    }, ctx, watch.fetch);
+    if (!res.body) throw new ProviderError("stream_cut", `${who(ctx)} sent no body`);
 
     const blocks: ({ type: "text"; text: string } | ThinkingBlock | { type: "tool_use"; id: string; name: string; json: string })[] = [];
     const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
@@ -104,7 +124,7 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
         try {
           d = JSON.parse(ev.data);
         } catch {
-          throw new ProviderError("stream_cut", `provider "${this.cfg.name}" sent malformed stream data`);
+          throw new ProviderError("stream_cut", `${who(ctx)} sent malformed stream data (${ev.data.slice(0, 80)})`);
         }
         switch (d.type ?? ev.event) {
           case "message_start": {
@@ -149,17 +169,19 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
             break;
           case "error": {
             const type = d.error?.type ?? "error";
-            const msg = `provider "${this.cfg.name}" reported ${type} mid-stream: ${d.error?.message ?? ""}`;
+            const msg = `${who(ctx)} reported ${type} mid-stream: ${d.error?.message ?? ""}`;
             throw new ProviderError(type === "invalid_request_error" ? "bad_request" : "server", msg);
           }
         }
       }
     } catch (e) {
+      if (watch.error) throw watch.error;
       if (e instanceof ProviderError) throw e;
       if (signal.aborted) throw new ProviderError("aborted", "request cancelled", { cause: e });
-      throw new ProviderError("stream_cut", `provider "${this.cfg.name}": the stream broke mid-answer (${(e as Error).message})`, { cause: e });
+      throw networkError(ctx, e, true);
     }
-    if (!stopped) throw new ProviderError("stream_cut", `provider "${this.cfg.name}": the stream ended before the answer was complete`);
+    if (watch.error) throw watch.error;
+    if (!stopped) throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no message_stop)`);
 
     let text = "";
     let reasoning = "";
@@ -181,13 +203,15 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
       ...(thinkingBlocks.length ? { thinkingBlocks } : {}),
       ...(toolCalls.length ? { toolCalls } : {}),
     };
-    return { message, usage, finishReason: toolCalls.length ? "tool_calls" : finishOf(stopReason) };
+    const fr = finishOf(stopReason);
+    const finishReason: FinishReason = fr === "length" || fr === "refusal" || !toolCalls.length ? fr : "tool_calls";
+    return { message, usage, finishReason, outputLimit: Number(body.max_tokens) };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
     const base = this.cfg.base_url!;
     const url = this.cfg.models_url || (/\/v1\/?$/.test(base) ? joinUrl(base, "models") : joinUrl(base, "v1/models"));
-    return fetchModelList(url, this.headers(), { provider: this.cfg.name, apiKeyEnv: this.cfg.api_key_env }, signal);
+    return fetchModelList(url, this.headers(), ctxOf(this.cfg, url), signal);
   }
 }
 

@@ -7,6 +7,10 @@ export type ProviderErrorKind =
   /** The stream ended or broke before the model finished its answer. */
   | "stream_cut"
   | "network"
+  /** No byte within first_byte_timeout_seconds / idle_timeout_seconds. */
+  | "stalled"
+  /** A 200 that is not an event stream (HTML page, plain JSON): retrying will not help. */
+  | "bad_response"
   | "bad_request"
   | "config"
   | "aborted";
@@ -24,7 +28,7 @@ export class ProviderError extends ReasonixError {
     this.retryAfterMs = opts.retryAfterMs;
   }
   get retryable(): boolean {
-    return this.kind === "rate_limit" || this.kind === "server" || this.kind === "stream_cut" || this.kind === "network";
+    return this.kind === "rate_limit" || this.kind === "server" || this.kind === "stream_cut" || this.kind === "network" || this.kind === "stalled";
   }
 }
 
@@ -40,23 +44,25 @@ export function parseRetryAfter(headers: { get(name: string): string | null } | 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Map an HTTP status from the provider to a typed error with a user-facing message. */
-export function httpError(status: number, body: string, ctx: { provider: string; apiKeyEnv?: string; headers?: { get(name: string): string | null } }): ProviderError {
+/** Map an HTTP status from the provider to a typed error with a user-facing message (who, status, next step). */
+export function httpError(status: number, body: string, ctx: { provider: string; host?: string; apiKeyEnv?: string; headers?: { get(name: string): string | null } }): ProviderError {
   const detail = extractMessage(body);
   const suffix = detail ? `: ${detail}` : "";
+  const who = `provider "${ctx.provider}"${ctx.host ? ` (${ctx.host})` : ""}`;
   if (status === 401 || status === 403) {
     const where = ctx.apiKeyEnv
       ? `check api_key_env ${ctx.apiKeyEnv}: its value in $REASONIX_HOME/.env is missing, wrong or expired`
       : `the provider needs a key: set api_key_env on [[providers]] "${ctx.provider}" and put the key in $REASONIX_HOME/.env`;
-    return new ProviderError("auth", `provider "${ctx.provider}" rejected the credentials (HTTP ${status})${suffix}; ${where}`, { status });
+    return new ProviderError("auth", `${who} rejected the credentials (HTTP ${status})${suffix}; ${where}`, { status });
   }
   if (status === 429) {
-    return new ProviderError("rate_limit", `provider "${ctx.provider}" is rate limiting (HTTP 429)${suffix}`, { status, retryAfterMs: parseRetryAfter(ctx.headers) });
+    return new ProviderError("rate_limit", `${who} is rate limiting (HTTP 429)${suffix}; wait a little, or check the account's rate limits and quota`, { status, retryAfterMs: parseRetryAfter(ctx.headers) });
   }
   if (status >= 500 || status === 408 || status === 409) {
-    return new ProviderError("server", `provider "${ctx.provider}" failed (HTTP ${status})${suffix}`, { status, retryAfterMs: parseRetryAfter(ctx.headers) });
+    return new ProviderError("server", `${who} failed (HTTP ${status})${suffix}; try again later or pick another [[providers]] entry with --model`, { status, retryAfterMs: parseRetryAfter(ctx.headers) });
   }
-  return new ProviderError("bad_request", `provider "${ctx.provider}" refused the request (HTTP ${status})${suffix}`, { status });
+  const next = status === 404 ? `; check base_url and model on [[providers]] "${ctx.provider}"` : "";
+  return new ProviderError("bad_request", `${who} refused the request (HTTP ${status})${suffix}${next}`, { status });
 }
 
 function extractMessage(body: string): string {
@@ -67,5 +73,9 @@ function extractMessage(body: string): string {
     const m = j?.error?.message ?? j?.message ?? j?.error;
     if (typeof m === "string") return m.slice(0, 500);
   } catch {}
+  if (text.startsWith("<")) {
+    const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1]?.trim();
+    return title ? `an HTML page titled "${title}"` : "an HTML page";
+  }
   return text.slice(0, 300);
 }

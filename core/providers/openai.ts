@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError, httpError } from "./errors.ts";
-import { fetchModelList, joinUrl } from "./http.ts";
+import { ctxOf, fetchModelList, joinUrl, networkError, StreamWatch, who, type ProviderCtx } from "./http.ts";
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ToolCall } from "./types.ts";
 
@@ -59,46 +59,70 @@ export function openAIUsage(u: any): Usage {
   return usage;
 }
 
-const finishOf = (r: string): FinishReason => (r === "stop" ? "stop" : r === "tool_calls" || r === "function_call" ? "tool_calls" : r === "length" ? "length" : "other");
+const finishOf = (r: string): FinishReason =>
+  r === "stop" ? "stop" : r === "tool_calls" || r === "function_call" ? "tool_calls" : r === "length" ? "length" : r === "content_filter" ? "content_filter" : "other";
+
+let sdk: Promise<typeof import("openai")> | undefined;
+
+/** An OpenAI SDK client whose every request goes through `doFetch` (one per attempt: the stream watch). */
+export async function openAIClient(cfg: ProviderConfig, key: string | undefined, doFetch: (url: any, init?: any) => Promise<Response>): Promise<OpenAIClient> {
+  const { default: OpenAI } = await (sdk ??= import("openai"));
+  const headers: Record<string, string | null> = { ...(cfg.headers ?? {}) };
+  if (!key) headers.Authorization = null;
+  const full = cfg.full_url ? cfg.base_url! : undefined;
+  return new OpenAI({
+    apiKey: key ?? "unused",
+    // Pin every option the SDK would otherwise read from the shell environment.
+    organization: null,
+    project: null,
+    adminAPIKey: null,
+    webhookSecret: null,
+    baseURL: cfg.base_url!,
+    maxRetries: 0, // retry.ts owns retries, so Retry-After handling is ours and bounded
+    timeout: 24 * 3600_000, // StreamWatch owns timeouts (first byte, idle)
+    defaultHeaders: headers,
+    logLevel: "off",
+    fetch: full ? (_url: any, init: any) => doFetch(full, init) : doFetch,
+  } as any);
+}
+
+/** SDK/stream failure → ProviderError naming the entry, host and next step. */
+export function mapSdkError(e: unknown, signal: AbortSignal, started: boolean, ctx: ProviderCtx, watch: StreamWatch): Error {
+  if (watch.error) return watch.error;
+  if (e instanceof ProviderError) return e;
+  if (signal.aborted) return new ProviderError("aborted", "request cancelled", { cause: e });
+  const err = e as any;
+  if (typeof err?.status === "number") {
+    return httpError(err.status, JSON.stringify({ error: err.error ?? { message: err.message } }), { ...ctx, headers: err?.headers });
+  }
+  if (err?.error && !err.status && started) {
+    // An error object inside the SSE stream (e.g. overloaded mid-answer).
+    const m = err.error?.message ?? err.message;
+    return new ProviderError("server", `${who(ctx)} reported an error mid-stream: ${m}; Reasonix retries the step`, { cause: e });
+  }
+  if (e instanceof SyntaxError || err?.cause instanceof SyntaxError) {
+    return new ProviderError("stream_cut", `${who(ctx)} sent malformed stream data (${String(err.message).slice(0, 120)})`, { cause: e });
+  }
+  return networkError(ctx, err?.cause ?? e, started);
+}
 
 class OpenAIProvider extends ConfiguredProvider implements Provider {
   readonly kind = "openai";
-  private client?: OpenAIClient;
-
-  private async getClient(): Promise<OpenAIClient> {
-    if (this.client) return this.client;
-    const { default: OpenAI } = await import("openai");
-    const key = this.key();
-    const headers: Record<string, string | null> = { ...(this.cfg.headers ?? {}) };
-    if (!key) headers.Authorization = null;
-    const full = this.cfg.full_url ? this.cfg.base_url! : undefined;
-    this.client = new OpenAI({
-      apiKey: key ?? "unused",
-      // Pin every option the SDK would otherwise read from the shell environment.
-      organization: null,
-      project: null,
-      adminAPIKey: null,
-      webhookSecret: null,
-      baseURL: this.cfg.base_url!,
-      maxRetries: 0, // retry.ts owns retries, so Retry-After handling is ours and bounded
-      defaultHeaders: headers,
-      logLevel: "off",
-      fetch: full ? (_url: any, init: any) => fetch(full, init) : undefined,
-    } as any);
-    return this.client;
-  }
 
   async chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult> {
-    const client = await this.getClient();
+    const ctx = ctxOf(this.cfg);
+    const watch = new StreamWatch(this.cfg, ctx, handlers.onWaiting, signal);
+    const client = await openAIClient(this.cfg, this.key(), watch.fetch);
     const body = buildOpenAIBody(this.cfg, req);
     let started = false;
     let content = "";
     let reasoning = "";
+    let refusal = "";
     const calls: { id: string; name: string; args: string }[] = [];
     let finish: string | undefined;
     let usage: Usage | undefined;
     try {
-      const stream = (await client.chat.completions.create(body as any, { signal })) as unknown as AsyncIterable<any>;
+      const stream = (await client.chat.completions.create(body as any, { signal: watch.signal })) as unknown as AsyncIterable<any>;
       for await (const chunk of stream) {
         started = true;
         if (chunk?.usage) usage = openAIUsage(chunk.usage);
@@ -114,6 +138,7 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
           content += d.content;
           handlers.onText?.(d.content);
         }
+        if (typeof d.refusal === "string" && d.refusal) refusal += d.refusal;
         for (const tc of d.tool_calls ?? []) {
           const idx = typeof tc.index === "number" ? tc.index : calls.length;
           const slot = (calls[idx] ??= { id: "", name: "", args: "" });
@@ -125,32 +150,22 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
         if (choice.finish_reason) finish = choice.finish_reason;
       }
     } catch (e) {
-      throw this.mapError(e, signal, started);
+      throw mapSdkError(e, signal, started, ctx, watch);
+    } finally {
+      watch.stop();
     }
+    if (watch.error) throw watch.error;
     if (!finish) {
-      throw new ProviderError("stream_cut", `provider "${this.cfg.name}": the stream ended before the answer was complete`);
+      throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no finish_reason)`);
     }
     const toolCalls: ToolCall[] = calls
       .filter(Boolean)
       .map((c, i) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
-    const message = { role: "assistant" as const, content, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}) };
-    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }, finishReason: toolCalls.length ? "tool_calls" : finishOf(finish) };
-  }
-
-  private mapError(e: unknown, signal: AbortSignal, started: boolean): Error {
-    if (e instanceof ProviderError) return e;
-    if (signal.aborted) return new ProviderError("aborted", "request cancelled", { cause: e });
-    const err = e as any;
-    const ctx = { provider: this.cfg.name, apiKeyEnv: this.cfg.api_key_env, headers: err?.headers };
-    if (typeof err?.status === "number") {
-      return httpError(err.status, JSON.stringify({ error: err.error ?? { message: err.message } }), ctx);
-    }
-    if (err?.error && !err.status && started) {
-      // An error object inside the SSE stream (e.g. overloaded mid-answer).
-      return new ProviderError("server", `provider "${this.cfg.name}" reported an error mid-stream: ${err.message}`, { cause: e });
-    }
-    if (started) return new ProviderError("stream_cut", `provider "${this.cfg.name}": the stream broke mid-answer (${err?.message ?? e})`, { cause: e });
-    return new ProviderError("network", `cannot reach provider "${this.cfg.name}" at ${this.cfg.base_url}: ${err?.message ?? e}`, { cause: e });
+    const message = { role: "assistant" as const, content: content || refusal, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}) };
+    const fr = finishOf(finish);
+    const finishReason: FinishReason = fr === "length" || fr === "content_filter" ? fr : refusal && !content ? "refusal" : toolCalls.length ? "tool_calls" : fr;
+    const limit = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
+    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -159,7 +174,7 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
     const key = this.key();
     const headers: Record<string, string> = { ...(this.cfg.headers ?? {}) };
     if (key) headers.Authorization = `Bearer ${key}`;
-    return fetchModelList(url, headers, { provider: this.cfg.name, apiKeyEnv: this.cfg.api_key_env }, signal);
+    return fetchModelList(url, headers, ctxOf(this.cfg, url), signal);
   }
 }
 

@@ -18,6 +18,15 @@ export interface RetryNotice {
   reason: string;
 }
 
+export interface RetryHooks {
+  /**
+   * An attempt failed (whatever follows: a retry, giving up, or a cancel).
+   * Anything it streamed is void: front ends drop its deltas.
+   */
+  onAttemptFailed?(n: { attempt: number; reason: string }): void;
+  onRetry?(n: RetryNotice): void;
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -43,12 +52,14 @@ export async function chatWithRetry(
   handlers: StreamHandlers,
   signal: AbortSignal,
   policy: RetryPolicy = defaultRetryPolicy,
-  onRetry?: (n: RetryNotice) => void,
+  hooksOrOnRetry: RetryHooks | ((n: RetryNotice) => void) = {},
 ): Promise<ChatResult> {
+  const hooks: RetryHooks = typeof hooksOrOnRetry === "function" ? { onRetry: hooksOrOnRetry } : hooksOrOnRetry;
   for (let attempt = 1; ; attempt++) {
     try {
       return await provider.chat(req, handlers, signal);
     } catch (e) {
+      hooks.onAttemptFailed?.({ attempt, reason: signal.aborted ? "cancelled" : e instanceof Error ? e.message : String(e) });
       if (signal.aborted) throw e;
       if (!(e instanceof ProviderError) || !e.retryable || attempt >= policy.maxAttempts) {
         if (e instanceof ProviderError && e.retryable && attempt >= policy.maxAttempts) {
@@ -63,7 +74,7 @@ export async function chatWithRetry(
         }
         delay = e.retryAfterMs;
       }
-      onRetry?.({ attempt, delayMs: delay, reason: e.message });
+      hooks.onRetry?.({ attempt, delayMs: delay, reason: e.message });
       await sleep(delay, signal);
     }
   }

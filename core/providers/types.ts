@@ -44,17 +44,35 @@ export interface ChatRequest {
   maxOutputTokens?: number;
 }
 
+/** The provider has sent nothing for a while (first byte, or between bytes). */
+export interface WaitingNotice {
+  phase: "first_byte" | "idle";
+  /** Seconds since the request was sent (first_byte) or since the last byte (idle). */
+  seconds: number;
+  /** When the attempt gives up, and the setting that says so. */
+  timeoutSeconds: number;
+  setting: "first_byte_timeout_seconds" | "idle_timeout_seconds";
+}
+
 export interface StreamHandlers {
   onText?(delta: string): void;
   onReasoning?(delta: string): void;
+  onWaiting?(notice: WaitingNotice): void;
 }
 
-export type FinishReason = "stop" | "tool_calls" | "length" | "other";
+/**
+ * Why the model stopped. `length`: the output limit cut the answer;
+ * `content_filter`: the provider's filter stopped it; `refusal`: the model
+ * declined (Anthropic stop_reason "refusal", OpenAI refusal deltas).
+ */
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "refusal" | "other";
 
 export interface ChatResult {
   message: AssistantMessage;
   usage: Usage;
   finishReason: FinishReason;
+  /** The output limit the request carried (max_tokens), when one was sent. */
+  outputLimit?: number;
 }
 
 /** One configured provider entry, ready to stream. */
@@ -83,6 +101,10 @@ export interface ProviderConfig {
   extra_body?: Record<string, unknown>;
   context_window?: number;
   max_output_tokens?: number;
+  /** Give up an attempt when no byte arrived this long after sending (default 300). */
+  first_byte_timeout_seconds?: number;
+  /** Give up an attempt when the stream is silent this long between bytes (default 120). */
+  idle_timeout_seconds?: number;
   auth?: "x-api-key" | "bearer";
   prices?: { input?: number; output?: number; cache_hit?: number; currency?: string };
 }

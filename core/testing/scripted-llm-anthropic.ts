@@ -39,7 +39,7 @@ function anthropicFrames(step: ReplyStep, req: RecordedRequest, n: number): stri
     frames.push(ev("content_block_stop", { type: "content_block_stop", index }));
     index++;
   });
-  frames.push(ev("message_delta", { type: "message_delta", delta: { stop_reason: step.toolCalls?.length ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: u.output ?? 20 } }));
+  frames.push(ev("message_delta", { type: "message_delta", delta: { stop_reason: step.finishReason ?? (step.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null }, usage: { output_tokens: u.output ?? 20 } }));
   frames.push(ev("message_stop", { type: "message_stop" }));
   return frames;
 }

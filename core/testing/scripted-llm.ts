@@ -52,6 +52,20 @@ export interface ReplyStep {
    * puts it on the finish chunk, as DeepSeek does.
    */
   usageStyle?: "openai" | "deepseek";
+  /** Send a garbled data line after the first N events, then end the stream. */
+  malformedAfter?: number;
+  /** Send the first N events, then hold the connection open without a byte (a stalled stream). */
+  stallAfter?: number;
+  /** The vendor's finish/stop reason on the wire (e.g. "length", "content_filter", "max_tokens", "refusal"). */
+  finishReason?: string;
+}
+
+/** A non-streaming answer: any status, content-type and body (e.g. an HTML page with 200). */
+export interface RawStep {
+  kind: "raw";
+  status?: number;
+  contentType: string;
+  body: string;
 }
 
 export interface ErrorStep {
@@ -63,7 +77,7 @@ export interface ErrorStep {
   message?: string;
 }
 
-export type ScriptStep = ReplyStep | ErrorStep | ((req: RecordedRequest) => ReplyStep | ErrorStep);
+export type ScriptStep = ReplyStep | ErrorStep | RawStep | ((req: RecordedRequest) => ReplyStep | ErrorStep | RawStep);
 
 export interface RecordedRequest {
   method: string;
@@ -164,6 +178,11 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       res.end(JSON.stringify(step.body ?? flavour.errorBody(step.status, step.message ?? `scripted error ${step.status}`)));
       return;
     }
+    if (step.kind === "raw") {
+      res.writeHead(step.status ?? 200, { "content-type": step.contentType });
+      res.end(step.body);
+      return;
+    }
     if (step.delayMs) {
       // Give up waiting when the client goes away (e.g. it was killed).
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -177,6 +196,17 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       if (step.streamErrorAfter !== undefined && i === step.streamErrorAfter) {
         res.write(flavour.errorFrame("scripted overload"));
         res.end();
+        return;
+      }
+      if (step.malformedAfter !== undefined && i === step.malformedAfter) {
+        res.write(`data: {"garbled\n\n`);
+        res.end();
+        return;
+      }
+      if (step.stallAfter !== undefined && i === step.stallAfter) {
+        // Hold the connection without a byte until the client gives up.
+        res.flushHeaders();
+        await new Promise((r) => res.once("close", r));
         return;
       }
       if (step.cutAfter !== undefined && i === step.cutAfter) {
@@ -253,7 +283,7 @@ function openaiFrames(step: ReplyStep, req: RecordedRequest, n: number): string[
     prompt_cache_hit_tokens: hit, prompt_cache_miss_tokens: input - hit,
     ...(u.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {}),
   };
-  const finish = step.toolCalls?.length ? "tool_calls" : "stop";
+  const finish = step.finishReason ?? (step.toolCalls?.length ? "tool_calls" : "stop");
   if (deepseek) frames.push(chunk({ content: "" }, finish, { usage }));
   else {
     frames.push(chunk({}, finish));

@@ -510,6 +510,17 @@ function renderEvent(ev: Json, live: boolean): void {
     case "compaction":
       system(`Context compacted: ${ev.removedMessages} messages summarised.`);
       break;
+    case "attempt_discarded":
+      // The failed attempt's streamed text and reasoning are void: drop them.
+      if (currentAssistant) {
+        dirty.delete(currentAssistant);
+        currentAssistant.root.remove();
+        currentAssistant = null;
+      }
+      break;
+    case "waiting":
+      if (live) system(`Waiting for the model: nothing received for ${Math.round(ev.seconds)} s (gives up at ${ev.timeoutSeconds} s, ${ev.setting}).`, "warn");
+      break;
     case "retry":
       system(`Provider retry ${ev.attempt} in ${Math.round(ev.delayMs / 1000)}s: ${ev.reason}`, "warn");
       break;
@@ -519,6 +530,7 @@ function renderEvent(ev: Json, live: boolean): void {
       else if (ev.reason === "max_steps") system("Stopped: step limit reached.", "warn");
       else if (ev.reason === "denied") system("Stopped: permission denied.", "warn");
       else if (ev.reason === "error") system(`Error: ${ev.error ?? "turn failed"}`, "error");
+      else if (ev.reason !== "done") system(`Stopped (${ev.reason}): ${ev.error ?? ""}`, "error");
       break;
     case "warning":
       system(`Warning: ${ev.message}`, "warn");

@@ -1,0 +1,148 @@
+/**
+ * `reasonix run --output-format text`: stdout carries exactly the committed
+ * answer; everything else (reasoning, tool calls, retries, waiting notices)
+ * goes to stderr.
+ *
+ * Piped stdout gets an answer only when the engine commits it (`assistant`),
+ * so the text of a failed attempt never reaches a consumer. On a terminal
+ * the deltas stream live and a discarded attempt is erased again.
+ */
+import type { EngineEvent } from "../core/engine/types.ts";
+import { dim, red, yellow } from "./output.ts";
+
+interface Out {
+  write(s: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+  rows?: number;
+}
+
+const width = (s: string): number => {
+  const sw = (globalThis as { Bun?: { stringWidth?(s: string): number } }).Bun?.stringWidth;
+  return sw ? sw(s) : s.length;
+};
+
+/** Terminal rows `text` takes when printed from column 0 on a `cols`-wide terminal. */
+export function rowsOf(text: string, cols: number): number {
+  let rows = 0;
+  for (const line of text.split("\n")) rows += Math.max(1, Math.ceil(width(line) / Math.max(1, cols)));
+  return rows;
+}
+
+const TURN_END_STOPS = new Set(["length", "content_filter", "refusal", "empty"]);
+
+export class TextRunOutput {
+  private readonly live: boolean;
+  /** Live deltas of the current attempt already on the terminal. */
+  private shown = "";
+  /** The last committed answer did not end with a newline (written lazily: a continuation joins it). */
+  private newlineOwed = false;
+  private reasoningOpen = false;
+
+  constructor(
+    private readonly out: Out = process.stdout,
+    private readonly err: Out & NodeJS.WriteStream = process.stderr,
+  ) {
+    this.live = !!out.isTTY;
+  }
+
+  private stdout(text: string): void {
+    if (!text) return;
+    if (this.newlineOwed) this.out.write("\n");
+    this.newlineOwed = false;
+    this.out.write(text);
+  }
+
+  /** A stderr line: close an open reasoning line (and, on a terminal, the answer line) first. */
+  private line(text: string): void {
+    this.closeReasoning();
+    if (this.live && this.newlineOwed) {
+      this.out.write("\n");
+      this.newlineOwed = false;
+    }
+    this.err.write(`${text}\n`);
+  }
+
+  private closeReasoning(): void {
+    if (this.reasoningOpen) this.err.write("\n");
+    this.reasoningOpen = false;
+  }
+
+  /** Take the discarded attempt's live text off the terminal. */
+  private erase(): void {
+    const text = this.shown;
+    this.shown = "";
+    if (!text) return;
+    const rows = rowsOf(text, this.out.columns ?? 80);
+    if (rows <= (this.out.rows ?? 24) - 1) this.out.write(`\r${rows > 1 ? `\x1b[${rows - 1}A` : ""}\x1b[J`);
+    else this.out.write("\n");
+  }
+
+  handle(e: EngineEvent): void {
+    const err = this.err;
+    switch (e.type) {
+      case "text_delta":
+        if (!this.live) break;
+        this.closeReasoning();
+        this.stdout(e.text);
+        this.shown += e.text;
+        break;
+      case "reasoning_delta":
+        if (!e.text) break;
+        err.write(dim(e.text, err));
+        this.reasoningOpen = !e.text.endsWith("\n");
+        break;
+      case "assistant": {
+        this.closeReasoning();
+        const text = e.text;
+        if (this.live && this.shown && text.startsWith(this.shown)) this.out.write(text.slice(this.shown.length));
+        else {
+          if (this.live) this.erase();
+          this.stdout(text);
+        }
+        this.shown = "";
+        if (text) this.newlineOwed = !text.endsWith("\n");
+        break;
+      }
+      case "continuation":
+        // The next answer continues this one on the same line.
+        this.newlineOwed = false;
+        this.line(dim(`the answer hit the output limit${e.outputLimit ? ` (max_tokens ${e.outputLimit})` : ""}; asking the model to continue`, err));
+        break;
+      case "attempt_discarded":
+        this.closeReasoning();
+        if (this.live) this.erase();
+        this.line(dim(`(discarded the partial answer of attempt ${e.attempt})`, err));
+        break;
+      case "waiting":
+        this.line(dim(`waiting for the model: nothing received for ${Math.round(e.seconds)} s${e.phase === "idle" ? " mid-answer" : ""} (gives up at ${e.timeoutSeconds} s, ${e.setting})`, err));
+        break;
+      case "tool_call":
+        this.line(`${dim("•", err)} ${e.name} ${dim(JSON.stringify(e.input).slice(0, 160), err)}`);
+        break;
+      case "tool_result":
+        if (!e.ok) this.line(`${yellow("  ↳", err)} ${e.output.split("\n")[0]!.slice(0, 300)}`);
+        else if (e.receipt) this.line(dim(`  ↳ ${e.receipt}`, err));
+        break;
+      case "retry":
+        this.line(dim(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}`, err));
+        break;
+      case "compaction":
+        this.line(dim(`compacted ${e.removedMessages} messages into a summary`, err));
+        break;
+      case "error":
+        this.line(`${red("error:", err)} ${e.message}`);
+        break;
+      case "turn_end":
+        if (TURN_END_STOPS.has(e.reason) && e.error) this.line(`${red("error:", err)} ${e.error}`);
+        break;
+    }
+  }
+
+  /** End of the run: the answer's last line gets its newline. */
+  finish(): void {
+    this.closeReasoning();
+    if (this.newlineOwed) this.out.write("\n");
+    this.newlineOwed = false;
+  }
+}
