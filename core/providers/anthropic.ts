@@ -50,16 +50,37 @@ export function toAnthropicMessages(messages: Message[]): { role: "user" | "assi
   return out;
 }
 
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+/**
+ * Prompt-cache breakpoints (Anthropic allows 4): the tool list, the system
+ * block, the previous request's last user turn (so this request reads the
+ * prefix the last one wrote, however many blocks the round added) and the
+ * latest user turn (written now, read by the next step). A tool loop thus
+ * pays the full input rate only for the newest turn.
+ */
+export function markCacheBreakpoints(body: { tools?: Block[]; system: Block[]; messages: { role: string; content: Block[] }[] }): void {
+  const lastTool = body.tools?.[body.tools.length - 1];
+  if (lastTool) lastTool.cache_control = EPHEMERAL;
+  const sys = body.system[body.system.length - 1];
+  if (sys) sys.cache_control = EPHEMERAL;
+  const users = body.messages.filter((m) => m.role === "user").slice(-2);
+  for (const m of users) {
+    const last = m.content[m.content.length - 1];
+    if (last) m.content[m.content.length - 1] = { ...last, cache_control: EPHEMERAL };
+  }
+}
+
 export function buildAnthropicBody(cfg: ProviderConfig, req: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  const body: Record<string, unknown> & { system: Block[]; messages: { role: "user" | "assistant"; content: Block[] }[]; tools?: Block[] } = {
     model: cfg.model,
     max_tokens: req.maxOutputTokens || cfg.max_output_tokens || DEFAULT_MAX_TOKENS,
-    // Marking the system block cacheable caches tools + system as one prefix.
-    system: [{ type: "text", text: req.system, cache_control: { type: "ephemeral" } }],
+    system: [{ type: "text", text: req.system }],
     messages: toAnthropicMessages(req.messages),
     stream: true,
   };
   if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  markCacheBreakpoints(body);
   return mergeExtraBody(body, cfg.extra_body, cfg.name);
 }
 

@@ -1,20 +1,54 @@
 /** Scripted Anthropic Messages API server (same script format as scripted-llm.ts). */
 import { argText, pieces, startScripted, type RecordedRequest, type ReplyStep, type ScriptedOptions, type ScriptedServer, type ScriptStep } from "./scripted-llm.ts";
 
+/**
+ * A prompt cache like Anthropic's, for usage receipts: every block marked
+ * with cache_control writes the prefix up to it; a later request reads the
+ * longest marked prefix written before. Tokens are characters / 4.
+ */
+export function promptCache() {
+  const written = new Set<string>();
+  const strip = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === "cache_control" ? undefined : v)));
+  return (body: any): { input: number; read: number; write: number } => {
+    const seq: { marked: boolean; json: string }[] = [];
+    const add = (role: string, b: any) => seq.push({ marked: !!b?.cache_control, json: JSON.stringify([role, strip(b)]) });
+    for (const t of body?.tools ?? []) add("tool", t);
+    for (const b of Array.isArray(body?.system) ? body.system : [{ type: "text", text: String(body?.system ?? "") }]) add("system", b);
+    (body?.messages ?? []).forEach((m: any, i: number) => {
+      for (const b of Array.isArray(m.content) ? m.content : [{ type: "text", text: m.content }]) add(`${m.role}${i}`, b);
+    });
+    let prefix = "";
+    let read = 0;
+    let longest = 0;
+    for (const x of seq) {
+      prefix += x.json;
+      if (!x.marked) continue;
+      const tokens = Math.ceil(prefix.length / 4);
+      if (written.has(prefix)) read = Math.max(read, tokens);
+      longest = Math.max(longest, tokens);
+      written.add(prefix);
+    }
+    const total = Math.ceil(prefix.length / 4);
+    const write = Math.max(0, longest - read);
+    return { input: total - read - write, read, write };
+  };
+}
+
 const ev = (name: string, obj: unknown) => `event: ${name}\ndata: ${JSON.stringify(obj)}\n\n`;
 
-function anthropicFrames(step: ReplyStep, req: RecordedRequest, n: number): string[] {
+function anthropicFrames(step: ReplyStep, req: RecordedRequest, n: number, cache?: ReturnType<typeof promptCache>): string[] {
   const size = step.chunkSize ?? 7;
   const model = String(req.body?.model ?? "scripted-model");
   const u = step.usage ?? {};
-  const input = u.input ?? 100;
-  const hit = u.cacheHit ?? 0;
+  const sim = cache && !step.usage ? cache(req.body) : undefined;
+  const input = sim ? sim.input + sim.read : (u.input ?? 100);
+  const hit = sim ? sim.read : (u.cacheHit ?? 0);
   const frames: string[] = [
     ev("message_start", {
       type: "message_start",
       message: {
         id: `msg_scripted_${n}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: input - hit, cache_creation_input_tokens: 0, cache_read_input_tokens: hit, output_tokens: 1 },
+        usage: { input_tokens: input - hit, cache_creation_input_tokens: sim?.write ?? 0, cache_read_input_tokens: hit, output_tokens: 1 },
       },
     }),
     ev("ping", { type: "ping" }),
@@ -44,13 +78,15 @@ function anthropicFrames(step: ReplyStep, req: RecordedRequest, n: number): stri
   return frames;
 }
 
-export function startScriptedAnthropic(steps: ScriptStep[] = [], opts: ScriptedOptions = {}): Promise<ScriptedServer> {
+/** `simulateCache`: usage follows the request's cache_control breakpoints (see promptCache) unless a step sets usage. */
+export function startScriptedAnthropic(steps: ScriptStep[] = [], opts: ScriptedOptions & { simulateCache?: boolean } = {}): Promise<ScriptedServer> {
+  const cache = opts.simulateCache ? promptCache() : undefined;
   return startScripted(
     {
       prefix: "",
       chatPath: /\/v1\/messages$/,
       modelsPath: /\/v1\/models$/,
-      frames: anthropicFrames,
+      frames: (step, req, n) => anthropicFrames(step, req, n, cache),
       errorFrame: (message) => ev("error", { type: "error", error: { type: "overloaded_error", message } }),
       errorBody: (status, message) => ({
         type: "error",

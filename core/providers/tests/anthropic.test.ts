@@ -31,8 +31,8 @@ describe("anthropic provider over real HTTP", () => {
     expect(sent.body.stream).toBe(true);
     expect(sent.body.max_tokens).toBeGreaterThan(0);
     expect(sent.body.system).toEqual([{ type: "text", text: "SYS", cache_control: { type: "ephemeral" } }]);
-    expect(sent.body.tools).toEqual([{ name: "edit_file", description: "Edit", input_schema: { type: "object", properties: { path: { type: "string" } } } }]);
-    expect(sent.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
+    expect(sent.body.tools).toEqual([{ name: "edit_file", description: "Edit", input_schema: { type: "object", properties: { path: { type: "string" } } }, cache_control: { type: "ephemeral" } }]);
+    expect(sent.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] }]);
   });
 
   test("thinking blocks, tool_use and tool_result are replayed; consecutive user turns merge", async () => {
@@ -51,7 +51,7 @@ describe("anthropic provider over real HTTP", () => {
       signal(),
     );
     expect(fx.llm!.chatRequests()[0]!.body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "<project-instructions>x</project-instructions>" }, { type: "text", text: "go" }] },
+      { role: "user", content: [{ type: "text", text: "<project-instructions>x</project-instructions>" }, { type: "text", text: "go", cache_control: { type: "ephemeral" } }] },
       {
         role: "assistant",
         content: [
@@ -60,7 +60,7 @@ describe("anthropic provider over real HTTP", () => {
           { type: "tool_use", id: "tu1", name: "edit_file", input: { path: "a" } },
         ],
       },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "tu1", content: "boom", is_error: true }, { type: "text", text: "next" }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "tu1", content: "boom", is_error: true }, { type: "text", text: "next", cache_control: { type: "ephemeral" } }] },
     ]);
   });
 
