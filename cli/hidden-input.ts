@@ -5,7 +5,6 @@ import { UsageError } from "../core/errors.ts";
 export function readHidden(prompt: string): Promise<string> {
   const stdin = process.stdin;
   if (!stdin.isTTY) return Promise.reject(new UsageError("stdin is not a terminal, so the password cannot be prompted for", "use --password-stdin or --token-stdin"));
-  process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
     let value = "";
     const done = (err?: Error) => {
@@ -25,7 +24,9 @@ export function readHidden(prompt: string): Promise<string> {
         else if (ch >= " ") value += ch;
       }
     };
+    // Echo goes off before the prompt shows, so nothing typed after it is echoed.
     stdin.setRawMode(true);
+    process.stderr.write(prompt);
     stdin.resume();
     stdin.on("data", onData);
   });

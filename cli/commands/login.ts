@@ -10,14 +10,13 @@ export default defineCommand<{ url?: string; email?: string; passwordStdin: bool
       .option("email", { type: "string", describe: "Account email (prompted for on a terminal)" })
       .option("password-stdin", { type: "boolean", default: false, describe: "Read the password from stdin instead of prompting" })
       .option("token-stdin", { type: "boolean", default: false, describe: "Read an existing session token from stdin instead of signing in" })
-      .option("json", { type: "boolean", default: false, describe: "Print the result as JSON" })
-      .conflicts("password-stdin", "token-stdin")
-      .conflicts("token-stdin", "email"),
+      .option("json", { type: "boolean", default: false, describe: "Print the result as JSON" }),
   run: async (args) => {
     const { AccountsClient, accountsUrl, DEFAULT_ACCOUNTS_URL } = await import("../../core/accounts/client.ts");
     const { writeCredentials, credentialsPath } = await import("../../core/accounts/credentials.ts");
     const { readHidden, readLine, readStdinSecret } = await import("../hidden-input.ts");
     const { UsageError } = await import("../../core/errors.ts");
+    if (args.tokenStdin && (args.passwordStdin || args.email)) throw new UsageError("--token-stdin signs in with a token: it takes no --email or --password-stdin");
     const url = accountsUrl(args.url ?? process.env.REASONIX_ACCOUNTS_URL ?? DEFAULT_ACCOUNTS_URL);
     let token: string;
     let user;
