@@ -63,23 +63,30 @@ export async function runServer(opts: RunOptions): Promise<number> {
     authMode: opts.auth.mode,
     version: opts.version,
   });
+  // Catch signals before announcing the port: a supervisor (or a test) may
+  // signal the moment it sees the port file, and the default action would
+  // kill us without cleaning up.
+  const handlers: [NodeJS.Signals, () => void][] = [];
+  const signalled = new Promise<string>((resolve) => {
+    for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      const h = () => resolve(sig);
+      handlers.push([sig, h]);
+      process.once(sig, h);
+    }
+  });
   try {
     if (opts.pidFile) writeFileAtomic(opts.pidFile, pidContent, { mode: 0o600 });
     // Written last and atomically: a reader that sees the port file can connect.
     if (opts.portFile) writeFileAtomic(opts.portFile, portContent, { mode: 0o600 });
     await opts.onListening?.(server);
   } catch (e) {
+    for (const [sig, h] of handlers) process.off(sig, h);
     heartbeat.close();
     await server.stop();
     throw e;
   }
 
-  const signal = await new Promise<string>((resolve) => {
-    const once = (sig: string) => () => resolve(sig);
-    process.once("SIGTERM", once("SIGTERM"));
-    process.once("SIGINT", once("SIGINT"));
-    process.once("SIGHUP", once("SIGHUP"));
-  });
+  const signal = await signalled;
   opts.onShutdown?.(signal);
   // A second signal while we drain means "now".
   const force = () => {
