@@ -7,6 +7,7 @@ import { clearedCookie, COOKIE_NAME, CookieSigner, parseCookies, RateLimiter, sa
 import { EventHub, type EventSink } from "./events.ts";
 import { isStateChanging, RequestGuard } from "./guard.ts";
 import { ApiError, SessionManager, type EngineFactory } from "./sessions.ts";
+import { seenDigests, trustApi } from "./trust.ts";
 import { uiAssets } from "./ui/assets.ts";
 
 export interface ServerOptions {
@@ -35,6 +36,8 @@ export interface ServerOptions {
   cookieSecret?: string;
   /** Writes the provider key for the setup page; absent = setup disabled. */
   saveProviderKey?: (envName: string, value: string) => void;
+  /** $REASONIX_HOME, where trust approvals are recorded (default: reasonixHome()). */
+  home?: string;
 }
 
 export interface RunningServer {
@@ -121,6 +124,7 @@ interface WsData {
 /** Start listening. Resolves once the socket is bound. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const hub = new EventHub();
+  const trust = trustApi(opts.workspace, opts.home);
   const sessions = new SessionManager(opts.engineFactory, hub, opts.workspace, opts.model, opts.defaultModel);
   const behindProxy = opts.behindProxy ?? false;
   const guard = new RequestGuard(opts.host, opts.publicHosts ?? [], behindProxy);
@@ -238,6 +242,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (path === "/api/model" && method === "POST") {
       sessions.setModel(str(await readJson(req), "name")!);
       return json({ selected: sessions.selectedModel });
+    }
+    if (path === "/api/trust" && method === "GET") return json(trust.report());
+    if (path === "/api/trust" && method === "POST") {
+      const report = trust.approve(seenDigests(await readJson(req)));
+      // New sessions must see the approved settings: rebuild the engine.
+      const ok = await sessions.build();
+      return json({ ...report, engine: { ready: ok, error: sessions.error } });
     }
     if (path === "/api/events" && method === "GET") {
       if (hub.clients >= MAX_EVENT_CLIENTS) return tooManyClients();

@@ -110,6 +110,7 @@ function renderShell(): void {
       ),
       h("main", { class: "chat" },
         h("div", { id: "banner", class: "banner", hidden: true }),
+        h("section", { id: "trust", class: "trust", hidden: true, "aria-label": "Workspace trust" }),
         h("div", { id: "transcript", class: "transcript", "aria-live": "polite" },
           h("div", { class: "empty", id: "empty" }, "Ask for a change, a fix or an explanation. Enter sends, Shift+Enter adds a line, Esc cancels."),
         ),
@@ -139,6 +140,53 @@ function setBanner(text: string | null, kind: "info" | "error" = "info"): void {
   b.hidden = !text;
   b.className = `banner ${kind}`;
   b.textContent = text ?? "";
+}
+
+// ---------- workspace trust ----------
+
+/**
+ * Asked once per content: a workspace whose project files would loosen the
+ * user's protections shows what, and approves exactly the digests shown.
+ */
+async function checkTrust(): Promise<void> {
+  let t: Json;
+  try {
+    t = await api("GET", "/api/trust");
+  } catch {
+    return;
+  }
+  const box = $("#trust");
+  if (!box || t.trusted || !t.loosening?.length) return;
+  const seen: Record<string, string> = {};
+  for (const i of t.inputs as { rel: string; sha256: string }[]) seen[i.rel] = i.sha256;
+  const key = `reasonix.trust-dismissed:${t.workspace}`;
+  const fingerprint = JSON.stringify(seen);
+  if (localStorage.getItem(key) === fingerprint) return;
+  const err = h("p", { class: "error" });
+  clear(box);
+  box.append(
+    h("h2", {}, "This workspace's files want to loosen your protections"),
+    h("p", {}, "Until you trust their exact content these settings are ignored; any later change to the files asks again."),
+    h("ul", {}, ...(t.loosening as Json[]).map((l) => h("li", {}, h("code", {}, `${l.key} = ${JSON.stringify(l.value)}`), h("span", { class: "muted" }, ` ${l.file}:${l.line}`)))),
+    h("div", { class: "actions" },
+      h("button", { type: "button", class: "primary", id: "trust-approve", onclick: async () => {
+        err.textContent = "";
+        try {
+          await api("POST", "/api/trust", { inputs: seen });
+          box.hidden = true;
+          await Promise.all([loadModels(), loadSessions()]);
+        } catch (x) {
+          err.textContent = (x as Error).message;
+        }
+      } }, "Trust these files"),
+      h("button", { type: "button", id: "trust-dismiss", onclick: () => {
+        localStorage.setItem(key, fingerprint);
+        box.hidden = true;
+      } }, "Keep ignoring"),
+    ),
+    err,
+  );
+  box.hidden = false;
 }
 
 // ---------- login & setup ----------
@@ -737,7 +785,7 @@ async function boot(): Promise<void> {
   if (!st.engine?.ready) setBanner(`Engine not ready: ${st.engine?.error ?? "unknown error"}`, "error");
   if (!socket && !source) connect();
   else setConn(state.transport);
-  await Promise.all([loadModels(), loadSessions()]);
+  await Promise.all([loadModels(), loadSessions(), checkTrust()]);
   const m = /^\/sessions\/([^/]+)$/.exec(location.pathname);
   if (m) await openSession(decodeURIComponent(m[1]!), false);
   updateComposer();
