@@ -61,7 +61,7 @@ const run = defineCommand<RunArgs>({
     const { savedCredentialNames } = await import("../../core/sandbox/env.ts");
     const cfg = loadConfig();
     for (const w of cfg.warnings) warn(w);
-    const section = (cfg.values.sandbox ?? {}) as { network?: boolean };
+    const section = (cfg.values.sandbox ?? {}) as { network?: boolean; env_passthrough?: string[]; ssh_agent?: boolean };
     const policy = createPathPolicy({
       config: section,
       cwd: process.cwd(),
@@ -78,6 +78,8 @@ const run = defineCommand<RunArgs>({
         sessionTmpDir,
         cwd: process.cwd(),
         stripEnv: savedCredentialNames(cfg.values, homePaths(cfg.home).dotenv),
+        envPassthrough: section.env_passthrough ?? [],
+        sshAgent: section.ssh_agent === true,
         onOutput: (chunk, stream) => (stream === "stdout" ? process.stdout : process.stderr).write(chunk),
         maxOutputBytes: 0,
       });

@@ -43,6 +43,10 @@ export interface SandboxConfig {
   allow_write?: string[];
   forbid_read?: string[];
   network?: boolean;
+  /** User config only: extra variable names bash may see. */
+  env_passthrough?: string[];
+  /** User config only: pass the ssh-agent socket into bash. */
+  ssh_agent?: boolean;
 }
 
 export interface PathPolicyOptions {

@@ -27,14 +27,16 @@
  * mode credential variables are removed from the child environment and
  * TMPDIR/TMP/TEMP point at the session temp dir (`/tmp` inside bwrap).
  */
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, openSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import type { PathPolicy } from "../policy/paths.ts";
 import { isWithin, resolveReal } from "../policy/paths.ts";
 import { childEnv } from "./env.ts";
 import { guardNewRepos, guardProtected, layoutFor, type GuardReport } from "./layout.ts";
 import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from "./profiles.ts";
 import { probeSandbox, SEATBELT_PATH, type RefusalCode, type SandboxBackend, type SandboxStatus } from "./probe.ts";
+import { unixSocketFilter } from "./seccomp.ts";
 
 export { childEnv, isCredentialName } from "./env.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxStatus } from "./probe.ts";
@@ -54,14 +56,18 @@ export interface SandboxOptions {
   cwd?: string;
   /** Base environment; default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Extra variable names to remove (provider key names, .env keys). */
+  /** Reasonix's own credential names (provider key names, .env keys): removed even when passed through. */
   stripEnv?: Iterable<string>;
+  /** [sandbox] env_passthrough (user config only): names kept beyond the allowlist. */
+  envPassthrough?: Iterable<string>;
+  /** [sandbox] ssh_agent (user config only): pass SSH_AUTH_SOCK and bind its socket. */
+  sshAgent?: boolean;
   /** For tests: pretend to be another platform. */
   platform?: NodeJS.Platform;
 }
 
 export interface SandboxRefusal {
-  code: RefusalCode | "cwd-hidden";
+  code: RefusalCode | "cwd-hidden" | "seccomp-unsupported";
   /** One user-facing sentence: cause and fix. */
   message: string;
   cause: string;
@@ -75,7 +81,9 @@ export type WrappedCommand =
       argv: string[];
       env: Record<string, string>;
       cwd: string;
-      /** Call once the process has exited. */
+      /** Open descriptors the child must get as fd 3, 4, … (the seccomp program); see runSandboxed. */
+      fds: number[];
+      /** Call once the process has exited (closes `fds`, guards protected paths). */
       finish(): GuardReport;
     }
   | { ok: false; refusal: SandboxRefusal };
@@ -88,10 +96,16 @@ function refusal(status: SandboxStatus): SandboxRefusal {
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
+/** Shared temp dirs besides /tmp that the Linux profile replaces with an empty tmpfs. */
+function sharedTmpDirs(): string[] {
+  const real = resolveReal("/var/tmp");
+  return existsSync(real) && !["/tmp", "/run"].some((h) => isWithin(real, h)) ? [real] : [];
+}
+
 /** Paths the Linux profile already hides or replaces; masking them again would only litter. */
-function visibleInBwrap(p: string, writeRoots: readonly string[]): boolean {
+function visibleInBwrap(p: string, writeRoots: readonly string[], hidden: readonly string[]): boolean {
   if (writeRoots.some((r) => isWithin(p, r))) return true;
-  return !["/tmp", "/run", "/proc", "/dev"].some((h) => isWithin(p, h));
+  return ![...hidden, "/proc", "/dev"].some((h) => isWithin(p, h));
 }
 
 /** /etc/resolv.conf's real path when it lies under /run, which the profile hides. */
@@ -102,35 +116,89 @@ function resolverUnderRun(): string[] {
 
 const tmpVars = (dir: string) => ({ TMPDIR: dir, TMP: dir, TEMP: dir });
 
+/** Where the ssh-agent socket appears inside bwrap (under the sandbox's own empty /run). */
+const AGENT_INSIDE = "/run/reasonix/ssh-agent.sock";
+
+/** The agent socket named by SSH_AUTH_SOCK, resolved, when it is a socket. */
+function agentSocket(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SSH_AUTH_SOCK;
+  if (!raw || !isAbsolute(raw)) return undefined;
+  try {
+    const real = resolveReal(raw);
+    return statSync(real).isSocket() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The seccomp program as an open descriptor for `bwrap --seccomp 3`. Written
+ * to the per-user temp parent (hidden inside the sandbox) and unlinked at
+ * once, so nothing can swap it between writing and bwrap reading it.
+ */
+function programFd(program: Buffer, dir: string): number {
+  const path = join(dir, `seccomp-${process.pid}-${randomBytes(6).toString("hex")}.bpf`);
+  writeFileSync(path, program, { mode: 0o600, flag: "wx" });
+  try {
+    return openSync(path, "r");
+  } finally {
+    unlinkSync(path);
+  }
+}
+
+function closeAll(fds: number[]): void {
+  for (const fd of fds.splice(0)) {
+    try {
+      closeSync(fd);
+    } catch {}
+  }
+}
+
 export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise<WrappedCommand> {
   const platform = opts.platform ?? process.platform;
   const cwd = opts.cwd ?? opts.policy.workspaceRoot;
   const base = opts.env ?? process.env;
   const noGuard = (): GuardReport => ({ violations: [] });
 
+  const agent = opts.sshAgent ? agentSocket(base) : undefined;
+  const envFor = (set: Record<string, string>) => childEnv(base, { strip: opts.stripEnv, passthrough: opts.envPassthrough, set });
+
   if (opts.mode === "off") {
-    const env = childEnv(base, { strip: opts.stripEnv, set: tmpVars(opts.sessionTmpDir) });
-    return { ok: true, backend: "unconfined", argv, env, cwd, finish: noGuard };
+    const env = envFor({ ...tmpVars(opts.sessionTmpDir), ...(agent ? { SSH_AUTH_SOCK: agent } : {}) });
+    return { ok: true, backend: "unconfined", argv, env, cwd, fds: [], finish: noGuard };
   }
 
   const status = await probeSandbox(platform);
   if (!status.available) return { ok: false, refusal: refusal(status) };
   const layout = layoutFor(opts.policy);
-  const finish = (): GuardReport => ({ violations: [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations] });
+  const guard = (): GuardReport => ({ violations: [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations] });
 
   if (status.backend === "bwrap") {
     const profile = loadBwrapProfile();
     const roots = layout.writeRoots;
-    const visible = (xs: string[]) => xs.filter((p) => visibleInBwrap(p, roots));
+    const sharedTmp = sharedTmpDirs();
+    const hidden = ["/tmp", "/run", ...sharedTmp];
+    const visible = (xs: string[]) => xs.filter((p) => visibleInBwrap(p, roots, hidden));
     const tmpParent = dirname(opts.sessionTmpDir);
-    if (isWithin(cwd, "/tmp") && !roots.some((r) => isWithin(cwd, r))) {
+    if (hidden.some((h) => isWithin(cwd, h)) && !roots.some((r) => isWithin(cwd, r))) {
       const fix = "run from the workspace or add the directory with --write / sandbox.allow_write";
-      return { ok: false, refusal: { code: "cwd-hidden", cause: `${cwd} is not visible inside the sandbox`, fix, message: `${cwd} is not visible inside the sandbox (host /tmp is replaced by the session temp dir). Fix: ${fix}.` } };
+      return { ok: false, refusal: { code: "cwd-hidden", cause: `${cwd} is not visible inside the sandbox`, fix, message: `${cwd} is not visible inside the sandbox (host /tmp, /var/tmp and /run are replaced by empty or private dirs). Fix: ${fix}.` } };
     }
+    // Network off: no unix socket either (pathname sockets can sit anywhere readable).
+    let fds: number[] = [];
+    if (!opts.network) {
+      const filter = unixSocketFilter();
+      if (!filter.ok) {
+        const fix = 'set [sandbox] network = true (host unix sockets become reachable) or bash = "off"';
+        return { ok: false, refusal: { code: "seccomp-unsupported", cause: filter.cause, fix, message: `bash is sandboxed with the network off but ${filter.cause}. Fix: ${fix}.` } };
+      }
+      fds = [programFd(filter.program, tmpParent)];
+    }
+    const finish = (): GuardReport => (closeAll(fds), guard());
     const args = renderBwrapArgs(profile, {
       asRoot: isRoot(),
       network: opts.network,
-      scalars: { session_tmp: opts.sessionTmpDir, cwd },
+      scalars: { session_tmp: opts.sessionTmpDir, cwd, seccomp_fd: "3" },
       lists: {
         write_roots: roots,
         session_tmp_parents: visible([tmpParent]),
@@ -139,10 +207,12 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
         protected: visible(layout.protectedExisting),
         forbid_dirs: visible(layout.forbidDirs),
         forbid_files: visible(layout.forbidFiles),
+        ssh_agent: agent ? [agent] : [],
+        shared_tmp: sharedTmp,
       },
     });
-    const env = childEnv(base, { strip: opts.stripEnv, set: profile.env });
-    return { ok: true, backend: "bwrap", argv: [status.path!, ...args, "--", ...argv], env, cwd, finish };
+    const env = envFor({ ...profile.env, ...(agent ? { SSH_AUTH_SOCK: AGENT_INSIDE } : {}) });
+    return { ok: true, backend: "bwrap", argv: [status.path!, ...args, "--", ...argv], env, cwd, fds, finish };
   }
 
   // Seatbelt
@@ -155,9 +225,9 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
       PROTECTED_ANCESTOR: [...layout.ancestors, ...layout.protectedAll],
     },
   });
-  const env = childEnv(base, { strip: opts.stripEnv, set: tmpVars(opts.sessionTmpDir) });
+  const env = envFor({ ...tmpVars(opts.sessionTmpDir), ...(agent ? { SSH_AUTH_SOCK: agent } : {}) });
   const full = [SEATBELT_PATH, "-p", profile, ...defines.flatMap(([k, v]) => ["-D", `${k}=${v}`]), ...argv];
-  return { ok: true, backend: "seatbelt", argv: full, env, cwd, finish };
+  return { ok: true, backend: "seatbelt", argv: full, env, cwd, fds: [], finish: guard };
 }
 
 export interface RunOptions extends SandboxOptions {
@@ -199,16 +269,20 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
   const started = performance.now();
   const limit = opts.maxOutputBytes ?? 1 << 20;
   const unconfined = wrapped.backend === "unconfined";
-  const proc = Bun.spawn(wrapped.argv, {
-    cwd: wrapped.cwd,
-    env: wrapped.env,
-    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
-    stdout: "pipe",
-    stderr: "pipe",
-    // Unconfined commands get their own process group so a timeout can kill
-    // what they started; under bwrap the PID namespace does that.
-    detached: unconfined,
-  });
+  let proc;
+  try {
+    proc = Bun.spawn(wrapped.argv, {
+      cwd: wrapped.cwd,
+      env: wrapped.env,
+      stdio: [opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin), "pipe", "pipe", ...wrapped.fds],
+      // Unconfined commands get their own process group so a timeout can kill
+      // what they started; under bwrap the PID namespace does that.
+      detached: unconfined,
+    });
+  } catch (e) {
+    wrapped.finish();
+    throw e;
+  }
   let timedOut = false;
   let aborted = false;
   const kill = () => {

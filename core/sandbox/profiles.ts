@@ -87,7 +87,7 @@ function fill(arg: string, vars: Record<string, string>): string {
 export function renderBwrapArgs(profile: BwrapProfile, params: BwrapParams): string[] {
   const out = [...profile.process];
   if (params.asRoot) out.push(...profile.as_root);
-  out.push(...(params.network ? profile.network_on : profile.network_off));
+  out.push(...(params.network ? profile.network_on : profile.network_off).map((a) => fill(a, params.scalars)));
   for (const m of profile.mount) {
     if (m.each === undefined) {
       out.push(...m.args.map((a) => fill(a, params.scalars)));

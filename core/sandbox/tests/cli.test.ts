@@ -34,7 +34,7 @@ describe("reasonix sandbox", () => {
     expect(list.stdout).toContain("linux-bwrap");
     expect(list.stdout).toContain("macos-seatbelt");
     const show = cli("profiles", "--show", "linux-bwrap");
-    expect(show.stdout).toContain('network_off = ["--unshare-net"]');
+    expect(show.stdout).toContain('network_off = ["--unshare-net", "--seccomp", "${seccomp_fd}"]');
     const bad = cli("profiles", "--show", "nope");
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("known: linux-bwrap, macos-seatbelt");

@@ -39,7 +39,7 @@ function record(name: string, escaped: boolean): void {
   expect(escaped).toBe(false);
 }
 
-async function sh(cmd: string, opts: { network?: boolean; policy?: PathPolicy; tmp?: string; env?: Record<string, string> } = {}): Promise<Extract<RunResult, { ok: true }>> {
+async function sh(cmd: string, opts: { network?: boolean; policy?: PathPolicy; tmp?: string; env?: Record<string, string>; passthrough?: string[] } = {}): Promise<Extract<RunResult, { ok: true }>> {
   const res = await runShell(cmd, {
     policy: opts.policy ?? policy,
     mode: "enforce",
@@ -48,6 +48,7 @@ async function sh(cmd: string, opts: { network?: boolean; policy?: PathPolicy; t
     cwd: (opts.policy ?? policy).workspaceRoot,
     timeoutMs: 20_000,
     env: { ...process.env, ...opts.env },
+    envPassthrough: opts.passthrough,
   });
   if (!res.ok) throw new Error(res.refusal.message);
   return res;
@@ -207,7 +208,7 @@ describe.skipIf(skip)("bwrap escape suite", () => {
   });
 
   test("provider keys in the parent environment do not reach the child", async () => {
-    const r = await sh("env", { env: { DEEPSEEK_API_KEY: `sk-${MARK}`, MY_SERVICE_TOKEN: MARK, RX_HARMLESS: "kept" } });
+    const r = await sh("env", { env: { DEEPSEEK_API_KEY: `sk-${MARK}`, MY_SERVICE_TOKEN: MARK, RX_HARMLESS: "kept" }, passthrough: ["RX_HARMLESS", "DEEPSEEK_API_KEY"] });
     record("credential env vars", r.output.includes(MARK));
     expect(r.output).toContain("RX_HARMLESS=kept");
   });

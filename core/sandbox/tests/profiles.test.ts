@@ -42,17 +42,18 @@ describe("embedded profiles", () => {
     const args = renderBwrapArgs(loadBwrapProfile(), {
       asRoot: true,
       network: false,
-      scalars: { session_tmp: "/S", cwd: "/W" },
-      lists: { write_roots: ["/W", "/A"], session_tmp_parents: [], run_keep: ["/run/resolvconf/resolv.conf"], keep_ancestors: ["/W/.git"], protected: ["/W/.git/hooks"], forbid_dirs: ["/F"], forbid_files: ["/f"] },
+      scalars: { session_tmp: "/S", cwd: "/W", seccomp_fd: "3" },
+      lists: { write_roots: ["/W", "/A"], session_tmp_parents: [], run_keep: ["/run/resolvconf/resolv.conf"], keep_ancestors: ["/W/.git"], protected: ["/W/.git/hooks"], forbid_dirs: ["/F"], forbid_files: ["/f"], ssh_agent: [], shared_tmp: [] },
     });
     const s = args.join(" ");
     expect(s).toStartWith("--new-session --die-with-parent");
     expect(args).toContain("--unshare-pid");
-    expect(s).toContain("--cap-drop ALL --unshare-net --ro-bind / / --dev /dev --proc /proc --tmpfs /run");
+    expect(s).toContain("--cap-drop ALL --unshare-net --seccomp 3 --ro-bind / / --dev /dev --proc /proc --tmpfs /run");
     expect(s).toContain("--ro-bind /run/resolvconf/resolv.conf /run/resolvconf/resolv.conf --bind /S /tmp --bind /W /W --bind /A /A --bind /W/.git /W/.git --ro-bind /W/.git/hooks /W/.git/hooks --tmpfs /F --remount-ro /F --ro-bind /dev/null /f --chdir /W");
-    const on = renderBwrapArgs(loadBwrapProfile(), { asRoot: false, network: true, scalars: { session_tmp: "/S", cwd: "/W" }, lists: { write_roots: [], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [] } });
+    const on = renderBwrapArgs(loadBwrapProfile(), { asRoot: false, network: true, scalars: { session_tmp: "/S", cwd: "/W", seccomp_fd: "3" }, lists: { write_roots: [], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [], ssh_agent: [], shared_tmp: [] } });
     expect(on).toContain("--share-net");
     expect(on).not.toContain("--unshare-net");
+    expect(on).not.toContain("--seccomp");
     expect(on).not.toContain("--cap-drop");
   });
 
@@ -60,8 +61,8 @@ describe("embedded profiles", () => {
     const args = renderBwrapArgs(loadBwrapProfile(), {
       asRoot: false,
       network: false,
-      scalars: { session_tmp: "/S", cwd: "/W" },
-      lists: { write_roots: ["/a b/--ro-bind x"], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [] },
+      scalars: { session_tmp: "/S", cwd: "/W", seccomp_fd: "3" },
+      lists: { write_roots: ["/a b/--ro-bind x"], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [], ssh_agent: [], shared_tmp: [] },
     });
     const i = args.indexOf("/a b/--ro-bind x");
     expect(args[i - 1]).toBe("--bind");
@@ -113,10 +114,11 @@ describe("Seatbelt rendering (macOS execution is not tested here: no mac in CI)"
 });
 
 describe("child environment", () => {
-  test("credentials are removed, the rest is kept", () => {
+  test("credentials are removed, the allowlist and passed-through names are kept", () => {
     const env = childEnv(
-      { PATH: "/bin", HOME: "/h", OPENAI_API_KEY: "k", GITHUB_TOKEN: "t", DB_PASSWORD: "p", WEIRD_NAME: "x", REASONIX_HOME: "/r", TOKENIZERS_PARALLELISM: "1" },
-      { strip: ["WEIRD_NAME"], set: { TMPDIR: "/tmp" } },
+      { PATH: "/bin", HOME: "/h", OPENAI_API_KEY: "k", GITHUB_TOKEN: "t", DB_PASSWORD: "p", WEIRD_NAME: "x", REASONIX_HOME: "/r", TOKENIZERS_PARALLELISM: "1", OTHER: "o" },
+      // Reasonix's own keys and control variables stay out even when passed through.
+      { strip: ["WEIRD_NAME"], passthrough: ["TOKENIZERS_PARALLELISM", "WEIRD_NAME", "OPENAI_API_KEY", "REASONIX_HOME"], set: { TMPDIR: "/tmp" } },
     );
     expect(env).toEqual({ PATH: "/bin", HOME: "/h", TOKENIZERS_PARALLELISM: "1", TMPDIR: "/tmp" });
   });

@@ -64,6 +64,8 @@ function startupHooks(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(env).filter((k) => k === "BASH_ENV" || k === "ENV" || k === "PROMPT_COMMAND" || k.startsWith("BASH_FUNC_"));
 }
 
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
 function timeoutFor(input: Input, ctx: ToolContext): number {
   const configured = Number(getDotted(ctx.config, "tools.bash_timeout_seconds") ?? DEFAULT_TIMEOUT_S);
   const cap = Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_TIMEOUT_S;
@@ -103,6 +105,9 @@ export const bashTool: ToolDefinition<Input> = {
         policy: policyFor(ctx),
         mode: mode === "off" ? "off" : "enforce",
         network: getDotted(ctx.config, "sandbox.network") === true,
+        // Both user config only (the config loader keeps a project file from setting them).
+        envPassthrough: stringList(getDotted(ctx.config, "sandbox.env_passthrough")),
+        sshAgent: getDotted(ctx.config, "sandbox.ssh_agent") === true,
         sessionTmpDir: ctx.tmpDir,
         cwd: ctx.workspace,
         timeoutMs: timeoutS * 1000,

@@ -93,7 +93,7 @@ describe("bash environment", () => {
   for (const mode of ["off", "enforce"] as const) {
     const t = mode === "enforce" ? enforced : test;
     t(`credentials and shell start-up hooks are removed (${mode})`, async () => {
-      fx = fixture({ sandbox: { bash: mode }, config: { providers: [{ name: "p", api_key_env: "ODD_PROVIDER_CRED" }] } });
+      fx = fixture({ sandbox: { bash: mode, env_passthrough: ["MY_VISIBLE_VAR"] }, config: { providers: [{ name: "p", api_key_env: "ODD_PROVIDER_CRED" }] } });
       const hook = fx.write(join(fx.outside, "hook.sh"), "echo HOOK-RAN\n");
       writeFileSync(join(fx.home, ".env"), "STORED_IN_DOTENV=x\n");
       const r = await withEnv(
