@@ -21,7 +21,7 @@ import { planCompaction, estimateTokens } from "./compaction.ts";
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
-import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, TurnEndReason, Usage } from "./types.ts";
+import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, TurnEndReason, Usage } from "./types.ts";
 
 export interface SessionDeps {
   workspace: string;
@@ -195,6 +195,7 @@ export class LiveSession implements EngineSession {
     let continued = false;
     for (let step = 1; ; step++) {
       if (signal.aborted) return "cancelled";
+      this.takeSteers(turn);
       lastPrompt = (await this.maybeCompact(turn, signal, lastPrompt)).last;
       const req: ChatRequest = { system: this.deps.system, tools: this.schemas, messages: this.state.messages };
       const sentCount = req.messages.length;
@@ -229,6 +230,8 @@ export class LiveSession implements EngineSession {
           continue;
         }
         if (!msg.content.trim() && !continued) return this.ending("empty");
+        // Guidance that arrived during this last step still belongs to this turn.
+        if (this.steers.length > 0 && step < this.deps.maxSteps) continue;
         return "done";
       }
       const denied = await this.runRound(turn, calls, signal, checkpointed, cutOffCalls(result), result.outputLimit);
@@ -389,6 +392,27 @@ export class LiveSession implements EngineSession {
     this.abort?.abort(new ReasonixError("cancelled", "cancelled by the user"));
   }
 
+  /**
+   * Guidance from the user while a turn runs: it joins the conversation as a
+   * user message at the next model step of the running turn (the system prompt
+   * and the earlier messages stay byte-identical). Idle, it waits for the next
+   * turn's first step.
+   */
+  steer(text: string): SteerDisposition {
+    if (this.closed) throw new ReasonixError("session_closed", "session is closed");
+    if (!text.trim()) throw new ReasonixError("steer_empty", "steering guidance is empty");
+    this.steers.push(text);
+    return this.abort && !this.abort.signal.aborted ? "steer_accepted" : "queued_followup";
+  }
+  private steers: string[] = [];
+
+  /** Commit pending guidance as user messages; true when there was some. */
+  private takeSteers(turn: number): boolean {
+    if (this.steers.length === 0) return false;
+    for (const text of this.steers.splice(0)) this.commit({ t: "msg", turn, msg: { role: "user", content: steerMessage(text) } });
+    return true;
+  }
+
   private toolContext(turn: number, signal: AbortSignal, checkpointed: Set<string>): ToolContext {
     return {
       workspace: this.deps.workspace,
@@ -465,6 +489,9 @@ export class LiveSession implements EngineSession {
     this.deps.onClose?.();
   }
 }
+
+/** How steering guidance reaches the model: marked as said mid-turn. */
+export const steerMessage = (text: string): string => `[The user added this while you were working; take it into account from now on.]\n\n${text}`;
 
 /** A provider's "prompt too long" refusal, across vendors' wordings. */
 export function isContextOverflow(e: unknown): boolean {

@@ -127,7 +127,15 @@ export interface EngineSession {
   setPermissionMode?(mode: PermissionMode): void;
   /** Go back to just before `turn`: restore files ("code"), the conversation, or both. */
   rewind?(turn: number, mode: RewindMode): Promise<RewindResult>;
+  /**
+   * Guidance for the running turn, injected as a user message at its next
+   * model step ("steer_accepted"); when idle it waits for the next turn
+   * ("queued_followup").
+   */
+  steer?(text: string): SteerDisposition;
 }
+
+export type SteerDisposition = "steer_accepted" | "queued_followup";
 
 export type RewindMode = "code" | "conversation" | "both";
 
