@@ -1,7 +1,16 @@
+import type { Argv } from "yargs";
 import { defineCommand } from "../command.ts";
 import { printJson } from "../output.ts";
 
-export default defineCommand<{ url?: string; email?: string; passwordStdin: boolean; tokenStdin: boolean; json: boolean }>({
+interface LoginArgs {
+  url?: string;
+  email?: string;
+  passwordStdin: boolean;
+  tokenStdin: boolean;
+  json: boolean;
+}
+
+export default defineCommand<LoginArgs>({
   command: "login",
   describe: "Sign in to your reasonix.io account (the token is stored 0600 under $REASONIX_HOME)",
   builder: (y) =>
@@ -10,7 +19,7 @@ export default defineCommand<{ url?: string; email?: string; passwordStdin: bool
       .option("email", { type: "string", describe: "Account email (prompted for on a terminal)" })
       .option("password-stdin", { type: "boolean", default: false, describe: "Read the password from stdin instead of prompting" })
       .option("token-stdin", { type: "boolean", default: false, describe: "Read an existing session token from stdin instead of signing in" })
-      .option("json", { type: "boolean", default: false, describe: "Print the result as JSON" }),
+      .option("json", { type: "boolean", default: false, describe: "Print the result as JSON" }) as unknown as Argv<LoginArgs>,
   run: async (args) => {
     const { AccountsClient, accountsUrl, DEFAULT_ACCOUNTS_URL } = await import("../../core/accounts/client.ts");
     const { writeCredentials, credentialsPath } = await import("../../core/accounts/credentials.ts");
