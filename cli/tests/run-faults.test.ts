@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { startScriptedOpenAI, type ReplyStep, type ScriptedServer, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../core/testing/scripted-llm-anthropic.ts";
+import { startScriptedResponses } from "../../core/testing/scripted-llm-responses.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -11,9 +12,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(kind: "openai" | "anthropic", steps: ScriptStep[], extraToml = ""): Promise<{ llm: ScriptedServer; ce: CliEnv }> {
-  const llm = await (kind === "openai" ? startScriptedOpenAI(steps) : startScriptedAnthropic(steps));
-  const ce = makeCliEnv(llm.url, { kind, extraToml });
+type Kind = "openai" | "anthropic" | "responses";
+const starters = { openai: startScriptedOpenAI, anthropic: startScriptedAnthropic, responses: startScriptedResponses };
+
+async function setup(kind: Kind, steps: ScriptStep[], extraToml = ""): Promise<{ llm: ScriptedServer; ce: CliEnv }> {
+  const llm = await starters[kind](steps);
+  const ce = makeCliEnv(llm.url, { kind: kind as "openai", extraToml });
   cleanups.push(() => llm.close(), () => ce.cleanup());
   return { llm, ce };
 }
@@ -30,7 +34,7 @@ const faults: Record<string, ReplyStep> = {
 };
 
 describe("retry without residue: stdout is exactly the committed answer", () => {
-  for (const kind of ["openai", "anthropic"] as const) {
+  for (const kind of ["openai", "anthropic", "responses"] as const) {
     for (const [name, fault] of Object.entries(faults)) {
       test(`${kind}: ${name}, then a good attempt`, async () => {
         const { ce, llm } = await setup(kind, [fault, { text: GOOD }], "idle_timeout_seconds = 0.5");
@@ -147,16 +151,17 @@ describe("finish reasons", () => {
     expect(JSON.parse(rj.stdout).reason).toBe("refusal");
   });
 
-  for (const kind of ["openai", "anthropic"] as const) {
+  for (const kind of ["openai", "anthropic", "responses"] as const) {
     test(`${kind}: a tool call cut off at the output limit reaches the model as cut off, not as invalid JSON`, async () => {
       const { ce, llm } = await setup(
         kind,
-        [{ toolCalls: [{ name: "write_file", arguments: '{"path": "big.txt", "content": "aaaa' }], finishReason: kind === "openai" ? "length" : "max_tokens" }, { text: "I will split it." }],
+        [{ toolCalls: [{ name: "write_file", arguments: '{"path": "big.txt", "content": "aaaa' }], finishReason: { openai: "length", anthropic: "max_tokens", responses: "max_output_tokens" }[kind] }, { text: "I will split it." }],
         "max_output_tokens = 100",
       );
       const r = await runCli(ce, ["run", "--auto", "write a big file"]);
       expect(r.code).toBe(0);
-      const sent = JSON.stringify(llm.chatRequests()[1]!.body.messages);
+      const b = llm.chatRequests()[1]!.body;
+      const sent = JSON.stringify(b.messages ?? b.input);
       expect(sent).toContain("cut off by the output limit (max_tokens 100)");
       expect(sent).not.toContain("not valid JSON");
     });

@@ -3,7 +3,7 @@ import type { ModelInfo } from "../engine/types.ts";
 import type { ProviderConfig } from "./types.ts";
 
 /** Fields a provider owns in the request body; extra_body can never replace them. */
-export const RESERVED_BODY_KEYS = new Set(["model", "messages", "tools", "stream", "system", "stream_options"]);
+export const RESERVED_BODY_KEYS = new Set(["model", "messages", "tools", "stream", "system", "stream_options", "input", "instructions"]);
 
 /** Read and check `[[providers]]` from the effective config values. */
 export function providerEntries(values: Record<string, unknown>, source = "config"): ProviderConfig[] {
@@ -18,7 +18,7 @@ export function providerEntries(values: Record<string, unknown>, source = "confi
     if (!e.name) throw new ConfigError(source, `${where}: name is required`);
     if (seen.has(e.name)) throw new ConfigError(source, `${where}: duplicate provider name "${e.name}"`);
     seen.add(e.name);
-    if (!e.kind) throw new ConfigError(source, `${where}: kind is required ("openai" or "anthropic")`);
+    if (!e.kind) throw new ConfigError(source, `${where}: kind is required ("openai", "anthropic" or "responses")`);
     if (!e.base_url) throw new ConfigError(source, `${where}: base_url is required`);
     if (!e.model && !(e.models && e.models.length > 0)) throw new ConfigError(source, `${where}: set model = "..." or models = [..]`);
     if (e.extra_body !== undefined) checkExtraBody(e.extra_body, `${where}.extra_body`, source);

@@ -1,6 +1,7 @@
 // Loading this module registers every built-in provider kind.
 import "./openai.ts";
 import "./anthropic.ts";
+import "./responses.ts";
 
 export { createProvider, providerKinds, registerProviderKind } from "./registry.ts";
 export { modelInfos, providerEntries, selectModel } from "./config.ts";

@@ -29,9 +29,9 @@ const ask = (text: string, over: Partial<ChatRequest> = {}): ChatRequest => ({
 
 const LONG = "This long answer will be cut off in the middle and never finished by the first attempt.";
 
-for (const kind of ["openai", "anthropic"] as const) {
-  const fx = providerFixture({ name: "aimock", kind, model: kind === "openai" ? "gpt-4o" : "claude-sonnet-4-5", api_key_env: "MOCK_KEY" }, "MOCK_KEY=sk-mock");
-  const make = (extra = {}) => fx.make(kind === "openai" ? `${mock.url}/v1` : mock.url, extra);
+for (const kind of ["openai", "anthropic", "responses"] as const) {
+  const fx = providerFixture({ name: "aimock", kind, model: kind === "anthropic" ? "claude-sonnet-4-5" : "gpt-4o", api_key_env: "MOCK_KEY" }, "MOCK_KEY=sk-mock");
+  const make = (extra = {}) => fx.make(kind === "anthropic" ? mock.url : `${mock.url}/v1`, extra);
 
   describe(`${kind} kind against aimock`, () => {
     test("text streams in deltas and ends as stop", async () => {
