@@ -20,12 +20,13 @@ const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} M
 function humanReporter(name: string) {
   const tty = !!process.stderr.isTTY;
   let bar = false;
+  let url = "";
   const clearBar = () => {
     if (bar) process.stderr.write("\r\x1b[K");
     bar = false;
   };
   return (e: import("../../remote/supervisor/supervisor.ts").SupervisorEvent) => {
-    if (e.event !== "installing") clearBar();
+    if (e.event !== "installing" && e.event !== "waiting_for_lock") clearBar();
     switch (e.event) {
       case "connecting":
         if (e.attempt === 0) process.stderr.write(dim(`connecting to ${name}…\n`, process.stderr));
@@ -43,6 +44,15 @@ function humanReporter(name: string) {
       case "installed":
         process.stderr.write(`installed reasonix on the remote (${fmtBytes(e.bytes)} sent for a ${fmtBytes(e.binary_size)} binary, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
         break;
+      case "waiting_for_lock": {
+        const what = e.phase ? `${e.phase}${e.total ? ` ${Math.floor(((e.done ?? 0) / e.total) * 100)}%` : ""}` : "busy";
+        const line = `waiting for another client setting up the remote serve (${what})`;
+        if (tty) {
+          process.stderr.write(`\r\x1b[K${line}`);
+          bar = true;
+        } else process.stderr.write(`${line}\n`);
+        break;
+      }
       case "stopping_old":
         process.stderr.write(`stopping remote serve ${e.pid} (version ${e.version})\n`);
         break;
@@ -53,11 +63,23 @@ function humanReporter(name: string) {
         if (e.status === "failed") warn(`${e.spec}: ${e.message}`);
         break;
       case "ready":
-        if (e.reconnect) process.stderr.write(`reconnected (remote serve ${e.pid})\n`);
-        else {
+        if (e.reconnect) {
+          process.stderr.write(`reconnected (remote serve ${e.pid})\n`);
+          // The token survives restarts, so this is rare; when it does change, say where to go now.
+          if (e.url !== url) process.stdout.write(`ready: ${e.url}\n`);
+        } else {
           process.stderr.write(dim(`remote serve ${e.pid} ${e.reused ? "reused" : "started"}, workspace ${e.workspace}\n`, process.stderr));
           process.stdout.write(`ready: ${e.url}\n`);
         }
+        url = e.url;
+        break;
+      case "serve_lost":
+        process.stderr.write(`remote serve ${e.pid} stopped answering (${e.reason}); restarting it\n`);
+        break;
+      case "serve_restarted":
+        process.stderr.write(`remote serve restarted (pid ${e.pid}); same URL\n`);
+        if (e.url !== url) process.stdout.write(`ready: ${e.url}\n`);
+        url = e.url;
         break;
       case "disconnected":
         process.stderr.write(`disconnected: ${e.reason}\n`);
@@ -98,6 +120,9 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
   const kaInterval = Math.max(500, Math.min(settings.keepaliveIntervalMs, Math.floor(15_000 / (kaCount + 1))));
   const human = humanReporter(a.name);
   let terminal: { message: string; hint?: string } | null = null;
+  let everReady = false;
+  let installing = false;
+  const healthMs = Number(process.env.REASONIX_REMOTE_HEALTH_MS);
   const sup = new Supervisor({
     host: a.name,
     dial: () =>
@@ -115,7 +140,10 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     localPort: a.localPort,
     forwards,
     cache: new ServeCache(),
+    ...(Number.isInteger(healthMs) && healthMs > 0 ? { healthIntervalMs: healthMs } : {}),
     onEvent: (e) => {
+      if (e.event === "ready") everReady = true;
+      if (e.event === "installing") installing = true;
       if (a.json) printJsonLine(e);
       else human(e);
       if (e.event === "error" && e.terminal) terminal = { message: e.message, hint: e.hint };
@@ -131,7 +159,15 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
       const t = terminal as { message: string; hint?: string };
       throw new ReasonixError("remote_connect", t.message, { hint: t.hint, exitCode: code as 1 });
     }
-    if (!a.json && code === 0) process.stderr.write(dim("local side closed; the remote serve keeps running\n", process.stderr));
+    if (!a.json && code === 0) {
+      // Say what is true: before the first "ready" no serve of ours was started this time.
+      const msg = everReady
+        ? "local side closed; the remote serve keeps running"
+        : installing
+          ? "stopped during the install: no remote serve was started, the partial upload is discarded and the lock released"
+          : "stopped before the remote serve was ready; nothing was started";
+      process.stderr.write(dim(`${msg}\n`, process.stderr));
+    }
     return code;
   } finally {
     process.off("SIGINT", stop);

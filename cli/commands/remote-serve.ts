@@ -40,7 +40,7 @@ const status = defineCommand<Common & { json: boolean }>({
       const { parseHostPort } = await import("../../remote/tunnel/http.ts");
       const { buildInfo } = await import("../../core/version.ts");
       const version = buildInfo().version;
-      const s = await readRemoteState(conn.client, workspace, version);
+      const s = await readRemoteState(conn.client, workspace, version, undefined, { allowMissing: true });
       const running = isOurServe(s);
       let healthy: boolean | null = null;
       let why: string | undefined;
@@ -54,6 +54,7 @@ const status = defineCommand<Common & { json: boolean }>({
         host: a.name,
         platform: s.platform ?? `${s.os} ${s.arch} (unsupported)`,
         workspace: s.workspace,
+        workspace_exists: !s.workspaceMissing,
         slug: s.slug,
         running,
         pid: running ? s.pid : null,
@@ -70,7 +71,7 @@ const status = defineCommand<Common & { json: boolean }>({
         printJson(report);
         return 0;
       }
-      const out = [`${bold(a.name)} workspace ${report.workspace}`];
+      const out = [`${bold(a.name)} workspace ${report.workspace}${s.workspaceMissing ? ` ${red("(does not exist any more: deleted?)")}` : ""}`];
       if (running) {
         out.push(`serve      ${green("running")} pid ${report.pid}, version ${report.version}, on ${report.addr}`);
         out.push(`started    ${report.started_at || "?"}`);
@@ -84,16 +85,14 @@ const status = defineCommand<Common & { json: boolean }>({
     }),
 });
 
-const start = defineCommand<Common & { json: boolean }>({
-  command: "start <name>",
-  describe: "Install (if needed) and start the remote serve, or confirm the running one; no tunnel",
-  builder: (y) => common(y).option("json", { type: "boolean", default: false, describe: "Print JSON" }) as Argv<any>,
-  run: (a) =>
+const startOrRestart = (restart: boolean) => (a: Common & { json: boolean; newToken?: boolean }) =>
     withHost(a, async (conn, workspace, host) => {
       const { ensureServe } = await import("../../remote/bootstrap/bootstrap.ts");
       const { ServeCache } = await import("../../remote/supervisor/serve-cache.ts");
       const info = await ensureServe(conn.client, {
         workspace,
+        restart,
+        newToken: !!a.newToken,
         install: host.serve_install ?? "auto",
         onEvent: (e) => {
           if (!a.json && e.event === "installed") process.stderr.write(`installed reasonix on the remote (${e.bytes} bytes sent)\n`);
@@ -103,9 +102,25 @@ const start = defineCommand<Common & { json: boolean }>({
       new ServeCache().put(a.name, workspace, info);
       const { token: _t, ...shown } = info;
       if (a.json) printJson({ ...shown, addr: `${info.addr.host}:${info.addr.port}` });
-      else process.stdout.write(`remote serve ${info.reused ? "already running" : "started"}: pid ${info.pid} on ${info.addr.host}:${info.addr.port} (workspace ${info.workspace})\n`);
+      else process.stdout.write(`remote serve ${info.reused ? "already running" : restart ? "restarted" : "started"}: pid ${info.pid} on ${info.addr.host}:${info.addr.port} (workspace ${info.workspace})${a.newToken ? "; new token: old URLs stop working" : ""}\n`);
       return 0;
-    }),
+    });
+
+const start = defineCommand<Common & { json: boolean }>({
+  command: "start <name>",
+  describe: "Install (if needed) and start the remote serve, or confirm the running one; no tunnel",
+  builder: (y) => common(y).option("json", { type: "boolean", default: false, describe: "Print JSON" }) as Argv<any>,
+  run: startOrRestart(false),
+});
+
+const restart = defineCommand<Common & { json: boolean; newToken: boolean }>({
+  command: "restart <name>",
+  describe: "Stop and start the remote serve; it keeps its token (open URLs keep working) unless --new-token",
+  builder: (y) =>
+    common(y)
+      .option("json", { type: "boolean", default: false, describe: "Print JSON" })
+      .option("new-token", { type: "boolean", default: false, describe: "Rotate the auth token: every URL and open tab given out so far stops working" }) as Argv<any>,
+  run: startOrRestart(true),
 });
 
 const stop = defineCommand<Common>({
@@ -117,7 +132,7 @@ const stop = defineCommand<Common>({
       const { readRemoteState, isOurServe, stopServe } = await import("../../remote/bootstrap/bootstrap.ts");
       const { ServeCache } = await import("../../remote/supervisor/serve-cache.ts");
       const { buildInfo } = await import("../../core/version.ts");
-      const s = await readRemoteState(conn.client, workspace, buildInfo().version);
+      const s = await readRemoteState(conn.client, workspace, buildInfo().version, undefined, { allowMissing: true });
       new ServeCache().drop(a.name, workspace);
       if (!isOurServe(s) || !s.pid) {
         process.stderr.write(`no remote serve running for ${s.workspace}\n`);
@@ -144,7 +159,7 @@ const logs = defineCommand<Common & { n: number; follow: boolean }>({
       const { buildInfo } = await import("../../core/version.ts");
       const { UsageError } = await import("../../core/errors.ts");
       if (!Number.isInteger(a.n) || a.n < 0) throw new UsageError(`-n wants a whole number of lines, got ${a.n}`);
-      const s = await readRemoteState(conn.client, workspace, buildInfo().version);
+      const s = await readRemoteState(conn.client, workspace, buildInfo().version, undefined, { allowMissing: true });
       const ch = await execChannel(conn.client, REMOTE_SH);
       ch.pipe(process.stdout, { end: false });
       ch.stderr.pipe(process.stderr, { end: false });
@@ -167,4 +182,4 @@ const logs = defineCommand<Common & { n: number; follow: boolean }>({
     }),
 });
 
-export const serveGroup = defineGroup("serve", "Manage the persistent remote serve: status, start, stop, logs", [status, start, stop, logs]);
+export const serveGroup = defineGroup("serve", "Manage the persistent remote serve: status, start, restart, stop, logs", [status, start, restart, stop, logs]);

@@ -12,10 +12,10 @@ import { homePaths } from "../../core/home.ts";
 import { buildInfo } from "../../core/version.ts";
 import type { ServeInstall } from "../hosts/types.ts";
 import { normalisePlatform } from "../hosts/probe.ts";
-import { runScript } from "../ssh/exec.ts";
+import { REMOTE_SH, execChannel, runScript, shQuote } from "../ssh/exec.ts";
 import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
 import { compressedArtifact, resolveArtifact, type Codec } from "./artifact.ts";
-import { LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
+import { HOLD_SCRIPT, LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import { uploadBinary } from "./upload.ts";
 
 export interface ServeInfo {
@@ -34,7 +34,9 @@ export type BootstrapEvent =
   | { event: "installing"; phase: "download" | "extract" | "compress" | "upload" | "npm"; done: number; total: number }
   | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number }
   | { event: "stopping_old"; pid: number; version: string }
-  | { event: "starting" };
+  | { event: "starting" }
+  /** Another client holds the lock (installing or starting); its own progress line, when it has one. */
+  | { event: "waiting_for_lock"; holder: string; phase?: string; done?: number; total?: number };
 
 export interface BootstrapOptions {
   /** Raw workspace as configured (`~/x` expands on the remote). Default `~`. */
@@ -49,6 +51,12 @@ export interface BootstrapOptions {
   cacheDir?: string;
   /** zstd level for the upload (default 19). */
   compressionLevel?: number;
+  /**
+   * Replace the serve even when a healthy one runs (`remote serve restart`). The token
+   * persists across restarts (open browser tabs keep working) unless `newToken`.
+   */
+  restart?: boolean;
+  newToken?: boolean;
 }
 
 export interface RemoteState {
@@ -68,17 +76,38 @@ export interface RemoteState {
   ours: boolean;
   args: string;
   token?: string;
+  /** The workspace directory does not exist (deleted?); only with `allowMissing`. */
+  workspaceMissing: boolean;
 }
 
 const fail = (code: string, message: string, hint?: string) => new ReasonixError(code, message, { hint });
 
-export async function readRemoteState(client: Client, workspace: string, version: string, lockId?: string): Promise<RemoteState> {
-  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? "lock" : "nolock", lockId ?? ""], timeoutMs: 180_000 });
+export const workspaceMissing = (path: string) =>
+  fail("remote_workspace_missing", `remote workspace ${path} does not exist (deleted?)`, "create it on the remote, or pass --workspace DIR; `remote serve status|stop` still manage a serve left running there");
+
+/**
+ * The remote's platform, tools and the recorded serve for `workspace`. A missing
+ * workspace is an error unless `allowMissing` (status/stop must still find a serve
+ * whose directory was deleted under it).
+ */
+export async function readRemoteState(
+  client: Client,
+  workspace: string,
+  version: string,
+  lockId?: string,
+  opts: { allowMissing?: boolean; onEvent?: (e: BootstrapEvent) => void } = {},
+): Promise<RemoteState> {
+  const onLine = (line: string) => {
+    if (!line.startsWith("waiting=")) return;
+    const [holder = "", progress = ""] = line.slice(8).split("|");
+    const [phase, done, total] = progress.trim().split(/\s+/);
+    opts.onEvent?.({ event: "waiting_for_lock", holder, ...(phase ? { phase, done: Number(done) || 0, total: Number(total) || 0 } : {}) });
+  };
+  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? "lock" : "nolock", lockId ?? ""], timeoutMs: 180_000, onLine });
   const kv = parseKv(res.stdout);
   if (kv.has("error")) throw fail("remote_state", `remote: ${kv.get("error")}`);
-  if (kv.has("missing_workspace")) {
-    throw fail("remote_workspace_missing", `remote workspace ${kv.get("missing_workspace")} does not exist`, "create it on the remote, or pass --workspace DIR");
-  }
+  // Without a serve recorded for it, a missing workspace leaves nothing to manage.
+  if (kv.has("missing_workspace") && (!opts.allowMissing || !kv.has("slug"))) throw workspaceMissing(kv.get("missing_workspace")!);
   if (!kv.has("slug")) throw fail("remote_state", `remote state script failed (exit ${res.code}): ${res.stderr.trim() || res.stdout.trim()}`);
   if (kv.get("lock_timeout")) throw fail("remote_locked", "another client has held the remote serve lock for too long; try again");
   let json: RemoteState["json"];
@@ -106,6 +135,7 @@ export async function readRemoteState(client: Client, workspace: string, version
     ours: kv.get("ours") === "1",
     args: kv.get("args") ?? "",
     token: kv.get("token"),
+    workspaceMissing: kv.has("missing_workspace"),
   };
 }
 
@@ -151,9 +181,10 @@ async function kv(client: Client, script: string, args: string[], timeoutMs = 60
  * Is a remembered serve (from the local cache or an earlier connection) still the
  * live serve of ours at that address? Asked of the remote before the token is sent.
  */
-export async function isStillOurServe(client: Client, info: Pick<ServeInfo, "slug" | "pid" | "addr">): Promise<boolean> {
+export async function isStillOurServe(client: Client, info: Pick<ServeInfo, "slug" | "pid" | "addr"> & { workspace?: string }): Promise<boolean> {
   if (!info.slug || !Number.isInteger(info.pid) || info.pid <= 0) return false;
-  const r = await kv(client, VERIFY_SCRIPT, [info.slug, String(info.pid), `${info.addr.host}:${info.addr.port}`], 30_000);
+  const r = await kv(client, VERIFY_SCRIPT, [info.slug, String(info.pid), `${info.addr.host}:${info.addr.port}`, info.workspace ?? ""], 30_000);
+  if (r.get("workspace_missing")) throw workspaceMissing(info.workspace!);
   return r.get("ours") === "1";
 }
 
@@ -193,8 +224,7 @@ async function install(client: Client, s: RemoteState, version: string, o: Boots
   o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec, ms: Math.round(performance.now() - started) });
 }
 
-async function startServe(client: Client, s: RemoteState, version: string): Promise<ServeInfo> {
-  const token = randomBytes(32).toString("hex");
+async function startServe(client: Client, s: RemoteState, version: string, token: string): Promise<ServeInfo> {
   const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token], 90_000);
   if (r.get("error")) throw fail("serve_start_failed", `remote serve did not start: ${r.get("error")}`);
   if (r.get("died") || r.get("timeout") || !r.get("addr")) {
@@ -223,6 +253,58 @@ async function startServe(client: Client, s: RemoteState, version: string): Prom
  * Find or start the serve. The first look is lock-free (the common case: a
  * live serve to reuse); everything that changes remote state runs under the lock.
  */
+/**
+ * Run the lock keeper (HOLD_SCRIPT) on its own channel: its pid ties the lock to this
+ * SSH session, and it relays our progress to clients waiting for the lock.
+ */
+export async function holdLock(client: Client, slug: string, lockId: string): Promise<{ progress(line: string): void; end(): void }> {
+  const none = { progress: () => {}, end: () => {} };
+  let ch: import("ssh2").ClientChannel;
+  try {
+    ch = await execChannel(client, REMOTE_SH);
+  } catch {
+    return none; // no extra channel: the stamp's 60 s rule still frees the lock
+  }
+  const held = await new Promise<boolean>((resolve) => {
+    let out = "";
+    const t = setTimeout(() => resolve(false), 15_000);
+    ch.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (/^held=1$/m.test(out)) {
+        clearTimeout(t);
+        resolve(true);
+      } else if (/^not_owner=1$/m.test(out)) {
+        clearTimeout(t);
+        resolve(false);
+      }
+    });
+    ch.on("close", () => {
+      clearTimeout(t);
+      resolve(false);
+    });
+    ch.write(`set -- ${[slug, lockId].map(shQuote).join(" ")}\n${HOLD_SCRIPT}\n`);
+  });
+  if (!held) {
+    ch.close();
+    return none;
+  }
+  let last = 0;
+  let pending: string | null = null;
+  return {
+    progress(line: string) {
+      const now = Date.now();
+      pending = line;
+      if (now - last < 500) return;
+      last = now;
+      ch.write(`${pending}\n`);
+      pending = null;
+    },
+    end() {
+      ch.end();
+    },
+  };
+}
+
 export async function ensureServe(client: Client, o: BootstrapOptions = {}): Promise<ServeInfo> {
   const version = o.version ?? buildInfo().version;
   const workspace = o.workspace ?? "~";
@@ -230,18 +312,25 @@ export async function ensureServe(client: Client, o: BootstrapOptions = {}): Pro
   if (!first.platform) {
     throw fail("unsupported_platform", `unsupported remote platform: ${first.os} ${first.arch}`, "reasonix runs on Linux and macOS, x86_64 and arm64");
   }
-  const reused = await tryReuse(client, first, version);
+  const reused = o.restart ? null : await tryReuse(client, first, version);
   if (reused) return reused;
 
   const lockId = `${process.pid}-${randomBytes(6).toString("hex")}`;
-  const s = await readRemoteState(client, workspace, version, lockId);
+  const s = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
+  const holder = await holdLock(client, s.slug, lockId);
+  const report = o.onEvent;
+  const onEvent = (e: BootstrapEvent) => {
+    if (e.event === "installing") holder.progress(`${e.phase} ${e.done} ${e.total}`);
+    report?.(e);
+  };
+  o = { ...o, onEvent };
   // Installs can outlast the 60 s staleness window: keep our stamp fresh meanwhile.
   const keeper = setInterval(() => {
     runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "refresh"], timeoutMs: 15_000 }).catch(() => {});
   }, 20_000);
   try {
     // Someone else may have finished a launch while we waited for the lock.
-    const again = await tryReuse(client, s, version);
+    const again = o.restart ? null : await tryReuse(client, s, version);
     if (again) return again;
     if (isOurServe(s) && s.pid) {
       o.onEvent?.({ event: "stopping_old", pid: s.pid, version: s.json?.version ?? "unknown" });
@@ -249,9 +338,12 @@ export async function ensureServe(client: Client, o: BootstrapOptions = {}): Pro
     }
     if (!s.haveBin) await install(client, s, version, o);
     o.onEvent?.({ event: "starting" });
-    return await startServe(client, s, version);
+    // Keep the token of the serve this replaces: open tabs and the printed URL stay valid.
+    const token = !o.newToken && s.token && /^[0-9a-f]{64}$/.test(s.token) ? s.token : randomBytes(32).toString("hex");
+    return await startServe(client, s, version, token);
   } finally {
     clearInterval(keeper);
     await runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
+    holder.end();
   }
 }

@@ -44,25 +44,43 @@ export const STATE_SCRIPT = `${PRELUDE}
 W=$1; V=$2; MODE=$3; ID=$4
 case $W in "~") W=$HOME ;; "~/"*) W="$HOME/\${W#"~/"}" ;; esac
 printf 'os=%s\\narch=%s\\nhome=%s\\n' "$(uname -s)" "$(uname -m)" "$HOME"
-if [ ! -d "$W" ]; then printf 'missing_workspace=%s\\n' "$W"; exit 0; fi
-W=$(cd "$W" && pwd -P) || exit 1
+found=
+if [ -d "$W" ]; then
+  W=$(cd "$W" && pwd -P) || exit 1
+else
+  # Deleted (or never created): report it, and still find the serve recorded for it so
+  # status/stop can manage one left running there. The caller decides whether to go on.
+  printf 'missing_workspace=%s\\n' "$W"
+  found=$(grep -lF "\\"workspace\\":\\"$W\\"" "$R"/serve-*.json 2>/dev/null | head -n 1)
+  [ -n "$found" ] || exit 0
+fi
 mkdir -p "$R/bin" || { echo "error=cannot create $R/bin"; exit 0; }
 chmod 700 "$HOME/.reasonix" "$R" 2>/dev/null
 base=$(printf %s "$(basename "$W")" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-32)
 crc=$(printf %s "$W" | cksum | cut -d' ' -f1)
 S="$base-$crc"
+if [ -n "$found" ]; then S=$(basename "$found" .json); S=\${S#serve-}; fi
 printf 'workspace=%s\\nslug=%s\\n' "$W" "$S"
 [ -x "$R/bin/reasonix-$V" ] && echo have_bin=1
 for t in zstd gzip sha256sum shasum openssl npm setsid; do
   command -v $t >/dev/null 2>&1 && echo "tool_$t=1"
 done
 if [ "$MODE" = lock ]; then
-  L="$R/serve-$S.lock"; n=0
+  L="$R/serve-$S.lock"; n=0; seen=
   while ! mkdir "$L" 2>/dev/null; do
     now=$(date +%s); o=$(cat "$L/owner" 2>/dev/null); raw=$(cat "$L/stamp" 2>/dev/null); ts=$raw
     case $ts in ''|*[!0-9]*) ts= ;; esac
+    # The holder's keeper process lives exactly as long as its SSH session: when it is
+    # gone (Ctrl-C, a killed client, sshd dropping the session) the lock is free at once.
+    hp=$(cat "$L/holder" 2>/dev/null); dead=
+    case $hp in ''|*[!0-9]*) ;; *) kill -0 "$hp" 2>/dev/null || dead=1 ;; esac
+    # Tell our client who we wait for and how far they are (the holder's progress line).
+    if [ $((n % 5)) -eq 0 ]; then
+      pr="$o|$(cat "$L/progress" 2>/dev/null)"
+      [ "$pr" = "$seen" ] || { printf 'waiting=%s\\n' "$pr"; seen=$pr; }
+    fi
     # A holder that has not written its stamp yet is given 60 s like everyone else.
-    if { [ -n "$ts" ] && [ $((now - ts)) -gt 60 ]; } || { [ -z "$ts" ] && [ $n -gt 600 ]; }; then
+    if [ -n "$dead" ] || { [ -n "$ts" ] && [ $((now - ts)) -gt 60 ]; } || { [ -z "$ts" ] && [ $n -gt 600 ]; }; then
       # Move it aside, then delete it only if it is still the lock judged stale: one that
       # another client broke and re-took in the meantime is live, and goes back untouched.
       if mv "$L" "$L.stale.$$" 2>/dev/null; then
@@ -95,6 +113,26 @@ fi
 exit 0
 `;
 
+/**
+ * The lock holder's keeper, run on its own channel for as long as the lock is held:
+ * it records its pid in the lock (waiters take a dead pid for an abandoned lock) and
+ * copies each line it reads (the holder's progress) to the lock's progress file.
+ * It ends when its stdin closes: released, or the session died.
+ * Args: SLUG LOCK_ID
+ */
+export const HOLD_SCRIPT = `${PRELUDE}
+L="$R/serve-$1.lock"
+[ "$(cat "$L/owner" 2>/dev/null)" = "$2" ] || { echo not_owner=1; exit 0; }
+echo $$ > "$L/.holder.$$" && mv -f "$L/.holder.$$" "$L/holder"
+echo held=1
+while IFS= read -r line; do
+  [ "$(cat "$L/owner" 2>/dev/null)" = "$2" ] || exit 0
+  printf '%s\\n' "$line" > "$L/.progress.$$" && mv -f "$L/.progress.$$" "$L/progress"
+  stamp_lock "$L"
+done
+exit 0
+`;
+
 /** Refresh or release our lock. Args: SLUG LOCK_ID ACTION(refresh|release) */
 export const LOCK_SCRIPT = `${PRELUDE}
 L="$R/serve-$1.lock"
@@ -112,7 +150,8 @@ S=$1; pid=$2
 case $pid in ''|*[!0-9]*) echo error=bad pid; exit 0 ;; esac
 if ! kill -0 "$pid" 2>/dev/null; then echo was_running=0; rm -f "$R/serve-$S.pid"; exit 0; fi
 serve_ours "$pid" "$S" || { echo not_ours=1; exit 0; }
-kill -TERM "$pid" 2>/dev/null
+# CONT too: a stopped (hung, SIGSTOPped) serve must get to handle its TERM.
+kill -TERM "$pid" 2>/dev/null; kill -CONT "$pid" 2>/dev/null
 n=0
 while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done
 if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null; echo killed=1; sleep 0.2 2>/dev/null || sleep 1; fi
@@ -195,10 +234,12 @@ pid=$(cat "$PF" 2>/dev/null); printf 'pid=%s\\n' "\${pid:-$child}"
 /**
  * Before a remembered serve (address + token from an earlier connect) gets the
  * token: is that pid still the recorded, live serve of ours for the slug, at
- * that address? Args: SLUG PID ADDR
+ * that address, and does its workspace still exist? Args: SLUG PID ADDR [WORKSPACE]
  */
 export const VERIFY_SCRIPT = `${PRELUDE}
 S=$1; pid=$2
+# A serve whose workspace was deleted under it must not be reused as if nothing happened.
+[ -z "$4" ] || [ -d "$4" ] || { echo workspace_missing=1; exit 0; }
 case $pid in ''|*[!0-9]*) echo stale=1; exit 0 ;; esac
 [ "$(cat "$R/serve-$S.pid" 2>/dev/null)" = "$pid" ] || { echo stale=1; exit 0; }
 serve_ours "$pid" "$S" || { echo stale=1; exit 0; }
@@ -222,6 +263,12 @@ tail -n "$2" -f "$LOG" &
 t=$!
 cat >/dev/null
 kill "$t" 2>/dev/null
+`;
+
+/** The last lines of the serve log, or nothing. Args: SLUG LINES */
+export const LOGS_TAIL_SCRIPT = `${PRELUDE}
+tail -n "$2" "$R/serve-$1.log" 2>/dev/null
+exit 0
 `;
 
 /** Parse `key=value` lines; repeated keys (log=) are joined with newlines. */

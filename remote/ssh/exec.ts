@@ -31,7 +31,7 @@ export function execChannel(client: Client, command: string): Promise<ClientChan
 export async function runScript(
   client: Client,
   script: string,
-  opts: { args?: string[]; timeoutMs?: number; maxOutputBytes?: number } = {},
+  opts: { args?: string[]; timeoutMs?: number; maxOutputBytes?: number; /** Each complete stdout line as it arrives. */ onLine?: (line: string) => void } = {},
 ): Promise<ScriptResult> {
   const ch = await execChannel(client, REMOTE_SH);
   const max = opts.maxOutputBytes ?? 16 * 1024 * 1024;
@@ -45,6 +45,21 @@ export async function runScript(
       if (size <= max) into.push(d);
     };
     ch.on("data", take(out));
+    let partial = "";
+    if (opts.onLine) {
+      const onLine = opts.onLine;
+      ch.on("data", (d: Buffer) => {
+        partial += d.toString("utf8");
+        let i: number;
+        while ((i = partial.indexOf("\n")) >= 0) {
+          const line = partial.slice(0, i);
+          partial = partial.slice(i + 1);
+          try {
+            onLine(line);
+          } catch {}
+        }
+      });
+    }
     ch.stderr.on("data", take(err));
     let code: number | null = null;
     let signal: string | null = null;

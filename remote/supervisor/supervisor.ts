@@ -13,7 +13,11 @@ import { describeForward, type Forward } from "../forwards/spec.ts";
 import type { SshConnection } from "../ssh/connect.ts";
 import { SshError, isTerminalSshError } from "../ssh/errors.ts";
 import { LocalListener } from "../tunnel/local-listener.ts";
+import { httpViaSsh } from "../tunnel/http.ts";
 import { nudgeNoDelay } from "../tunnel/nodelay.ts";
+import { runScript } from "../ssh/exec.ts";
+import { LOGS_TAIL_SCRIPT } from "../bootstrap/scripts.ts";
+import { HealthWatch, LossWindow } from "./serve-health.ts";
 import { DEFAULT_BACKOFF, backoffDelay, sleepUnlessWoken, type BackoffPolicy } from "./backoff.ts";
 import type { ServeCache } from "./serve-cache.ts";
 
@@ -36,6 +40,10 @@ export type SupervisorEvent =
       ms: number;
     }
   | { event: "forward"; spec: string; status: "bound" | "attached" | "failed"; message?: string }
+  /** The serve stopped answering while connected (dead, hung); a restart follows unless it keeps dying. */
+  | { event: "serve_lost"; pid: number; reason: string }
+  /** Same token and local port as before: the URL handed out still works. */
+  | { event: "serve_restarted"; pid: number; previous_pid: number; url: string; ms: number }
   | { event: "disconnected"; reason: string }
   | { event: "reconnecting"; attempt: number; delay_ms: number; reason: string }
   | { event: "error"; code: string; message: string; hint?: string; terminal: boolean };
@@ -54,6 +62,8 @@ export interface SupervisorOptions {
   cache?: ServeCache | null;
   /** Give up when the very first connection cannot be made this many times (default 3). */
   initialAttempts?: number;
+  /** How often to ask the serve for /healthz while connected (default 10 s). */
+  healthIntervalMs?: number;
 }
 
 // Errors that mean "the network", as opposed to "this cannot work".
@@ -66,6 +76,7 @@ export class Supervisor {
   private readonly locals: { f: Forward; l: LocalListener }[] = [];
   private readonly remotes: RemoteForward[] = [];
   private serve: ServeInfo | null = null;
+  private readonly losses = new LossWindow(3, 60_000);
   private readonly policy: BackoffPolicy;
   private readonly version: string;
   url = "";
@@ -203,6 +214,13 @@ export class Supervisor {
         attempt++;
         continue;
       }
+      const fatal = await this.watchServe(conn, closed);
+      if (fatal && !signal.aborted) {
+        this.emitError(fatal, true);
+        conn.close();
+        this.detachAll();
+        return fatal instanceof ReasonixError ? fatal.exitCode : 1;
+      }
       await closed;
       this.detachAll();
       this.conn = null;
@@ -216,6 +234,81 @@ export class Supervisor {
   }
 
   private lastReason = "";
+
+  /** One health check of the current serve: null when it answers, else why not. */
+  private async healthOnce(conn: SshConnection, timeoutMs = 5000): Promise<string | null> {
+    const serve = this.serve;
+    if (!serve) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<string>((r) => (timer = setTimeout(() => r(`timeout: no answer within ${timeoutMs} ms`), timeoutMs)));
+    const ask = httpViaSsh(conn.client, serve.addr, "/healthz", { timeoutMs }).then(
+      (res) => (res.status === 200 ? null : `/healthz answered ${res.status}`),
+      (e: Error) => `refused: ${e.message}`,
+    );
+    try {
+      return await Promise.race([ask, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * While the connection lives: watch the serve, and when it is lost restart it under
+   * the lock (same token, same local port, so the URL stays valid). Resolves null when
+   * the connection closes, or with the error that must end the supervisor (crash loop,
+   * workspace deleted).
+   */
+  private async watchServe(conn: SshConnection, closed: Promise<void>): Promise<unknown | null> {
+    const signal = this.abort.signal;
+    let alive = true;
+    const watch = new HealthWatch(() => this.healthOnce(conn), { intervalMs: this.o.healthIntervalMs ?? 10_000 });
+    void closed.then(() => {
+      alive = false;
+      watch.stop();
+    });
+    const onAbort = () => watch.stop();
+    signal.addEventListener("abort", onAbort, { once: true });
+    // A refused tunnel connection is the first sign of a dead serve: check at once.
+    this.tunnel.onOpenFailed = () => watch.kick();
+    try {
+      while (alive && !signal.aborted) {
+        const reason = await watch.nextFailure();
+        if (reason === null || !alive || signal.aborted) return null;
+        // A timeout may be the link, not the serve: only a link that still carries a
+        // command proves the serve itself stopped answering (keepalive handles the rest).
+        if (reason.startsWith("timeout") && !(await runScript(conn.client, "echo ok", { timeoutMs: 5000 }).then((r) => r.stdout.includes("ok"), () => false))) continue;
+        const prev = this.serve!;
+        this.emit({ event: "serve_lost", pid: prev.pid, reason });
+        if (this.losses.lost()) {
+          const tail = await runScript(conn.client, LOGS_TAIL_SCRIPT, { args: [prev.slug, "20"], timeoutMs: 15_000 }).then((r) => r.stdout.trimEnd(), () => "");
+          return new ReasonixError("serve_crash_loop", `the remote serve keeps dying (lost 3 times within 60 s); not restarting it again${tail ? `\nlast lines of its log:\n${tail}` : ""}`, {
+            hint: `reasonix remote serve logs ${this.o.host}`,
+          });
+        }
+        const t0 = performance.now();
+        try {
+          const serve = await ensureServe(conn.client, { ...this.o.bootstrap, version: this.version, onEvent: (e) => this.emit(e) });
+          if (!alive || signal.aborted) return null;
+          this.serve = serve;
+          this.o.cache?.put(this.o.host, this.o.bootstrap.workspace ?? "~", serve);
+          this.tunnel.attach(conn.client, serve.addr);
+          this.url = `http://127.0.0.1:${this.tunnel.boundPort}/#token=${serve.token}`;
+          this.emit({ event: "serve_restarted", pid: serve.pid, previous_pid: prev.pid, url: this.url, ms: Math.round(performance.now() - t0) });
+        } catch (e) {
+          if (!alive || signal.aborted) return null;
+          if (e instanceof ReasonixError && e.code === "remote_workspace_missing") return e;
+          // Could not start it now (or the link failed meanwhile): say so and keep watching;
+          // the next failed check counts towards the crash-loop limit.
+          this.emitError(e, false);
+        }
+      }
+      return null;
+    } finally {
+      this.tunnel.onOpenFailed = null;
+      signal.removeEventListener("abort", onAbort);
+      watch.stop();
+    }
+  }
 
   private detachAll(): void {
     this.tunnel.detach();

@@ -17,6 +17,8 @@ export class LocalListener {
   private target: HostPort | null = null;
   private readonly open = new Set<Socket>();
   boundPort = 0;
+  /** Told when a connection could not be carried (the remote end refused it: serve gone?). */
+  onOpenFailed: ((e: Error) => void) | null = null;
 
   constructor(
     readonly bind: HostPort,
@@ -84,7 +86,10 @@ export class LocalListener {
         splice(sock, ch);
         sock.resume();
       },
-      () => sock.destroy(),
+      (e: Error) => {
+        sock.destroy();
+        this.onOpenFailed?.(e);
+      },
     );
   }
 }
