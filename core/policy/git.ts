@@ -22,8 +22,8 @@ export const GIT_DIR_PROTECTED: readonly string[] = ["hooks", "config", "config.
 const WORKTREE_PROTECTED = new Set(["commondir", "gitdir", "config", "config.worktree"]);
 
 /** Bounds of the nested-repository scan (see docs/sandbox.md). */
-export const SCAN_MAX_DEPTH = 6;
-export const SCAN_MAX_DIRS = 5_000;
+export const SCAN_MAX_DEPTH = 5;
+export const SCAN_MAX_DIRS = 3_000;
 /** Directories never descended into: dependency trees that are large and never hold the user's repositories. */
 export const SCAN_SKIP = new Set(["node_modules", ".git"]);
 

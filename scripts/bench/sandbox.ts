@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { scanRepos, SCAN_MAX_DEPTH, SCAN_MAX_DIRS } from "../../core/policy/git.ts";
 import { createPathPolicy } from "../../core/policy/paths.ts";
 import { createSessionTmpDir, probeSandbox, removeSessionTmpDir, runShell, type SandboxMode } from "../../core/sandbox/index.ts";
 
@@ -51,13 +52,26 @@ try {
   const d = median(direct);
   const s = median(sandboxed);
   const added = s - d;
-  const result = { backend: `${status.backend} ${status.version ?? ""}`.trim(), runs, directMedianMs: +d.toFixed(2), sandboxedMedianMs: +s.toFixed(2), addedMedianMs: +added.toFixed(2), ratio: +(s / d).toFixed(2), goalMs: GOAL_MS, pass: added <= GOAL_MS };
+  // The nested-repository scan runs twice per enforced call (before, to mount
+  // git state read-only; after, to find new .git entries). Measured on this
+  // checkout, a real project tree; node_modules is skipped by design.
+  const scanRoot = join(import.meta.dir, "..", "..");
+  const scans: number[] = [];
+  let scanned = scanRepos([scanRoot], (p) => p);
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    scanned = scanRepos([scanRoot], (p) => p);
+    scans.push(performance.now() - t0);
+  }
+  const scanMs = median(scans);
+  const result = { backend: `${status.backend} ${status.version ?? ""}`.trim(), runs, directMedianMs: +d.toFixed(2), sandboxedMedianMs: +s.toFixed(2), addedMedianMs: +added.toFixed(2), ratio: +(s / d).toFixed(2), goalMs: GOAL_MS, pass: added <= GOAL_MS, repoScanMedianMs: +scanMs.toFixed(2), repoScanDirs: scanned.dirsVisited, repoScanBound: { depth: SCAN_MAX_DEPTH, dirs: SCAN_MAX_DIRS } };
   if (json) console.log(JSON.stringify(result));
   else {
     console.log(`sandbox bench (${result.backend}, ${runs} runs each, command: ${command})`);
     console.log(`  direct     median ${d.toFixed(2)} ms`);
     console.log(`  sandboxed  median ${s.toFixed(2)} ms  (x${result.ratio})`);
     console.log(`  added      median ${added.toFixed(2)} ms per call  goal <= ${GOAL_MS} ms: ${result.pass ? "PASS" : "FAIL"}`);
+    console.log(`  repo scan  median ${scanMs.toFixed(2)} ms for ${scanned.dirsVisited} dirs of ${scanRoot} (runs twice per call; bound: depth ${SCAN_MAX_DEPTH}, ${SCAN_MAX_DIRS} dirs)`);
   }
   process.exitCode = result.pass ? 0 : 1;
 } finally {
