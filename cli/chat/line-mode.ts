@@ -202,6 +202,8 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (st.session.busy) st.session.cancel();
   await turn;
   rl.close();
+  // Nothing more is read: let the process end even though stdin is a terminal.
+  process.stdin.pause();
   breakLine();
   println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
   await st.engine.close().catch(() => {});

@@ -17,6 +17,32 @@ const SYNC_OFF = "\x1b[?2026l";
 const up = (n: number) => (n > 0 ? `\x1b[${n}A` : "");
 const down = (n: number) => (n > 0 ? `\x1b[${n}B` : "");
 
+const ESC = /\x1b(?:\[[0-9;?]*[ -\/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|_[^\x07]*\x07)/g;
+
+/**
+ * Bytes that turn row text `was` into `now` with the cursor somewhere on that
+ * row: from the first differing character when they share a long prefix
+ * (re-emitting the prefix's escape sequences so the style there is the same),
+ * else the whole line.
+ */
+export function rewriteLine(was: string, now: string): string {
+  let n = 0;
+  const max = Math.min(was.length, now.length);
+  while (n < max && was.charCodeAt(n) === now.charCodeAt(n)) n++;
+  // Never cut inside an escape sequence or a surrogate pair.
+  let cut = n;
+  for (const m of now.matchAll(ESC)) {
+    if (m.index! >= n) break;
+    if (m.index! + m[0].length > n) cut = m.index!;
+  }
+  if (cut > 0 && cut < now.length && (now.charCodeAt(cut) & 0xfc00) === 0xdc00) cut--;
+  const prefix = now.slice(0, cut);
+  const col = visibleWidth(prefix);
+  if (col < 8) return was === "" ? `\r${now}` : `\r\x1b[2K${now}`;
+  const styles = prefix.match(ESC)?.join("") ?? "";
+  return `\x1b[${col + 1}G${styles}${now.slice(cut)}${cut < was.length || now.length < was.length ? "\x1b[K" : ""}`;
+}
+
 export class LiveRenderer {
   /** Bytes written to the terminal (benchmarks and tests read it). */
   bytes = 0;
@@ -62,19 +88,21 @@ export class LiveRenderer {
     const width = this.screen.columns;
     if (width !== this.prevWidth && this.prevWidth > 0) {
       let rows = 0;
-      for (let i = 0; i < this.prev.length; i++) rows += Math.max(1, Math.ceil(visibleWidth(this.prev[i]!) / width));
+      for (const l of this.prev) rows += Math.max(1, Math.ceil(visibleWidth(l) / width));
       // The cursor sits on the last live line; it starts at most at the screen's top.
       this.cursorRow = Math.min(Math.max(0, rows - 1), this.screen.rows - 1);
-      this.prev = this.prev.map(() => "\u0000"); // force every live line to be drawn again
+      this.full = true;
     }
     this.request();
   }
 
   /** Redraw the live region from scratch (Ctrl-L). */
   redraw(): void {
-    this.prev = this.prev.map(() => "\u0000");
+    this.full = true;
     this.request();
   }
+
+  private full = false;
 
   /** Draw now (tests and shutdown). */
   frame(): void {
@@ -87,39 +115,90 @@ export class LiveRenderer {
     // One column short of the edge: a full-width line leaves the cursor in the
     // terminal's pending-wrap state, where erase sequences behave differently.
     const width = Math.max(10, this.screen.columns - 1);
-    const maxRows = Math.max(3, this.screen.rows - 1);
+    const rows = Math.max(4, this.screen.rows);
     let next = this.live(width).map((l) => (visibleWidth(l) > width ? truncateToWidth(l, width, "") : l));
-    if (next.length > maxRows) next = next.slice(next.length - maxRows);
-    let out = "";
-    if (this.commits.length > 0) {
-      // Finished lines go where the live region starts; the live region follows.
-      out += `${up(this.cursorRow)}\r\x1b[J`;
-      for (const l of this.commits) out += `${l}\r\n`;
-      this.commits = [];
-      out += next.map((l) => `\x1b[2K${l}`).join("\r\n");
-    } else {
-      let first = 0;
-      while (first < next.length && first < this.prev.length && next[first] === this.prev[first]) first++;
-      if (first === next.length && next.length === this.prev.length) {
-        this.prevWidth = width;
-        return;
-      }
-      let last = next.length - 1;
-      if (next.length === this.prev.length) while (last > first && next[last] === this.prev[last]) last--;
-      if (first >= next.length) first = Math.max(0, next.length - 1); // only lines went away
-      // New rows below the cursor are made with \r\n (which scrolls at the bottom edge).
-      first = Math.min(first, this.cursorRow);
-      out += `${up(this.cursorRow - first)}\r`;
-      for (let i = first; i <= last; i++) out += `${i > first ? "\r\n" : ""}\x1b[2K${next[i]}`;
-      if (last < next.length - 1) out += down(next.length - 1 - last);
-      // Fewer lines than before: clear what is left below (the cursor is never at the edge column).
-      else if (next.length < this.prev.length) out += "\x1b[J";
-    }
+    if (next.length > rows - 1) next = next.slice(next.length - (rows - 1));
+    // Finished lines take the live region's place; the live region follows them.
+    // Usually they were on screen already as the live tail, so the diff below
+    // finds them unchanged and writes nothing for them.
+    const lines = this.commits.length ? [...this.commits, ...next] : next;
+    this.commits = [];
+    const old = this.prev;
+    const out = this.full ? this.redrawAll(lines) : this.diff(old, lines, rows);
+    this.full = false;
     this.prev = next;
     this.cursorRow = Math.max(0, next.length - 1);
     this.prevWidth = width;
-    this.write(SYNC_ON + out + SYNC_OFF);
+    if (!out) return;
+    // Synchronized output keeps a multi-line update from tearing; a small one
+    // (a row or two) does not need the extra bytes.
+    this.write(out.length > 160 ? SYNC_ON + out + SYNC_OFF : out);
     this.frames++;
+  }
+
+  private redrawAll(lines: string[]): string {
+    return `${up(this.cursorRow)}\r\x1b[J${lines.join("\r\n")}`;
+  }
+
+  /**
+   * Bring the rows from the live region's top from `old` to `lines` with few
+   * bytes: unchanged leading lines stay; where the region grew or shrank, rows
+   * are inserted or deleted (IL/DL) right after them so the lines below keep
+   * their rows; then only rows whose text differs are written, and of those
+   * only from the first differing column.
+   */
+  private diff(old: string[], lines: string[], rows: number): string {
+    let first = 0;
+    while (first < old.length && first < lines.length && old[first] === lines[first]) first++;
+    if (first === old.length && first === lines.length) return "";
+    const delta = lines.length - old.length;
+    const last = lines.length - 1;
+    let out = "";
+    let cur = this.cursorRow; // row of the cursor, counted from the live region's top
+    let exists = Math.max(1, old.length); // rows of the region the terminal has (CUD cannot make more)
+    const moveTo = (row: number) => {
+      if (row < cur) out += up(cur - row);
+      else if (row > cur) {
+        const within = Math.min(row, exists - 1);
+        // A line feed is the shortest way down; rows above the region's last are never the screen's bottom.
+        if (within > cur) out += within - cur <= 2 ? "\n".repeat(within - cur) : down(within - cur);
+        if (row > within) {
+          out += "\r\n".repeat(row - within);
+          exists = row + 1;
+        }
+      }
+      cur = row;
+    };
+    /** What the terminal shows at `row` after the shift. */
+    let present = (row: number): string | undefined => old[row];
+    if (old.length === 0) {
+      out += "\r\x1b[J"; // the first frame: from the start of the cursor's line
+    } else if (delta > 0 && lines.length - first <= rows) {
+      // Make room below (scrolling the screen when at its bottom), then open rows at `first`.
+      moveTo(old.length - 1);
+      out += "\r\n".repeat(delta);
+      cur += delta;
+      exists = cur + 1;
+      moveTo(first);
+      out += `\r\x1b[${delta}L`;
+      present = (row) => (row < first ? old[row] : row < first + delta ? "" : old[row - delta]);
+    } else if (delta > 0) {
+      // Too tall to shift in place: rewrite from `first` down.
+      moveTo(Math.min(first, old.length - 1));
+      return `${out}\r${lines.slice(cur).map((l) => `\x1b[2K${l}`).join("\r\n")}`;
+    } else if (delta < 0) {
+      moveTo(first);
+      out += `\r\x1b[${-delta}M`;
+      present = (row) => (row < first ? old[row] : old[row - delta]);
+    }
+    for (let i = first; i <= last; i++) {
+      const was = present(i);
+      if (was === lines[i]) continue;
+      moveTo(i);
+      out += rewriteLine(was ?? "", lines[i]!);
+    }
+    moveTo(last);
+    return out;
   }
 
   /** Leave the live region on screen and put the cursor below it. */

@@ -34,6 +34,18 @@ export function safeSplit(text: string): number {
   return split;
 }
 
+/** Whether `text` (complete lines) leaves a code fence open. */
+export function openFence(text: string): boolean {
+  let fence = "";
+  for (const line of text.split("\n")) {
+    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (!m) continue;
+    if (!fence) fence = m[1]!;
+    else if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "") fence = "";
+  }
+  return fence !== "";
+}
+
 export function renderMarkdown(text: string, width: number): string[] {
   if (!text.trim()) return [];
   // pi-tui pads every line to the full width: trailing spaces are bytes on a slow link.
@@ -69,7 +81,14 @@ export class MarkdownStream {
     if (this.pending !== this.tailText || width !== this.tailWidth) {
       this.tailText = this.pending;
       this.tailWidth = width;
-      this.tailLines = renderMarkdown(this.pending, width);
+      // An unfinished line still changes with every delta: show lines once
+      // they are complete, so each row reaches the terminal about once. A long
+      // unfinished paragraph shows its complete rows (greedy wrapping keeps
+      // them stable) so it is not invisible for seconds.
+      const cut = this.pending.lastIndexOf("\n") + 1;
+      const long = this.pending.length - cut > width && !openFence(this.pending.slice(0, cut));
+      this.tailLines = renderMarkdown(long ? this.pending : this.pending.slice(0, cut), width);
+      if (long) this.tailLines.pop();
       if (this.started && this.tailLines.length) this.tailLines.unshift("");
     }
     return this.tailLines;

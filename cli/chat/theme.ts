@@ -37,7 +37,8 @@ export function highlight(code: string, _lang?: string): string[] {
 }
 
 export const markdownTheme: MarkdownTheme = {
-  heading: (s) => c.bold(c.cyan(s)),
+  // pi-tui makes headings bold itself.
+  heading: (s) => c.cyan(s),
   link: (s) => c.underline(c.blue(s)),
   linkUrl: (s) => c.gray(s),
   code: (s) => c.yellow(s),

@@ -73,6 +73,8 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     expect(s).not.toContain("Commands and keys"); // /help is filtered out
     p.keys("C-u");
     p.keys("Escape");
+    // ESC followed at once by a key reads as Alt+key (as in every terminal): pause like a person.
+    await Bun.sleep(150);
     p.type("/model");
     await p.waitFor("Pick the model");
     p.keys("Enter"); // Enter on the menu runs the command

@@ -58,7 +58,8 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
     type: (text) => void tmux(socket, ["send-keys", "-t", name, "-l", text]),
     resize: (cols, rows) => void tmux(socket, ["resize-window", "-t", name, "-x", String(cols), "-y", String(rows)]),
     waitFor: async (t, o = {}) => {
-      const deadline = Date.now() + (o.timeoutMs ?? 15_000);
+      // Generous: the CI machine has 2 cores shared by every suite.
+      const deadline = Date.now() + (o.timeoutMs ?? 30_000);
       const ok = typeof t === "string" ? (s: string) => s.includes(t) : t instanceof RegExp ? (s: string) => t.test(s) : t;
       let s = "";
       while (Date.now() < deadline) {
