@@ -202,7 +202,8 @@ mkdir -p "$R/bin" && ln -sf "$bin" "$R/bin/reasonix-$1" && echo installed=1
 `;
 
 /**
- * Start `serve` detached (setsid + nohup, no channel held open), wait for its
+ * Start `serve` detached (setsid + nohup where setsid exists, a double fork +
+ * nohup where it does not, as on macOS; no channel held open), wait for its
  * port file. The token comes in on stdin and goes to a 0600 file.
  * Args: BIN WORKSPACE SLUG TOKEN
  */
@@ -216,10 +217,14 @@ cd "$W" || { echo "error=cannot enter $W"; exit 0; }
 printf '\\n--- %s starting %s serve (workspace %s)\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$BIN" "$W" >> "$LOG"
 if command -v setsid >/dev/null 2>&1; then
   setsid nohup "$BIN" serve --addr 127.0.0.1:0 --auth token --token-file "$T" --port-file "$P" --pid-file "$PF" --workspace "$W" </dev/null >>"$LOG" 2>&1 &
+  child=$!
 else
-  nohup "$BIN" serve --addr 127.0.0.1:0 --auth token --token-file "$T" --port-file "$P" --pid-file "$PF" --workspace "$W" </dev/null >>"$LOG" 2>&1 &
+  # No setsid (macOS): fork twice, so the serve is re-parented at once and is no job
+  # of this shell or child of the SSH session; nohup keeps a hangup away from it.
+  ( nohup "$BIN" serve --addr 127.0.0.1:0 --auth token --token-file "$T" --port-file "$P" --pid-file "$PF" --workspace "$W" </dev/null >>"$LOG" 2>&1 &
+    echo $! > "$R/serve-$S.child" )
+  child=$(cat "$R/serve-$S.child" 2>/dev/null); rm -f "$R/serve-$S.child"
 fi
-child=$!
 n=0
 while [ ! -s "$P" ]; do
   if ! kill -0 "$child" 2>/dev/null; then echo died=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi

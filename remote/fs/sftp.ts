@@ -10,7 +10,7 @@ import { basename, dirname, join, posix } from "node:path";
 import type { Client, FileEntry, SFTPWrapper, Stats, TransferOptions } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { describeNetError } from "../ssh/errors.ts";
-import { recordPart } from "./parts-journal.ts";
+import { orphanedParts, recordPart, sweepParts } from "./parts-journal.ts";
 
 export interface RemoteEntry {
   name: string;
@@ -411,6 +411,21 @@ export class RemoteFs {
     };
     await walk(local, await this.resolve(remote));
     return bytes;
+  }
+}
+
+/**
+ * Remove the temp files interrupted transfers left for `host` (see parts-journal.ts).
+ * Opens an SFTP session only when there is something to remove. Best effort.
+ */
+export async function sweepOrphanedParts(client: Client, host: string): Promise<number> {
+  if (orphanedParts(host).length === 0) return 0;
+  const fs = await RemoteFs.open(client, host).catch(() => null);
+  if (!fs) return 0;
+  try {
+    return await sweepParts(host, (p) => fs.removeTemp(p));
+  } finally {
+    fs.close();
   }
 }
 

@@ -18,6 +18,7 @@ import { nudgeNoDelay } from "../tunnel/nodelay.ts";
 import { runScript } from "../ssh/exec.ts";
 import { LOGS_TAIL_SCRIPT } from "../bootstrap/scripts.ts";
 import { HealthWatch, LossWindow } from "./serve-health.ts";
+import { sweepOrphanedParts } from "../fs/sftp.ts";
 import { DEFAULT_BACKOFF, backoffDelay, sleepUnlessWoken, type BackoffPolicy } from "./backoff.ts";
 import type { ServeCache } from "./serve-cache.ts";
 
@@ -334,6 +335,8 @@ export class Supervisor {
   private async attach(conn: SshConnection, reconnect: boolean, t0: number): Promise<void> {
     const client = conn.client;
     await nudgeNoDelay(client);
+    // Temp files of `remote fs` transfers that died with their connection go now.
+    void sweepOrphanedParts(client, this.o.host).catch(() => {});
     const ws = this.o.bootstrap.workspace ?? "~";
     let serve: ServeInfo | null = null;
     let via: "known" | "remote" | "started" = "known";

@@ -34,6 +34,12 @@ export interface SshdOptions {
   extraConfig?: string[];
   /** Host key types to generate (default ed25519 and rsa). */
   hostKeyTypes?: ("ed25519" | "rsa" | "ecdsa")[];
+  /**
+   * Commands the remote must not have (e.g. `setsid`, absent on macOS): sshd runs in
+   * its own mount namespace where each one's file is covered by an empty,
+   * non-executable file, so `command -v` finds nothing. Needs `unshare`.
+   */
+  hideCommands?: string[];
 }
 
 export interface HostKey {
@@ -248,7 +254,20 @@ export async function startSshd(opts: SshdOptions = {}): Promise<SshdHandle> {
   let stderr = "";
   const launch = async (): Promise<void> => {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const argv = [SSHD, "-D", "-e", "-f", configPath];
+      let argv = [SSHD, "-D", "-e", "-f", configPath];
+      if (opts.hideCommands?.length) {
+        const blank = join(dir, "hidden-command");
+        writeFileSync(blank, "", { mode: 0o644 });
+        const paths = [...new Set(opts.hideCommands.flatMap((c) => {
+          try {
+            return execFileSync("sh", ["-c", `for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do [ -x "$d/${c}" ] && readlink -f "$d/${c}"; done; true`]).toString().split("\n").filter(Boolean);
+          } catch {
+            return [];
+          }
+        }))];
+        const mounts = paths.map((p) => `mount --bind "$0" '${p}' &&`).join(" ");
+        argv = ["unshare", "--mount", "--propagation", "private", "sh", "-c", `${mounts} exec "$@"`, blank, ...argv];
+      }
       const cmd = opts.netns ? ["ip", "netns", "exec", opts.netns, ...argv] : argv;
       const proc = spawn(cmd[0]!, cmd.slice(1), { stdio: ["ignore", "ignore", "pipe"] });
       child = proc;
