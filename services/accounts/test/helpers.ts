@@ -113,7 +113,8 @@ export async function call(
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.origin) headers.origin = opts.origin;
   const t0 = performance.now();
-  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: "manual" });
+  // No socket reuse: Bun may reuse a pooled socket workerd has already closed (ECONNRESET).
+  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: "manual", keepalive: false });
   const text = await res.text();
   const ms = performance.now() - t0;
   let parsed: any = null;
