@@ -161,7 +161,8 @@ export class StreamWatch {
 
   /** A fetch() for this attempt: the watch's signal, timers on the body, non-SSE 200s refused. */
   fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-    const signal = init.signal ? AbortSignal.any([init.signal, this.signal]) : this.signal;
+    // Callers pass this.signal, or a signal that follows it (the OpenAI SDK links its own to it).
+    const signal = init.signal ?? this.signal;
     this.start();
     let res: Response;
     try {

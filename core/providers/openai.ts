@@ -64,12 +64,20 @@ const finishOf = (r: string): FinishReason =>
 
 let sdk: Promise<typeof import("openai")> | undefined;
 
-/** An OpenAI SDK client whose every request goes through `doFetch` (one per attempt: the stream watch). */
-export async function openAIClient(cfg: ProviderConfig, key: string | undefined, doFetch: (url: any, init?: any) => Promise<Response>): Promise<OpenAIClient> {
+/**
+ * An OpenAI SDK client for a provider entry (made once: construction costs
+ * about 0.3 ms). Each request names its attempt's StreamWatch in
+ * `fetchOptions` (see `watched`); the client's fetch hands the request to it.
+ */
+export async function openAIClient(cfg: ProviderConfig, key: string | undefined): Promise<OpenAIClient> {
   const { default: OpenAI } = await (sdk ??= import("openai"));
   const headers: Record<string, string | null> = { ...(cfg.headers ?? {}) };
   if (!key) headers.Authorization = null;
   const full = cfg.full_url ? cfg.base_url! : undefined;
+  const route = (url: any, init: any = {}): Promise<Response> => {
+    const { [WATCH]: watch, ...rest } = init;
+    return watch ? (watch as StreamWatch).fetch(full ?? url, rest) : fetch(full ?? url, rest);
+  };
   return new OpenAI({
     apiKey: key ?? "unused",
     // Pin every option the SDK would otherwise read from the shell environment.
@@ -82,8 +90,26 @@ export async function openAIClient(cfg: ProviderConfig, key: string | undefined,
     timeout: 24 * 3600_000, // StreamWatch owns timeouts (first byte, idle)
     defaultHeaders: headers,
     logLevel: "off",
-    fetch: full ? (_url: any, init: any) => doFetch(full, init) : doFetch,
+    fetch: route,
   } as any);
+}
+
+const WATCH = "reasonixStreamWatch";
+
+/** Request options that send one request through `watch` (and abort with it). */
+export const watched = (watch: StreamWatch) => ({ signal: watch.signal, fetchOptions: { [WATCH]: watch } as any });
+
+/** The entry's client, rebuilt only when its key changes. */
+export class ClientCache {
+  private client?: Promise<OpenAIClient>;
+  private forKey?: string;
+  get(cfg: ProviderConfig, key: string | undefined): Promise<OpenAIClient> {
+    if (!this.client || this.forKey !== key) {
+      this.forKey = key;
+      this.client = openAIClient(cfg, key);
+    }
+    return this.client;
+  }
 }
 
 /** SDK/stream failure → ProviderError naming the entry, host and next step. */
@@ -108,11 +134,12 @@ export function mapSdkError(e: unknown, signal: AbortSignal, started: boolean, c
 
 class OpenAIProvider extends ConfiguredProvider implements Provider {
   readonly kind = "openai";
+  private readonly clients = new ClientCache();
 
   async chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult> {
     const ctx = ctxOf(this.cfg);
+    const client = await this.clients.get(this.cfg, this.key());
     const watch = new StreamWatch(this.cfg, ctx, handlers.onWaiting, signal);
-    const client = await openAIClient(this.cfg, this.key(), watch.fetch);
     const body = buildOpenAIBody(this.cfg, req);
     let started = false;
     let content = "";
@@ -122,7 +149,7 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
     let finish: string | undefined;
     let usage: Usage | undefined;
     try {
-      const stream = (await client.chat.completions.create(body as any, { signal: watch.signal })) as unknown as AsyncIterable<any>;
+      const stream = (await client.chat.completions.create(body as any, watched(watch))) as unknown as AsyncIterable<any>;
       for await (const chunk of stream) {
         started = true;
         if (chunk?.usage) usage = openAIUsage(chunk.usage);

@@ -10,7 +10,7 @@ import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
 import { ctxOf, fetchModelList, joinUrl, StreamWatch, who } from "./http.ts";
-import { mapSdkError, openAIClient } from "./openai.ts";
+import { ClientCache, mapSdkError, watched } from "./openai.ts";
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ToolCall } from "./types.ts";
 
@@ -58,11 +58,12 @@ const failureKind = (code: string | undefined) =>
 
 class ResponsesProvider extends ConfiguredProvider implements Provider {
   readonly kind = "responses";
+  private readonly clients = new ClientCache();
 
   async chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult> {
     const ctx = ctxOf(this.cfg);
+    const client = await this.clients.get(this.cfg, this.key());
     const watch = new StreamWatch(this.cfg, ctx, handlers.onWaiting, signal);
-    const client = await openAIClient(this.cfg, this.key(), watch.fetch);
     const body = buildResponsesBody(this.cfg, req);
     let started = false;
     let content = "";
@@ -73,7 +74,7 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
     let usage: Usage | undefined;
     let lastPart = "";
     try {
-      const stream = (await client.responses.create(body as any, { signal: watch.signal })) as unknown as AsyncIterable<any>;
+      const stream = (await client.responses.create(body as any, watched(watch))) as unknown as AsyncIterable<any>;
       for await (const ev of stream) {
         started = true;
         switch (ev?.type) {
