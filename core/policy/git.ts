@@ -13,6 +13,7 @@
  *   so the OS sandbox can mount the existing state read-only and guard the
  *   missing pieces; `diffRepos` finds `.git` entries a command created.
  */
+import { spawnSync } from "node:child_process";
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 
@@ -190,6 +191,36 @@ export function gitDirState(gitDir: string, depth = 0): { existing: string[]; mi
   return { existing, missing };
 }
 
+/** The `.git` entry at `dotGit`, when there is one. */
+export function foundAt(dotGit: string, real: (p: string) => string): FoundRepo | undefined {
+  const kind = lkind(dotGit);
+  return kind ? { dotGit, kind, gitDir: gitDirOf(dotGit, kind, real) } : undefined;
+}
+
+/**
+ * Whether a repository's pointer or git state was written at or after
+ * `sinceMs` (inode change time): a `.git` file or link, or the config, hooks
+ * and pointer files of its git dir. Used for repositories outside the scan's
+ * bound, where no before-and-after listing exists.
+ */
+export function stateChangedSince(repo: FoundRepo, sinceMs: number): boolean {
+  const changed = (p: string) => {
+    try {
+      return lstatSync(p).ctimeMs >= sinceMs;
+    } catch {
+      return false;
+    }
+  };
+  if (repo.kind !== "dir" && changed(repo.dotGit)) return true;
+  if (!repo.gitDir) return false;
+  for (const name of GIT_DIR_PROTECTED) {
+    const p = join(repo.gitDir, name);
+    if (changed(p)) return true;
+    if (name === "hooks" && isDir(p)) for (const h of readdirSync(p)) if (changed(join(p, h))) return true;
+  }
+  return false;
+}
+
 /** `.git` entries present after a command that were not there before, or that now lead elsewhere. */
 export function diffRepos(before: RepoScan, after: RepoScan): FoundRepo[] {
   const old = new Map(before.repos.map((r) => [r.dotGit, r]));
@@ -240,6 +271,46 @@ export function gitProtection(writeRoots: readonly string[], real: (p: string) =
   for (const repo of scan.repos) {
     if (repo.kind === "file") add(out.pointers, repo.dotGit);
     if (repo.gitDir) addGitDir(repo.gitDir);
+  }
+  return out;
+}
+
+/** Identity of a repository's index file (changes when a command stages anything). */
+export function indexStamp(gitDir: string): string {
+  try {
+    const st = statSync(join(gitDir, "index"));
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return "none";
+  }
+}
+
+/** The work tree a found `.git` entry belongs to. */
+export const workTreeOf = (repo: FoundRepo): string => dirname(repo.dotGit);
+
+/**
+ * Paths of the gitlinks (submodule entries, mode 160000) in a repository's
+ * index, read by the host's git. Git recurses into them on a plain
+ * `git status`, wherever they are, so a repository a command planted and
+ * staged deeper than the scan bound (or in node_modules) is found this way.
+ * Git reads only the repository's own protected config here. Null when git
+ * is not installed or cannot read the index.
+ */
+export function gitlinks(workTree: string, timeoutMs = 5000): string[] | null {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("GIT_")) env[k] = v;
+  let r;
+  try {
+    r = spawnSync("git", ["-c", "core.fsmonitor=false", "ls-files", "--stage", "-z"], { cwd: workTree, env, timeout: timeoutMs, maxBuffer: 64 << 20 });
+  } catch {
+    return null;
+  }
+  if (r.status !== 0 || !r.stdout) return null;
+  const out: string[] = [];
+  for (const rec of r.stdout.toString("utf8").split("\0")) {
+    if (!rec.startsWith("160000 ")) continue;
+    const tab = rec.indexOf("\t");
+    if (tab > 0) out.push(join(workTree, rec.slice(tab + 1)));
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // exist yet, since a mount needs something to mount over).
 import { lstatSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { diffRepos, GIT_DIR_PROTECTED, gitProtection, scanRepos, type RepoScan } from "../policy/git.ts";
+import { diffRepos, foundAt, GIT_DIR_PROTECTED, gitlinks, gitProtection, indexStamp, scanRepos, stateChangedSince, workTreeOf, type RepoScan } from "../policy/git.ts";
 import { isWithin, resolveReal, type PathPolicy } from "../policy/paths.ts";
 
 const exists = (p: string) => {
@@ -39,6 +39,10 @@ export interface PolicyLayout {
   forbidAll: string[];
   /** The `.git` entries under the write roots before the command (bounded scan). */
   repos: RepoScan;
+  /** Each found repository's index identity before the command (see guardNewRepos). */
+  indexStamps: Map<string, string>;
+  /** When the layout was taken, just before the command (ms since the epoch, with 1 s of slack). */
+  since: number;
 }
 
 /** The directories strictly between `root` and `path`. */
@@ -74,7 +78,7 @@ export function layoutFor(policy: PathPolicy): PolicyLayout {
     if (k === "dir") forbidDirs.push(f);
     else if (k === "file") forbidFiles.push(f);
   }
-  return { writeRoots, protectedExisting, protectedMissing, protectedAll, ancestors, forbidDirs, forbidFiles, forbidAll: [...policy.forbidRead], repos: git.scan };
+  return { writeRoots, protectedExisting, protectedMissing, protectedAll, ancestors, forbidDirs, forbidFiles, forbidAll: [...policy.forbidRead], repos: git.scan, indexStamps: stampsOf(git.scan), since: Date.now() - 1000 };
 }
 
 export interface GuardReport {
@@ -110,7 +114,21 @@ function moveAside(p: string): { path: string; movedTo: string } {
 export function guardNewRepos(layout: PolicyLayout): GuardReport {
   const after = gitScanAgain(layout);
   const violations: GuardReport["violations"] = [];
-  for (const repo of diffRepos(layout.repos, after)) {
+  const fresh = diffRepos(layout.repos, after);
+  // A repository the command staged as a gitlink is entered by a plain `git
+  // status` however deep it is, so the walk's bound must not hide it: ask
+  // git for the gitlinks of every index the command changed.
+  const known = new Set([...layout.repos.repos, ...fresh].map((r) => r.dotGit));
+  for (const repo of layout.repos.repos) {
+    if (!repo.gitDir || layout.indexStamps.get(repo.dotGit) === indexStamp(repo.gitDir)) continue;
+    for (const link of gitlinks(workTreeOf(repo)) ?? []) {
+      const found = foundAt(join(link, ".git"), (p) => resolveReal(p));
+      // Outside the walk's bound there is no listing from before: a gitlink
+      // target counts as planted when its pointer or git state is new.
+      if (found && !known.has(found.dotGit) && stateChangedSince(found, layout.since)) (known.add(found.dotGit), fresh.push(found));
+    }
+  }
+  for (const repo of fresh) {
     if (repo.kind !== "dir") {
       if (exists(repo.dotGit)) violations.push(moveAside(repo.dotGit));
       continue;
@@ -121,6 +139,12 @@ export function guardNewRepos(layout: PolicyLayout): GuardReport {
     }
   }
   return { violations };
+}
+
+function stampsOf(scan: RepoScan): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const r of scan.repos) if (r.gitDir) m.set(r.dotGit, indexStamp(r.gitDir));
+  return m;
 }
 
 const gitScanAgain = (layout: PolicyLayout): RepoScan => scanRepos(layout.writeRoots, (p) => resolveReal(p));

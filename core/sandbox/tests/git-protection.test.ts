@@ -179,6 +179,20 @@ const attacks: Attack[] = [
     files: (r) => ({ write: [["src/.git/config", r.payloadConfig]] }),
   },
   {
+    name: "a new repository inside node_modules (which the scan skips), added as a gitlink",
+    bash: (r) =>
+      `mkdir -p node_modules/pkg && cd node_modules/pkg && git init -q && printf %s ${q(r.payloadConfig)} >> .git/config && ` +
+      "git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && cd ../.. && git add -f node_modules/pkg 2>/dev/null; echo planted",
+    files: (r) => ({ write: [["node_modules/pkg/.git/config", r.payloadConfig]] }),
+  },
+  {
+    name: "a new repository deeper than the scan bound, added as a gitlink",
+    bash: (r) =>
+      `mkdir -p a/b/c/d/e/f/g/h && (cd a/b/c/d/e/f/g/h && git init -q && printf %s ${q(r.payloadConfig)} >> .git/config && ` +
+      "git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x) && git add a/b/c/d/e/f/g/h 2>/dev/null; echo planted",
+    files: (r) => ({ write: [["a/b/c/d/e/f/g/h/.git/config", r.payloadConfig]] }),
+  },
+  {
     name: "a planted git dir moved into place as .git",
     bash: () => "mkdir -p src && cp -r evilgit src/.git",
     files: () => ({ move: [["evilgit/config", "src/.git/config"], ["evilgit/HEAD", "src/.git"]] }),
@@ -247,6 +261,26 @@ describe.skipIf(!hasGit || noBwrap)("git state protection: sandboxed bash", () =
       expect(existsSync(r.marker)).toBe(false);
     });
   }
+
+  test("a deep repository the command did not touch keeps its config when the index changes", async () => {
+    const r = makeRepo();
+    const deep = join(r.ws, "a", "b", "c", "d", "e", "f", "g", "h");
+    mkdirSync(deep, { recursive: true });
+    must(deep, "init", "-q");
+    must(deep, "commit", "-q", "--allow-empty", "-m", "deep");
+    must(r.ws, "add", join("a", "b", "c", "d", "e", "f", "g", "h"));
+    must(r.ws, "commit", "-qm", "deep gitlink");
+    await Bun.sleep(1100); // the state check allows 1 s of clock slack
+    const policy = createPathPolicy({ cwd: r.ws, reasonixHome: join(r.root, "rxhome") });
+    const res = await runShell("echo x > new.txt && git add -A && echo staged", {
+      policy, mode: "enforce", network: false, sessionTmpDir: sessionTmp, cwd: r.ws, timeoutMs: 20_000,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: gitHome, GIT_CONFIG_NOSYSTEM: "1" },
+    });
+    if (!res.ok) throw new Error(res.refusal.message);
+    expect(res.output).toContain("staged");
+    expect(res.violations).toEqual([]);
+    expect(existsSync(join(deep, ".git", "config"))).toBe(true);
+  });
 
   test("a repository created by the command stays usable, minus what makes git run code", async () => {
     const r = makeRepo();
