@@ -87,6 +87,7 @@ export function username(body: Record<string, unknown>, field = "username"): str
   if (v === null) return null;
   if (typeof v !== "string") throw invalidField(field, "must be a string or null");
   const u = v.trim().toLowerCase();
+  if (u === "") return null;
   if (!USERNAME.test(u)) throw invalidField(field, "must be 3-32 characters of a-z, 0-9, '_' or '-', starting and ending with a letter or digit");
   return u;
 }
