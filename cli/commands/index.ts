@@ -1,5 +1,6 @@
 // The CLI's command registry. Each feature adds its one module here.
 import type { CommandModule } from "yargs";
+import acp from "./acp.ts";
 import chat from "./chat.ts";
 import config from "./config.ts";
 import docs from "./docs.ts";
@@ -18,4 +19,4 @@ import web from "./web.ts";
 import whoami from "./whoami.ts";
 
 // Listed in the order `reasonix --help` shows them: daily use first.
-export const commands: CommandModule<any, any>[] = [chat, run, web, serve, sessions, remote, sandbox, trust, config, docs, doctor, login, logout, whoami, upgrade, version];
+export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, remote, sandbox, trust, config, docs, doctor, login, logout, whoami, upgrade, version];

@@ -160,16 +160,24 @@ export function createEngine(opts: EngineOptions): Engine {
         throw e;
       }
     },
-    async resumeSession(id) {
+    async resumeSession(id, o = {}) {
       // A session this engine already has open is handed out again (e.g. a reconnecting browser).
-      for (const s of live) if (s.id === id) return s;
+      for (const s of live) {
+        if (s.id !== id) continue;
+        if (!o.model || selectModel(entries, o.model, undefined).name === s.model) return s;
+        if (s.busy) throw new ReasonixError("session_busy", "cannot switch the model while a turn is running");
+        await s.close();
+      }
       const file = store.open(id);
       try {
         const state = file.state();
         if (state.meta.workspace !== workspace) {
           throw new ReasonixError("session_workspace", `session ${id} belongs to workspace ${state.meta.workspace}, not ${workspace}`, { hint: `run it from that directory (or pass --dir ${state.meta.workspace})`, exitCode: 2 });
         }
-        return await open(file, state.model);
+        // Another model for the rest of the conversation: recorded, so a later resume keeps it.
+        const model = o.model ? selectModel(entries, o.model, undefined).name : state.model;
+        if (model !== state.model) file.append({ t: "model", model });
+        return await open(file, model);
       } catch (e) {
         file.close();
         throw e;

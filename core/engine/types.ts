@@ -185,7 +185,8 @@ export interface EngineOptions {
 export interface Engine {
   readonly workspace: string;
   createSession(opts?: { model?: string }): Promise<EngineSession>;
-  resumeSession(id: string): Promise<EngineSession>;
+  /** With `model`: continue the conversation on another provider entry (recorded in the log). */
+  resumeSession(id: string, opts?: { model?: string }): Promise<EngineSession>;
   listSessions(): Promise<SessionSummary[]>;
   deleteSession(id: string): Promise<void>;
   models(): ModelInfo[];

@@ -1,0 +1,29 @@
+import { defineCommand } from "../command.ts";
+
+interface AcpArgs {
+  auto: boolean;
+}
+
+export default defineCommand<AcpArgs>({
+  command: "acp",
+  describe: "Serve the Agent Client Protocol on stdin/stdout (for editors such as Zed)",
+  builder: (y) =>
+    y
+      .option("auto", { alias: "y", type: "boolean", default: false, describe: "Start sessions in auto mode (writers and commands no rule holds back run without asking)" })
+      .example("reasonix acp", "editors start this themselves; see `reasonix docs show acp.md`")
+      .epilog("stdout carries only ACP frames; logs go to stderr and $REASONIX_HOME/logs/acp.log. Exit code 0 when the client hangs up.") as any,
+  run: async (args) => {
+    const { Readable, Writable } = await import("node:stream");
+    const { reasonixHome } = await import("../../core/home.ts");
+    const { acpLog } = await import("../../core/acp/log.ts");
+    const { serveAcp } = await import("../../core/acp/agent.ts");
+    const home = reasonixHome();
+    const log = acpLog(home);
+    const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+    const output = Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>;
+    log.info(`ACP agent ${process.pid} ready`);
+    await serveAcp(input, output, { home, log, engine: args.auto ? { permissionMode: "auto" } : undefined });
+    log.info("client hung up");
+    return 0;
+  },
+});

@@ -1,0 +1,201 @@
+/**
+ * `reasonix acp`: the ACP v1 agent over one JSON-RPC connection (stdio in
+ * production, in-memory streams in tests). Built on the SDK's agent app,
+ * which frames messages and answers malformed JSON, unknown methods and
+ * schema-invalid params; the handlers here are a thin adapter over the
+ * engine contract (core/engine/types.ts).
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { errorMessage } from "../errors.ts";
+import type { AgentConnection } from "@agentclientprotocol/sdk";
+import { buildInfo } from "../version.ts";
+import type { AcpLog } from "./log.ts";
+import { AVAILABLE_COMMANDS } from "./modes.ts";
+import { AcpSession } from "./session.ts";
+import { toRequestError } from "./errors.ts";
+import { Workspaces, type WorkspaceOptions } from "./workspaces.ts";
+
+export const STEER_METHOD = "_reasonix.io/session/steer";
+export const SET_MODEL_METHOD = "session/set_model";
+
+export interface AcpAgentOptions extends WorkspaceOptions {
+  log: AcpLog;
+}
+
+/** Parsers for the two methods the SDK has no schema for; errors name the field. */
+const field = (p: unknown, name: string, kind: "string" | "array"): unknown => {
+  const v = (p as Record<string, unknown> | null)?.[name];
+  const ok = kind === "array" ? Array.isArray(v) : typeof v === "string" && v !== "";
+  if (!ok) throw RequestError.invalidParams({ field: name }, `${name} must be ${kind === "array" ? "a list of content blocks" : "a non-empty string"}`);
+  return v;
+};
+const steerParams = (p: unknown) => ({ sessionId: field(p, "sessionId", "string") as string, prompt: field(p, "prompt", "array") as acp.ContentBlock[] });
+const setModelParams = (p: unknown) => ({ sessionId: field(p, "sessionId", "string") as string, modelId: field(p, "modelId", "string") as string });
+
+export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shutdown(): Promise<void> } {
+  const { log } = opts;
+  const sessions = new Map<string, AcpSession>();
+  const workspaces = new Workspaces(opts, log);
+  let clientCaps: acp.ClientCapabilities = {};
+  let client: acp.AgentContext | undefined;
+
+  const port = (ctx: acp.AgentContext) => {
+    client = ctx;
+    return {
+      notify: (p: acp.SessionNotification) => ctx.notify(acp.methods.client.session.update, p),
+      requestPermission: (p: acp.RequestPermissionRequest) => ctx.request(acp.methods.client.session.requestPermission, p),
+      log,
+    };
+  };
+
+  const get = (id: string): AcpSession => {
+    const s = sessions.get(id);
+    if (!s) throw RequestError.invalidParams({ field: "sessionId" }, `sessionId: no open session ${JSON.stringify(id)} (session/new, session/load or session/resume first)`);
+    return s;
+  };
+
+  const noMcp = (servers: unknown[] | undefined) => {
+    if (servers && servers.length > 0) {
+      throw RequestError.invalidParams({ field: "mcpServers" }, "mcpServers: Reasonix cannot start MCP servers passed by the client yet; pass an empty list");
+    }
+  };
+
+  /** Open (or reuse) a stored session in this connection. */
+  const open = async (ctx: acp.AgentContext, id: string, cwd: string | undefined): Promise<AcpSession> => {
+    const have = sessions.get(id);
+    if (have) return have;
+    const ws = await workspaces.forSession(id, cwd);
+    let live;
+    try {
+      live = await ws.engine.resumeSession(id);
+    } catch (e) {
+      throw toRequestError(e, "sessionId");
+    }
+    const s = new AcpSession(live, ws.engine, { ...port(ctx) }, ws.mode);
+    sessions.set(id, s);
+    return s;
+  };
+
+  const announce = (s: AcpSession) => {
+    // After the answer: clients learn the session id from it before updates arrive.
+    setTimeout(() => s.send({ sessionUpdate: "available_commands_update", availableCommands: AVAILABLE_COMMANDS }), 0);
+  };
+
+  const app = acp
+    .agent({ name: "reasonix" })
+    .onRequest(acp.methods.agent.initialize, ({ params, client: ctx }) => {
+      clientCaps = params.clientCapabilities ?? {};
+      workspaces.setClient(ctx, clientCaps);
+      client = ctx;
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentInfo: { name: "reasonix", title: "Reasonix", version: buildInfo().version },
+        agentCapabilities: {
+          loadSession: true,
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+          _meta: { "reasonix.io": { sessionSteer: { method: STEER_METHOD } } },
+        },
+        authMethods: [
+          {
+            id: "reasonix-config",
+            name: "Configure a model provider",
+            description: "Add a [[providers]] entry to ~/.reasonix/config.toml and its key to ~/.reasonix/.env (see `reasonix docs show engine.md#providers`), then start a new session.",
+          },
+        ],
+      };
+    })
+    .onRequest(acp.methods.agent.authenticate, () => ({}))
+    .onRequest(acp.methods.agent.session.new, async ({ params, client: ctx }) => {
+      noMcp(params.mcpServers);
+      const ws = await workspaces.forCwd(params.cwd);
+      let live;
+      try {
+        live = await ws.engine.createSession();
+      } catch (e) {
+        throw toRequestError(e);
+      }
+      const s = new AcpSession(live, ws.engine, { ...port(ctx) }, ws.mode);
+      sessions.set(s.id, s);
+      log.info(`session ${s.id} in ${s.workspace}`);
+      announce(s);
+      return { sessionId: s.id, ...s.state() } as acp.NewSessionResponse;
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client: ctx }) => {
+      noMcp(params.mcpServers);
+      const s = await open(ctx, params.sessionId, params.cwd);
+      await s.replay();
+      announce(s);
+      return s.state() as acp.LoadSessionResponse;
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client: ctx }) => {
+      noMcp(params.mcpServers ?? undefined);
+      const s = await open(ctx, params.sessionId, params.cwd);
+      announce(s);
+      return s.state() as acp.ResumeSessionResponse;
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      const list = workspaces.list(params.cwd ?? undefined);
+      return { sessions: list.map((x) => ({ sessionId: x.id, cwd: x.workspace, title: x.title, updatedAt: x.updatedAt })) };
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      const s = get(params.sessionId);
+      sessions.delete(s.id);
+      await s.close();
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      const s = sessions.get(params.sessionId);
+      if (s) {
+        sessions.delete(s.id);
+        await s.close();
+      }
+      await workspaces.deleteSession(params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
+      await get(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const s = get(params.sessionId);
+      const value = (params as { value: unknown }).value;
+      if (typeof value !== "string") throw RequestError.invalidParams({ field: "value" }, "value must be a string");
+      if (params.configId === "mode") await s.setMode(value, "value");
+      else if (params.configId === "model") await s.setModel(value, "value");
+      else throw RequestError.invalidParams({ field: "configId" }, `configId: unknown option ${JSON.stringify(params.configId)} (mode, model)`);
+      return { configOptions: s.configOptions() };
+    })
+    .onRequest(SET_MODEL_METHOD, setModelParams, async ({ params }) => {
+      await get(params.sessionId).setModel(params.modelId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => get(params.sessionId).prompt(params.prompt))
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest(STEER_METHOD, steerParams, ({ params }) => {
+      const disposition = get(params.sessionId).steer(params.prompt);
+      return { disposition };
+    });
+
+  return {
+    app,
+    async shutdown() {
+      await Promise.all([...sessions.values()].map((s) => s.close().catch(() => {})));
+      sessions.clear();
+      await workspaces.close();
+      void client;
+    },
+  };
+}
+
+/** Serve one client on a byte stream pair (stdin/stdout). Resolves when the client hangs up. */
+export async function serveAcp(input: ReadableStream<Uint8Array>, output: WritableStream<Uint8Array>, opts: AcpAgentOptions): Promise<void> {
+  const { app, shutdown } = createAcpAgent(opts);
+  const conn: AgentConnection = app.connect(acp.ndJsonStream(output, input));
+  await conn.closed.catch((e) => opts.log.error(`connection closed: ${errorMessage(e)}`));
+  await shutdown();
+}

@@ -1,0 +1,62 @@
+/** Session modes, models and config options as ACP advertises them. */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { ModelInfo, PermissionMode } from "../engine/types.ts";
+
+const MODES: { id: PermissionMode; name: string; description: string }[] = [
+  { id: "ask", name: "Ask", description: "Ask before writers, commands and anything no rule allows" },
+  { id: "auto", name: "Auto", description: "Run writers and commands that no rule holds back" },
+  { id: "plan", name: "Plan", description: "Read and plan only; nothing changes until you leave plan mode" },
+  { id: "read-only", name: "Read-only", description: "Reading tools only" },
+];
+const YOLO = { id: "yolo" as const, name: "YOLO", description: "Skip approvals except deny rules (set in config)" };
+
+export const isMode = (m: string): m is PermissionMode => MODES.some((x) => x.id === m) || m === "yolo";
+
+export function modeState(current: PermissionMode): acp.SessionModeState {
+  // yolo is offered only when the user's config already chose it.
+  const list = current === "yolo" ? [...MODES, YOLO] : MODES;
+  return { currentModeId: current, availableModes: list.map((m) => ({ id: m.id, name: m.name, description: m.description })) };
+}
+
+export function modeSelectable(current: PermissionMode, wanted: string): wanted is PermissionMode {
+  return modeState(current).availableModes.some((m) => m.id === wanted) || (wanted === "yolo" && current === "yolo");
+}
+
+export function configOptions(mode: PermissionMode, model: string, models: ModelInfo[]): acp.SessionConfigOption[] {
+  const ms = modeState(mode);
+  return [
+    {
+      id: "mode",
+      name: "Mode",
+      category: "mode",
+      type: "select",
+      currentValue: mode,
+      options: ms.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description ?? null })),
+    },
+    {
+      id: "model",
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: model,
+      options: models.map((m) => ({ value: m.name, name: m.name, description: `${m.kind} · ${m.model}${m.hasKey ? "" : " · no key"}` })),
+    },
+  ];
+}
+
+export function modelState(model: string, models: ModelInfo[]) {
+  return { currentModelId: model, availableModels: models.map((m) => ({ modelId: m.name, name: m.name, description: `${m.kind} · ${m.model}` })) };
+}
+
+/** Slash commands this agent answers itself (a client sends them back as prompt text). */
+export const AVAILABLE_COMMANDS: acp.AvailableCommand[] = [
+  { name: "mode", description: "Switch the permission mode", input: { hint: "ask | auto | plan | read-only" } },
+  { name: "model", description: "Continue this conversation on another model", input: { hint: "provider entry name" } },
+];
+
+/** "/mode plan" → { name: "mode", arg: "plan" }; null for ordinary prompts and unknown commands. */
+export function slashCommand(text: string): { name: string; arg: string } | null {
+  const m = /^\/([a-z-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m || !AVAILABLE_COMMANDS.some((c) => c.name === m[1])) return null;
+  return { name: m[1]!, arg: (m[2] ?? "").trim() };
+}

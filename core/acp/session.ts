@@ -1,0 +1,180 @@
+/**
+ * One ACP session: a live engine session plus the client it reports to.
+ * Engine events become session/update notifications, sent strictly in order;
+ * a prompt answers only after every update of its turn has been written.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { errorMessage } from "../errors.ts";
+import type { Engine, EngineEvent, EngineSession, PermissionMode, SteerDisposition } from "../engine/types.ts";
+import type { AcpLog } from "./log.ts";
+import { configOptions, modeSelectable, modeState as modeStateOf, modelState, slashCommand } from "./modes.ts";
+import { askPermission, permissionRequest } from "./permissions.ts";
+import { promptText } from "./prompt.ts";
+import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
+
+/** What a session needs from the connection. */
+export interface ClientPort {
+  notify(params: acp.SessionNotification): Promise<void>;
+  requestPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
+  log: AcpLog;
+  /** Current text of a file for diffs (an editor buffer when the client offers fs reads). */
+  readCurrent?: (abs: string) => string | null;
+}
+
+export class AcpSession {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly translator: UpdateTranslator;
+  private unsubscribe: (() => void) | undefined;
+  private lastError: string | undefined;
+  private prompting = false;
+
+  constructor(
+    private live: EngineSession,
+    private readonly engine: Engine,
+    private readonly port: ClientPort,
+    public mode: PermissionMode,
+  ) {
+    this.translator = new UpdateTranslator(live.workspace, undefined, port.readCurrent);
+    this.attach(live);
+  }
+
+  get id(): string { return this.live.id; }
+  get workspace(): string { return this.live.workspace; }
+  get model(): string { return (this.live as { model?: string }).model ?? ""; }
+  get busy(): boolean { return this.prompting || this.live.busy; }
+
+  private attach(live: EngineSession): void {
+    this.unsubscribe?.();
+    this.live = live;
+    this.unsubscribe = live.subscribe((e) => this.onEvent(e));
+  }
+
+  /** Queue one update; updates go out in the order they were queued. */
+  send(update: Update): void {
+    const params = { sessionId: this.id, update };
+    this.chain = this.chain.then(() => this.port.notify(params)).catch((e) => this.port.log.error(`session/update for ${this.id} failed: ${errorMessage(e)}`));
+  }
+
+  /** Resolves once every queued update has been written. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  private onEvent(e: EngineEvent): void {
+    if (e.type === "approval_request") {
+      const params = permissionRequest(this.id, e, this.translator);
+      // After the tool_call announcement, so the client knows the call it is asked about.
+      void this.flush()
+        .then(() => askPermission((p) => this.port.requestPermission(p), params, (why) => this.port.log.error(`${this.id}: ${why}`)))
+        .then((decision) => {
+          try {
+            this.live.approve(e.callId, decision);
+          } catch {
+            // The turn ended (cancelled) before the answer came: nothing waits for it.
+          }
+        });
+      return;
+    }
+    if (e.type === "error") this.lastError = e.message;
+    if (e.type === "turn_end" && e.error && !this.lastError) this.lastError = e.error;
+    for (const u of this.translator.live(e)) this.send(u);
+  }
+
+  /** The stored conversation as updates, before session/load answers. */
+  async replay(): Promise<void> {
+    for (const u of this.translator.replay(this.live.history())) this.send(u);
+    await this.flush();
+  }
+
+  async prompt(blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session (cancel it, or steer it)");
+    const text = promptText(blocks);
+    const cmd = slashCommand(text);
+    if (cmd) return this.command(cmd.name, cmd.arg);
+    this.prompting = true;
+    this.lastError = undefined;
+    try {
+      let reason;
+      try {
+        reason = await this.live.submit(text);
+      } catch (e) {
+        throw RequestError.internalError({ sessionId: this.id }, errorMessage(e));
+      }
+      await this.flush();
+      const stop = stopReason(reason);
+      if (!stop) throw RequestError.internalError({ sessionId: this.id, reason }, this.lastError ?? "the turn failed");
+      return { stopReason: stop };
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  /** A slash command this agent answers itself: a short message, then end_turn. */
+  private async command(name: string, arg: string): Promise<acp.PromptResponse> {
+    let reply: string;
+    try {
+      if (name === "mode") {
+        await this.setMode(arg, "modeId");
+        reply = `mode: ${arg}`;
+      } else {
+        await this.setModel(arg, "modelId");
+        reply = `model: ${this.model}`;
+      }
+    } catch (e) {
+      reply = `/${name}: ${e instanceof RequestError ? e.message.replace(/^Invalid params: /, "") : errorMessage(e)}`;
+    }
+    this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: reply } });
+    await this.flush();
+    return { stopReason: "end_turn" };
+  }
+
+  cancel(): void {
+    this.live.cancel();
+  }
+
+  steer(blocks: acp.ContentBlock[]): SteerDisposition {
+    const text = promptText(blocks);
+    if (!this.live.steer) throw RequestError.internalError({}, "this engine cannot take steering guidance");
+    // While a prompt is being set up (before the engine turn starts) the guidance is queued
+    // for that turn's first step: the round takes it, so it counts as accepted.
+    const d = this.live.steer(text);
+    return this.prompting ? "steer_accepted" : d;
+  }
+
+  async setMode(modeId: string, field = "modeId"): Promise<void> {
+    if (!modeSelectable(this.mode, modeId)) throw RequestError.invalidParams({ field }, `${field}: unknown mode ${JSON.stringify(modeId)} (ask, auto, plan, read-only)`);
+    this.live.setPermissionMode?.(modeId);
+    this.mode = modeId;
+    this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId });
+    this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
+    await this.flush();
+  }
+
+  async setModel(modelId: string, field = "modelId"): Promise<void> {
+    if (!this.engine.models().some((m) => m.name === modelId)) {
+      throw RequestError.invalidParams({ field }, `${field}: unknown model ${JSON.stringify(modelId)} (known: ${this.engine.models().map((m) => m.name).join(", ")})`);
+    }
+    if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "cannot switch the model while a prompt is running");
+    if (modelId === this.model) return;
+    const next = await this.engine.resumeSession(this.id, { model: modelId });
+    this.attach(next);
+    next.setPermissionMode?.(this.mode);
+    this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
+    await this.flush();
+  }
+
+  configOptions(): acp.SessionConfigOption[] {
+    return configOptions(this.mode, this.model, this.engine.models());
+  }
+
+  /** The mode/model/config block of session/new, load and resume answers. */
+  state() {
+    return { modes: modeStateOf(this.mode), models: modelState(this.model, this.engine.models()), configOptions: this.configOptions() };
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    await this.live.close();
+  }
+}

@@ -1,0 +1,141 @@
+// ACP test support: a throw-away $REASONIX_HOME + workspace wired to a scripted
+// LLM, the agent served in-process on real NDJSON byte streams, and a scripted
+// editor built on the SDK's own ClientSideConnection.
+import * as acp from "@agentclientprotocol/sdk";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAcpAgent } from "../agent.ts";
+import type { AcpLog } from "../log.ts";
+
+export interface AcpEnv {
+  home: string;
+  workspace: string;
+  cleanup(): void;
+}
+
+export function makeAcpEnv(llmUrl: string, extraToml = ""): AcpEnv {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "reasonix-acp-test-")));
+  const home = join(root, "home");
+  const workspace = join(root, "ws");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(
+    join(home, "config.toml"),
+    [
+      'default_model = "scripted"',
+      "[[providers]]",
+      'name = "scripted"',
+      'kind = "openai"',
+      `base_url = "${llmUrl}"`,
+      'model = "scripted-model"',
+      'api_key_env = "SCRIPTED_KEY"',
+      "[[providers]]",
+      'name = "other"',
+      'kind = "openai"',
+      `base_url = "${llmUrl}"`,
+      'model = "other-model"',
+      'api_key_env = "SCRIPTED_KEY"',
+      extraToml,
+      "[sandbox]",
+      // bwrap is the sandbox suites' concern; keep these runs independent of it.
+      'bash = "off"',
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(join(home, ".env"), "SCRIPTED_KEY=sk-acp-test\n", { mode: 0o600 });
+  return { home, workspace, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export const quietLog = (lines: string[] = []): AcpLog => ({ info: (m) => void lines.push(m), error: (m) => void lines.push(`error: ${m}`) });
+
+/** A scripted editor: records every update, answers permissions and fs/terminal calls as told. */
+export class ScriptedEditor implements acp.Client {
+  updates: acp.SessionNotification[] = [];
+  permissionRequests: acp.RequestPermissionRequest[] = [];
+  /** optionId to pick, "cancelled", or a function deciding per request. */
+  answer: string | ((r: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>) = "allow_once";
+  /** Unsaved buffers by absolute path (fs/read_text_file answers from here first). */
+  buffers = new Map<string, string>();
+  writes: acp.WriteTextFileRequest[] = [];
+  reads: acp.ReadTextFileRequest[] = [];
+  terminals: acp.CreateTerminalRequest[] = [];
+  private waiters: { pred: (u: acp.SessionNotification) => boolean; resolve: () => void }[] = [];
+
+  async requestPermission(p: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
+    this.permissionRequests.push(p);
+    if (typeof this.answer === "function") return this.answer(p);
+    if (this.answer === "cancelled") return { outcome: { outcome: "cancelled" } };
+    return { outcome: { outcome: "selected", optionId: this.answer } };
+  }
+
+  async sessionUpdate(p: acp.SessionNotification): Promise<void> {
+    this.updates.push(p);
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.pred(p)) return true;
+      w.resolve();
+      return false;
+    });
+  }
+
+  /** Resolves when an update matching `pred` arrives (or already has). */
+  waitFor(pred: (u: acp.SessionNotification) => boolean): Promise<void> {
+    if (this.updates.some(pred)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ pred, resolve }));
+  }
+
+  kinds(sessionId?: string): string[] {
+    return this.updates.filter((u) => !sessionId || u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
+  }
+
+  text(sessionId?: string, kind = "agent_message_chunk"): string {
+    return this.updates
+      .filter((u) => (!sessionId || u.sessionId === sessionId) && u.update.sessionUpdate === kind)
+      .map((u) => ((u.update as { content: { text?: string } }).content.text ?? ""))
+      .join("");
+  }
+}
+
+export interface Connected {
+  conn: acp.ClientSideConnection;
+  editor: ScriptedEditor;
+  log: string[];
+  close(): Promise<void>;
+  /** Raw NDJSON lines the agent wrote (for ordering checks). */
+  frames: string[];
+}
+
+/** Serve the agent in-process over byte streams and connect a ClientSideConnection to it. */
+export function connect(env: AcpEnv, editor = new ScriptedEditor(), engine: Record<string, unknown> = {}): Connected {
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  const toClient = new TransformStream<Uint8Array, Uint8Array>();
+  const frames: string[] = [];
+  const dec = new TextDecoder();
+  const tap = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, ctl) {
+      for (const line of dec.decode(chunk, { stream: true }).split("\n")) if (line.trim()) frames.push(line);
+      ctl.enqueue(chunk);
+    },
+  });
+  void toClient.readable.pipeTo(tap.writable).catch(() => {});
+  const log: string[] = [];
+  const agent = createAcpAgent({ home: env.home, log: quietLog(log), engine: { retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...engine } });
+  const agentConn = agent.app.connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+  const conn = new acp.ClientSideConnection(() => editor, acp.ndJsonStream(toAgent.writable, tap.readable));
+  return {
+    conn,
+    editor,
+    log,
+    frames,
+    async close() {
+      agentConn.close();
+      await agent.shutdown();
+    },
+  };
+}
+
+export const initParams = (caps: acp.ClientCapabilities = {}): acp.InitializeRequest => ({
+  protocolVersion: acp.PROTOCOL_VERSION,
+  clientCapabilities: caps,
+  clientInfo: { name: "scripted-editor", version: "1" },
+});

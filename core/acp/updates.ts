@@ -1,0 +1,195 @@
+/**
+ * Engine events → ACP `session/update` payloads. Pure translation: the live
+ * stream (deltas) and a stored conversation (history(), for session/load)
+ * both come through here, so a replay looks like the turn did when it ran.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import { proposedDiffs } from "../engine/diff.ts";
+import type { EngineEvent, TodoItem, TurnEndReason } from "../engine/types.ts";
+import { builtinTools } from "../tools/builtin/index.ts";
+import type { ToolDefinition } from "../tools/types.ts";
+import { isAbsolute, resolve } from "node:path";
+
+export type Update = acp.SessionUpdate;
+
+const KIND: Record<string, acp.ToolKind> = {
+  read_file: "read",
+  ls: "read",
+  glob: "search",
+  grep: "search",
+  write_file: "edit",
+  edit_file: "edit",
+  multi_edit: "edit",
+  move_file: "move",
+  bash: "execute",
+  todo_write: "think",
+};
+
+const BUILTIN = new Map<string, ToolDefinition>(builtinTools.map((t) => [t.name, t as ToolDefinition]));
+
+/** How a turn's end reads as an ACP stop reason; undefined = answer with an error instead. */
+export function stopReason(reason: TurnEndReason): acp.StopReason | undefined {
+  switch (reason) {
+    case "done":
+    case "empty":
+    case "denied":
+      return "end_turn";
+    case "cancelled":
+      return "cancelled";
+    case "max_steps":
+      return "max_turn_requests";
+    case "length":
+      return "max_tokens";
+    case "refusal":
+    case "content_filter":
+      return "refusal";
+    case "error":
+      return undefined;
+  }
+}
+
+const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
+
+export function planOf(items: TodoItem[]): Update {
+  return { sessionUpdate: "plan", entries: items.map((i) => ({ content: i.content, priority: "medium", status: i.status })) };
+}
+
+export class UpdateTranslator {
+  /** Input of each call seen so far, for locations and diffs on its result. */
+  private readonly calls = new Map<string, { name: string; input: unknown; diffs: acp.ToolCallContent[] }>();
+
+  constructor(
+    private readonly workspace: string,
+    private readonly tools: (name: string) => ToolDefinition | undefined = (n) => BUILTIN.get(n),
+    /** Current text of a file for a write's before-image (default: the disk). */
+    private readonly readCurrent?: (abs: string) => string | null,
+  ) {}
+
+  private abs(p: string): string {
+    return isAbsolute(p) ? p : resolve(this.workspace, p);
+  }
+
+  title(name: string, input: unknown): string {
+    try {
+      return this.tools(name)?.summarize(input) ?? name;
+    } catch {
+      return name;
+    }
+  }
+
+  locations(name: string, input: unknown): acp.ToolCallLocation[] {
+    const i = (input ?? {}) as Record<string, unknown>;
+    const paths = name === "move_file" ? [i.source, i.destination] : [i.path];
+    const out: acp.ToolCallLocation[] = [];
+    for (const p of paths) {
+      if (typeof p !== "string" || p === "") continue;
+      const line = name === "read_file" && typeof i.offset === "number" ? i.offset : undefined;
+      out.push({ path: this.abs(p), ...(line ? { line } : {}) });
+    }
+    return out;
+  }
+
+  /** Before-images are read now, before the call runs; a replay has none (the file has moved on). */
+  diffs(name: string, input: unknown, replaying = false): acp.ToolCallContent[] {
+    const read = replaying ? () => null : this.readCurrent;
+    return proposedDiffs(name, input, this.workspace, read).map((d) => ({ type: "diff", path: d.path, oldText: d.oldText, newText: d.newText }));
+  }
+
+  /** The tool_call announcement (also used inside permission requests). */
+  toolCall(callId: string, name: string, input: unknown, status: acp.ToolCallStatus = "pending", replaying = false): acp.ToolCall & { sessionUpdate: "tool_call" } {
+    const known = this.calls.get(callId);
+    const diffs = known?.diffs ?? this.diffs(name, input, replaying);
+    this.calls.set(callId, { name, input, diffs });
+    return {
+      sessionUpdate: "tool_call",
+      toolCallId: callId,
+      title: this.title(name, input),
+      kind: KIND[name] ?? "other",
+      status,
+      rawInput: input as Record<string, unknown>,
+      locations: this.locations(name, input),
+      ...(diffs.length ? { content: diffs } : {}),
+    };
+  }
+
+  toolResult(callId: string, name: string, ok: boolean, output: string, receipt?: string): Update {
+    const call = this.calls.get(callId);
+    const content: acp.ToolCallContent[] = [{ type: "content", content: text(output) }];
+    if (ok && call) content.push(...call.diffs);
+    return {
+      sessionUpdate: "tool_call_update",
+      toolCallId: callId,
+      status: ok ? "completed" : "failed",
+      content,
+      rawOutput: { output, ...(receipt ? { receipt } : {}) },
+    };
+  }
+
+  /** One live engine event; [] when it has no ACP counterpart. */
+  live(e: EngineEvent): Update[] {
+    switch (e.type) {
+      case "text_delta":
+        return [{ sessionUpdate: "agent_message_chunk", content: text(e.text) }];
+      case "reasoning_delta":
+        return [{ sessionUpdate: "agent_thought_chunk", content: text(e.text) }];
+      case "tool_call":
+        return [this.toolCall(e.callId, e.name, e.input)];
+      case "approval_resolved":
+        return e.decision === "deny" ? [] : [{ sessionUpdate: "tool_call_update", toolCallId: e.callId, status: "in_progress" }];
+      case "tool_result":
+        return [this.toolResult(e.callId, e.name, e.ok, e.output, e.receipt)];
+      case "todo":
+        return [planOf(e.items)];
+      case "usage":
+        return [usageUpdate(e)];
+      case "attempt_discarded":
+        // ACP cannot take back streamed chunks: say so in the thought stream.
+        return [{ sessionUpdate: "agent_thought_chunk", content: text(`\n[the model's reply broke off (${e.reason}); what streamed above is discarded and the step is retried]\n`) }];
+      case "continuation":
+        return [];
+      case "warning":
+        return [{ sessionUpdate: "agent_thought_chunk", content: text(`[warning] ${e.message}\n`) }];
+      default:
+        return [];
+    }
+  }
+
+  /** A stored conversation (EngineSession.history()) as the updates a client replays. */
+  replay(history: EngineEvent[]): Update[] {
+    const out: Update[] = [];
+    for (const e of history) {
+      switch (e.type) {
+        case "turn_start":
+          out.push({ sessionUpdate: "user_message_chunk", content: text(e.prompt) });
+          break;
+        case "assistant":
+          if (e.reasoning) out.push({ sessionUpdate: "agent_thought_chunk", content: text(e.reasoning) });
+          if (e.text) out.push({ sessionUpdate: "agent_message_chunk", content: text(e.text) });
+          break;
+        case "tool_call":
+          out.push(this.toolCall(e.callId, e.name, e.input, "pending", true));
+          break;
+        case "tool_result":
+          out.push(this.toolResult(e.callId, e.name, e.ok, e.output, e.receipt));
+          break;
+        case "todo":
+          out.push(planOf(e.items));
+          break;
+        default:
+          break;
+      }
+    }
+    return out;
+  }
+}
+
+function usageUpdate(e: Extract<EngineEvent, { type: "usage" }>): Update {
+  const used = e.turn.inputTokens + e.turn.outputTokens;
+  return {
+    sessionUpdate: "usage_update",
+    used,
+    size: 0,
+    ...(e.cost ? { cost: { amount: e.cost.total, currency: e.cost.currency } } : {}),
+    _meta: { "reasonix.io": { turn: e.turn, total: e.total, cacheHitPercent: e.cacheHitPercent } },
+  } as Update;
+}

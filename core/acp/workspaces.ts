@@ -1,0 +1,134 @@
+/**
+ * ACP cwd → engine. One engine per workspace, created like every other front
+ * end does (config, workspace trust and sandbox rules from loadConfig), and
+ * the shared JSONL session store for load/list/delete.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
+import { loadConfig } from "../config/load.ts";
+import { createEngine, resolveWorkspace } from "../engine/index.ts";
+import type { Engine, EngineOptions, PermissionMode, SessionSummary } from "../engine/types.ts";
+import { homePaths } from "../home.ts";
+import { SessionStore } from "../sessions/store.ts";
+import type { AcpLog } from "./log.ts";
+import { toRequestError } from "./errors.ts";
+import { clientToolRegistry } from "./client-tools.ts";
+
+export interface WorkspaceOptions {
+  home: string;
+  /** Extra engine options (tests shorten retries). */
+  engine?: Partial<Omit<EngineOptions, "workspace" | "home" | "config">>;
+}
+
+export interface WorkspaceEngine {
+  engine: Engine;
+  /** The permission mode new sessions start in. */
+  mode: PermissionMode;
+}
+
+export class Workspaces {
+  private readonly engines = new Map<string, Promise<WorkspaceEngine>>();
+  private readonly store: SessionStore;
+  private client: acp.AgentContext | undefined;
+  private caps: acp.ClientCapabilities = {};
+
+  constructor(
+    private readonly opts: WorkspaceOptions,
+    private readonly log: AcpLog,
+  ) {
+    this.store = new SessionStore(homePaths(opts.home).sessions);
+  }
+
+  /** The client and what it offers (fs, terminal), from initialize. */
+  setClient(client: acp.AgentContext, caps: acp.ClientCapabilities): void {
+    this.client = client;
+    this.caps = caps;
+  }
+
+  async forCwd(cwd: unknown): Promise<WorkspaceEngine> {
+    if (typeof cwd !== "string" || !isAbsolute(cwd)) throw RequestError.invalidParams({ field: "cwd" }, "cwd must be an absolute path");
+    let workspace: string;
+    try {
+      workspace = resolveWorkspace(cwd);
+    } catch (e) {
+      throw toRequestError(e, "cwd");
+    }
+    let p = this.engines.get(workspace);
+    if (!p) {
+      p = this.create(workspace);
+      this.engines.set(workspace, p);
+      p.catch(() => this.engines.delete(workspace));
+    }
+    return p;
+  }
+
+  private async create(workspace: string): Promise<WorkspaceEngine> {
+    try {
+      const cfg = loadConfig({ cwd: workspace, home: this.opts.home });
+      for (const w of cfg.warnings) this.log.info(`${workspace}: ${w}`);
+      const perms = (cfg.values.permissions ?? {}) as { mode?: PermissionMode };
+      const mode = this.opts.engine?.permissionMode ?? perms.mode ?? "ask";
+      const tools = clientToolRegistry(() => ({ client: this.client, caps: this.caps }));
+      const engine = createEngine({
+        tools,
+        ...this.opts.engine,
+        workspace,
+        home: this.opts.home,
+        config: cfg.values,
+        configSources: cfg.sources,
+        projectTrusted: cfg.trust.trusted,
+      });
+      return { engine, mode };
+    } catch (e) {
+      throw toRequestError(e, "cwd");
+    }
+  }
+
+  /** The engine of a stored session's workspace; `cwd`, when given, must be that workspace. */
+  async forSession(id: string, cwd?: string | null): Promise<WorkspaceEngine> {
+    let workspace: string;
+    try {
+      workspace = this.store.load(id).meta.workspace;
+    } catch (e) {
+      throw toRequestError(e, "sessionId");
+    }
+    if (cwd) {
+      let real: string;
+      try {
+        real = resolveWorkspace(cwd);
+      } catch (e) {
+        throw toRequestError(e, "cwd");
+      }
+      if (real !== workspace) throw RequestError.invalidParams({ field: "cwd" }, `cwd: session ${id} belongs to workspace ${workspace}, not ${real}`);
+    }
+    return this.forCwd(workspace);
+  }
+
+  list(cwd?: string): SessionSummary[] {
+    const all = this.store.list();
+    if (!cwd) return all;
+    let real = cwd;
+    try {
+      real = resolveWorkspace(cwd);
+    } catch {
+      // A directory that is gone has no sessions worth listing, but do not fail the list.
+    }
+    return all.filter((s) => s.workspace === real || s.workspace === cwd);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    const ws = await this.forSession(id);
+    try {
+      await ws.engine.deleteSession(id);
+    } catch (e) {
+      throw toRequestError(e, "sessionId");
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = await Promise.allSettled([...this.engines.values()]);
+    for (const r of all) if (r.status === "fulfilled") await r.value.engine.close().catch(() => {});
+    this.engines.clear();
+  }
+}
