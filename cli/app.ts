@@ -14,7 +14,22 @@ const commandName = (c: CommandModule<any, any>): string => String([c.command].f
  * the words of argv down the command tree, so `remote conect` suggests
  * `remote connect` just as `doctr` suggests `doctor`.
  */
+/** The flag as the user typed it (`--no-opn`, not yargs' "opn"), without any `=value`. */
+function typedFlag(name: string, argv: string[]): string {
+  const kebab = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const forms = new Set([`--${name}`, `--${kebab}`, `--no-${name}`, `--no-${kebab}`, `-${name}`]);
+  const typed = argv.map((a) => a.replace(/=.*$/, "")).find((a) => forms.has(a));
+  return typed ?? `${name.length === 1 ? "-" : "--"}${name}`;
+}
+
+/** Options every level knows; anything else before a command is an unknown option, not a missing command. */
+const GLOBAL_FLAGS = new Set(["--help", "-h", "--version", "-v"]);
+
 function usageHint(msg: string, argv: string[]): UsageError {
+  if (/^missing command/.test(msg)) {
+    const stray = argv.find((a) => a.startsWith("-") && a !== "-" && a !== "--" && !GLOBAL_FLAGS.has(a.replace(/=.*$/, "")));
+    if (stray) return new UsageError(`unknown option "${stray.replace(/=.*$/, "")}"`, "see reasonix --help for commands and options");
+  }
   const unknown = /Unknown (?:argument|command)s?: (\S+)/i.exec(msg)?.[1]?.replace(/,$/, "");
   let level: CommandModule<any, any>[] | undefined = commands;
   const path: string[] = [];
@@ -31,7 +46,7 @@ function usageHint(msg: string, argv: string[]): UsageError {
     const found: GroupModule | undefined = level.find((c: CommandModule<any, any>) => commandName(c) === word);
     level = found?.subcommands;
   }
-  if (unknown) return new UsageError(`unknown option "${unknown.length === 1 ? "-" : "--"}${unknown}"`, "see --help for this command's options");
+  if (unknown) return new UsageError(`unknown option "${typedFlag(unknown, argv)}"`, "see --help for this command's options");
   return new UsageError(msg.split("\n")[0]!, "see --help");
 }
 

@@ -11,6 +11,7 @@ import sandbox from "./sandbox.ts";
 import remote from "./remote.ts";
 import run from "./run.ts";
 import serve from "./serve.ts";
+import setup from "./setup.ts";
 import upgrade from "./upgrade.ts";
 import sessions from "./sessions.ts";
 import trust from "./trust.ts";
@@ -19,4 +20,4 @@ import web from "./web.ts";
 import whoami from "./whoami.ts";
 
 // Listed in the order `reasonix --help` shows them: daily use first.
-export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, remote, sandbox, trust, config, docs, doctor, login, logout, whoami, upgrade, version];
+export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, remote, sandbox, trust, setup, config, docs, doctor, login, logout, whoami, upgrade, version];

@@ -33,8 +33,12 @@ const add = defineCommand<{
   run: async (a) => {
     const { parseHostSpec, parseJumpList } = await import("../../remote/hosts/spec.ts");
     const { addHost, userConfigPath } = await import("../../remote/hosts/store.ts");
+    const { checkTarget, workspaceWarning } = await import("../../remote/hosts/check-target.ts");
     const spec = parseHostSpec(a.target);
-    if (a.jump) parseJumpList(a.jump);
+    checkTarget(spec, a.target);
+    if (a.jump) for (const hop of a.jump.split(",").map((s) => s.trim()).filter(Boolean)) checkTarget(parseJumpList(hop)[0]!, hop, "--jump hop");
+    const wsWarning = a.workspace ? workspaceWarning(a.workspace) : null;
+    if (wsWarning) warn(wsWarning);
     for (const v of [a.passphraseEnv, a.passwordEnv]) {
       if (v !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw new UsageError(`"${v}" is not a valid variable name`);
     }

@@ -68,9 +68,14 @@ describe("compiled binary", () => {
     writeFileSync(join(repo, "tsconfig.json"), JSON.stringify({ compilerOptions: { paths: { "*": ["./evil.ts"] }, jsx: "react" } }));
     for (const args of [["--version"], ["doctor", "--json"], ["config", "list", "--json"]]) {
       const r = await exec(dist.binary, args, { cwd: repo });
-      expect(r.code).toBe(0);
       if (args[0] === "--version") expect(r.out).toBe(`reasonix ${version}\n`);
-      if (args[0] === "doctor") expect(JSON.parse(r.out).home).not.toBe("/tmp/hijacked");
+      if (args[0] === "doctor") {
+        const report = JSON.parse(r.out);
+        expect(report.home).not.toBe("/tmp/hijacked");
+        // A fresh home has no provider, so doctor exits 1 for that, and for nothing the repository planted.
+        expect(r.code).toBe(1);
+        expect(report.checks.filter((c: { status: string; id: string }) => c.status === "fail" && c.id !== "sandbox").map((c: { id: string }) => c.id)).toEqual(["providers"]);
+      } else expect(r.code).toBe(0);
     }
     expect(await Bun.file(marker).exists()).toBe(false);
   });

@@ -45,14 +45,20 @@ test("doctor --json names config files, the keys each supplies, tools and asset 
   await cli(["config", "set", "default_model", "m1"], home, cwd);
   writeFileSync(join(cwd, "reasonix.toml"), "[permissions]\nallow = [\"Bash(ls)\"]\n");
   const r = await cli(["doctor", "--json"], home, cwd);
-  expect(r.code).toBe(0);
+  // No [[providers]] at all: the agent cannot run, so doctor fails and says so.
+  expect(r.code).toBe(1);
   const report = JSON.parse(r.out);
+  expect(report.ok).toBe(false);
+  expect(report.checks.find((c: { id: string }) => c.id === "providers")).toMatchObject({ status: "fail" });
   expect(report.home).toBe(join(home, ".reasonix"));
   expect(report.configFiles).toEqual([
     { scope: "user", path: join(home, ".reasonix", "config.toml"), exists: true, keys: ["default_model"] },
     { scope: "project", path: join(cwd, "reasonix.toml"), exists: true, keys: ["permissions.allow"] },
   ]);
-  for (const name of ["ssh", "bwrap", "sandbox-exec", "rg"]) expect(report.tools.some((t: { name: string }) => t.name === name)).toBe(true);
+  // Platform-relevant tools only: bwrap on Linux, sandbox-exec on macOS, never the other one.
+  const [mine, other] = process.platform === "darwin" ? ["sandbox-exec", "bwrap"] : ["bwrap", "sandbox-exec"];
+  for (const name of ["ssh", mine, "rg"]) expect(report.tools.some((t: { name: string }) => t.name === name)).toBe(true);
+  expect(report.tools.some((t: { name: string }) => t.name === other)).toBe(false);
   expect(report.assets.docs).toMatch(/^[0-9a-f]{64}$/);
   expect(report.assets["sandbox-profiles"]).toMatch(/^[0-9a-f]{64}$/);
 

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { stringify } from "smol-toml";
-import { UsageError } from "../errors.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { configSchema, type FieldSpec } from "./schema.ts";
-import { getDotted, parseConfigText } from "./load.ts";
+import { getDotted, parseConfigText, readConfigBytes, type ConfigTable } from "./load.ts";
 
 /** Find the schema entry for a dotted key, or undefined when unknown. */
 export function specForKey(key: string): FieldSpec | undefined {
@@ -112,7 +112,7 @@ export function setInText(text: string, key: string, value: unknown): string {
 /** `reasonix config set`: edit the user config atomically; nothing is written on error. */
 export function setConfigValue(path: string, key: string, raw: string): unknown {
   const value = coerceValue(key, raw);
-  const before = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const before = existsSync(path) ? readConfigBytes(path).toString("utf8") : "";
   const after = setInText(before, key, value);
   // Re-parse what we would write: it must be valid and must read back the value.
   const parsed = parseConfigText(after, path, "user", []);
@@ -123,4 +123,25 @@ export function setConfigValue(path: string, key: string, raw: string): unknown 
   const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o600;
   writeFileAtomic(path, after, { mode, dirMode: 0o700 });
   return value;
+}
+
+/**
+ * Apply a line-level text edit to a config file: the result must parse, and
+ * `check(before, after)` (the parsed tables) must return null, else nothing
+ * is written and the error names the file. Written atomically, mode kept (0600 new).
+ */
+export function editConfigFile(path: string, edit: (text: string) => string, check: (before: ConfigTable, after: ConfigTable) => string | null): void {
+  const before = existsSync(path) ? readConfigBytes(path).toString("utf8") : "";
+  const beforeData = before ? parseConfigText(before, path, "user", []).data : {};
+  const after = edit(before);
+  let afterData: ConfigTable;
+  try {
+    afterData = parseConfigText(after, path, "user", []).data;
+  } catch (e) {
+    throw new ConfigError(path, `the edit would break the file (${(e as Error).message}); edit it by hand`);
+  }
+  const problem = check(beforeData, afterData);
+  if (problem) throw new ConfigError(path, `could not edit the file without disturbing other settings (${problem}); edit it by hand`);
+  const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o600;
+  writeFileAtomic(path, after, { mode, dirMode: 0o700 });
 }

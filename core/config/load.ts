@@ -50,10 +50,21 @@ export interface LoadOptions {
   ignoreTrust?: boolean;
 }
 
+/** Read a config file's bytes; an I/O failure (a directory, no permission) names the path. */
+export function readConfigBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read (permission denied)" : `cannot be read (${code ?? (e as Error).message})`;
+    throw new ConfigError(path, why);
+  }
+}
+
 /** Parse one TOML file; syntax errors name file:line:col, type errors the dotted key. */
 export function readConfigFile(path: string, scope: "user" | "project", warnings: string[]): ConfigFile | null {
   if (!existsSync(path)) return null;
-  const text = readFileSync(path, "utf8");
+  const text = readConfigBytes(path).toString("utf8");
   return parseConfigText(text, path, scope, warnings);
 }
 
@@ -158,7 +169,7 @@ export function loadConfig(opts: LoadOptions = {}): LoadedConfig {
   const trust: ProjectTrust = { ...trustState(workspace, values, !!opts.trustProject), trusted: true, ignored: [] };
   if (!opts.noProject) {
     const path = projectConfigPath(opts.cwd ?? process.cwd());
-    const raw = existsSync(path) ? readFileSync(path) : undefined;
+    const raw = existsSync(path) ? readConfigBytes(path) : undefined;
     if (raw !== undefined) {
       // Judge exactly the bytes that are parsed: a file swapped in between cannot borrow the approval.
       const text = raw.toString("utf8");

@@ -19,6 +19,13 @@ const describe = (spec: FieldSpec): string => {
 const typeName = (v: unknown): string =>
   Array.isArray(v) ? "array" : v === null ? "null" : v instanceof Date ? "date" : typeof v === "object" ? "table" : typeof v;
 
+/** The offending value itself, for scalars (so `kind = "gemini"` says "gemini"); short. */
+const shown = (v: unknown): string => {
+  if (typeof v === "string") return ` ${JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v)}`;
+  if (typeof v === "number" || typeof v === "boolean") return ` ${String(v)}`;
+  return "";
+};
+
 const isTable = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
@@ -33,7 +40,7 @@ export function validateValue(
   errors: ValidationIssue[],
   warnings: ValidationIssue[],
 ): void {
-  const bad = () => errors.push({ key, message: `expected ${describe(spec)}, got ${typeName(value)}` });
+  const bad = () => errors.push({ key, message: `expected ${describe(spec)}, got ${typeName(value)}${shown(value)}` });
   switch (spec.type) {
     case "string": if (typeof value !== "string") bad(); return;
     case "boolean": if (typeof value !== "boolean") bad(); return;

@@ -1,4 +1,5 @@
-import { ConfigError, UsageError } from "../errors.ts";
+import { ConfigError, ReasonixError, UsageError } from "../errors.ts";
+import { homePaths } from "../home.ts";
 import type { ModelInfo } from "../engine/types.ts";
 import type { ProviderConfig } from "./types.ts";
 
@@ -68,7 +69,8 @@ export function modelChoices(entries: ProviderConfig[]): ModelChoice[] {
  */
 export function selectModel(entries: ProviderConfig[], wanted: string | undefined, defaultModel: string | undefined): ModelChoice {
   if (entries.length === 0) {
-    throw new ConfigError("config", "no [[providers]] configured; add one to $REASONIX_HOME/config.toml (see `reasonix docs show engine.md#providers`)");
+    const file = homePaths().config;
+    throw new ReasonixError("config", `no model provider is configured in ${file}`, { hint: "run `reasonix setup` (or `reasonix setup add NAME --preset P`); see `reasonix docs show engine.md#providers`" });
   }
   const choices = modelChoices(entries);
   const key = wanted ?? defaultModel;

@@ -1,4 +1,5 @@
 import { ReasonixError } from "../errors.ts";
+import { homePaths } from "../home.ts";
 
 export type ProviderErrorKind =
   | "auth"
@@ -51,8 +52,8 @@ export function httpError(status: number, body: string, ctx: { provider: string;
   const who = `provider "${ctx.provider}"${ctx.host ? ` (${ctx.host})` : ""}`;
   if (status === 401 || status === 403) {
     const where = ctx.apiKeyEnv
-      ? `check api_key_env ${ctx.apiKeyEnv}: its value in $REASONIX_HOME/.env is missing, wrong or expired`
-      : `the provider needs a key: set api_key_env on [[providers]] "${ctx.provider}" and put the key in $REASONIX_HOME/.env`;
+      ? `check api_key_env ${ctx.apiKeyEnv}: its value in ${homePaths().dotenv} is missing, wrong or expired (replace it: reasonix setup key ${ctx.provider})`
+      : `the provider needs a key: set api_key_env on [[providers]] "${ctx.provider}" and put the key in ${homePaths().dotenv}`;
     return new ProviderError("auth", `${who} rejected the credentials (HTTP ${status})${suffix}; ${where}`, { status });
   }
   if (status === 429) {

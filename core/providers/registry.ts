@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.ts";
+import { homePaths } from "../home.ts";
 import { ProviderError } from "./errors.ts";
 import type { Provider, ProviderConfig } from "./types.ts";
 
@@ -7,6 +8,8 @@ export interface ProviderDeps {
   secret(name: string): string | undefined;
   /** Where the config came from, for error messages. */
   configSource?: string;
+  /** The .env file secret() reads, named in messages (default: $REASONIX_HOME/.env's real path). */
+  secretsFile?: string;
 }
 
 /** The entry's key from $REASONIX_HOME/.env; undefined when it needs none. */
@@ -15,8 +18,9 @@ export function providerKey(cfg: ProviderConfig, deps: ProviderDeps): string | u
   if (!env) return undefined;
   const v = deps.secret(env);
   if (!v) {
-    throw new ProviderError("config", `provider "${cfg.name}": api_key_env ${env} has no value in $REASONIX_HOME/.env`, {
-      hint: `add a line ${env}=<your key> to $REASONIX_HOME/.env (keys are never read from the shell environment)`,
+    const dotenv = deps.secretsFile ?? homePaths().dotenv;
+    throw new ProviderError("config", `provider "${cfg.name}": api_key_env ${env} has no value in ${dotenv}`, {
+      hint: `store it with \`reasonix setup key ${cfg.name}\`, or add a line ${env}=<your key> to ${dotenv}; keys are never read from the shell environment`,
     });
   }
   return v;

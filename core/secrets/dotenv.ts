@@ -30,6 +30,16 @@ export function parseDotenv(text: string, file: string): Map<string, string> {
   return out;
 }
 
+/** The file's text; an I/O failure (a directory, no permission) names the path. */
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ConfigError(path, code === "EISDIR" ? "is a directory, not a file" : `cannot be read (${code ?? (e as Error).message})`);
+  }
+}
+
 const quote = (v: string) => (/^[A-Za-z0-9_./:@+-]*$/.test(v) ? v : `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`);
 
 /** The secrets store: $REASONIX_HOME/.env, always 0600. */
@@ -39,8 +49,10 @@ export class SecretStore {
   read(): Map<string, string> {
     if (!existsSync(this.path)) return new Map();
     // Tighten permissions if someone loosened them: the file holds API keys.
-    if ((statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
-    return parseDotenv(readFileSync(this.path, "utf8"), this.path);
+    const st = statSync(this.path);
+    if (!st.isFile()) throw new ConfigError(this.path, "is not a regular file (it should hold NAME=value lines)");
+    if ((st.mode & 0o077) !== 0) chmodSync(this.path, 0o600);
+    return parseDotenv(readText(this.path), this.path);
   }
 
   get(name: string): string | undefined {
@@ -50,7 +62,7 @@ export class SecretStore {
   /** Set one variable, keeping every other line (comments included) as it was. */
   set(name: string, value: string): void {
     if (!NAME.test(name)) throw new ConfigError(this.path, `invalid variable name "${name}"`);
-    const text = existsSync(this.path) ? readFileSync(this.path, "utf8") : "";
+    const text = existsSync(this.path) ? readText(this.path) : "";
     const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
     const re = new RegExp(`^\\s*(?:export\\s+)?${name}\\s*=`);
     const entry = `${name}=${quote(value)}`;

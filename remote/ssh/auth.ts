@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { homedir } from "node:os";
+import { homePaths } from "../../core/home.ts";
 import type { AnyAuthMethod, AuthHandlerMiddleware, AuthenticationType, ParsedKey } from "ssh2";
 import type { Prompter } from "./prompt.ts";
 import type { SshTarget } from "./target.ts";
@@ -54,7 +55,7 @@ async function loadIdentity(ctx: AuthContext, file: string): Promise<ParsedKey |
     if (pass === undefined) {
       ctx.notes.push(
         `${file} is encrypted and no passphrase is available` +
-          (ctx.target.passphraseEnv ? ` (${ctx.target.passphraseEnv} is not set in $REASONIX_HOME/.env)` : " (set passphrase_env or run from a terminal)"),
+          (ctx.target.passphraseEnv ? ` (${ctx.target.passphraseEnv} is not set in ${homePaths().dotenv})` : " (set passphrase_env or run from a terminal)"),
       );
       return null;
     }
@@ -93,7 +94,7 @@ function steps(ctx: AuthContext): { method: AuthenticationType; run: Step }[] {
       let password = lookupSecret(ctx, target.passwordEnv);
       if (password === undefined && ctx.prompter.interactive) password = await ctx.prompter.secret(`${target.user}@${target.host}'s password: `);
       if (password === undefined) {
-        if (target.passwordEnv) ctx.notes.push(`${target.passwordEnv} is not set in $REASONIX_HOME/.env`);
+        if (target.passwordEnv) ctx.notes.push(`${target.passwordEnv} is not set in ${homePaths().dotenv}`);
         return null;
       }
       return { type: "password", username: user, password };

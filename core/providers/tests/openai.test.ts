@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError } from "../../errors.ts";
+import { homePaths } from "../../home.ts";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
 import { chatWithRetry, providerEntries, ProviderError } from "../index.ts";
 import { policy, providerFixture, signal } from "./fixture.ts";
@@ -123,7 +124,8 @@ describe("openai provider over real HTTP", () => {
       const p = make(fx.llm!.url, { api_key_env: "OTHER_KEY" });
       const err = await p.chat(req(), {}, signal()).catch((e) => e);
       expect(err).toBeInstanceOf(ProviderError);
-      expect(err.message).toContain("api_key_env OTHER_KEY has no value in $REASONIX_HOME/.env");
+      // The real file, never the literal "$REASONIX_HOME".
+      expect(err.message).toContain(`api_key_env OTHER_KEY has no value in ${homePaths().dotenv}`);
       expect(fx.llm!.chatRequests().length).toBe(1);
     } finally {
       delete process.env.TEST_KEY;
