@@ -50,7 +50,7 @@ export class LiveRenderer {
   private prev: string[] = [];
   /** Row of the cursor inside the live region (always its last line after a frame). */
   private cursorRow = 0;
-  private prevWidth = 0;
+  private prevColumns = 0;
   private commits: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastFrameAt = 0;
@@ -78,22 +78,22 @@ export class LiveRenderer {
     }, wait);
   }
 
-  /**
-   * The terminal changed size. Terminals that reflow (tmux, most emulators)
-   * re-wrap the old live lines at the new width: move up over as many rows as
-   * they now take and draw the live region again. Nothing above it is touched
-   * and the scrollback is never cleared.
-   */
+  /** The terminal changed size: the next frame redraws the live region (see reflowed). */
   resized(): void {
-    const width = this.screen.columns;
-    if (width !== this.prevWidth && this.prevWidth > 0) {
-      let rows = 0;
-      for (const l of this.prev) rows += Math.max(1, Math.ceil(visibleWidth(l) / width));
-      // The cursor sits on the last live line; it starts at most at the screen's top.
-      this.cursorRow = Math.min(Math.max(0, rows - 1), this.screen.rows - 1);
-      this.full = true;
-    }
     this.request();
+  }
+
+  /**
+   * Called by frame() when the width changed since the last frame. Terminals
+   * differ here: xterm truncates the old lines, tmux and most emulators re-wrap
+   * them into more rows (and tmux applies it asynchronously). Moving up one row
+   * per old line is exact for the first kind and never reaches above the live
+   * region for the second (at worst a few re-wrapped rows of the old live
+   * region stay above the new one); finished output is never erased.
+   */
+  private reflowed(): void {
+    this.cursorRow = Math.min(Math.max(0, this.prev.length - 1), this.screen.rows - 1);
+    this.full = true;
   }
 
   /** Redraw the live region from scratch (Ctrl-L). */
@@ -112,6 +112,9 @@ export class LiveRenderer {
       this.timer = undefined;
     }
     this.lastFrameAt = performance.now();
+    // A resize is handled here, not in the resize event: a frame may run first.
+    if (this.prevColumns > 0 && this.screen.columns !== this.prevColumns) this.reflowed();
+    this.prevColumns = this.screen.columns;
     // One column short of the edge: a full-width line leaves the cursor in the
     // terminal's pending-wrap state, where erase sequences behave differently.
     const width = Math.max(10, this.screen.columns - 1);
@@ -128,7 +131,6 @@ export class LiveRenderer {
     this.full = false;
     this.prev = next;
     this.cursorRow = Math.max(0, next.length - 1);
-    this.prevWidth = width;
     if (!out) return;
     // Synchronized output keeps a multi-line update from tearing; a small one
     // (a row or two) does not need the extra bytes.

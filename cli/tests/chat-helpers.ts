@@ -40,10 +40,12 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
   // tmux sets TERM in the pane itself: pass ours through env(1).
   const cmd = ["env", `TERM=${env.TERM}`, ...(opts.bin ?? [process.execPath, mainTs]), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   // remain-on-exit keeps the pane (and its last screen) after the program ends.
+  // Ctrl-C in line mode is a SIGINT to the whole foreground group: the shell
+  // around the program must outlive it (a trap, unlike ignoring, is reset for the program).
   // With `record`, every byte the program writes is also copied to that file
   // (pipe-pane is attached before the program starts).
   const wait = opts.record ? "sleep 0.3; " : "";
-  const r = tmux(socket, ["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(opts.cols ?? 120), "-y", String(opts.rows ?? 40), "-c", opts.cwd ?? ce.workspace, ...envArgs, `${wait}${cmd}; echo "[exit $?]"; sleep 600`]);
+  const r = tmux(socket, ["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(opts.cols ?? 120), "-y", String(opts.rows ?? 40), "-c", opts.cwd ?? ce.workspace, ...envArgs, `trap true INT; ${wait}${cmd}; echo "[exit $?]"; sleep 600`]);
   if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
   if (opts.record) tmux(socket, ["pipe-pane", "-o", "-t", name, `cat > '${opts.record}'`]);
   tmux(socket, ["set-option", "-t", name, "history-limit", "5000"]);

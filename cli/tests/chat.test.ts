@@ -58,6 +58,21 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(llm.chatRequests()[0]!.body.messages.at(-1)).toEqual({ role: "user", content: "write release notes" });
   });
 
+  test("a long streamed answer lands in the scrollback once and in order (small, narrow terminal)", async () => {
+    const parts: string[] = [];
+    for (let i = 1; i <= 40; i++) parts.push(`## Part ${i}`, "", `Paragraph ${i} says something about item ${i} in words.`, "", "```", `code ${i}`, "```", "");
+    await setup([{ text: parts.join("\n"), chunkSize: 3 }]);
+    const p = chat(["chat"], { cols: 60, rows: 15 });
+    await ready(p);
+    await send(p, "long");
+    await p.waitFor((s) => s.includes("Part 40") && s.includes("code 40") && !s.includes("Esc cancels"));
+    const all = p.all();
+    const seen = [...all.matchAll(/^Part (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect([...all.matchAll(/^Paragraph (\d+) says/gm)].map((m) => Number(m[1]))).toEqual(seen);
+    expect([...all.matchAll(/^\s*code (\d+)$/gm)].map((m) => Number(m[1]))).toEqual(seen);
+  });
+
   test("approve once writes the file; deny does not; 'a' allows the rest of the session", async () => {
     await setup([
       { toolCalls: [{ name: "write_file", arguments: { path: "once.txt", content: "one\n" } }] },
