@@ -18,6 +18,7 @@ import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import { planCompaction, estimateTokens } from "./compaction.ts";
+import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff } from "./file-diff.ts";
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
@@ -71,6 +72,12 @@ const parseArgs = (text: string): { ok: true; value: Record<string, unknown> } |
 export class LiveSession implements EngineSession {
   private readonly listeners = new Set<EngineEventListener>();
   private readonly approvals = new Map<string, (d: ApprovalDecision) => void>();
+  /** approval_request events still unanswered, for history(). */
+  private readonly pending = new Map<string, EngineEvent>();
+  /** Text and reasoning streamed by the model step in flight (not committed yet). */
+  private partial = { text: "", reasoning: "" };
+  /** What a cancelled step had streamed: kept as the turn's (cut short) answer. */
+  private cutShort = "";
   private readonly readStamps = new Map<string, string>();
   private readonly schemas: ToolSchema[];
   private readonly toolMap: Map<string, ToolDefinition>;
@@ -102,7 +109,14 @@ export class LiveSession implements EngineSession {
   }
 
   history(): EngineEvent[] {
-    return [...this.state.history];
+    const h = [...this.state.history];
+    if (!this.abort) return h;
+    // A turn is running: what a front end that just (re)connected must also see
+    // to catch up — the step streaming now and the approvals waiting for an answer.
+    if (this.partial.reasoning) h.push({ type: "reasoning_delta", text: this.partial.reasoning });
+    if (this.partial.text) h.push({ type: "text_delta", text: this.partial.text });
+    h.push(...this.pending.values());
+    return h;
   }
 
   /** Turns that can be rewound to. */
@@ -159,12 +173,19 @@ export class LiveSession implements EngineSession {
     let reason: TurnEndReason = "done";
     let error: string | undefined;
     this.endError = undefined;
+    this.cutShort = "";
     try {
       reason = await this.loop(turn, ac.signal);
       error = this.endError;
     } catch (e) {
-      if (ac.signal.aborted) reason = "cancelled";
-      else {
+      if (ac.signal.aborted) {
+        reason = "cancelled";
+        // The user saw this text stream in; keep it (the model sees it too next turn).
+        if (this.cutShort.trim()) {
+          this.commit({ t: "msg", turn, msg: { role: "assistant", content: this.cutShort } });
+          this.emit({ type: "assistant", text: this.cutShort });
+        }
+      } else {
         reason = "error";
         error = errorMessage(e);
         if (e instanceof ReasonixError && e.hint) error += ` (${e.hint})`;
@@ -182,6 +203,8 @@ export class LiveSession implements EngineSession {
         this.abort = null;
         for (const resolve of this.approvals.values()) resolve("deny");
         this.approvals.clear();
+        this.pending.clear();
+        this.partial = { text: "", reasoning: "" };
       }
     }
     this.emit({ type: "turn_end", turn, reason, ...(error ? { error } : {}) });
@@ -215,6 +238,7 @@ export class LiveSession implements EngineSession {
       this.recordUsage(turn, result.usage);
       lastPrompt = { tokens: result.usage.inputTokens + result.usage.outputTokens, messages: sentCount + 1 };
       const msg = result.message;
+      this.partial = { text: "", reasoning: "" };
       this.commit({ t: "msg", turn, msg });
       this.emit({ type: "assistant", text: msg.content, ...(msg.reasoning ? { reasoning: msg.reasoning } : {}) });
       const calls = msg.toolCalls ?? [];
@@ -247,10 +271,12 @@ export class LiveSession implements EngineSession {
     return {
       onText: (text) => {
         this.streamed = true;
+        this.partial.text += text;
         this.emit({ type: "text_delta", text });
       },
       onReasoning: (text) => {
         this.streamed = true;
+        this.partial.reasoning += text;
         this.emit({ type: "reasoning_delta", text });
       },
       onWaiting: (n) => this.emit({ type: "waiting", ...n }),
@@ -259,8 +285,11 @@ export class LiveSession implements EngineSession {
 
   private retryHooks(): RetryHooks {
     this.streamed = false;
+    this.partial = { text: "", reasoning: "" };
     return {
       onAttemptFailed: (n) => {
+        if (this.abort?.signal.aborted) this.cutShort = this.partial.text;
+        this.partial = { text: "", reasoning: "" };
         if (!this.streamed) return;
         this.streamed = false;
         this.emit({ type: "attempt_discarded", attempt: n.attempt, reason: n.reason });
@@ -290,6 +319,8 @@ export class LiveSession implements EngineSession {
    */
   private async runRound(turn: number, calls: ToolCall[], signal: AbortSignal, checkpointed: Set<string>, cut = new Set<string>(), limit?: number): Promise<boolean> {
     const results: (ToolResult | undefined)[] = calls.map(() => undefined);
+    /** What each writer call changed on disk, for its tool_result. */
+    const diffs = new Map<string, FileDiff[]>();
     let next = 0;
     const settle = (i: number, r: ToolResult) => {
       results[i] = r;
@@ -297,8 +328,10 @@ export class LiveSession implements EngineSession {
         const call = calls[next]!;
         const res = results[next]!;
         const receipt = res.receipt ? { receipt: res.receipt } : {};
-        this.commit({ t: "msg", turn, msg: { role: "tool", callId: call.id, name: call.name, content: res.output, ...(res.ok ? {} : { isError: true }) }, ...receipt });
-        this.emit({ type: "tool_result", callId: call.id, name: call.name, ok: res.ok, output: res.output, ...receipt });
+        const landed = diffs.get(call.id);
+        const diff = landed?.length ? { diff: landed } : {};
+        this.commit({ t: "msg", turn, msg: { role: "tool", callId: call.id, name: call.name, content: res.output, ...(res.ok ? {} : { isError: true }) }, ...receipt, ...diff });
+        this.emit({ type: "tool_result", callId: call.id, name: call.name, ok: res.ok, output: res.output, ...receipt, ...diff });
       }
     };
     let denied = false;
@@ -339,7 +372,17 @@ export class LiveSession implements EngineSession {
         settle(i, { ok: false, output: allowed });
         continue;
       }
-      const run = this.execute(tool, args.value, ctx).then((r) => settle(i, r));
+      const before = isWriter(tool.name) ? snapshot(tool.name, args.value, this.deps.workspace) : undefined;
+      const run = this.execute(tool, args.value, ctx).then((r) => {
+        if (before && r.ok) {
+          try {
+            diffs.set(call.id, landedFileDiffs(tool.name, args.value, this.deps.workspace, before));
+          } catch {
+            // A diff is a courtesy to the front ends; never fail the call over it.
+          }
+        }
+        settle(i, r);
+      });
       if (tool.kind === "read") batch.push(run);
       else await run;
     }
@@ -369,9 +412,13 @@ export class LiveSession implements EngineSession {
       this.approvals.set(call.id, resolve);
       const onAbort = () => resolve("deny");
       signal.addEventListener("abort", onAbort, { once: true });
-      this.emit({ type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule });
+      const diff = proposedDiff(tool.name, input, this.deps.workspace);
+      const request: EngineEvent = { type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule, ...(diff.length ? { diff } : {}) };
+      this.pending.set(call.id, request);
+      this.emit(request);
     });
     this.approvals.delete(call.id);
+    this.pending.delete(call.id);
     this.emit({ type: "approval_resolved", callId: call.id, decision });
     if (decision === "deny") return signal.aborted ? "cancelled" : `permission denied: the user refused ${summary}`;
     if (decision === "session" || decision === "persist") this.deps.gate.grant(d.suggestedRule, decision);
@@ -497,6 +544,14 @@ export const steerMessage = (text: string): string => `[The user added this whil
 export function isContextOverflow(e: unknown): boolean {
   if (!(e instanceof ProviderError) || e.kind !== "bad_request") return false;
   return /context[ _-]?(length|window)|too long|too many tokens|maximum.{0,40}tokens|prompt is too long|exceeds? the (context|model)/i.test(e.message);
+}
+
+function proposedDiff(tool: string, input: unknown, workspace: string): FileDiff[] {
+  try {
+    return proposedFileDiffs(tool, input, workspace);
+  } catch {
+    return [];
+  }
 }
 
 function safeSummary(tool: ToolDefinition, input: unknown): string {

@@ -4,6 +4,9 @@
  * what the web UI receives over WebSocket/SSE verbatim.
  */
 
+import type { FileDiff } from "./file-diff.ts";
+export type { DiffHunk, FileDiff } from "./file-diff.ts";
+
 export type PermissionMode = "ask" | "auto" | "yolo" | "plan" | "read-only";
 
 /** How a user answered an approval request. */
@@ -48,9 +51,12 @@ export type EngineEvent =
       summary: string;
       /** The rule that "allow for session/persist" would store, e.g. "Bash(npm test)". */
       suggestedRule: string;
+      /** For file writers: what the call would change (unified hunks). */
+      diff?: FileDiff[];
     }
   | { type: "approval_resolved"; callId: string; decision: ApprovalDecision }
-  | { type: "tool_result"; callId: string; name: string; ok: boolean; output: string; receipt?: string }
+  /** `diff`: for file writers that succeeded, what landed on disk. */
+  | { type: "tool_result"; callId: string; name: string; ok: boolean; output: string; receipt?: string; diff?: FileDiff[] }
   | { type: "todo"; items: TodoItem[] }
   | {
       type: "usage";

@@ -1,5 +1,5 @@
 /** What a session log (`$REASONIX_HOME/sessions/<id>.jsonl`) holds, one record per line. */
-import type { TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
+import type { FileDiff, TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 
 export type RewindMode = "code" | "conversation" | "both";
@@ -8,7 +8,7 @@ export type SessionRecord =
   | { t: "meta"; v: 1; id: string; workspace: string; model: string; createdAt: string }
   | { t: "turn_start"; turn: number; prompt: string; at: string }
   /** A conversation message. turn 0 = session preamble (project instructions). */
-  | { t: "msg"; turn: number; msg: Message; receipt?: string }
+  | { t: "msg"; turn: number; msg: Message; receipt?: string; diff?: FileDiff[] }
   /** A file's content before a writer changed it; blob null = the file did not exist. */
   | { t: "checkpoint"; turn: number; path: string; blob: string | null }
   /** cost: spend of this step in `currency`, when the provider entry has prices. */
