@@ -21,12 +21,26 @@ function humanReporter(name: string) {
   const tty = !!process.stderr.isTTY;
   let bar = false;
   let url = "";
+  // One status line per outage: rewritten in place on a terminal (reason, time
+  // down, next try); elsewhere printed once, and the last reason told on recovery.
+  let outage: { since: number; first: string; last: string } | null = null;
+  const outageLine = (reason: string, extra = "") => {
+    const fresh = !outage;
+    outage ??= { since: Date.now(), first: reason, last: reason };
+    outage.last = reason;
+    const secs = Math.round((Date.now() - outage.since) / 1000);
+    if (tty) {
+      process.stderr.write(`\r\x1b[K${name}: link down${secs ? ` for ${secs} s` : ""}: ${reason}${extra}`);
+      bar = true;
+    } else if (fresh) process.stderr.write(`${name}: link down: ${reason}; reconnecting\n`);
+  };
   const clearBar = () => {
     if (bar) process.stderr.write("\r\x1b[K");
     bar = false;
   };
   return (e: import("../../remote/supervisor/supervisor.ts").SupervisorEvent) => {
-    if (e.event !== "installing" && e.event !== "waiting_for_lock") clearBar();
+    const inPlace = e.event === "installing" || e.event === "waiting_for_lock" || (outage && (e.event === "reconnecting" || e.event === "connecting" || e.event === "connected" || (e.event === "error" && !e.terminal)));
+    if (!inPlace) clearBar();
     switch (e.event) {
       case "connecting":
         if (e.attempt === 0) process.stderr.write(dim(`connecting to ${name}…\n`, process.stderr));
@@ -64,7 +78,10 @@ function humanReporter(name: string) {
         break;
       case "ready":
         if (e.reconnect) {
-          process.stderr.write(`reconnected (remote serve ${e.pid})\n`);
+          const o = outage as { since: number; first: string; last: string } | null;
+          const down = o ? ` after ${Math.round((Date.now() - o.since) / 1000)} s${!tty && o.last !== o.first ? ` (last error: ${o.last})` : ""}` : "";
+          outage = null;
+          process.stderr.write(`reconnected${down} (remote serve ${e.pid})\n`);
           // The token survives restarts, so this is rare; when it does change, say where to go now.
           if (e.url !== url) process.stdout.write(`ready: ${e.url}\n`);
         } else {
@@ -82,13 +99,14 @@ function humanReporter(name: string) {
         url = e.url;
         break;
       case "disconnected":
-        process.stderr.write(`disconnected: ${e.reason}\n`);
+        outageLine(e.reason);
         break;
       case "reconnecting":
-        process.stderr.write(dim(`reconnecting in ${(e.delay_ms / 1000).toFixed(1)} s (attempt ${e.attempt})\n`, process.stderr));
+        outageLine(e.reason, tty ? `; retrying in ${(e.delay_ms / 1000).toFixed(1)} s (attempt ${e.attempt})` : "");
         break;
       case "error":
-        if (!e.terminal) process.stderr.write(dim(`${e.message}\n`, process.stderr));
+        // During an outage the reason shows on the status line (the next "reconnecting").
+        if (!e.terminal && !outage) process.stderr.write(dim(`${e.message}\n`, process.stderr));
         break;
     }
   };

@@ -8,7 +8,8 @@ import { SecretStore } from "../../core/secrets/dotenv.ts";
 import { KnownHosts } from "../hostkeys/store.ts";
 import { verifyHostKey, type HostKeyDecision } from "../hostkeys/verify.ts";
 import { makeAuthHandler, type SecretLookup } from "./auth.ts";
-import { AuthFailed, ConnectFailed, SshError } from "./errors.ts";
+import { AuthFailed, ConnectFailed, SshError, describeNetError } from "./errors.ts";
+import { routeFailure } from "./net-reason.ts";
 import { defaultPrompter, type Prompter } from "./prompt.ts";
 import type { SshTarget } from "./target.ts";
 
@@ -66,8 +67,16 @@ function classify(err: Error & { level?: string }, target: SshTarget, ctxTried: 
   if (err.level === "client-timeout") return new ConnectFailed(where, "timed out during the SSH handshake", err);
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new ConnectFailed(where, `cannot resolve host name ${target.host}`, err);
-  if (code) return new ConnectFailed(where, `${code} (${err.message})`, err);
-  return new ConnectFailed(where, err.message, err);
+  return new ConnectFailed(where, describeNetError(err), err);
+}
+
+/** `classify`, after checking that a "refused" is not really a missing route (see net-reason.ts). */
+async function classifyAsync(err: Error & { level?: string }, target: SshTarget, tried: string[], notes: string[], direct: boolean): Promise<SshError> {
+  if (direct && (err as NodeJS.ErrnoException).code === "ECONNREFUSED") {
+    const real = await routeFailure(target.host).catch(() => null);
+    if (real) return new ConnectFailed(target.label, describeNetError(Object.assign(new Error(real), { code: real })), err);
+  }
+  return classify(err, target, tried, notes);
 }
 
 async function dialOne(
@@ -117,7 +126,9 @@ async function dialOne(
     const onError = (err: Error & { level?: string }) => {
       cleanup();
       client.end();
-      reject(hostKeyError ?? classify(err, target, tried, notes));
+      if (hostKeyError) return reject(hostKeyError);
+      // Only a direct TCP dial has a route of ours to ask about (not a hop through a jump host).
+      classifyAsync(err, target, tried, notes, !sock).then(reject, () => reject(classify(err, target, tried, notes)));
     };
     const onReady = () => {
       cleanup();
@@ -131,14 +142,16 @@ async function dialOne(
       client.off("error", onError);
       client.off("ready", onReady);
       client.off("close", onClose);
+      // ssh2 may still emit (e.g. "Connection lost before handshake" after our own end()):
+      // an 'error' with no listener would throw out of the event loop.
+      client.on("error", () => {});
     };
     client.on("error", onError);
     client.on("ready", onReady);
     client.on("close", onClose);
     client.connect(config);
   });
-  // Later errors (link loss) are reported through 'close'; keep one listener so they never crash the process.
-  client.on("error", () => {});
+  // Later errors (link loss) are reported through 'close'; cleanup() left one listener so they never crash the process.
   return { client, decision: decision!, authMethod: tried[tried.length - 1] ?? "none" };
 }
 

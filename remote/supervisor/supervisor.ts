@@ -11,7 +11,7 @@ import { checkServe, ensureServe, isStillOurServe, type BootstrapEvent, type Boo
 import { RemoteForward } from "../forwards/remote-forward.ts";
 import { describeForward, type Forward } from "../forwards/spec.ts";
 import type { SshConnection } from "../ssh/connect.ts";
-import { SshError, isTerminalSshError } from "../ssh/errors.ts";
+import { SshError, describeNetError, isTerminalSshError } from "../ssh/errors.ts";
 import { LocalListener } from "../tunnel/local-listener.ts";
 import { httpViaSsh } from "../tunnel/http.ts";
 import { nudgeNoDelay } from "../tunnel/nodelay.ts";
@@ -68,7 +68,7 @@ export interface SupervisorOptions {
 }
 
 // Errors that mean "the network", as opposed to "this cannot work".
-const NETWORK_CODES = /ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|EPIPE|timed out|Keepalive|closed|Not connected|No response/i;
+const NETWORK_CODES = /ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|EPIPE|timed out|Keepalive|closed|Not connected|No response|no route|unreachable|refused|reset|network is down|no reply/i;
 
 export class Supervisor {
   private readonly abort = new AbortController();
@@ -226,7 +226,7 @@ export class Supervisor {
       this.detachAll();
       this.conn = null;
       if (signal.aborted) break;
-      this.lastReason = (linkError as Error | null)?.message ?? "connection closed";
+      this.lastReason = linkError ? describeNetError(linkError) : "connection closed by the remote end";
       this.emit({ event: "disconnected", reason: this.lastReason });
       networkish = true;
       attempt = Date.now() - upAt >= this.policy.stableMs ? 1 : attempt + 1;

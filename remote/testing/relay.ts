@@ -12,6 +12,8 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 export interface RelayOptions {
   targetHost?: string;
   targetPort: number;
+  /** Listen here (default: any free loopback port), e.g. to come back on the same port. */
+  port?: number;
   rateBytesPerSec?: number;
   delayMs?: number;
 }
@@ -68,7 +70,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
   });
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : 0;
