@@ -466,6 +466,9 @@ function system(text: string, cls = ""): void {
   append(h("div", { class: `system ${cls}` }, text));
 }
 
+/** Blocks the current model attempt streamed into (dropped on attempt_discarded). */
+const attemptBlocks = new Set<AssistantBlock>();
+
 function renderEvent(ev: Json, live: boolean): void {
   switch (ev.type) {
     case "turn_start":
@@ -474,6 +477,7 @@ function renderEvent(ev: Json, live: boolean): void {
       break;
     case "reasoning_delta": {
       const a = assistantBlock();
+      attemptBlocks.add(a);
       reasoningBlock(a);
       a.reasonBuf += ev.text;
       a.pendingReason += ev.text;
@@ -482,12 +486,14 @@ function renderEvent(ev: Json, live: boolean): void {
     }
     case "text_delta": {
       const a = assistantBlock();
+      attemptBlocks.add(a);
       a.textBuf += ev.text;
       a.pendingText += ev.text;
       scheduleFlush(a);
       break;
     }
     case "assistant": {
+      attemptBlocks.clear();
       const a = assistantBlock();
       dirty.delete(a);
       if (a.reasonNode) a.reasonNode.data = a.reasonBuf;
@@ -560,11 +566,12 @@ function renderEvent(ev: Json, live: boolean): void {
       break;
     case "attempt_discarded":
       // The failed attempt's streamed text and reasoning are void: drop them.
-      if (currentAssistant) {
-        dirty.delete(currentAssistant);
-        currentAssistant.root.remove();
-        currentAssistant = null;
+      for (const a of attemptBlocks) {
+        dirty.delete(a);
+        a.root.remove();
+        if (a === currentAssistant) currentAssistant = null;
       }
+      attemptBlocks.clear();
       break;
     case "waiting":
       if (live) system(`Waiting for the model: nothing received for ${Math.round(ev.seconds)} s (gives up at ${ev.timeoutSeconds} s, ${ev.setting}).`, "warn");
