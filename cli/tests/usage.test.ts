@@ -19,6 +19,11 @@ test.each([
   [["remote", "fs", "lss", "box:/"], 'unknown command "remote fs lss"', '"reasonix remote fs ls"'],
   [["config", "lst"], 'unknown command "config lst"', '"reasonix config list"'],
   [["doctor", "--frobnicate"], 'unknown option "--frobnicate"', "see --help"],
+  // Before any command: an unknown option, not "missing command"; negated flags as typed.
+  [["--frobnicate"], 'unknown option "--frobnicate"', "reasonix --help"],
+  [["-x", "doctor"], 'unknown option "-x"', "reasonix --help"],
+  [["web", "--no-opn"], 'unknown option "--no-opn"', "see --help"],
+  [["setup", "lst"], 'unknown command "setup lst"', '"reasonix setup list"'],
 ])("%p → exit 2 with a hint", async (args, message, hint) => {
   const r = await cli(args as string[]);
   expect(r.code).toBe(2);

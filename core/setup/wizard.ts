@@ -5,6 +5,7 @@
  * nothing until the end: the key to $REASONIX_HOME/.env, the entry and
  * default_model to the user config.
  */
+import { isIP } from "node:net";
 import { UsageError } from "../errors.ts";
 import { reasonixHome } from "../home.ts";
 import type { ProviderConfig } from "../providers/types.ts";
@@ -72,7 +73,7 @@ export async function runSetupWizard(io: SetupIO, opts: { home?: string; timeout
     });
     kind = ["openai", "anthropic"][await io.choose("Wire protocol?", ["OpenAI Chat Completions", "Anthropic Messages"], 0)]!;
   }
-  let suggested = preset.id === "custom" ? (new URL(baseUrl).hostname.split(".").find((p) => p !== "api" && p !== "www") ?? "custom") : preset.id;
+  let suggested = preset.id === "custom" ? nameFromUrl(baseUrl) : preset.id;
   for (let n = 2; taken.has(suggested) && n < 100; n++) suggested = `${suggested.replace(/-\d+$/, "")}-${n}`;
   const name = await askValid(io, "Name for this provider", suggested, (v) =>
     !PROVIDER_NAME_RE.test(v) ? `"${v}": use letters, digits, '.', '_' and '-'` : taken.has(v) ? `"${v}" is already configured; pick another name` : null);
@@ -107,6 +108,13 @@ export async function runSetupWizard(io: SetupIO, opts: { home?: string; timeout
   const { path } = addProvider(entry, { home, makeDefault: true });
   io.say(`Saved "${name}" (${entry.model}) to ${path}${dotenvPath ? `, its key as ${keyEnv} in ${dotenvPath} (mode 0600)` : ""}; default_model = "${name}".`);
   return { name, model: entry.model!, configPath: path, ...(dotenvPath ? { dotenvPath } : {}), test };
+}
+
+/** "https://api.example.com/v1" → "example"; an address or localhost → "local". */
+function nameFromUrl(url: string): string {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) || host === "localhost") return "local";
+  return host.split(".").find((p) => p !== "api" && p !== "www" && PROVIDER_NAME_RE.test(p)) ?? "custom";
 }
 
 async function askKey(io: SetupIO, preset: Preset, env: string): Promise<string> {
