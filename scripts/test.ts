@@ -10,11 +10,18 @@ const proc = Bun.spawn([process.execPath, "test", ...args], {
   env: { ...process.env, FORCE_COLOR: "0" },
 });
 let tail = "";
+// Suites that cannot run their subject print "SKIPPED <what>: <why>"; the reasons are repeated at the end.
+const skipReasons = new Set<string>();
 async function pump(src: ReadableStream<Uint8Array>, dst: NodeJS.WriteStream) {
   const dec = new TextDecoder();
+  let partial = "";
   for await (const chunk of src) {
     dst.write(chunk);
-    tail = (tail + dec.decode(chunk)).slice(-4000);
+    const text = dec.decode(chunk, { stream: true });
+    tail = (tail + text).slice(-4000);
+    const lines = (partial + text).split("\n");
+    partial = lines.pop()!;
+    for (const l of lines) if (/^SKIPPED /.test(l.trim())) skipReasons.add(l.trim());
   }
 }
 await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
@@ -23,6 +30,7 @@ const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m
 const passed = count("pass");
 const failed = count("fail");
 const skipped = count("skip");
+if (skipReasons.size > 0) process.stdout.write(`\nskip reasons:\n${[...skipReasons].map((r) => `  ${r}`).join("\n")}\n`);
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(code !== 0 ? code : passed === 0 ? 1 : 0);
 
