@@ -196,14 +196,17 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
-    const base = this.cfg.base_url!;
-    const url = this.cfg.models_url || (this.cfg.full_url ? base.replace(/\/chat\/completions\/?$/, "/models") : joinUrl(base, "models"));
-    const key = this.key();
-    const headers: Record<string, string> = { ...(this.cfg.headers ?? {}) };
-    if (key) headers.Authorization = `Bearer ${key}`;
-    return fetchModelList(url, headers, ctxOf(this.cfg, url), signal);
+    return listBearerModels(this.cfg, this.key(), /\/chat\/completions\/?$/, signal);
   }
 }
 
-registerProviderKind("openai", (cfg, deps) => new OpenAIProvider(cfg, deps));
+/** GET the model list of an OpenAI-style endpoint (models_url, or <base_url>/models; a full_url loses `endpoint`). */
+export function listBearerModels(cfg: ProviderConfig, key: string | undefined, endpoint: RegExp, signal?: AbortSignal): Promise<string[]> {
+  const base = cfg.base_url!;
+  const url = cfg.models_url || (cfg.full_url ? base.replace(endpoint, "/models") : joinUrl(base, "models"));
+  const headers: Record<string, string> = { ...(cfg.headers ?? {}) };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  return fetchModelList(url, headers, ctxOf(cfg, url), signal);
+}
 
+registerProviderKind("openai", (cfg, deps) => new OpenAIProvider(cfg, deps));

@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
-import { ctxOf, fetchModelList, joinUrl, StreamWatch, who } from "./http.ts";
-import { ClientCache, mapSdkError, watched } from "./openai.ts";
+import { ctxOf, StreamWatch, who } from "./http.ts";
+import { ClientCache, listBearerModels, mapSdkError, watched } from "./openai.ts";
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ToolCall } from "./types.ts";
 
@@ -148,12 +148,7 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
-    const base = this.cfg.base_url!;
-    const url = this.cfg.models_url || (this.cfg.full_url ? base.replace(/\/responses\/?$/, "/models") : joinUrl(base, "models"));
-    const key = this.key();
-    const headers: Record<string, string> = { ...(this.cfg.headers ?? {}) };
-    if (key) headers.Authorization = `Bearer ${key}`;
-    return fetchModelList(url, headers, ctxOf(this.cfg, url), signal);
+    return listBearerModels(this.cfg, this.key(), /\/responses\/?$/, signal);
   }
 }
 
