@@ -13,13 +13,13 @@ import { unixSocketFilter } from "../seccomp.ts";
 
 const status = await probeSandbox();
 const noBwrap = process.platform !== "linux" || !status.available;
-if (noBwrap) console.warn(`sandbox env/socket suite (bwrap half) skipped: ${status.cause ?? process.platform}`);
+if (noBwrap) console.warn(`SKIPPED sandbox env/socket suite (bwrap half): ${status.cause ?? process.platform}`);
 const hasAgent = ["ssh-agent", "ssh-add", "ssh-keygen"].every((b) => Bun.which(b));
-if (!hasAgent) console.warn("ssh-agent cases skipped: ssh-agent, ssh-add or ssh-keygen is not installed (Debian: openssh-client)");
+if (!hasAgent) console.warn("SKIPPED ssh-agent cases: ssh-agent, ssh-add or ssh-keygen is not installed (Debian: openssh-client)");
 // perl (with IO::Socket::UNIX, in Debian's perl-base) makes the connections; python3 adds a second client when present.
 const hasPerl = Bun.which("perl") !== null;
 const hasPython = Bun.which("python3") !== null;
-if (!hasPerl) console.warn("unix-socket cases skipped: perl is not installed");
+if (!hasPerl) console.warn("SKIPPED unix-socket cases: perl is not installed");
 
 const scratchParent = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
 let base: string;
@@ -150,7 +150,7 @@ describe.skipIf(noBwrap || !hasPerl)("host unix sockets with network off", () =>
       cleanups.push(() => rmSync(d, { recursive: true, force: true }));
       return d;
     } catch (e) {
-      console.warn(`skipping the home-directory socket case: cannot create a dir under ${homedir()} (${e})`);
+      console.warn(`SKIPPED home-directory socket case: cannot create a dir under ${homedir()} (${e})`);
       return null;
     }
   };

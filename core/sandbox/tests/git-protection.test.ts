@@ -18,8 +18,8 @@ import { createSessionTmpDir, probeSandbox, removeSessionTmpDir, runShell } from
 const hasGit = spawnSync("git", ["--version"]).status === 0;
 const status = await probeSandbox();
 const noBwrap = process.platform !== "linux" || !status.available;
-if (!hasGit) console.warn("git protection suite skipped: git is not installed");
-if (noBwrap) console.warn(`git protection (bash half) skipped: no working bwrap (${status.cause ?? process.platform})`);
+if (!hasGit) console.warn("SKIPPED git protection suite: git is not installed");
+if (noBwrap) console.warn(`SKIPPED git protection (bash half): no working bwrap (${status.cause ?? process.platform})`);
 
 // Not under /tmp: the sandbox replaces host /tmp, and the marker must be a host path.
 const scratchParent = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();

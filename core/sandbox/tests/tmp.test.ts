@@ -11,7 +11,7 @@ import { sessionTmpParent } from "../tmp.ts";
 
 const posix = typeof process.getuid === "function";
 const isRoot = posix && process.getuid!() === 0;
-if (posix && !isRoot) console.warn("temp-parent 'other owner' case skipped: creating a directory owned by another user needs root");
+if (posix && !isRoot) console.warn("SKIPPED temp-parent 'other owner' case: creating a directory owned by another user needs root");
 let base: string;
 const name = () => `reasonix-${posix ? process.getuid!() : "user"}`;
 
