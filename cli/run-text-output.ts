@@ -60,6 +60,16 @@ export class TextRunOutput {
       this.out.write("\n");
       this.newlineOwed = false;
     }
+    if (this.live && this.shown) {
+      // A notice in the middle of a live answer (e.g. waiting): lift the
+      // answer, print the line, put the answer back below it.
+      const shown = this.shown;
+      this.erase();
+      this.err.write(`${text}\n`);
+      this.out.write(shown);
+      this.shown = shown;
+      return;
+    }
     this.err.write(`${text}\n`);
   }
 

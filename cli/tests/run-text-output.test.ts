@@ -39,6 +39,18 @@ test("terminal: live deltas; a discarded attempt is erased (cursor up over its r
   expect(out.data).toBe(`${cut}\r\x1b[2A\x1b[J` + "Good answer\n");
 });
 
+test("terminal: a notice in the middle of a live answer goes above it, not into it", () => {
+  const { out, err, r } = sinks(true);
+  r.handle({ type: "text_delta", text: "Half an" });
+  r.handle({ type: "waiting", phase: "idle", seconds: 10, timeoutSeconds: 120, setting: "idle_timeout_seconds" });
+  expect(out.data).toBe("Half an\r\x1b[JHalf an");
+  expect(err.data).toContain("waiting for the model: nothing received for 10 s mid-answer (gives up at 120 s, idle_timeout_seconds)\n");
+  r.handle({ type: "text_delta", text: " answer" });
+  r.handle({ type: "assistant", text: "Half an answer" });
+  r.finish();
+  expect(out.data).toBe("Half an\r\x1b[JHalf an answer\n");
+});
+
 test("reasoning on stderr gets its newline before the next line", () => {
   const { err, r } = sinks(false);
   r.handle({ type: "reasoning_delta", text: "Let me look" });

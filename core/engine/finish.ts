@@ -45,7 +45,7 @@ export function cutOffCalls(result: ChatResult): Set<string> {
 export function endMessage(reason: TurnEndReason, provider: string, limit?: number): string | undefined {
   switch (reason) {
     case "length":
-      return `the answer was cut off by the output limit (${limitText(limit)}), even after asking the model to continue once; raise max_output_tokens on [[providers]] "${provider}" or ask for less at a time`;
+      return `the answer was cut off by the output limit (${limitText(limit)}; finish reason length), even after asking the model to continue once; raise max_output_tokens on [[providers]] "${provider}" or ask for less at a time`;
     case "content_filter":
       return `provider "${provider}" stopped the answer with its content filter (finish reason content_filter); rephrase the request or pick another model with --model`;
     case "refusal":
