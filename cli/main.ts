@@ -13,12 +13,14 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw e;
   });
-  // Plain `reasonix` on a terminal opens the chat; without one it stays a usage error.
-  const args = argv.length === 0 && process.stdin.isTTY && process.stdout.isTTY ? ["chat"] : argv;
   // No top-level await: it would make the whole bundle an async module.
-  import("./app.ts")
-    .then(({ runCli }) => runCli(args))
-    .then((code) => {
-      process.exitCode = code;
-    });
+  const done = (code: number) => {
+    process.exitCode = code;
+  };
+  if (argv.length === 0 && process.stdin.isTTY && process.stdout.isTTY) {
+    // Plain `reasonix` on a terminal opens the chat, without loading the
+    // argument parser and every command (first frame fast); without a
+    // terminal it stays a usage error.
+    Promise.all([import("./commands/chat.ts"), import("./output.ts")]).then(([{ chatMain }, { reportError }]) => chatMain({}).catch(reportError).then(done));
+  } else import("./app.ts").then(({ runCli }) => runCli(argv)).then(done);
 }

@@ -6,17 +6,36 @@ import { decisionForKey, type Paint } from "./cards.ts";
 import { ChatCompletions } from "./complete.ts";
 import { LiveRenderer } from "./live.ts";
 import { Picker } from "./picker.ts";
+import { InputHistory } from "./history.ts";
 import type { ChatSetup } from "./setup.ts";
 import { runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
-import { statusFields } from "./session.ts";
+import { statusFields, type ChatState } from "./session.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 
 const paint: Paint = { dim: c.dim, bold: c.bold, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 const DOUBLE_MS = 1500;
 
-export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
-  const { st, history } = setup;
+/** What the first frame needs before the engine is loaded. */
+export interface EarlyInfo {
+  workspace: string;
+  home: string;
+}
+
+/**
+ * The first frame is drawn before the engine loads (config, providers, the
+ * session file): `load` runs after it, and input typed meanwhile is kept.
+ */
+export async function runChatApp(
+  load: () => Promise<ChatSetup>,
+  early: EarlyInfo,
+  first?: string,
+  makeWeb?: (setup: ChatSetup) => SlashContext["startWeb"],
+): Promise<number> {
+  let setup: ChatSetup | undefined;
+  // Set once `load` resolves; nothing reads it before (every use is behind `ready`).
+  let st = undefined as unknown as ChatState;
+  const history = new InputHistory(early.home, early.workspace);
   const term = new ProcessTerminal();
   let renderer!: LiveRenderer;
   const width = () => Math.max(10, term.columns - 1);
@@ -30,12 +49,14 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
   editor.setAutocompleteProvider(
     new ChatCompletions(
       slashCommands.map((s) => ({ name: s.name, description: s.description, argumentHint: s.args })),
-      st.engine.workspace,
+      early.workspace,
     ),
   );
   for (const h of history.entries()) editor.addToHistory(h);
 
   let picker: Picker<unknown> | undefined;
+  /** Messages typed before the engine was ready. */
+  const earlyQueue: string[] = [];
   let hint = "";
   let hintTimer: ReturnType<typeof setTimeout> | undefined;
   let lastCtrlC = 0;
@@ -57,7 +78,7 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
 
   const live = (w: number): string[] => {
     const out = transcript.live(w);
-    for (const q of st.queue) out.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
+    for (const q of setup ? st.queue : earlyQueue) out.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
     if (hint) out.push(c.yellow(hint));
     if (picker) out.push(...picker.render(w));
     else
@@ -66,6 +87,10 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
         const t = l.replace(/ +$/, "");
         out.push(/^─+$/.test(t) ? c.gray(t) : t);
       }
+    if (!setup) {
+      out.push(c.dim("starting…"));
+      return out;
+    }
     const busy = st.session.busy ? `working ${Math.floor((Date.now() - busySince) / 1000)}s · Esc cancels` : undefined;
     out.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
     return out;
@@ -97,7 +122,9 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
   };
 
   const ctx: SlashContext = {
-    st,
+    get st() {
+      return st;
+    },
     paint,
     print: (lines) => transcript.info(lines),
     pick,
@@ -107,7 +134,7 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
       header();
       if (kind === "resumed") replay();
     },
-    startWeb,
+    startWeb: undefined,
   };
 
   const send = (text: string) => {
@@ -132,6 +159,11 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
     if (!text) return;
     history.add(text);
     editor.addToHistory(text);
+    if (!setup) {
+      earlyQueue.push(text);
+      renderer.request();
+      return;
+    }
     if (text.startsWith("/") && !text.startsWith("//")) {
       const ran = await runSlash(ctx, text).catch((e) => {
         transcript.info([c.red(errorMessage(e))]);
@@ -153,6 +185,18 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
   const onKey = (data: string) => {
     if (picker) {
       picker.handleInput(data);
+      renderer.request();
+      return;
+    }
+    if (!setup) {
+      // Still loading: typing works, Ctrl-C twice leaves.
+      if (matchesKey(data, "ctrl+c")) {
+        if (Date.now() - lastCtrlC < DOUBLE_MS) return void quit();
+        lastCtrlC = Date.now();
+        flash("press Ctrl-C again to exit");
+        return;
+      }
+      editor.handleInput(data);
       renderer.request();
       return;
     }
@@ -219,28 +263,47 @@ export async function runChatApp(setup: ChatSetup, first?: string, startWeb?: Sl
     quitting = true;
     clearInterval(ticker);
     clearTimeout(hintTimer);
-    if (st.session.busy) st.session.cancel();
-    renderer.commit([c.dim(`session ${st.session.id} · continue with: reasonix chat --resume ${st.session.id}`)]);
+    if (setup) {
+      if (st.session.busy) st.session.cancel();
+      renderer.commit([c.dim(`session ${st.session.id} · continue with: reasonix chat --resume ${st.session.id}`)]);
+    }
     renderer.stop([]);
     await term.drainInput(200, 30).catch(() => {});
     term.stop();
-    await st.engine.close().catch(() => {});
+    if (setup) await st.engine.close().catch(() => {});
     finish(0);
   };
   process.on("SIGTERM", () => void quit());
   process.on("SIGHUP", () => void quit());
 
+  term.start(onKey, () => renderer.resized());
+  term.setTitle(`reasonix · ${early.workspace.split("/").pop()}`);
+  renderer.frame();
+  try {
+    setup = await load();
+  } catch (e) {
+    // No model configured, a bad config file…: leave the terminal as it was, then report.
+    renderer.stop([]);
+    term.stop();
+    throw e;
+  }
+  if (quitting) {
+    await setup.st.engine.close().catch(() => {});
+    return done;
+  }
+  st = setup.st;
+  ctx.startWeb = makeWeb?.(setup);
   await st.attach(st.session, (e) => {
     transcript.event(e);
     renderer.request();
   });
-  term.start(onKey, () => renderer.resized());
-  term.setTitle(`reasonix · ${st.session.workspace.split("/").pop()}`);
   header();
   if (st.session.history().length > 0) replay();
   for (const n of setup.notes) transcript.info([c.dim(n)]);
-  renderer.frame();
+  renderer.request();
   if (setup.pickResume) await runSlash(ctx, "/resume");
-  if (first) void submit(first);
+  if (first) earlyQueue.unshift(first);
+  const waiting = earlyQueue.splice(0);
+  for (const t of waiting) await submit(t);
   return done;
 }

@@ -4,7 +4,7 @@
 // transcript and clears the scrollback (ESC[3J) on every resize; here the
 // transcript goes to the terminal's native scrollback exactly once, a resize
 // only redraws the live region, and redraws are throttled (≤ 30/s).
-import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
+import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 
 export interface Screen {
   write(data: string): void;
@@ -124,7 +124,9 @@ export class LiveRenderer {
     // Finished lines take the live region's place; the live region follows them.
     // Usually they were on screen already as the live tail, so the diff below
     // finds them unchanged and writes nothing for them.
-    const lines = this.commits.length ? [...this.commits, ...next] : next;
+    // Every row must fit: a line the terminal wraps would shift all cursor arithmetic.
+    const fit = (l: string) => (visibleWidth(l) > width ? wrapTextWithAnsi(l, width) : [l]);
+    const lines = this.commits.length ? [...this.commits.flatMap(fit), ...next] : next;
     this.commits = [];
     const old = this.prev;
     const out = this.full ? this.redrawAll(lines) : this.diff(old, lines, rows);

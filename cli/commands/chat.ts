@@ -17,6 +17,49 @@ const MODES = ["ask", "auto", "yolo", "plan", "read-only"] as const;
 export const canDrawFullScreen = (env: NodeJS.ProcessEnv = process.env): boolean =>
   !!process.stdin.isTTY && !!process.stdout.isTTY && !env.NO_COLOR && env.TERM !== "dumb";
 
+/** `reasonix chat` (and plain `reasonix` on a terminal, which skips the argument parser for speed). */
+export async function chatMain(args: Partial<ChatCliArgs>): Promise<number> {
+  const { UsageError } = await import("../../core/errors.ts");
+  if (args.continue && args.resume !== undefined) throw new UsageError("use either -c/--continue or --resume [ID], not both");
+  const first = (args.prompt ?? []).join(" ").trim() || undefined;
+  const opts = {
+    model: args.model,
+    permissionMode: args.permissionMode as (typeof MODES)[number] | undefined,
+    addDir: args.addDir,
+    dir: args.dir,
+    continue: args.continue,
+    resume: args.resume,
+  };
+  if (args.lineMode || !canDrawFullScreen()) {
+    const [{ setupChat }, { runLineMode }, { webStarter }] = await Promise.all([import("../chat/setup.ts"), import("../chat/line-mode.ts"), import("../chat/web.ts")]);
+    const setup = await setupChat(opts);
+    return runLineMode(setup, first, webStarter(setup));
+  }
+  // Draw first, load the engine after (see runChatApp).
+  const { runChatApp } = await import("../chat/app.ts");
+  const { realpathSync } = await import("node:fs");
+  const { resolve } = await import("node:path");
+  const { reasonixHome } = await import("../../core/home.ts");
+  let workspace = resolve(args.dir ?? process.cwd());
+  try {
+    workspace = realpathSync(workspace);
+  } catch {
+    // setupChat reports a missing workspace with the proper error.
+  }
+  return runChatApp(
+    async () => (await import("../chat/setup.ts")).setupChat(opts),
+    { workspace, home: reasonixHome() },
+    first,
+    (setup) => {
+      let start: (() => Promise<string>) | undefined;
+      return async () => {
+        start ??= (await import("../chat/web.ts")).webStarter(setup);
+        return start();
+      };
+    },
+  );
+}
+
 export default defineCommand<ChatCliArgs>({
   command: "chat [prompt..]",
   describe: "Chat with the agent in this terminal (also: plain `reasonix` on a terminal)",
@@ -34,27 +77,5 @@ export default defineCommand<ChatCliArgs>({
       .example('reasonix chat "why does the build fail?"', "")
       .example("reasonix chat --resume", "pick an earlier session")
       .epilog("Keys: Enter sends, Shift+Enter/Alt+Enter new line, Esc cancels, Shift+Tab cycles the mode, / opens commands, @ completes paths, Ctrl-C twice exits.") as any,
-  run: async (args) => {
-    const { UsageError } = await import("../../core/errors.ts");
-    if (args.continue && args.resume !== undefined) throw new UsageError("use either -c/--continue or --resume [ID], not both");
-    const { setupChat } = await import("../chat/setup.ts");
-    const setup = await setupChat({
-      prompt: (args.prompt ?? []).join(" ").trim() || undefined,
-      model: args.model,
-      permissionMode: args.permissionMode as (typeof MODES)[number] | undefined,
-      addDir: args.addDir,
-      dir: args.dir,
-      continue: args.continue,
-      resume: args.resume,
-    });
-    const first = (args.prompt ?? []).join(" ").trim() || undefined;
-    const { webStarter } = await import("../chat/web.ts");
-    const startWeb = webStarter(setup);
-    if (args.lineMode || !canDrawFullScreen()) {
-      const { runLineMode } = await import("../chat/line-mode.ts");
-      return runLineMode(setup, first, startWeb);
-    }
-    const { runChatApp } = await import("../chat/app.ts");
-    return runChatApp(setup, first, startWeb);
-  },
+  run: (args) => chatMain(args),
 });

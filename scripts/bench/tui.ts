@@ -159,19 +159,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 if (hello) {
   const helloMs: number[] = [];
   const chatMs: number[] = [];
+  const readyMs: number[] = [];
+  // Plain `reasonix` (no arguments), as a user starts it.
+  const plain = [binary!];
   for (let i = 0; i < 5; i++) {
     let t0 = performance.now();
     let r = pty([hello]);
     helloMs.push((await r.waitFor("hello")) - t0);
     r.kill();
     t0 = performance.now();
-    r = pty(chatArgv);
-    chatMs.push((await r.waitFor("mode ask")) - t0);
+    r = pty(plain);
+    chatMs.push((await r.waitFor("───")) - t0); // the editor box: the UI is up and takes input
+    readyMs.push((await r.waitFor("mode ask")) - t0); // engine loaded, session open
     r.write("\x03\x03");
     await Bun.sleep(100);
     r.kill();
   }
-  console.log(`first frame: chat ${median(chatMs).toFixed(0)} ms, bare Bun hello-world ${median(helloMs).toFixed(0)} ms (median of 5, pty via script(1); goal chat ≤ 60 ms)`);
+  console.log(`first frame: chat ${median(chatMs).toFixed(0)} ms (engine ready ${median(readyMs).toFixed(0)} ms), bare Bun hello-world ${median(helloMs).toFixed(0)} ms (median of 5, pty via script(1); goal first frame ≤ 60 ms)`);
 }
 
 // 2. stream: reference renderer
