@@ -107,7 +107,8 @@ const mf = new Miniflare({
   host: o.host,
   port,
   cf: false,
-  log: undefined,
+  // Development: GET /cdn-cgi/handler/scheduled runs the cron handler (the daily purge).
+  unsafeTriggerHandlers: dev,
 });
 
 async function migrate(): Promise<string[]> {

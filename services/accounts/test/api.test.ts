@@ -400,4 +400,37 @@ describe.skipIf(!!skip)("accounts API (workerd + local D1)", () => {
       await setClock(0);
     }
   });
+
+  // Last: it moves the clock a month on and purges what that expires.
+  test("the daily cron purge drops expired sessions and sign-ups never confirmed within a week", async () => {
+    const ghost = uniqueEmail("neverconfirmed");
+    await call(U, "POST", "/v1/signup", { json: { email: ghost, password: "first password" }, ip: freshIp() });
+    await mailTo(U, ghost, /Confirm/);
+    const { email, password } = await verifiedUser(U, "purge");
+    const t = await loginToken(U, email, password);
+    try {
+      await setClock(31 * 24 * HOUR);
+      const trigger = await fetch(`${U}/cdn-cgi/handler/scheduled`);
+      expect(trigger.status).toBe(200);
+      let line = "";
+      for (let i = 0; i < 100 && !line; i++) {
+        line = /purge: (\{.*\})/.exec(w.stdout())?.[1] ?? "";
+        if (!line) await Bun.sleep(50);
+      }
+      const n = JSON.parse(line);
+      expect(n.sessions).toBeGreaterThanOrEqual(1);
+      expect(n.unverifiedUsers).toBeGreaterThanOrEqual(1);
+      expect((await call(U, "GET", "/v1/me", { token: t })).status).toBe(401);
+      expect((await call(U, "POST", "/v1/login", { json: { email, password, mode: "token" }, ip: freshIp() })).status).toBe(200); // confirmed accounts stay
+      // The unconfirmed address is free again: a new sign-up gets a new link, not the "already registered" notice.
+      // (The week-old dev outbox was purged too, so the first link is gone from it.)
+      expect((await call(U, "GET", `/v1/dev/outbox?to=${encodeURIComponent(ghost)}`)).body.messages).toHaveLength(0);
+      expect((await call(U, "POST", "/v1/signup", { json: { email: ghost, password: "second password" }, ip: freshIp() })).status).toBe(202);
+      expect(await mailTo(U, ghost, /Confirm/)).toHaveLength(1);
+      await Bun.sleep(200);
+      expect((await call(U, "GET", `/v1/dev/outbox?to=${encodeURIComponent(ghost)}`)).body.messages.some((m: any) => /tried to sign up/.test(m.subject))).toBe(false);
+    } finally {
+      await setClock(0);
+    }
+  });
 });

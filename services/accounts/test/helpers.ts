@@ -22,6 +22,7 @@ export interface Worker {
   pepper: string;
   workerdPid: number | null;
   stderr: () => string;
+  stdout: () => string;
   stop: () => Promise<void>;
 }
 
@@ -50,21 +51,25 @@ export async function startWorker(opts: StartOptions = {}): Promise<Worker> {
     { stdout: "pipe", stderr: "pipe", stdin: "ignore" },
   );
   let err = "";
+  let out = "";
   void (async () => {
     for await (const c of proc.stderr) err += new TextDecoder().decode(c);
   })();
-  const reader = proc.stdout.getReader();
-  let out = "";
-  const deadline = Date.now() + 60_000;
-  while (!out.includes("\n")) {
-    const r = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => null)]);
-    if (!r || r.done) {
-      proc.kill();
-      throw new Error(`the accounts Worker did not start: ${err.trim() || "no output"}`);
+  // Keep draining stdout (the worker's console.log lands there) so the pipe never fills.
+  let gotLine: () => void = () => {};
+  const firstLine = new Promise<void>((r) => (gotLine = r));
+  void (async () => {
+    for await (const c of proc.stdout) {
+      out += new TextDecoder().decode(c);
+      if (out.includes("\n")) gotLine();
     }
-    out += new TextDecoder().decode(r.value);
+    gotLine();
+  })();
+  const ready = await Promise.race([firstLine.then(() => out.includes("\n")), Bun.sleep(60_000).then(() => false)]);
+  if (!ready) {
+    proc.kill();
+    throw new Error(`the accounts Worker did not start: ${err.trim() || "no output"}`);
   }
-  reader.releaseLock();
   const info = JSON.parse(out.split("\n")[0]!) as { url: string; workerdPid: number | null };
   return {
     url: info.url,
@@ -72,6 +77,7 @@ export async function startWorker(opts: StartOptions = {}): Promise<Worker> {
     pepper,
     workerdPid: info.workerdPid,
     stderr: () => err,
+    stdout: () => out,
     stop: async () => {
       proc.kill("SIGTERM");
       await Promise.race([proc.exited, Bun.sleep(10_000)]);

@@ -179,6 +179,29 @@ describe.skipIf(!!skip)("accounts security (workerd + local D1)", () => {
     }
   });
 
+  test("a failing mail provider is logged without the message or its token", async () => {
+    const bodies: any[] = [];
+    const sink = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (req) => {
+        bodies.push(await req.json());
+        return new Response("down", { status: 500 });
+      },
+    });
+    try {
+      const w = await start({ extra: ["--no-dev", "--mail-api-url", `http://127.0.0.1:${sink.port}/emails`, "--mail-api-key", "k"] });
+      expect((await call(w.url, "POST", "/v1/signup", { json: { email: uniqueEmail("maildown"), password: "long enough pw" }, ip: freshIp() })).status).toBe(202);
+      for (let i = 0; i < 100 && !w.stderr().includes("signup mail failed"); i++) await Bun.sleep(50);
+      expect(w.stderr()).toContain("signup mail failed: mail API answered HTTP 500");
+      const token = tokenIn(bodies[0].text);
+      expect(token.length).toBeGreaterThan(40);
+      expect(w.stderr() + w.stdout()).not.toContain(token);
+    } finally {
+      sink.stop(true);
+    }
+  });
+
   test("without a PEPPER the service fails closed with 503", async () => {
     const w = await start({ pepper: "" });
     const h = await call(w.url, "GET", "/v1/health");
