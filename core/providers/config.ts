@@ -70,7 +70,8 @@ export function modelChoices(entries: ProviderConfig[]): ModelChoice[] {
 export function selectModel(entries: ProviderConfig[], wanted: string | undefined, defaultModel: string | undefined): ModelChoice {
   if (entries.length === 0) {
     const file = homePaths().config;
-    throw new ReasonixError("config", `no model provider is configured in ${file}`, { hint: "run `reasonix setup` (or `reasonix setup add NAME --preset P`); see `reasonix docs show engine.md#providers`" });
+    // The next step is in the message itself: front ends that show only the message (web UI, chat) still say it.
+    throw new ReasonixError("config", `no model provider is configured in ${file}: run \`reasonix setup\` to add one`, { hint: "for scripts: `reasonix setup add NAME --preset P --key-stdin`; see `reasonix docs show setup.md`" });
   }
   const choices = modelChoices(entries);
   const key = wanted ?? defaultModel;
