@@ -137,18 +137,27 @@ export async function runChatApp(
     startWeb: undefined,
   };
 
-  const send = (text: string) => {
-    transcript.prompt(text);
+  /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
+  const sentHere: string[] = [];
+  const startTicker = () => {
     busySince = Date.now();
     ticker ??= setInterval(() => renderer.request(), 1000);
+  };
+  const stopTicker = () => {
+    clearInterval(ticker);
+    ticker = undefined;
+  };
+  const send = (text: string) => {
+    transcript.prompt(text);
+    sentHere.push(text);
+    startTicker();
     st.session
       .submit(text)
       .catch((e) => transcript.info([`${c.red("error:")} ${errorMessage(e)}`]))
       .finally(() => {
         const next = st.queue.shift();
         if (next !== undefined) return send(next);
-        clearInterval(ticker);
-        ticker = undefined;
+        stopTicker();
         renderer.request();
       });
     renderer.request();
@@ -294,6 +303,16 @@ export async function runChatApp(
   st = setup.st;
   ctx.startWeb = makeWeb?.(setup);
   await st.attach(st.session, (e) => {
+    if (e.type === "turn_start") {
+      const i = sentHere.indexOf(e.prompt);
+      if (i >= 0) sentHere.splice(i, 1);
+      else {
+        transcript.prompt(e.prompt);
+        transcript.info([c.dim("  (sent from the browser UI)")]);
+        startTicker();
+      }
+    }
+    if (e.type === "turn_end" && sentHere.length === 0 && !st.queue.length) setTimeout(() => !st.session.busy && stopTicker(), 0);
     transcript.event(e);
     renderer.request();
   });

@@ -51,8 +51,10 @@ export function webStarter(setup: ChatSetup, open = true): () => Promise<string>
     }
     // Load the live session into the server so the browser sees its turns as they run.
     await server.sessions.get(setup.st.session.id);
-    const url = `${server.url}#token=${token}&session=${setup.st.session.id}`;
-    if (open && !process.env.REASONIX_NO_BROWSER) {
+    const url = `${server.url.replace(/\/$/, "")}/sessions/${setup.st.session.id}#token=${token}`;
+    // Only where a desktop browser can exist: openBrowser's failure hint would land in the middle of the screen.
+    const desktop = process.platform === "darwin" || process.platform === "win32" || !!process.env.DISPLAY || !!process.env.WAYLAND_DISPLAY;
+    if (open && desktop && !process.env.REASONIX_NO_BROWSER) {
       const { openBrowser } = await import("../open-browser.ts");
       void openBrowser(url).catch(() => {});
     }

@@ -179,3 +179,36 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     expect(s).toContain("› first prompt");
   });
 });
+
+describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
+  test("serves this session with token auth on loopback; a prompt from the web shows up in the terminal", async () => {
+    await setup([{ text: "terminal answer" }, { text: "answer to the web prompt" }]);
+    const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
+    await ready(p);
+    p.type("from the terminal");
+    p.keys("Enter");
+    await p.waitFor("terminal answer");
+    const id = sessionId(p.all())!;
+    p.type("/web");
+    await p.waitFor("Open this session in the browser");
+    p.keys("Enter");
+    const s = await p.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\/sessions\/\S+#token=\S+/);
+    const url = new URL(/browser UI: (\S+)/.exec(s)![1]!);
+    expect(url.pathname).toBe(`/sessions/${id}`);
+    const token = url.hash.replace("#token=", "");
+    const origin = url.origin;
+    // No token, no access.
+    expect((await fetch(`${origin}/api/sessions`)).status).toBe(401);
+    const auth = { authorization: `Bearer ${token}` };
+    const list = (await (await fetch(`${origin}/api/sessions`, { headers: auth })).json()) as { sessions: { id: string; live: boolean }[] };
+    expect(list.sessions.find((x) => x.id === id)).toMatchObject({ id, live: true });
+    const r = await fetch(`${origin}/api/sessions/${id}/prompt`, { method: "POST", headers: { ...auth, "content-type": "application/json", origin }, body: JSON.stringify({ prompt: "from the web" }) });
+    expect(r.status).toBe(202);
+    const after = await p.waitFor("answer to the web prompt");
+    expect(after).toContain("› from the web");
+    expect(after).toContain("sent from the browser UI");
+    expect(lastUser(1)).toBe("from the web");
+    // Same conversation: the web prompt came after the terminal's.
+    expect(llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the terminal", "from the web"]);
+  });
+});
