@@ -74,6 +74,11 @@ const list = defineCommand<{ "show-source": boolean; json: boolean }>({
       const src = args["show-source"] ? `  ${dim(`# ${cfg.sources.get(k) ?? "default"}`)}` : "";
       process.stdout.write(`${k} = ${JSON.stringify(getDotted(cfg.values, k))}${src}\n`);
     }
+    // providers has no default, so an empty list would just be silent: say what to do.
+    if (!Array.isArray(cfg.values.providers) || cfg.values.providers.length === 0) {
+      const { homePaths } = await import("../../core/home.ts");
+      warn(`no model provider is configured (no [[providers]] in ${homePaths(cfg.home).config}): run \`reasonix setup\``);
+    }
     // What the project file set but may not: shown so nobody mistakes it for in force.
     for (const i of ignored) process.stdout.write(dim(`# ignored: ${i.file}:${i.line}: ${i.key} = ${JSON.stringify(i.value)} (${i.reason})\n`));
   },

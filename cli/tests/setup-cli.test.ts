@@ -107,6 +107,9 @@ test("plain `reasonix setup` without a terminal is a usage error that points at 
 
 test("run with no provider names the real config file and `reasonix setup`, never a literal $REASONIX_HOME", async () => {
   const { root, rx } = newHome();
+  const list = await cli(["config", "list"], root);
+  expect(list.code).toBe(0);
+  expect(list.err).toContain(`no model provider is configured (no [[providers]] in ${join(rx, "config.toml")}): run \`reasonix setup\``);
   const r = await cli(["run", "hello"], root);
   expect(r.code).toBe(1);
   expect(r.err).toContain(`no model provider is configured in ${join(rx, "config.toml")}`);
