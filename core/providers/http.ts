@@ -172,11 +172,12 @@ export class StreamWatch {
       throw this.error ?? e;
     }
     if (res.ok) {
-      const bad = await notAnEventStream(res, this.ctx);
-      if (bad) {
+      try {
+        res = await checkEventStream(res, this.ctx);
+      } catch (e) {
         this.stop();
-        this.error = bad;
-        throw bad;
+        this.error = e as ProviderError;
+        throw e;
       }
     }
     if (!res.ok || !res.body) {
@@ -210,21 +211,46 @@ export class StreamWatch {
   };
 }
 
-/** A 200 that is an HTML page or plain JSON (proxy login page, non-streaming endpoint, error as 200). */
-async function notAnEventStream(res: Response, ctx: ProviderCtx): Promise<ProviderError | undefined> {
+const SSE_START = /^\s*(data|event|id|retry)?:/;
+
+/**
+ * A 200 that is an HTML page or plain JSON (proxy login page, non-streaming
+ * endpoint, error as 200) is refused with its content-type. A stream that is
+ * only labelled JSON/HTML but starts like SSE goes through.
+ */
+async function checkEventStream(res: Response, ctx: ProviderCtx): Promise<Response> {
   const type = (res.headers.get("content-type") ?? "").toLowerCase();
-  if (type.includes("event-stream") || !/json|html|xml/.test(type)) return undefined;
+  if (type.includes("event-stream") || !/json|html|xml/.test(type) || !res.body) return res;
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  const head: Uint8Array[] = [];
   let text = "";
+  let ended = false;
   try {
-    const reader = res.body?.getReader();
-    const dec = new TextDecoder();
-    for (let i = 0; reader && i < 64 && text.length < 4096; i++) {
+    while (text.length < 4096 && head.length < 64) {
       const { value, done } = await reader.read();
-      if (done) break;
+      if (done) {
+        ended = true;
+        break;
+      }
+      head.push(value);
       text += dec.decode(value, { stream: true });
+      if (text.trim() && SSE_START.test(text)) {
+        // Mislabelled event stream: hand on what was read, then the rest.
+        const rest = new ReadableStream<Uint8Array>({
+          start: (c) => head.forEach((h) => c.enqueue(h)),
+          pull: async (c) => {
+            const r = await reader.read();
+            if (r.done) c.close();
+            else c.enqueue(r.value);
+          },
+          cancel: (why) => reader.cancel(why),
+        });
+        return new Response(rest, { status: res.status, statusText: res.statusText, headers: res.headers });
+      }
     }
-    await reader?.cancel().catch(() => {});
   } catch {}
+  if (!ended) await reader.cancel().catch(() => {});
   let detail = "";
   if (type.includes("json")) {
     try {
@@ -237,7 +263,7 @@ async function notAnEventStream(res: Response, ctx: ProviderCtx): Promise<Provid
     if (title) detail = ` (page title "${title}")`;
   }
   const ct = type.split(";")[0]!.trim();
-  return new ProviderError(
+  throw new ProviderError(
     "bad_response",
     `${who(ctx)} answered HTTP 200 with content-type ${ct} instead of an event stream${detail}; check base_url on [[providers]] "${ctx.provider}" (it should be the API root, e.g. https://${ctx.host ?? "host"}/v1) and that the endpoint streams`,
   );

@@ -58,6 +58,8 @@ export interface ReplyStep {
   stallAfter?: number;
   /** The vendor's finish/stop reason on the wire (e.g. "length", "content_filter", "max_tokens", "refusal"). */
   finishReason?: string;
+  /** Content-type of the event stream (default text/event-stream; gateways sometimes mislabel it). */
+  contentType?: string;
 }
 
 /** A non-streaming answer: any status, content-type and body (e.g. an HTML page with 200). */
@@ -191,7 +193,7 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       if (res.destroyed || res.writableEnded) return;
     }
     const frames = flavour.frames(step, rec, ++replies);
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    res.writeHead(200, { "content-type": step.contentType ?? "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     for (let i = 0; i < frames.length; i++) {
       if (step.streamErrorAfter !== undefined && i === step.streamErrorAfter) {
         res.write(flavour.errorFrame("scripted overload"));

@@ -74,6 +74,14 @@ for (const k of kinds) {
     });
   });
 
+  describe(`${k.kind}: mislabelled streams`, () => {
+    test("an event stream sent as application/json still streams (it starts like SSE)", async () => {
+      const llm = await start([{ text: "streamed anyway", contentType: "application/json" }]);
+      const r = await fx.make(llm.url).chat(fx.req(), {}, signal());
+      expect(r.message.content).toBe("streamed anyway");
+    });
+  });
+
   describe(`${k.kind}: broken streams`, () => {
     test("a malformed chunk is a retryable cut stream", async () => {
       const llm = await start([{ text: "half an answer", malformedAfter: 3 }, { text: "whole" }]);
