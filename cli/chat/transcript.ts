@@ -44,6 +44,7 @@ export class Transcript {
     const w = this.width();
     switch (e.type) {
       case "text_delta":
+        this.notes = [];
         this.flushReasoning();
         this.commitLines(this.md.push(e.text, w));
         break;
@@ -86,12 +87,16 @@ export class Transcript {
       case "compaction":
         this.info([this.p.dim(`compacted ${e.removedMessages} earlier messages into a summary`)]);
         break;
-      case "retry":
-        // Deltas since the last complete message belonged to the failed attempt.
-        this.md.discard();
+      case "retry": {
+        // Deltas since the last complete message belonged to the failed attempt:
+        // drop what is still live; what already reached the scrollback gets a note.
+        const committed = this.md.started;
+        this.md.reset();
         this.reasoning = "";
+        if (committed) this.commit([this.p.yellow("↺ the partial answer above is discarded (the step is retried)")]);
         this.notes = [this.p.yellow(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}`)];
         break;
+      }
       case "turn_end":
         this.flushStream();
         this.running.clear();

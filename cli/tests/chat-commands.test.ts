@@ -212,3 +212,42 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     expect(llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the terminal", "from the web"]);
   });
 });
+
+describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () => {
+  test("'p' stores the shown rule in the project config (reasonix.toml)", async () => {
+    await setup([
+      { toolCalls: [{ name: "write_file", arguments: { path: "p.txt", content: "1\n" } }] },
+      { text: "first written" },
+    ]);
+    const p = chat();
+    await ready(p);
+    p.type("write p.txt");
+    p.keys("Enter");
+    await p.waitFor("p always (rule Edit(p.txt))");
+    p.keys("p");
+    const s = await p.waitFor("first written");
+    expect(s).toContain("allowed always");
+    expect(s).toContain("(rule Edit(p.txt))");
+    expect(readFileSync(join(ce.workspace, "reasonix.toml"), "utf8")).toContain("Edit(p.txt)");
+  });
+
+  test("reasoning streams dimmed, collapses to one line, Ctrl-O prints it; Esc Esc opens the rewind picker", async () => {
+    await setup([{ reasoning: "First I think about it.\nThen I decide.", text: "The answer." }]);
+    const p = chat();
+    await ready(p);
+    p.type("think");
+    p.keys("Enter");
+    let s = await p.waitFor("The answer.");
+    expect(s).toMatch(/∴ First I think about it\. … +\(\d+ chars · Ctrl-O shows it\)/);
+    expect(s).not.toContain("Then I decide.");
+    p.keys("C-o");
+    s = await p.waitFor("Then I decide.");
+    expect(s).toContain("── reasoning");
+    p.keys("Escape");
+    await Bun.sleep(100);
+    p.keys("Escape");
+    await p.waitFor("Rewind to before which prompt?");
+    p.keys("Escape");
+    await p.waitFor((x) => !x.includes("Rewind to before which prompt?"));
+  });
+});

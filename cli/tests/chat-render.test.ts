@@ -1,0 +1,105 @@
+// The chat's pure pieces: streaming markdown splits, row rewrites, cards and
+// diffs, and the transcript's handling of events (unknown ones included).
+import { describe, expect, test } from "bun:test";
+import { approvalLines, callSummary, decisionForKey, diffLines, plainPaint } from "../chat/cards.ts";
+import { atToken, pathItems } from "../chat/complete.ts";
+import { LiveRenderer, rewriteLine } from "../chat/live.ts";
+import { MarkdownStream, openFence, safeSplit } from "../chat/markdown-stream.ts";
+import { Transcript } from "../chat/transcript.ts";
+import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+
+describe("streaming markdown", () => {
+  test("splits after blank lines, never inside a code fence", () => {
+    expect(safeSplit("para one\n\npara two")).toBe("para one\n\n".length);
+    expect(safeSplit("```\ncode\n\nmore code\n")).toBe(0);
+    expect(safeSplit("```\ncode\n\nmore\n```\nafter")).toBe("```\ncode\n\nmore\n```\n".length);
+    expect(openFence("```ts\nx\n")).toBe(true);
+    expect(openFence("```ts\nx\n```\n")).toBe(false);
+  });
+
+  test("finished blocks are committed once; the tail holds back an unfinished line", () => {
+    const m = new MarkdownStream();
+    expect(m.push("# Title\n\nfirst para", 60).map(strip)).toEqual(["Title"]);
+    expect(m.tail(60)).toEqual([]); // "first para" is unfinished
+    m.push(" goes on\n", 60);
+    expect(m.tail(60).map(strip)).toEqual(["", "first para goes on"]);
+    const rest = m.finish(60).map(strip);
+    expect(rest).toEqual(["", "first para goes on"]);
+  });
+});
+
+describe("row rewrites", () => {
+  test("only the changed end of a row is written, with the prefix's styles re-applied", () => {
+    expect(rewriteLine("\x1b[2mworking 4s · Esc\x1b[22m", "\x1b[2mworking 5s · Esc\x1b[22m")).toBe("\x1b[9G\x1b[2m5s · Esc\x1b[22m\x1b[K");
+    expect(rewriteLine("", "new row")).toBe("\rnew row");
+    expect(rewriteLine("abc", "xyz")).toBe("\r\x1b[2Kxyz");
+  });
+
+  test("the renderer writes finished lines once and never clears the screen or scrollback", () => {
+    let out = "";
+    let live = ["status"];
+    const r = new LiveRenderer({ write: (s) => (out += s), columns: 40, rows: 10 }, () => live, 0);
+    r.frame();
+    for (let i = 0; i < 30; i++) {
+      r.commit([`line ${i}`]);
+      live = ["tail", `status ${i}`];
+      r.frame();
+    }
+    for (let i = 0; i < 30; i++) expect(out.match(new RegExp(`line ${i}(?!\\d)`, "g"))).toHaveLength(1);
+    expect(out).not.toContain("\x1b[2J");
+    expect(out).not.toContain("\x1b[3J");
+    expect(r.bytes).toBe(Buffer.byteLength(out));
+    // Nothing changed: nothing written.
+    const before = out.length;
+    r.frame();
+    expect(out.length).toBe(before);
+  });
+});
+
+describe("cards", () => {
+  test("summaries, diffs and the approval prompt", () => {
+    expect(callSummary("bash", { command: "npm  test" })).toBe("npm test");
+    expect(callSummary("move_file", { source: "a", destination: "b" })).toBe("a → b");
+    expect(diffLines(plainPaint, "edit_file", { old_string: "a\nb\nc", new_string: "a\nB\nc" }, 80)).toEqual(["  - b", "  + B"]);
+    expect(diffLines(plainPaint, "write_file", { content: "x\ny\n" }, 80)).toEqual(["  + x", "  + y"]);
+    const lines = approvalLines(plainPaint, { callId: "1", name: "bash", input: { command: "ls" }, summary: "bash: ls", suggestedRule: "Bash(ls)" }, 100);
+    expect(lines[0]).toBe("? Allow bash: ls");
+    expect(lines.at(-1)).toContain("p always (rule Bash(ls))");
+    expect(decisionForKey("Y")).toBe("once");
+    expect(decisionForKey("x")).toBeUndefined();
+  });
+});
+
+describe("transcript", () => {
+  test("events of unknown types are ignored; a retry after committed text says so", () => {
+    const committed: string[] = [];
+    const t = new Transcript(plainPaint, (l) => committed.push(...l), () => 60);
+    t.event({ type: "brand_new_event", whatever: 1 } as any);
+    t.event({ type: "text_delta", text: "first block\n\nsecond" });
+    t.event({ type: "retry", attempt: 1, delayMs: 500, reason: "overloaded" });
+    expect(committed.map(strip)).toContain("first block");
+    expect(committed.join("\n")).toContain("discarded");
+    expect(t.live(60).join("\n")).toContain("retrying in 0.5s");
+    expect(t.live(60).join("\n")).not.toContain("second");
+    t.event({ type: "turn_end", turn: 1, reason: "some_new_reason" as any });
+    expect(committed.at(-1)).toContain("some_new_reason");
+  });
+});
+
+describe("@ completion", () => {
+  test("one directory level at a time, never outside the workspace", () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), "rx-complete-")));
+    mkdirSync(join(ws, "src"));
+    writeFileSync(join(ws, "src/app.ts"), "");
+    writeFileSync(join(ws, "readme.md"), "");
+    expect(atToken("look at @sr")).toBe("@sr");
+    expect(atToken("mail a@b")).toBeUndefined();
+    expect(pathItems(ws, "@").map((i) => i.value)).toEqual(["@src/", "@readme.md"]);
+    expect(pathItems(ws, "@src/a").map((i) => i.value)).toEqual(["@src/app.ts"]);
+    expect(pathItems(ws, "@../")).toEqual([]);
+  });
+});
