@@ -148,6 +148,7 @@ try {
         `PBKDF2-SHA256 ${pbkdf2.iterations}: ${result.pbkdf2.wallMsPerHash} ms wall, ${result.pbkdf2.cpuMsPerHash} ms workerd CPU per hash`,
         `sign-up: ${result.signup.cpuMsPerRequest} ms CPU per request (${POOL} sign-ups, 10 at a time, ${result.signup.wallMsPerRequest} ms wall each on average)`,
         `login: ${l.ok} ok (${l.perSecond}/s), p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, ${l.cpuMsPerRequest} ms CPU per request${l.rateLimited ? `, ${l.rateLimited} rate-limited` : ""}${l.failed ? `, ${l.failed} FAILED (last network error: ${lastError || "none"})` : ""}`,
+        `CPU-bound capacity: ~${(1000 / l.cpuMsPerRequest).toFixed(0)} logins/s per core of workerd; with ${CLIENTS} clients the latency is mostly queueing (${CLIENTS} / throughput ≈ ${((CLIENTS / l.perSecond) * 1000).toFixed(0)} ms)`,
         `Workers CPU limits: 10 ms/request (Free), 30,000 ms default (Paid): sign-up and login fit the Paid default, not the Free plan`,
         "",
       ].join("\n"),
