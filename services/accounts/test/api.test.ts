@@ -196,9 +196,16 @@ describe.skipIf(!!skip)("accounts API (workerd + local D1)", () => {
     const { email, password } = await verifiedUser(U, "slide");
     const used = await loginToken(U, email, password);
     const idle = await loginToken(U, email, password);
+    const c = await call(U, "POST", "/v1/login", { json: { email, password }, ip: freshIp() });
+    const cookie = (c.headers.get("set-cookie") ?? "").split(";")[0]!;
     try {
       await setClock(20 * 24 * HOUR);
       expect((await call(U, "GET", "/v1/me", { token: used })).status).toBe(200); // renewed to day 50
+      // A renewed cookie session gets its cookie again with a fresh Max-Age.
+      const renewed = await call(U, "GET", "/v1/me", { cookie });
+      expect(renewed.status).toBe(200);
+      expect(renewed.headers.get("set-cookie")).toStartWith(`${cookie};`);
+      expect(renewed.headers.get("set-cookie")).toContain(`Max-Age=${30 * 24 * 3600}`);
       await setClock(40 * 24 * HOUR);
       expect((await call(U, "GET", "/v1/me", { token: used })).status).toBe(200);
       expect((await call(U, "GET", "/v1/me", { token: idle })).status).toBe(401);
