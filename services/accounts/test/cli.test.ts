@@ -109,7 +109,7 @@ describe.skipIf(!!skip)("reasonix login / whoami / logout against the local Work
     expect(noEmail.err).toContain("--email");
   });
 
-  test("on a terminal the password prompt does not echo what is typed", async () => {
+  test("on a terminal: the email is asked for, and the password prompt does not echo what is typed", async () => {
     const script = Bun.which("script");
     if (!script) {
       console.warn("skip: the TTY prompt case needs util-linux `script` to make a pseudo-terminal");
@@ -117,7 +117,7 @@ describe.skipIf(!!skip)("reasonix login / whoami / logout against the local Work
     }
     const home = tempDir("rx-home-");
     const { email, password } = await verifiedUser(w.url, "clitty");
-    const cmd = [process.execPath, join(repoRoot, "cli", "main.ts"), "login", "--url", w.url, "--email", email].map((a) => `'${a}'`).join(" ");
+    const cmd = [process.execPath, join(repoRoot, "cli", "main.ts"), "login", "--url", w.url].map((a) => `'${a}'`).join(" ");
     const p = Bun.spawn([script, "-qfec", cmd, "/dev/null"], {
       cwd: home,
       env: { ...process.env, REASONIX_HOME: home, HOME: home, NO_COLOR: "1", TERM: "dumb" },
@@ -128,15 +128,22 @@ describe.skipIf(!!skip)("reasonix login / whoami / logout against the local Work
     let seen = "";
     const reader = p.stdout.getReader();
     const deadline = Date.now() + 30_000;
-    while (!seen.includes("Password: ") && Date.now() < deadline) {
-      const r = await Promise.race([reader.read(), Bun.sleep(1000).then(() => null)]);
-      if (r?.done) break;
-      if (r) seen += new TextDecoder().decode(r.value);
-    }
-    expect(seen).toContain("Password: ");
+    const waitFor = async (text: string) => {
+      while (!seen.includes(text) && Date.now() < deadline) {
+        const r = await Promise.race([reader.read(), Bun.sleep(1000).then(() => null)]);
+        if (r?.done) break;
+        if (r) seen += new TextDecoder().decode(r.value);
+      }
+      expect(seen).toContain(text);
+    };
+    await waitFor("Email: ");
+    p.stdin.write(`${email}\r`);
+    await p.stdin.flush();
     // readHidden turns echo off before it writes the prompt.
+    await waitFor("Password: ");
     p.stdin.write(`${password}\r`);
     await p.stdin.flush();
+    await waitFor("Logged in to");
     for (;;) {
       const r = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => null)]);
       if (!r || r.done) break;
