@@ -1,18 +1,138 @@
 /**
- * The tool registry of ACP sessions: the built-in tools, with file I/O and
- * bash routed through the client when it offers fs/* and terminal/*.
+ * The tool registry of ACP sessions: the built-in tools, with file text and
+ * bash routed through the client when it offers fs/* and terminal/*. The
+ * tools' own checks (path policy, write confinement, read-before-write) run
+ * first, unchanged; only the final read or write goes to the editor.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { registerBuiltinTools } from "../tools/builtin/index.ts";
+import { getDotted } from "../config/load.ts";
+import { homePaths } from "../home.ts";
+import { defaultShell, wrapCommand, type SandboxMode } from "../sandbox/index.ts";
+import { savedCredentialNames } from "../sandbox/env.ts";
+import { bashTool, HeadTail } from "../tools/builtin/bash.ts";
+import { policyFor } from "../tools/builtin/common.ts";
+import { builtinTools } from "../tools/builtin/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
+import type { FileIO, ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+import type { AcpLog } from "./log.ts";
 
 export interface ClientLink {
   client: acp.AgentContext | undefined;
   caps: acp.ClientCapabilities;
+  log?: AcpLog;
 }
 
-export function clientToolRegistry(_link: () => ClientLink): ToolRegistry {
+const FILE_TOOLS = new Set(["read_file", "write_file", "edit_file", "multi_edit"]);
+
+/** fs/* through the client, for the capabilities it advertised. */
+export function clientFiles(link: ClientLink, sessionId: string): FileIO | undefined {
+  const { client, caps } = link;
+  if (!client || (!caps.fs?.readTextFile && !caps.fs?.writeTextFile)) return undefined;
+  const io: FileIO = {};
+  if (caps.fs?.readTextFile) {
+    io.readText = async (path) => {
+      try {
+        return (await client.request("fs/read_text_file", { sessionId, path })).content;
+      } catch (e) {
+        // The editor does not know the file (not open, not readable for it): the disk has the truth.
+        link.log?.info(`fs/read_text_file ${path} failed (${e instanceof Error ? e.message : String(e)}); reading the disk`);
+        return null;
+      }
+    };
+  }
+  if (caps.fs?.writeTextFile) {
+    io.writeText = async (path, content) => {
+      await client.request("fs/write_text_file", { sessionId, path, content });
+    };
+  }
+  return io;
+}
+
+function withFiles(tool: ToolDefinition, link: () => ClientLink): ToolDefinition {
+  return { ...tool, run: (input, ctx) => tool.run(input, { ...ctx, files: clientFiles(link(), ctx.sessionId) ?? ctx.files }) };
+}
+
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+/**
+ * bash in a client terminal: the same sandbox command line wrapCommand builds
+ * for a local run. Falls back to the local run when the wrapped command needs
+ * descriptors a client process cannot inherit (the seccomp program under bwrap).
+ */
+function terminalBash(link: () => ClientLink): ToolDefinition {
+  return {
+    ...bashTool,
+    run: async (input: any, ctx: ToolContext): Promise<ToolResult> => {
+      const { client, caps, log } = link();
+      const command = typeof input?.command === "string" ? input.command : "";
+      if (!client || !caps.terminal || !command) return bashTool.run(input, ctx);
+      const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;
+      const wrapped = await wrapCommand([...defaultShell(), command], {
+        policy: policyFor(ctx),
+        mode: mode === "off" ? "off" : "enforce",
+        network: getDotted(ctx.config, "sandbox.network") === true,
+        envPassthrough: stringList(getDotted(ctx.config, "sandbox.env_passthrough")),
+        sshAgent: getDotted(ctx.config, "sandbox.ssh_agent") === true,
+        sessionTmpDir: ctx.tmpDir,
+        cwd: ctx.workspace,
+        stripEnv: savedCredentialNames(ctx.config, homePaths().dotenv),
+      });
+      if (!wrapped.ok) return { ok: false, output: wrapped.refusal.message };
+      if (wrapped.fds.length > 0) {
+        wrapped.finish();
+        log?.info("bash runs locally: its sandbox needs descriptors a client terminal cannot pass on");
+        return bashTool.run(input, ctx);
+      }
+      const limitRaw = Number(getDotted(ctx.config, "tools.bash_output_limit") ?? 30_000);
+      const limit = Number.isFinite(limitRaw) && limitRaw > 0 ? limitRaw : 30_000;
+      const configured = Number(getDotted(ctx.config, "tools.bash_timeout_seconds") ?? 120);
+      const asked = typeof input.timeout_seconds === "number" && input.timeout_seconds >= 1 ? input.timeout_seconds : undefined;
+      const timeoutS = asked ?? (configured > 0 ? configured : 0);
+      // Only the variables Reasonix owns go over the wire, never the whole environment.
+      const env = ["TMPDIR", "TMP", "TEMP"].filter((k) => wrapped.env[k]).map((name) => ({ name, value: wrapped.env[name]! }));
+      const sessionId = ctx.sessionId;
+      let terminalId: string | undefined;
+      let timedOut = false;
+      let aborted = false;
+      const kill = () => void (terminalId && client.request("terminal/kill", { sessionId, terminalId }).catch(() => {}));
+      const onAbort = () => ((aborted = true), kill());
+      const timer = timeoutS ? setTimeout(() => ((timedOut = true), kill()), timeoutS * 1000) : undefined;
+      try {
+        terminalId = (await client.request<acp.CreateTerminalResponse>("terminal/create", { sessionId, command: wrapped.argv[0]!, args: wrapped.argv.slice(1), cwd: wrapped.cwd, env, outputByteLimit: limit * 4 })).terminalId;
+        if (ctx.signal.aborted) onAbort();
+        ctx.signal.addEventListener("abort", onAbort, { once: true });
+        const exit = await client.request<acp.WaitForTerminalExitResponse>("terminal/wait_for_exit", { sessionId, terminalId });
+        const out = await client.request<acp.TerminalOutputResponse>("terminal/output", { sessionId, terminalId });
+        const text = new HeadTail(limit);
+        text.push(out.output);
+        const notes: string[] = [];
+        if (timedOut) notes.push(`[timed out after ${timeoutS} s; the command was killed]`);
+        else if (aborted) notes.push("[cancelled; the command was killed]");
+        else if (exit.signal) notes.push(`[killed by ${exit.signal}]`);
+        else if (exit.exitCode !== 0) notes.push(`[exit code ${exit.exitCode}]`);
+        if (out.truncated) notes.push("[the editor's terminal kept only the end of the output]");
+        let body = text.text().replace(/\n$/, "");
+        if (body === "" && notes.length === 0) body = "(no output)";
+        const output = [body, ...notes].filter((s) => s !== "").join("\n");
+        return { ok: exit.exitCode === 0 && !timedOut && !aborted, output };
+      } catch (e) {
+        return { ok: false, output: `bash could not run in the editor's terminal: ${e instanceof Error ? e.message : String(e)}` };
+      } finally {
+        if (timer) clearTimeout(timer);
+        ctx.signal.removeEventListener("abort", onAbort);
+        if (terminalId) await client.request("terminal/release", { sessionId, terminalId }).catch(() => {});
+        for (const v of wrapped.finish().violations) log?.info(`sandbox: the command created protected ${v.path}; moved aside to ${v.movedTo}`);
+      }
+    },
+  } as ToolDefinition;
+}
+
+export function clientToolRegistry(link: () => ClientLink): ToolRegistry {
   const r = new ToolRegistry();
-  registerBuiltinTools(r);
+  for (const t of builtinTools as readonly ToolDefinition[]) {
+    if (FILE_TOOLS.has(t.name)) r.register(withFiles(t, link));
+    else if (t.name === "bash") r.register(terminalBash(link));
+    else r.register(t);
+  }
   return r;
 }

@@ -143,6 +143,8 @@ export class UpdateTranslator {
       case "usage":
         return [usageUpdate(e)];
       case "attempt_discarded":
+        // A cancelled step's text stays the (cut short) answer; nothing to take back.
+        if (/cancel/i.test(e.reason)) return [];
         // ACP cannot take back streamed chunks: say so in the thought stream.
         return [{ sessionUpdate: "agent_thought_chunk", content: text(`\n[the model's reply broke off (${e.reason}); what streamed above is discarded and the step is retried]\n`) }];
       case "continuation":

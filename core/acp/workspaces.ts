@@ -69,7 +69,7 @@ export class Workspaces {
       for (const w of cfg.warnings) this.log.info(`${workspace}: ${w}`);
       const perms = (cfg.values.permissions ?? {}) as { mode?: PermissionMode };
       const mode = this.opts.engine?.permissionMode ?? perms.mode ?? "ask";
-      const tools = clientToolRegistry(() => ({ client: this.client, caps: this.caps }));
+      const tools = clientToolRegistry(() => ({ client: this.client, caps: this.caps, log: this.log }));
       const engine = createEngine({
         tools,
         ...this.opts.engine,

@@ -40,6 +40,19 @@ export interface ToolContext {
    * one from `config.sandbox`, `workspace` and `extraWriteRoots`.
    */
   pathPolicy?: PathPolicy;
+  /**
+   * File text through someone else than the local disk, e.g. an editor over
+   * ACP (its unsaved buffers, its undo history). Paths are absolute and have
+   * passed the path policy already; absent, the tools use the disk.
+   */
+  files?: FileIO;
+}
+
+export interface FileIO {
+  /** Current text of a file; null to read it from disk after all. */
+  readText?(absPath: string): Promise<string | null>;
+  /** Replace a file's text (the editor updates its buffer and saves it). */
+  writeText?(absPath: string, text: string): Promise<void>;
 }
 
 export interface ToolDefinition<I = any> {

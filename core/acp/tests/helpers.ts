@@ -78,6 +78,59 @@ export class ScriptedEditor implements acp.Client {
     });
   }
 
+  async readTextFile(p: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    this.reads.push(p);
+    const b = this.buffers.get(p.path);
+    if (b === undefined) throw acp.RequestError.resourceNotFound(p.path);
+    return { content: b };
+  }
+
+  async writeTextFile(p: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
+    // An editor keeps the edit in its buffer: nothing reaches the disk here.
+    this.writes.push(p);
+    this.buffers.set(p.path, p.content);
+    return {};
+  }
+
+  /** Terminals run as real local processes, as an editor's would. */
+  private procs = new Map<string, { proc: ReturnType<typeof Bun.spawn>; output: string; done: Promise<number> }>();
+
+  async createTerminal(p: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    this.terminals.push(p);
+    const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    for (const v of p.env ?? []) env[v.name] = v.value;
+    const proc = Bun.spawn([p.command, ...(p.args ?? [])], { cwd: p.cwd ?? undefined, env, stdout: "pipe", stderr: "pipe" });
+    const id = `term-${this.procs.size + 1}`;
+    const t = { proc, output: "", done: Promise.resolve(0) };
+    const pump = async (s: ReadableStream<Uint8Array>) => {
+      for await (const c of s) t.output += new TextDecoder().decode(c);
+    };
+    t.done = Promise.all([pump(proc.stdout as ReadableStream<Uint8Array>), pump(proc.stderr as ReadableStream<Uint8Array>), proc.exited]).then(([, , code]) => code);
+    this.procs.set(id, t);
+    return { terminalId: id };
+  }
+
+  async terminalOutput(p: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse> {
+    return { output: this.procs.get(p.terminalId)!.output, truncated: false };
+  }
+
+  async waitForTerminalExit(p: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse> {
+    const t = this.procs.get(p.terminalId)!;
+    const code = await t.done;
+    return t.proc.signalCode ? { exitCode: null, signal: String(t.proc.signalCode) } : { exitCode: code };
+  }
+
+  async killTerminal(p: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse> {
+    this.procs.get(p.terminalId)?.proc.kill("SIGKILL");
+    return {};
+  }
+
+  async releaseTerminal(p: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse> {
+    this.procs.get(p.terminalId)?.proc.kill("SIGKILL");
+    this.procs.delete(p.terminalId);
+    return {};
+  }
+
   /** Resolves when an update matching `pred` arrives (or already has). */
   waitFor(pred: (u: acp.SessionNotification) => boolean): Promise<void> {
     if (this.updates.some(pred)) return Promise.resolve();

@@ -105,7 +105,8 @@ async function editFile(path: string, edits: Edit[], ctx: ToolContext): Promise<
   if (!st.isFile()) return fail(`${shown} is not a regular file`);
   const stale = staleReason(d.path, ctx, false);
   if (stale) return fail(stale);
-  const buf = readFileSync(d.path);
+  const viaClient = await ctx.files?.readText?.(d.path);
+  const buf = typeof viaClient === "string" ? Buffer.from(viaClient) : readFileSync(d.path);
   if (looksBinary(buf)) return fail(`${shown} is a binary file; edit_file changes text files only`);
   const original = buf.toString("utf8");
   let text = original;
@@ -118,7 +119,7 @@ async function editFile(path: string, edits: Edit[], ctx: ToolContext): Promise<
   }
   const { added, removed } = lineDelta(original, text);
   await ctx.beforeWrite(d.path);
-  commitText(d.path, text, ctx);
+  await commitText(d.path, text, ctx);
   const receipt = `edited ${shown} (+${added} −${removed})`;
   const what = edits.length > 1 ? `applied ${edits.length} edits` : `replaced ${replaced} occurrence${replaced === 1 ? "" : "s"}`;
   const last = edits[edits.length - 1]!;

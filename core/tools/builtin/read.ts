@@ -35,7 +35,8 @@ export const readFileTool: ToolDefinition<Input> = {
     if (st.isDirectory()) return fail(`${display(d.path, ctx)} is a directory; use ls to list it`);
     if (!st.isFile()) return fail(`${display(d.path, ctx)} is not a regular file`);
     if (st.size > MAX_BYTES) return fail(`${display(d.path, ctx)} is ${humanSize(st.size)}, too large to read; search it with grep instead`);
-    const buf = readBounded(d.path, MAX_BYTES);
+    const viaClient = await ctx.files?.readText?.(d.path);
+    const buf = typeof viaClient === "string" ? Buffer.from(viaClient) : readBounded(d.path, MAX_BYTES);
     if (!buf) return fail(`${display(d.path, ctx)} is larger than ${humanSize(MAX_BYTES)}, too large to read; search it with grep instead`);
     ctx.readStamps.set(d.path, stampOf(st));
     if (looksBinary(buf)) return done(`${display(d.path, ctx)} is a binary file (${humanSize(st.size)}); not shown`);

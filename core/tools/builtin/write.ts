@@ -22,10 +22,11 @@ export function staleReason(abs: string, ctx: ToolContext, requireRead: boolean)
   return null;
 }
 
-/** Write text atomically, keeping an existing file's mode, and record the new stamp. */
-export function commitText(abs: string, text: string, ctx: ToolContext): void {
+/** Write text atomically (or through ctx.files), keeping an existing file's mode, and record the new stamp. */
+export async function commitText(abs: string, text: string, ctx: ToolContext): Promise<void> {
   const st = statOrNull(abs);
-  writeFileAtomic(abs, text, { mode: st ? st.mode & 0o7777 : 0o644 });
+  if (ctx.files?.writeText) await ctx.files.writeText(abs, text);
+  else writeFileAtomic(abs, text, { mode: st ? st.mode & 0o7777 : 0o644 });
   const after = statOrNull(abs);
   if (after) ctx.readStamps.set(abs, stampOf(after));
 }
@@ -61,7 +62,7 @@ export const writeFileTool: ToolDefinition<Input> = {
       if (stale) return fail(stale);
     }
     await ctx.beforeWrite(d.path);
-    commitText(d.path, content, ctx);
+    await commitText(d.path, content, ctx);
     const lines = countLines(content);
     const receipt = st ? `wrote ${shown} (${plural(lines, "line")})` : `created ${shown} (${plural(lines, "line")})`;
     return done(`${st ? "Replaced" : "Created"} ${shown} (${plural(lines, "line")}, ${Buffer.byteLength(content)} bytes)`, receipt);

@@ -1,0 +1,112 @@
+// `reasonix acp` built as the binary, driven by acpx (a real headless ACP
+// client from npm) against a scripted LLM on loopback.
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { builtDist } from "../../scripts/lib/built-dist.ts";
+import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
+import { makeAcpEnv, type AcpEnv } from "../../core/acp/tests/helpers.ts";
+
+const acpxBin = resolve(import.meta.dir, "../../node_modules/.bin/acpx");
+let binary = "";
+beforeAll(async () => {
+  binary = (await builtDist()).binary;
+}, 240_000);
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+afterAll(() => {});
+
+interface Ran {
+  code: number;
+  frames: any[];
+  stderr: string;
+}
+
+async function setup(steps: ScriptStep[]) {
+  const llm = await startScriptedOpenAI(steps);
+  const env = makeAcpEnv(llm.url);
+  cleanups.push(() => env.cleanup(), () => llm.close());
+  return { llm, env };
+}
+
+function spawnAcpx(env: AcpEnv, args: string[]) {
+  return Bun.spawn([acpxBin, "--agent", `${binary} acp`, "--cwd", env.workspace, "--format", "json", ...args], {
+    cwd: env.workspace,
+    // acpx keeps its session records under $HOME: the throw-away home keeps them out of the user's.
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: env.home, REASONIX_HOME: env.home },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+async function acpx(env: AcpEnv, ...args: string[]): Promise<Ran> {
+  const p = spawnAcpx(env, args);
+  const timer = setTimeout(() => p.kill("SIGKILL"), 60_000);
+  const [out, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  clearTimeout(timer);
+  const frames = out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return { code, frames, stderr };
+}
+
+const updates = (r: Ran) => r.frames.filter((f) => f.method === "session/update").map((f) => f.params.update);
+const stopReason = (r: Ran) => r.frames.find((f) => f.result?.stopReason)?.result.stopReason;
+
+test("acpx exec: initialize, new session, a write needing permission is approved and lands", async () => {
+  const { env } = await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "n.txt", content: "hi\n" } }] }, { text: "Wrote it." }]);
+  const r = await acpx(env, "--approve-all", "exec", "write n.txt");
+  expect(r.code).toBe(0);
+  expect(r.frames[1].result.protocolVersion).toBe(1);
+  expect(r.frames.some((f) => f.method === "session/new")).toBe(true);
+  const perm = r.frames.find((f) => f.method === "session/request_permission");
+  expect(perm.params.toolCall.content[0]).toMatchObject({ type: "diff", newText: "hi\n" });
+  expect(readFileSync(join(env.workspace, "n.txt"), "utf8")).toBe("hi\n");
+  expect(updates(r).filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("")).toBe("Wrote it.");
+  expect(stopReason(r)).toBe("end_turn");
+});
+
+test("acpx exec --deny-all: the write is refused and the file never appears", async () => {
+  const { env } = await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "no.txt", content: "x" } }] }, { text: "Could not." }]);
+  const r = await acpx(env, "--deny-all", "exec", "write no.txt");
+  expect(r.frames.some((f) => f.method === "session/request_permission")).toBe(true);
+  expect(existsSync(join(env.workspace, "no.txt"))).toBe(false);
+  const failed = updates(r).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+  expect(failed.content[0].content.text).toMatch(/permission denied/);
+  expect(stopReason(r)).toBe("end_turn");
+});
+
+test("acpx cancel stops a streaming prompt, which answers cancelled", async () => {
+  const { env } = await setup([{ text: "an answer that stalls half way", chunkSize: 3, stallAfter: 3 }]);
+  expect((await acpx(env, "sessions", "new")).code).toBe(0);
+  const prompt = spawnAcpx(env, ["--ttl", "2", "prompt", "go"]);
+  const out = new Response(prompt.stdout).text();
+  // Cancel once the first chunk has been written (bounded wait).
+  let cancelled = false;
+  for (let i = 0; i < 100 && !cancelled; i++) {
+    await Bun.sleep(100);
+    const c = await acpx(env, "cancel");
+    cancelled = c.frames.some((f) => f.action === "cancel_result" && f.cancelled);
+  }
+  expect(cancelled).toBe(true);
+  const frames = (await out).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  await prompt.exited;
+  expect(frames.some((f) => f.method === "session/cancel")).toBe(true);
+  expect(frames.find((f) => f.result?.stopReason)?.result.stopReason).toBe("cancelled");
+});
+
+test("acpx sessions: a second prompt from a new process resumes the same conversation; session/list shows it", async () => {
+  const { env, llm } = await setup([{ text: "first answer" }, { text: "second answer" }]);
+  const created = await acpx(env, "sessions", "new");
+  const id = created.frames[0].acpxSessionId;
+  expect((await acpx(env, "--ttl", "0", "prompt", "remember the word teal")).code).toBe(0);
+  const second = await acpx(env, "--ttl", "0", "prompt", "which word?");
+  expect(second.frames.some((f) => f.method === "session/resume" && f.params.sessionId === id)).toBe(true);
+  const msgs = llm.chatRequests()[1]!.body.messages.map((m: any) => m.content);
+  expect(msgs).toContain("remember the word teal");
+  expect(msgs).toContain("first answer");
+  const listed = await acpx(env, "sessions");
+  const sessions = listed.frames.find((f) => f.source === "agent").sessions;
+  expect(sessions.map((s: any) => [s.sessionId, s.cwd, s.title])).toEqual([[id, env.workspace, "remember the word teal"]]);
+});
