@@ -6,7 +6,7 @@ import { call, cleanupTemp, freshIp, loginToken, mailTo, startWorker, tokenIn, u
 
 setDefaultTimeout(120_000);
 const skip = unavailable();
-if (skip) console.warn(`skip: accounts API tests: ${skip}`);
+if (skip) console.warn(`SKIPPED accounts API tests: ${skip}`);
 
 const ORIGIN = "https://app.test";
 const HOUR = 3_600_000;

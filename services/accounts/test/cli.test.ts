@@ -7,7 +7,7 @@ import { call, cleanupTemp, loginToken, repoRoot, startWorker, tempDir, unavaila
 
 setDefaultTimeout(120_000);
 const skip = unavailable();
-if (skip) console.warn(`skip: accounts CLI tests: ${skip}`);
+if (skip) console.warn(`SKIPPED accounts CLI tests: ${skip}`);
 
 interface Run {
   code: number;
@@ -112,7 +112,7 @@ describe.skipIf(!!skip)("reasonix login / whoami / logout against the local Work
   test("on a terminal: the email is asked for, and the password prompt does not echo what is typed", async () => {
     const script = Bun.which("script");
     if (!script) {
-      console.warn("skip: the TTY prompt case needs util-linux `script` to make a pseudo-terminal");
+      console.warn("SKIPPED accounts CLI TTY prompt case: util-linux `script` (to make a pseudo-terminal) is not installed");
       return;
     }
     const home = tempDir("rx-home-");

@@ -10,7 +10,7 @@ import { call, cleanupTemp, freshIp, loginToken, mailTo, median, sha256Hex, star
 
 setDefaultTimeout(180_000);
 const skip = unavailable();
-if (skip) console.warn(`skip: accounts security tests: ${skip}`);
+if (skip) console.warn(`SKIPPED accounts security tests: ${skip}`);
 
 const workers: Worker[] = [];
 async function start(...a: Parameters<typeof startWorker>): Promise<Worker> {
