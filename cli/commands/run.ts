@@ -1,6 +1,6 @@
 import { defineCommand } from "../command.ts";
 import type { EngineEvent } from "../../core/engine/types.ts";
-import { dim, printJson, printJsonLine, red, warn, yellow } from "../output.ts";
+import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
 
 interface RunArgs {
   prompt?: string[];
