@@ -8,6 +8,8 @@ import { call, cleanupTemp, loginToken, repoRoot, startWorker, tempDir, unavaila
 setDefaultTimeout(120_000);
 const skip = unavailable();
 if (skip) console.warn(`SKIPPED accounts CLI tests: ${skip}`);
+const script = Bun.which("script");
+if (!skip && !script) console.warn("SKIPPED accounts CLI TTY prompt case: util-linux `script` (to make a pseudo-terminal) is not installed");
 
 interface Run {
   code: number;
@@ -109,16 +111,11 @@ describe.skipIf(!!skip)("reasonix login / whoami / logout against the local Work
     expect(noEmail.err).toContain("--email");
   });
 
-  test("on a terminal: the email is asked for, and the password prompt does not echo what is typed", async () => {
-    const script = Bun.which("script");
-    if (!script) {
-      console.warn("SKIPPED accounts CLI TTY prompt case: util-linux `script` (to make a pseudo-terminal) is not installed");
-      return;
-    }
+  test.skipIf(!script)("on a terminal: the email is asked for, and the password prompt does not echo what is typed", async () => {
     const home = tempDir("rx-home-");
     const { email, password } = await verifiedUser(w.url, "clitty");
     const cmd = [process.execPath, join(repoRoot, "cli", "main.ts"), "login", "--url", w.url].map((a) => `'${a}'`).join(" ");
-    const p = Bun.spawn([script, "-qfec", cmd, "/dev/null"], {
+    const p = Bun.spawn([script!, "-qfec", cmd, "/dev/null"], {
       cwd: home,
       env: { ...process.env, REASONIX_HOME: home, HOME: home, NO_COLOR: "1", TERM: "dumb" },
       stdin: "pipe",
