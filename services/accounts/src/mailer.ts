@@ -36,9 +36,9 @@ export class OutboxMailer implements Mailer {
   }
 }
 
-/** The configured mailer, or null when none is (production without MAIL_API_URL). */
+/** The configured mailer, or null when none is (production without MAIL_API_URL and MAIL_API_KEY). */
 export function mailerFor(env: Env, now: number): Mailer | null {
-  if (env.MAIL_API_URL) return new HttpMailer(env.MAIL_API_URL, env.MAIL_API_KEY ?? "", env.MAIL_FROM ?? "accounts@reasonix.io");
+  if (env.MAIL_API_URL) return env.MAIL_API_KEY ? new HttpMailer(env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM ?? "accounts@reasonix.io") : null;
   if (env.DEV_MODE === "1") return new OutboxMailer(env, now);
   return null;
 }

@@ -212,7 +212,11 @@ describe.skipIf(!!skip)("accounts security (workerd + local D1)", () => {
     expect(r.body.error).toBe("misconfigured");
   });
 
-  test("without a mail provider in production, sign-up and forgot-password refuse with 503 instead of losing the mail", async () => {
+  test("without a mail provider (or its key) in production, sign-up and forgot-password refuse with 503 instead of losing the mail", async () => {
+    const noKey = await start({ extra: ["--no-dev", "--mail-api-url", "http://127.0.0.1:9/emails", "--mail-api-key", ""] });
+    const r = await call(noKey.url, "POST", "/v1/signup", { json: { email: uniqueEmail("nk"), password: "long enough pw" }, ip: freshIp() });
+    expect(r.status).toBe(503);
+    expect(r.body.message).toContain("MAIL_API_KEY");
     const w = await start({ extra: ["--no-dev"] });
     for (const [p, body] of [["/v1/signup", { email: uniqueEmail("nm"), password: "long enough pw" }], ["/v1/forgot-password", { email: uniqueEmail("nm") }]] as const) {
       const r = await call(w.url, "POST", p, { json: body, ip: freshIp() });

@@ -23,7 +23,7 @@ export function iterations(env: Env): number {
 
 function requireMailer(env: Env, now: number): Mailer {
   const m = mailerFor(env, now);
-  if (!m) throw new ApiError(503, "mail_unconfigured", "email delivery is not configured (MAIL_API_URL)");
+  if (!m) throw new ApiError(503, "mail_unconfigured", "email delivery is not configured (MAIL_API_URL and the MAIL_API_KEY secret)");
   return m;
 }
 
