@@ -225,8 +225,9 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   for (const f of opts.extraForbidRead ?? []) addForbid(f, "--forbid-read");
 
   const protectedPaths: ProtectedPath[] = [];
+  const listed = new Set<string>();
   const protect = (path: string, root: string, name: string) => {
-    if (!protectedPaths.some((p) => p.path === path)) protectedPaths.push({ path, root, name });
+    if (!listed.has(path)) (listed.add(path), protectedPaths.push({ path, root, name }));
   };
   // Git state of the roots' repositories and of every nested one the bounded
   // scan finds (hooks, config, commondir, gitdir, worktree and submodule git

@@ -13,19 +13,23 @@
  *     sessionTmpDir,                 // one per chat session: createSessionTmpDir()
  *     cwd, timeoutMs: 120_000, signal, maxOutputBytes: 30_000,
  *     stripEnv: providerKeyNames,    // api_key_env names + keys of $REASONIX_HOME/.env
+ *     envPassthrough: cfg.sandbox.env_passthrough, sshAgent: cfg.sandbox.ssh_agent,  // user config only
  *   });
  *   if (!res.ok) return toolError(res.refusal.message);   // typed refusal: nothing ran
  *   res.exitCode, res.output (stdout+stderr interleaved), res.timedOut, res.violations
  *
- * `wrapCommand(argv, opts)` returns the argv/env/cwd to spawn yourself plus a
- * `finish()` to call after the process exits (it guards protected paths that
- * did not exist before the command ran).
+ * `wrapCommand(argv, opts)` returns the argv/env/cwd to spawn yourself, the
+ * descriptors to hand the child as fd 3… (`fds`: the seccomp program), plus a
+ * `finish()` to call after the process exits (it closes `fds` and guards
+ * protected paths and `.git` entries the command created).
  *
  * Modes: "enforce" runs under bubblewrap (Linux) or Seatbelt (macOS) and
  * refuses with a `SandboxRefusal` (cause + fix) when the backend is missing
  * or broken, or on Windows; "off" runs unconfined and never probes. In every
- * mode credential variables are removed from the child environment and
- * TMPDIR/TMP/TEMP point at the session temp dir (`/tmp` inside bwrap).
+ * mode the child environment is an allowlist (core/sandbox/env.ts) plus
+ * env_passthrough, never Reasonix's own keys, and TMPDIR/TMP/TEMP point at
+ * the session temp dir (`/tmp` inside bwrap). With the network off, bwrap
+ * also gets a seccomp filter that refuses unix sockets (core/sandbox/seccomp.ts).
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, statSync, unlinkSync, writeFileSync } from "node:fs";
@@ -133,8 +137,8 @@ function agentSocket(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * The seccomp program as an open descriptor for `bwrap --seccomp 3`. Written
- * to the per-user temp parent (hidden inside the sandbox) and unlinked at
- * once, so nothing can swap it between writing and bwrap reading it.
+ * next to the session temp dir (its parent is hidden inside the sandbox)
+ * under a fresh random name with O_EXCL, opened, and unlinked at once.
  */
 function programFd(program: Buffer, dir: string): number {
   const path = join(dir, `seccomp-${process.pid}-${randomBytes(6).toString("hex")}.bpf`);

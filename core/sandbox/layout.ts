@@ -62,7 +62,8 @@ export function layoutFor(policy: PathPolicy): PolicyLayout {
   // Scanned again for every command: repositories come and go during a session.
   const git = gitProtection(writeRoots, (p) => resolveReal(p));
   const all = [...policy.protectedPaths];
-  for (const g of [...git.existing, ...git.missing, ...git.pointers]) if (!all.some((p) => p.path === g.path)) all.push({ ...g, name: g.path });
+  const listed = new Set(all.map((p) => p.path));
+  for (const g of [...git.existing, ...git.missing, ...git.pointers]) if (!listed.has(g.path)) (listed.add(g.path), all.push({ ...g, name: g.path }));
   const protectedAll = all.map((p) => p.path);
   const protectedExisting = protectedAll.filter(exists);
   const protectedMissing = protectedAll.filter((p) => !exists(p));
