@@ -159,6 +159,8 @@ export interface ModelInfo {
   /** False when the provider's api_key_env has no value in $REASONIX_HOME/.env. */
   hasKey: boolean;
   apiKeyEnv?: string;
+  /** `context_window` of the entry (tokens), when set. */
+  contextWindow?: number;
 }
 
 /** What `createEngine` (core/engine/index.ts) needs; everything but workspace has a default. */

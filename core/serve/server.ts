@@ -1,10 +1,12 @@
 import type { Server, ServerWebSocket } from "bun";
 import { randomBytes } from "node:crypto";
-import { ApprovalDecision } from "../engine/types.ts";
+import { hostname } from "node:os";
+import { ApprovalDecision, type PermissionMode, type RewindMode } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
 import { formatHostPort, isLoopbackHost } from "./addr.ts";
 import { clearedCookie, COOKIE_NAME, CookieSigner, parseCookies, RateLimiter, safeEqual, sessionCookie, verifyPassword, type AuthConfig } from "./auth.ts";
 import { EventHub, type EventSink } from "./events.ts";
+import { WorkspaceFiles } from "./files.ts";
 import { isStateChanging, RequestGuard } from "./guard.ts";
 import { ApiError, SessionManager, type EngineFactory } from "./sessions.ts";
 import { seenDigests, trustApi } from "./trust.ts";
@@ -140,6 +142,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // The key-writing endpoint is only for a browser on this machine (or at the end of an SSH tunnel).
   const setupAllowed = isLoopbackHost(opts.host) && !behindProxy && !!opts.saveProviderKey;
   const sseStreams = new Set<() => void>();
+  const files = new WorkspaceFiles(() => sessions.engineWorkspace);
+  /** Shown in the header and tab title: several remote tabs are common. */
+  const host = hostname();
 
   const isAuthed = (req: Request): boolean => {
     if (auth.mode === "none") return true;
@@ -167,6 +172,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const sel = sessions.selected();
     return {
       version: opts.version,
+      host,
       workspace: sessions.engineWorkspace,
       authMode: auth.mode,
       engine: { ready: sessions.ready, error: sessions.error },
@@ -255,6 +261,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return sseResponse(req, server, url.searchParams.get("since"));
     }
     if (path === "/api/sessions" && method === "GET") return json({ sessions: await sessions.list() });
+    if (path === "/api/files" && method === "GET") return json({ files: files.search((url.searchParams.get("q") ?? "").slice(0, 200)) });
     if (path === "/api/sessions" && method === "POST") {
       const body = await readJson(req);
       const s = await sessions.create(str(body, "model", false));
@@ -276,7 +283,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const ok = await sessions.build();
       return json({ saved: target.apiKeyEnv, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);
     }
-    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|approvals\/([^/]+)))?$/.exec(path);
+    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|rewind|mode|model|approvals\/([^/]+)))?$/.exec(path);
     if (m) {
       let id: string;
       try {
@@ -295,10 +302,37 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const s = (await sessions.list()).find((x) => x.id === id);
         return s ? json(s) : problem(404, "not_found", `no session "${id}"`);
       }
-      if (action === "history" && method === "GET") return json({ id, busy: sessions.isBusy(id), events: await sessions.history(id) });
+      // `seq`: the last envelope the snapshot includes; a client drops live events up to it.
+      if (action === "history" && method === "GET") {
+        const events = await sessions.history(id);
+        return json({ id, busy: sessions.isBusy(id), seq: hub.lastSeq, events });
+      }
       if (action === "resume" && method === "POST") {
         const s = await sessions.get(id);
-        return json({ id: s.id, workspace: s.workspace, busy: s.busy, events: s.history() });
+        const model = (s as { model?: unknown }).model;
+        return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, ...(typeof model === "string" ? { model } : {}), ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
+      }
+      if (action === "steer" && method === "POST") {
+        const text = str(await readJson(req), "text")!;
+        return json({ disposition: await sessions.steer(id, text) });
+      }
+      if (action === "rewind" && method === "POST") {
+        const body = await readJson(req);
+        const turn = body.turn;
+        const mode = str(body, "mode")! as RewindMode;
+        if (typeof turn !== "number" || !Number.isInteger(turn) || turn < 1) throw new ApiError(400, "bad_request", `"turn" must be a turn number (1 or more)`);
+        if (!["code", "conversation", "both"].includes(mode)) throw new ApiError(400, "bad_request", `"mode" must be code, conversation or both`);
+        return json(await sessions.rewind(id, turn, mode));
+      }
+      if (action === "mode" && method === "POST") {
+        const mode = str(await readJson(req), "mode")! as PermissionMode;
+        await sessions.setMode(id, mode);
+        return json({ mode });
+      }
+      if (action === "model" && method === "POST") {
+        const name = str(await readJson(req), "name")!;
+        await sessions.setSessionModel(id, name);
+        return json({ model: name });
       }
       if (action === "prompt" && method === "POST") {
         const prompt = str(await readJson(req), "prompt")!;

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ModelInfo, SessionSummary } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ModelInfo, PermissionMode, RewindMode, RewindResult, SessionSummary, SteerDisposition } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
 import type { EventHub } from "./events.ts";
 
@@ -23,7 +23,12 @@ interface Live {
   unsubscribe: () => void;
   running?: Promise<unknown>;
   model?: string;
+  /** Permission mode set from the UI (absent: as configured). */
+  mode?: PermissionMode;
 }
+
+/** Modes a browser may switch a session to (yolo stays a config/CLI choice). */
+export const UI_MODES: readonly PermissionMode[] = ["ask", "auto", "plan", "read-only"];
 
 export interface SessionState extends Partial<SessionSummary> {
   id: string;
@@ -176,8 +181,10 @@ export class SessionManager {
     const l = this.live.get(id)!;
     if (session.busy || l.running) throw new ApiError(409, "busy", "this session is already running a turn; cancel it or wait");
     this.hub.notice({ type: "busy", sessionId: id, busy: true });
-    l.running = session
-      .submit(prompt)
+    const turn = session.submit(prompt);
+    // The turn is on disk now: lists show its title right away.
+    this.hub.notice({ type: "sessions_changed" });
+    l.running = turn
       .catch((e) => this.hub.emit(id, { type: "error", code: e instanceof ReasonixError ? e.code : "turn_failed", message: errorMessage(e) }))
       .finally(() => {
         l.running = undefined;
@@ -197,6 +204,54 @@ export class SessionManager {
     const l = this.live.get(id);
     if (!l) throw new ApiError(404, "not_live", "that session has no pending approvals (not loaded)");
     l.session.approve(callId, decision);
+  }
+
+  /** Guidance for the running turn (or the next one). */
+  async steer(id: string, text: string): Promise<SteerDisposition> {
+    const session = await this.get(id);
+    if (!session.steer) throw new ApiError(501, "unsupported", "this engine cannot steer a running turn");
+    return session.steer(text);
+  }
+
+  async rewind(id: string, turn: number, mode: RewindMode): Promise<RewindResult> {
+    const session = await this.get(id);
+    if (!session.rewind) throw new ApiError(501, "unsupported", "this engine cannot rewind");
+    if (session.busy) throw new ApiError(409, "busy", "cannot rewind while a turn is running; cancel it first");
+    const r = await session.rewind(turn, mode);
+    this.hub.notice({ type: "sessions_changed" });
+    return r;
+  }
+
+  async setMode(id: string, mode: PermissionMode): Promise<void> {
+    if (!UI_MODES.includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${UI_MODES.join(", ")}`);
+    const session = await this.get(id);
+    if (!session.setPermissionMode) throw new ApiError(501, "unsupported", "this engine cannot switch modes");
+    session.setPermissionMode(mode);
+    this.live.get(id)!.mode = mode;
+  }
+
+  mode(id: string): PermissionMode | undefined {
+    return this.live.get(id)?.mode;
+  }
+
+  /** Continue this session on another provider entry (idle sessions only). */
+  async setSessionModel(id: string, name: string): Promise<void> {
+    if (!this.models().some((m) => m.name === name)) throw new ApiError(400, "unknown_model", `no provider named "${name}"`);
+    const l = this.live.get(id);
+    if (l?.session.busy || l?.running) throw new ApiError(409, "busy", "cannot switch the model while a turn is running");
+    await this.mustOwn(id);
+    if (l) {
+      l.unsubscribe();
+      this.live.delete(id);
+    }
+    let session: EngineSession;
+    try {
+      session = await this.need().resumeSession(id, { model: name });
+    } catch (e) {
+      throw new ApiError(400, e instanceof ReasonixError ? e.code : "model_switch_failed", errorMessage(e));
+    }
+    this.attach(session, name);
+    this.hub.notice({ type: "sessions_changed" });
   }
 
   async history(id: string): Promise<EngineEvent[]> {

@@ -1,0 +1,94 @@
+// Screens (sign-in, setup, the app) and the app's layout.
+import { useEffect } from "preact/hooks";
+import { api, sessionPath } from "../api.ts";
+import { changed, isBusy, openSession, send, setBanner, state, useStore } from "../store.ts";
+import type { Item } from "../transcript.ts";
+import { KeyDialog, Login, Setup } from "./Cards.tsx";
+import { Composer, draft } from "./Composer.tsx";
+import { Header } from "./Header.tsx";
+import type { UserActions } from "./Messages.tsx";
+import { Sessions } from "./Sessions.tsx";
+import { Side } from "./Side.tsx";
+import { Transcript } from "./Transcript.tsx";
+import { Trust } from "./Trust.tsx";
+import { Rewind, rewindTo } from "./Rewind.tsx";
+
+type User = Extract<Item, { kind: "user" }>;
+
+const actions: UserActions = {
+  edit(u: User) {
+    draft.text = u.text;
+    draft.onSend = async (text) => {
+      if (await rewindTo(u.turn, "both")) await send(text);
+    };
+    changed();
+  },
+  async retry(u: User) {
+    if (await rewindTo(u.turn, "both")) await send(u.text);
+  },
+  rewind(u: User) {
+    state.rewindFor = u;
+    changed();
+  },
+};
+
+function Banner() {
+  const b = state.banner;
+  return <div id="banner" class={`banner ${b?.tone ?? "info"}`} hidden={!b} role={b?.tone === "error" ? "alert" : "status"}>{b?.text ?? ""}</div>;
+}
+
+function Main() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && isBusy() && !state.keyFor && !state.rewindFor) {
+        e.preventDefault();
+        void api("POST", sessionPath(state.current!, "cancel")).catch((x) => setBanner(`Cancel failed: ${(x as Error).message}`, "error"));
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  const overlay = state.drawer || state.changesOpen;
+  return (
+    <div class="shell">
+      <Header />
+      <div class="body">
+        <Sessions />
+        {overlay ? <div class="scrim narrow-only" onClick={() => { state.drawer = state.changesOpen = false; changed(); }} /> : null}
+        <main class="chat" aria-label="Conversation">
+          <Banner />
+          <Trust />
+          <Transcript actions={actions} />
+          <Composer />
+        </main>
+        <Side />
+      </div>
+      <div class="sr" role="status" aria-live="polite" id="announce">{state.announce}</div>
+      <KeyDialog />
+      <Rewind />
+    </div>
+  );
+}
+
+export function App({ boot }: { boot: () => Promise<void> }) {
+  useStore();
+  useEffect(() => {
+    const host = state.status?.host ? ` — ${state.status.host}` : "";
+    const s = state.sessions.find((x) => x.id === state.current);
+    document.title = `${s?.title ? `${s.title.slice(0, 40)} · ` : ""}Reasonix${host}`;
+  });
+  switch (state.screen) {
+    case "login":
+      return <Login onDone={boot} />;
+    case "setup":
+      return <Setup onDone={boot} />;
+    case "unreachable":
+      return <p class="card-page">Cannot reach the server: {state.loginMessage}</p>;
+    case "loading":
+      return <p class="card-page muted">Loading…</p>;
+    default:
+      return <Main />;
+  }
+}
+
+export { openSession };

@@ -1,0 +1,54 @@
+// Top bar: drawer toggle (phones), host and workspace, model picker, link state.
+import { api, sessionPath } from "../api.ts";
+import { changed, isBusy, loadModels, loadSessions, setBanner, shownModel, state } from "../store.ts";
+
+async function pickModel(name: string): Promise<void> {
+  const m = state.models.find((x) => x.name === name);
+  if (m && !m.hasKey) {
+    // Ask for the key now rather than failing at the next prompt.
+    state.keyFor = name;
+    changed();
+    return;
+  }
+  try {
+    if (state.current && !isBusy()) {
+      await api("POST", sessionPath(state.current, "model"), { name });
+      state.view.model = name;
+    }
+    await api("POST", "/api/model", { name });
+    state.selectedModel = name;
+    setBanner(state.current ? `This session now uses ${name}; new sessions too.` : `New sessions use ${name}.`);
+    setTimeout(() => setBanner(null), 2500);
+    void loadSessions();
+  } catch (x) {
+    setBanner(`Could not switch model: ${(x as Error).message}`, "error");
+    void loadModels();
+  }
+  changed();
+}
+
+export function Header() {
+  const st = state.status ?? {};
+  const host = String(st.host ?? "");
+  const model = shownModel() ?? "";
+  const live = state.transport !== "offline";
+  return (
+    <header class="top">
+      <button type="button" id="drawer-toggle" class="icon narrow-only" aria-label="Sessions" aria-expanded={state.drawer} aria-controls="sessions" onClick={() => { state.drawer = !state.drawer; state.changesOpen = false; changed(); }}>☰</button>
+      <div class="brand"><span class="logo" aria-hidden="true">◆</span><span class="brand-name">Reasonix</span></div>
+      <div class="where">
+        {host ? <span id="host" class="host" title="host">{host}</span> : null}
+        <span id="workspace" class="workspace" title={String(st.workspace ?? "")}>{String(st.workspace ?? "")}</span>
+      </div>
+      <label class="model">
+        <span class="sr">Model</span>
+        <select id="model" aria-label="Model" value={model} onChange={(e) => void pickModel((e.target as HTMLSelectElement).value)}>
+          {!state.models.length ? <option value="">no models</option> : null}
+          {state.models.map((m) => <option key={m.name} value={m.name}>{`${m.name}${m.hasKey ? "" : " (no key)"}`}</option>)}
+        </select>
+      </label>
+      <span id="conn" class={`conn ${state.transport}`} title={live ? `live events over ${state.transport === "websocket" ? "WebSocket" : "SSE"}` : "reconnecting…"}>{live ? "live" : "offline"}</span>
+      <button type="button" id="side-toggle" class="icon narrow-only" aria-label="Todo and changed files" aria-expanded={state.changesOpen} aria-controls="side" onClick={() => { state.changesOpen = !state.changesOpen; state.drawer = false; changed(); }}>☷</button>
+    </header>
+  );
+}

@@ -1,0 +1,85 @@
+// @file mentions: typing @part lists matching workspace paths; Enter or Tab
+// inserts the chosen one, Esc closes the list.
+import type { RefObject } from "preact";
+import { useRef, useState } from "preact/hooks";
+import { api } from "../api.ts";
+
+export interface MentionState {
+  items: string[];
+  active: number;
+  onInput(): void;
+  onKey(e: KeyboardEvent): boolean;
+  pick(i: number): void;
+}
+
+const AT = /(?:^|\s)@([\w./-]*)$/;
+
+export function useMentions(box: RefObject<HTMLTextAreaElement | null>): MentionState {
+  const [items, setItems] = useState<string[]>([]);
+  const [active, setActive] = useState(0);
+  const req = useRef(0);
+  const query = () => {
+    const el = box.current;
+    if (!el) return null;
+    return AT.exec(el.value.slice(0, el.selectionStart))?.[1] ?? null;
+  };
+  const pick = (i: number) => {
+    const el = box.current;
+    const q = query();
+    const path = items[i];
+    if (!el || q === null || !path) return;
+    const at = el.selectionStart - q.length;
+    el.value = `${el.value.slice(0, at)}${path} ${el.value.slice(el.selectionStart)}`;
+    el.selectionStart = el.selectionEnd = at + path.length + 1;
+    setItems([]);
+    el.focus();
+  };
+  return {
+    items,
+    active,
+    pick,
+    onInput() {
+      const q = query();
+      if (q === null) return setItems([]);
+      const mine = ++req.current;
+      void api<{ files: string[] }>("GET", `/api/files?q=${encodeURIComponent(q)}`)
+        .then((r) => {
+          if (mine !== req.current) return;
+          setItems(r.files.slice(0, 12));
+          setActive(0);
+        })
+        .catch(() => setItems([]));
+    },
+    onKey(e) {
+      if (!items.length) return false;
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        setActive((a) => (a + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length);
+        return true;
+      }
+      if (e.key === "Enter" || e.key === "Tab") {
+        e.preventDefault();
+        pick(active);
+        return true;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        setItems([]);
+        return true;
+      }
+      return false;
+    },
+  };
+}
+
+export function Mentions({ m }: { m: MentionState }) {
+  if (!m.items.length) return null;
+  return (
+    <ul class="mentions" role="listbox" aria-label="Files">
+      {m.items.map((f, i) => (
+        <li key={f} role="option" aria-selected={i === m.active} class={i === m.active ? "active" : ""} onMouseDown={(e) => { e.preventDefault(); m.pick(i); }}>{f}</li>
+      ))}
+    </ul>
+  );
+}

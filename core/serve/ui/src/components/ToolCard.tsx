@@ -1,0 +1,107 @@
+// One tool call: what it does, its approval (with the diff it would make),
+// its output (tail first, expandable) and the diff that landed.
+import { useState } from "preact/hooks";
+import { api, sessionPath } from "../api.ts";
+import { changed, state } from "../store.ts";
+import { addSystem, type Item } from "../transcript.ts";
+import { pure } from "../pure.ts";
+import { Diffs } from "./Diff.tsx";
+
+type Tool = Extract<Item, { kind: "tool" }>;
+type Json = Record<string, any>;
+
+/** What the call is about, in one line: bash's description, a path, a pattern. */
+export function toolHint(name: string, input: unknown): { title: string; detail: string } {
+  const o = (input && typeof input === "object" ? input : {}) as Json;
+  const first = (s: unknown) => (typeof s === "string" ? s.split("\n")[0]!.slice(0, 160) : "");
+  if (name === "bash") return { title: first(o.description), detail: first(o.command) };
+  if (name === "move_file") return { title: "", detail: `${first(o.source)} → ${first(o.destination)}` };
+  for (const k of ["path", "pattern", "url", "query"]) if (typeof o[k] === "string") return { title: "", detail: first(o[k]) };
+  if (Array.isArray(o.todos)) return { title: "", detail: `${o.todos.length} item${o.todos.length === 1 ? "" : "s"}` };
+  return { title: "", detail: "" };
+}
+
+const STATUS: Record<Tool["status"], [string, string]> = {
+  running: ["running", "run"],
+  ask: ["needs approval", "ask"],
+  allowed: ["allowed", "ok"],
+  ok: ["done", "ok"],
+  err: ["failed", "err"],
+  denied: ["denied", "err"],
+};
+
+const TAIL_LINES = 12;
+
+function Output({ text }: { text: string }) {
+  const [all, setAll] = useState(false);
+  const lines = text.split("\n");
+  if (lines.length <= TAIL_LINES + 2 && text.length <= 2000) return <pre class="tool-output">{text}</pre>;
+  const tail = lines.slice(-TAIL_LINES).join("\n");
+  return (
+    <div class="tool-output-wrap">
+      <pre class="tool-output" tabIndex={0}>{all ? text : tail.length > 4000 ? tail.slice(-4000) : tail}</pre>
+      <button type="button" class="link" aria-expanded={all} onClick={() => setAll(!all)}>
+        {all ? "Show the last lines only" : `Show full output (${lines.length} lines)`}
+      </button>
+    </div>
+  );
+}
+
+function Approval({ t }: { t: Tool }) {
+  const [sending, setSending] = useState(false);
+  const decide = (decision: string) => async () => {
+    if (!state.current) return;
+    setSending(true);
+    try {
+      await api("POST", `${sessionPath(state.current, "approvals")}/${encodeURIComponent(t.callId)}`, { decision });
+    } catch (x) {
+      setSending(false);
+      addSystem(state.view, `Could not send the decision: ${(x as Error).message}`, "error");
+      changed();
+    }
+  };
+  const req = t.request!;
+  return (
+    <div class="approval" role="group" aria-label={`Approve ${req.summary}`}>
+      <div class="summary">{req.summary}</div>
+      <div class="buttons">
+        <button type="button" class="primary" disabled={sending} onClick={decide("once")} data-autofocus>Allow once</button>
+        <button type="button" disabled={sending} onClick={decide("session")} title={req.suggestedRule ? `adds the rule ${req.suggestedRule} for this session` : undefined}>Allow for session</button>
+        <button type="button" class="danger" disabled={sending} onClick={decide("deny")}>Deny</button>
+      </div>
+    </div>
+  );
+}
+
+function ToolCardImpl({ t }: { t: Tool; v: number }) {
+  const hint = toolHint(t.name, t.input);
+  const [label, cls] = STATUS[t.status];
+  const asking = t.status === "ask" && !!t.request;
+  const proposed = t.request?.diff;
+  const landed = t.diff;
+  const out = t.receipt || t.output || "";
+  return (
+    <div class={`tool status-${t.status}`} data-call={t.callId}>
+      <div class="tool-head">
+        <span class="tool-id">
+          <span class="tool-name">{t.name}</span>
+          {hint.title ? <span class="tool-title"> {hint.title}</span> : null}
+          {hint.detail ? <code class="tool-hint"> {hint.detail}</code> : null}
+        </span>
+        <span class={`tool-state ${cls}`}>{t.decision && t.status === "allowed" ? `allowed (${t.decision})` : label}</span>
+      </div>
+      {asking && proposed?.length ? <Diffs diffs={proposed} /> : null}
+      {t.input !== undefined && !(asking && proposed?.length) ? (
+        <details class="tool-input" open={asking}>
+          <summary>input</summary>
+          <pre>{typeof t.input === "string" ? t.input : JSON.stringify(t.input, null, 2)}</pre>
+        </details>
+      ) : null}
+      {asking ? <Approval t={t} /> : null}
+      {landed?.length && !asking ? <details class="tool-diff" open><summary>changes</summary><Diffs diffs={landed} /></details> : null}
+      {out ? <Output text={out} /> : null}
+    </div>
+  );
+}
+
+export const ToolCard = pure(ToolCardImpl);

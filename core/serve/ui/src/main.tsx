@@ -1,0 +1,83 @@
+// Reasonix web UI (Preact). Embedded into the binary by ../embed.ts and
+// served by core/serve; talks to its JSON API and renders the engine's events
+// as they stream in over WebSocket (SSE when WebSocket is unavailable).
+import { render } from "preact";
+import { api, HttpError, setUnauthorizedHandler } from "./api.ts";
+import { App } from "./components/App.tsx";
+import { connectLive } from "./live.ts";
+import { changed, loadModels, loadSessions, onEnvelope, openSession, setTransport, state } from "./store.ts";
+
+let connected = false;
+
+/** Exchange a `#token=` fragment for the session cookie, then wipe it from the address bar. */
+async function exchangeFragmentToken(): Promise<string | null> {
+  const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (!m) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    await api("POST", "/auth/token", { token: decodeURIComponent(m[1]!) });
+    return null;
+  } catch {
+    return "The token in the link is not valid (the server may have restarted with a new one).";
+  }
+}
+
+const sessionFromPath = () => {
+  const m = /^\/sessions\/([^/]+)$/.exec(location.pathname);
+  return m ? decodeURIComponent(m[1]!) : null;
+};
+
+async function boot(): Promise<void> {
+  let st: Record<string, any>;
+  try {
+    st = await api("GET", "/api/status");
+  } catch (x) {
+    if (x instanceof HttpError && x.status === 401) {
+      state.screen = "login";
+      return changed();
+    }
+    state.screen = "unreachable";
+    state.loginMessage = (x as Error).message;
+    return changed();
+  }
+  state.status = st;
+  state.authMode = st.authMode;
+  state.lastSeq = Math.max(state.lastSeq, Number(st.lastSeq ?? 0));
+  if (st.setup?.required) {
+    state.screen = "setup";
+    return changed();
+  }
+  state.screen = "app";
+  if (!st.engine?.ready) state.banner = { text: `Engine not ready: ${st.engine?.error ?? "unknown error"}`, tone: "error" };
+  changed();
+  if (!connected) {
+    connected = true;
+    connectLive({ since: () => state.lastSeq, onEnvelope, onTransport: setTransport });
+  }
+  await Promise.all([loadModels(), loadSessions()]);
+  const id = sessionFromPath();
+  if (id) await openSession(id, false);
+  requestAnimationFrame(() => (document.getElementById("prompt") as HTMLTextAreaElement | null)?.focus());
+}
+
+setUnauthorizedHandler(() => {
+  state.screen = "login";
+  changed();
+});
+
+window.addEventListener("popstate", () => {
+  const id = sessionFromPath();
+  if (id) void openSession(id, false);
+});
+
+render(<App boot={boot} />, document.getElementById("app")!);
+
+void (async () => {
+  const err = await exchangeFragmentToken();
+  if (err) {
+    state.screen = "login";
+    state.loginMessage = err;
+    return changed();
+  }
+  await boot();
+})();

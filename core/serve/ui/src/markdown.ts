@@ -1,0 +1,130 @@
+// Markdown for model answers, safe and incremental.
+//
+// Safety: raw HTML in the text is shown as text, links keep only http(s),
+// mailto and in-page targets, images become links (the CSP blocks remote
+// images anyway). Everything else is marked's escaped output.
+//
+// Incremental: an answer is cut into blocks at blank lines outside code
+// fences. Closed blocks are rendered once and kept; only the open last block
+// is rendered again as text streams in, so the cost per delta stays flat.
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import c from "highlight.js/lib/languages/c";
+import cpp from "highlight.js/lib/languages/cpp";
+import css from "highlight.js/lib/languages/css";
+import diff from "highlight.js/lib/languages/diff";
+import go from "highlight.js/lib/languages/go";
+import java from "highlight.js/lib/languages/java";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import markdown from "highlight.js/lib/languages/markdown";
+import python from "highlight.js/lib/languages/python";
+import rust from "highlight.js/lib/languages/rust";
+import sql from "highlight.js/lib/languages/sql";
+import typescript from "highlight.js/lib/languages/typescript";
+import xml from "highlight.js/lib/languages/xml";
+import yaml from "highlight.js/lib/languages/yaml";
+import ini from "highlight.js/lib/languages/ini";
+import { Marked, type Tokens } from "marked";
+
+const LANGS = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml, ini };
+for (const [name, def] of Object.entries(LANGS)) hljs.registerLanguage(name, def);
+hljs.registerAliases(["sh", "shell", "zsh", "console"], { languageName: "bash" });
+hljs.registerAliases(["ts", "tsx"], { languageName: "typescript" });
+hljs.registerAliases(["js", "jsx", "mjs", "cjs"], { languageName: "javascript" });
+hljs.registerAliases(["py"], { languageName: "python" });
+hljs.registerAliases(["rs"], { languageName: "rust" });
+hljs.registerAliases(["html", "svg"], { languageName: "xml" });
+hljs.registerAliases(["yml"], { languageName: "yaml" });
+hljs.registerAliases(["toml"], { languageName: "ini" });
+hljs.registerAliases(["patch"], { languageName: "diff" });
+
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+const safeHref = (href: string): string | null => {
+  const h = href.trim();
+  if (/^(https?:|mailto:)/i.test(h) || h.startsWith("#")) return h;
+  return null;
+};
+
+/** Highlighted HTML for code; plain escaped text for unknown languages. */
+export function highlight(code: string, lang: string): string {
+  const l = lang.toLowerCase();
+  if (l && hljs.getLanguage(l)) {
+    try {
+      return hljs.highlight(code, { language: l, ignoreIllegals: true }).value;
+    } catch {
+      // fall through to plain text
+    }
+  }
+  return escapeHtml(code);
+}
+
+function makeMarked(highlightCode: boolean): Marked {
+  const m = new Marked({ gfm: true, breaks: false, async: false });
+  m.use({
+    renderer: {
+      html(t: Tokens.HTML | Tokens.Tag) {
+        return escapeHtml(t.text);
+      },
+      link(t: Tokens.Link) {
+        const text = this.parser.parseInline(t.tokens);
+        const href = safeHref(t.href);
+        if (!href) return text;
+        const title = t.title ? ` title="${escapeHtml(t.title)}"` : "";
+        return `<a href="${escapeHtml(href)}"${title} target="_blank" rel="noopener noreferrer">${text}</a>`;
+      },
+      image(t: Tokens.Image) {
+        const href = safeHref(t.href);
+        const alt = escapeHtml(t.text || "image");
+        return href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${alt}</a>` : alt;
+      },
+      code(t: Tokens.Code) {
+        const lang = (t.lang ?? "").split(/\s+/)[0] ?? "";
+        const body = highlightCode ? highlight(t.text, lang) : escapeHtml(t.text);
+        const label = lang ? escapeHtml(lang) : "text";
+        // The copy button is wired by the Markdown component (no inline handlers under the CSP).
+        return `<div class="codeblock"><div class="code-head"><span class="lang">${label}</span><button type="button" class="copy" data-copy>Copy</button></div><pre><code class="hljs">${body}</code></pre></div>`;
+      },
+    },
+  });
+  return m;
+}
+
+const finished = makeMarked(true);
+/** The open block re-renders on every frame: no highlighting until it closes (no layout change either). */
+const open = makeMarked(false);
+
+export const renderBlock = (md: string, closed: boolean): string => (closed ? finished : open).parse(md) as string;
+
+/**
+ * Where closed blocks end: offsets just after a blank line that is outside a
+ * code fence. Scans only text after `from` (state carried in `fence`).
+ */
+export interface Splitter {
+  /** Offsets of block ends found so far (each a start of a later block). */
+  cuts: number[];
+  scanned: number;
+  fence: string | null;
+}
+
+export const newSplitter = (): Splitter => ({ cuts: [], scanned: 0, fence: null });
+
+export function splitMore(sp: Splitter, text: string): void {
+  let pos = sp.scanned;
+  while (true) {
+    const nl = text.indexOf("\n", pos);
+    if (nl < 0) break;
+    const line = text.slice(pos, nl);
+    const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (m) {
+      if (!sp.fence) sp.fence = m[1]!;
+      else if (line.trim().startsWith(sp.fence) && line.trim().replace(/[`~]/g, "") === "") sp.fence = null;
+    } else if (!sp.fence && line.trim() === "" && nl + 1 < text.length) {
+      const prev = sp.cuts[sp.cuts.length - 1] ?? 0;
+      if (nl + 1 > prev && text.slice(prev, pos).trim() !== "") sp.cuts.push(nl + 1);
+    }
+    pos = nl + 1;
+  }
+  sp.scanned = pos;
+}

@@ -1,0 +1,278 @@
+// App state, fed by the event stream and the JSON API. Components read it
+// through useStore(); changes are announced once per animation frame, so a
+// burst of streamed deltas costs one render.
+import { useEffect, useState } from "preact/hooks";
+import { api, sessionPath, type Json } from "./api.ts";
+import type { Envelope, Transport } from "./live.ts";
+import { addSteer, addSystem, apply, emptyView, type View } from "./transcript.ts";
+
+export interface SessionRow {
+  id: string;
+  title?: string;
+  model?: string;
+  updatedAt?: string;
+  createdAt?: string;
+  turns?: number;
+  busy: boolean;
+  live: boolean;
+}
+
+export interface ModelRow {
+  name: string;
+  model: string;
+  kind: string;
+  hasKey: boolean;
+  apiKeyEnv?: string;
+  contextWindow?: number;
+}
+
+export type Screen = "loading" | "login" | "setup" | "app" | "unreachable";
+
+export const state = {
+  screen: "loading" as Screen,
+  loginMessage: "",
+  authMode: document.body.dataset.auth ?? "token",
+  status: null as Json | null,
+  sessions: [] as SessionRow[],
+  models: [] as ModelRow[],
+  /** What new sessions use (the server's selection). */
+  selectedModel: null as string | null,
+  current: null as string | null,
+  view: emptyView(),
+  loading: false,
+  busy: new Set<string>(),
+  lastSeq: 0,
+  transport: "offline" as Transport,
+  banner: null as { text: string; tone: "info" | "error" } | null,
+  /** Provider whose key the key dialog asks for. */
+  keyFor: null as string | null,
+  drawer: false,
+  changesOpen: false,
+  mode: null as string | null,
+  /** Bumped to ask the transcript to jump to the bottom (open, send). */
+  stick: 0,
+  /** The message whose Rewind dialog is open. */
+  rewindFor: null as { turn: number; text: string } | null,
+  /** Short text for the screen-reader status region. */
+  announce: "",
+};
+
+const listeners = new Set<() => void>();
+let scheduled = false;
+
+/** Re-render on the next frame. */
+export function changed(): void {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    for (const l of listeners) l();
+  });
+}
+
+export function useStore(): typeof state {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const l = () => setTick((t) => t + 1);
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  }, []);
+  return state;
+}
+
+export function setBanner(text: string | null, tone: "info" | "error" = "info"): void {
+  state.banner = text ? { text, tone } : null;
+  changed();
+}
+
+export const isBusy = (): boolean => !!state.current && state.busy.has(state.current);
+
+function markBusy(id: string, busy: boolean): void {
+  if (busy) state.busy.add(id);
+  else state.busy.delete(id);
+  const row = state.sessions.find((s) => s.id === id);
+  if (row) row.busy = busy;
+}
+
+/** Live events that arrive while a session's snapshot is loading, replayed after it. */
+let held: Envelope[] | null = null;
+
+export function onEnvelope(env: Envelope): void {
+  if (env.seq <= state.lastSeq) return;
+  state.lastSeq = env.seq;
+  if (env.server) return onNotice(env.server);
+  if (!env.sessionId || !env.event) return;
+  const ev = env.event;
+  if (ev.type === "turn_start") markBusy(env.sessionId, true);
+  if (ev.type === "turn_end") markBusy(env.sessionId, false);
+  if (env.sessionId !== state.current) return changed();
+  if (held) {
+    held.push(env);
+    return;
+  }
+  apply(state.view, ev);
+  if (ev.type === "approval_request") state.announce = `Approval needed: ${ev.summary ?? ev.name}`;
+  if (ev.type === "turn_end") state.announce = ev.reason === "done" ? "Reasonix finished." : `Turn ended: ${ev.reason}.`;
+  changed();
+}
+
+function onNotice(n: Json): void {
+  if (n.type === "busy") markBusy(n.sessionId, n.busy);
+  else if (n.type === "sessions_changed") void loadSessions();
+  else if (n.type === "engine_error") setBanner(`Engine error: ${n.message}`, "error");
+  else if (n.type === "engine_ready") {
+    setBanner(null);
+    void loadModels();
+  }
+  changed();
+}
+
+export function setTransport(t: Transport): void {
+  state.transport = t;
+  changed();
+}
+
+export async function loadSessions(): Promise<void> {
+  try {
+    const data = await api<{ sessions: SessionRow[] }>("GET", "/api/sessions");
+    state.sessions = data.sessions;
+  } catch {
+    return;
+  }
+  for (const s of state.sessions) if (s.busy) state.busy.add(s.id);
+  changed();
+}
+
+export async function loadModels(): Promise<void> {
+  try {
+    const data = await api<{ selected: string | null; models: ModelRow[] }>("GET", "/api/models");
+    state.models = data.models;
+    state.selectedModel = data.selected;
+  } catch {
+    return;
+  }
+  changed();
+}
+
+/** The model shown in the picker: the open session's, else what new sessions use. */
+export const shownModel = (): string | null => state.view.model ?? state.sessions.find((s) => s.id === state.current)?.model ?? state.selectedModel;
+
+export async function openSession(id: string, push = true): Promise<void> {
+  state.current = id;
+  state.view = emptyView();
+  state.loading = true;
+  state.drawer = false;
+  state.stick++;
+  if (push) history.pushState(null, "", `/sessions/${encodeURIComponent(id)}`);
+  held = [];
+  changed();
+  try {
+    const data = await api<{ events: Json[]; busy: boolean; seq?: number; model?: string; mode?: string }>("POST", sessionPath(id, "resume"));
+    if (state.current !== id) return;
+    const view = emptyView();
+    if (data.model) view.model = data.model;
+    for (const ev of data.events) apply(view, ev);
+    state.view = view;
+    state.mode = data.mode ?? null;
+    markBusy(id, data.busy);
+    if (data.busy && !view.turnOpen) view.turnOpen = view.thinking = true;
+    // Live events newer than the snapshot (the snapshot already has the older ones).
+    const snap = data.seq ?? 0;
+    for (const env of held ?? []) if (env.seq > snap && env.event) apply(view, env.event);
+  } catch (x) {
+    addSystem(state.view, `Could not open the session: ${(x as Error).message}`, "error");
+  } finally {
+    if (state.current === id) {
+      held = null;
+      state.loading = false;
+      state.stick++;
+      changed();
+    }
+  }
+}
+
+export async function newSession(): Promise<string | null> {
+  try {
+    const s = await api<{ id: string }>("POST", "/api/sessions", state.selectedModel ? { model: state.selectedModel } : {});
+    await openSession(s.id);
+    void loadSessions();
+    return s.id;
+  } catch (x) {
+    setBanner(`Could not create a session: ${(x as Error).message}`, "error");
+    return null;
+  }
+}
+
+export function closeSession(): void {
+  state.current = null;
+  state.view = emptyView();
+  state.mode = null;
+  history.pushState(null, "", "/");
+  changed();
+}
+
+export async function deleteSession(id: string): Promise<void> {
+  try {
+    await api("DELETE", sessionPath(id));
+  } catch (x) {
+    setBanner(`Delete failed: ${(x as Error).message}`, "error");
+    return;
+  }
+  state.sessions = state.sessions.filter((s) => s.id !== id);
+  if (state.current === id) {
+    // Never leave a blank pane: go to the most recent other session, or a fresh start.
+    const next = state.sessions[0];
+    if (next) await openSession(next.id);
+    else closeSession();
+    setBanner("Session deleted.");
+    setTimeout(() => setBanner(null), 2500);
+  }
+  await loadSessions();
+}
+
+/** Send a prompt; while a turn runs it becomes guidance for that turn (steering). */
+export async function send(prompt: string): Promise<boolean> {
+  if (!prompt.trim()) return false;
+  const id = state.current ?? (await newSession());
+  if (!id) return false;
+  state.stick++;
+  if (state.busy.has(id)) {
+    try {
+      const r = await api<{ disposition: string }>("POST", sessionPath(id, "steer"), { text: prompt });
+      addSteer(state.view, prompt);
+      state.announce = r.disposition === "steer_accepted" ? "Guidance sent to the running turn." : "Queued for the next turn.";
+      changed();
+      return true;
+    } catch (x) {
+      addSystem(state.view, `Not sent: ${(x as Error).message}`, "error");
+      changed();
+      return false;
+    }
+  }
+  markBusy(id, true);
+  state.view.thinking = true;
+  // Until the first turn is on disk the list has no title: show the prompt.
+  const row = state.sessions.find((s) => s.id === id);
+  if (row && !row.title) row.title = prompt.split("\n")[0]!.slice(0, 80);
+  changed();
+  try {
+    await api("POST", sessionPath(id, "prompt"), { prompt });
+    return true;
+  } catch (x) {
+    markBusy(id, false);
+    state.view.thinking = false;
+    addSystem(state.view, `Not sent: ${(x as Error).message}`, "error");
+    changed();
+    return false;
+  }
+}
+
+export async function cancel(): Promise<void> {
+  if (!state.current) return;
+  try {
+    await api("POST", sessionPath(state.current, "cancel"));
+  } catch (x) {
+    addSystem(state.view, `Cancel failed: ${(x as Error).message}`, "error");
+    changed();
+  }
+}
