@@ -3,7 +3,7 @@
 // real listening sockets outside /run and /tmp.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +111,22 @@ for (const mode of ["off", "enforce"] as const) {
     });
   });
 }
+
+describe.skipIf(noBwrap)("through the CLI (`reasonix sandbox run`)", () => {
+  test("the user config's env_passthrough applies; everything else outside the allowlist stays out", () => {
+    const rxHome = join(base, "rxhome-cli");
+    mkdirSync(rxHome, { recursive: true });
+    writeFileSync(join(rxHome, "config.toml"), '[sandbox]\nenv_passthrough = ["NODE_ENV"]\n');
+    const r = spawnSync(process.execPath, [join(import.meta.dir, "..", "..", "..", "cli", "main.ts"), "sandbox", "run", "--", "env"], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, REASONIX_HOME: rxHome, NODE_ENV: "production", ...LEAKY, NO_COLOR: "1" },
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("NODE_ENV=production\n");
+    for (const v of Object.values(LEAKY)) expect(r.stdout).not.toContain(v);
+  });
+});
 
 describe("the seccomp program", () => {
   test("is built for x86_64 and aarch64, and refused (fail closed) elsewhere", () => {

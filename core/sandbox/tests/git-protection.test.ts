@@ -262,6 +262,21 @@ describe.skipIf(!hasGit || noBwrap)("git state protection: sandboxed bash", () =
     });
   }
 
+  test("through the CLI (`reasonix sandbox run`): the reported attack leaves host git clean", () => {
+    const r = makeRepo();
+    const rxHome = join(r.root, "rxhome");
+    mkdirSync(rxHome, { recursive: true });
+    const cli = spawnSync(process.execPath, [join(import.meta.dir, "..", "..", "..", "cli", "main.ts"), "sandbox", "run", "--", "sh", "-c", "echo ../evilgit > .git/commondir; echo ran"], {
+      cwd: r.ws,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: gitHome, REASONIX_HOME: rxHome, NO_COLOR: "1" },
+      encoding: "utf8",
+    });
+    expect(cli.stdout).toContain("ran");
+    expect(cli.stderr).toContain(join(r.ws, ".git", "commondir"));
+    hostGitRuns(r);
+    expect(existsSync(r.marker)).toBe(false);
+  });
+
   test("a deep repository the command did not touch keeps its config when the index changes", async () => {
     const r = makeRepo();
     const deep = join(r.ws, "a", "b", "c", "d", "e", "f", "g", "h");
