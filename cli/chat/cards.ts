@@ -1,7 +1,7 @@
 // Tool calls as one-line cards, writer diffs and the inline approval prompt.
 // Pure functions from engine data to display lines (colour through `paint`).
 import { truncateToWidth } from "@mariozechner/pi-tui";
-import type { ApprovalDecision } from "../../core/engine/types.ts";
+import type { ApprovalDecision, FileDiff } from "../../core/engine/types.ts";
 
 export interface Paint {
   dim(s: string): string;
@@ -65,6 +65,33 @@ export function diffLines(p: Paint, name: string, input: unknown, width: number,
   return shown;
 }
 
+/**
+ * The engine's structured diff (the same the web UI shows): per file a header,
+ * then the hunks with a line of context around each change.
+ */
+export function fileDiffLines(p: Paint, diffs: FileDiff[], width: number, max = MAX_DIFF): string[] {
+  const out: string[] = [];
+  for (const d of diffs) {
+    const name = d.kind === "move" && d.from ? `${d.from} → ${d.path}` : d.path;
+    if (diffs.length > 1 || d.kind === "move" || d.kind === "delete") out.push(p.dim(`  ${d.kind} ${name} (+${d.added} −${d.removed})`));
+    for (const h of d.hunks) {
+      if (out.length > 0 && d.hunks.length > 1) out.push(p.dim(`  @@ -${h.oldStart} +${h.newStart} @@`));
+      for (const l of h.lines) {
+        const body = l.slice(1);
+        out.push(l[0] === "+" ? p.green(`  + ${body}`) : l[0] === "-" ? p.red(`  - ${body}`) : p.dim(`    ${body}`));
+      }
+    }
+    if (d.truncated) out.push(p.dim("  … (diff cut short)"));
+  }
+  const shown = out.slice(0, max).map((l) => truncateToWidth(l, width, "…"));
+  if (out.length > max) shown.push(p.dim(`  … ${out.length - max} more lines (Ctrl-O shows the full output)`));
+  return shown;
+}
+
+/** Engine diff when the event carries one, else one made from the call's input. */
+export const changeLines = (p: Paint, name: string, input: unknown, diff: FileDiff[] | undefined, width: number, max = MAX_DIFF): string[] =>
+  diff && diff.length ? fileDiffLines(p, diff, width, max) : diffLines(p, name, input, width, max);
+
 /** The first lines of a tool's output, indented, for failed calls and expanded views. */
 export function outputLines(p: Paint, output: string, width: number, max: number): string[] {
   const lines = output.replace(/\n+$/, "").split("\n");
@@ -79,13 +106,14 @@ export interface PendingApproval {
   input: unknown;
   summary: string;
   suggestedRule: string;
+  diff?: FileDiff[];
 }
 
 export function approvalLines(p: Paint, a: PendingApproval, width: number): string[] {
   const head = truncateToWidth(`${p.yellow("?")} ${p.bold("Allow")} ${a.summary}`, width, "…");
   return [
     head,
-    ...diffLines(p, a.name, a.input, width, 8),
+    ...changeLines(p, a.name, a.input, a.diff, width, 8),
     truncateToWidth(`  ${p.bold("y")} once · ${p.bold("a")} this session · ${p.bold("p")} always (rule ${p.cyan(a.suggestedRule)}) · ${p.bold("n")} deny`, width, "…"),
   ];
 }

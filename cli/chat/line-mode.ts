@@ -4,7 +4,7 @@
 import { createInterface } from "node:readline";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
-import { callSummary, decisionForKey, decisionText, diffLines, plainPaint, type PendingApproval } from "./cards.ts";
+import { callSummary, changeLines, decisionForKey, decisionText, plainPaint, type PendingApproval } from "./cards.ts";
 import type { ChatSetup } from "./setup.ts";
 import { runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
@@ -55,7 +55,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       case "approval_request":
         breakLine();
         approvals.push({ callId: e.callId, name: e.name, input: e.input, summary: e.summary, suggestedRule: e.suggestedRule });
-        for (const l of diffLines(plainPaint, e.name, e.input, width(), 8)) println(l);
+        for (const l of changeLines(plainPaint, e.name, e.input, e.diff, width(), 8)) println(l);
         println(`? allow ${e.summary}: [y] once, [a] this session, [p] always (rule ${e.suggestedRule}), [n] deny`);
         break;
       case "approval_resolved":
@@ -66,12 +66,24 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         const r = running.get(e.callId);
         running.delete(e.callId);
         println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? `${e.name} done`) : e.output.split("\n")[0]}`);
-        if (e.ok && r) for (const l of diffLines(plainPaint, r.name, r.input, width())) println(l);
+        if (e.ok && r) for (const l of changeLines(plainPaint, r.name, r.input, e.diff, width())) println(l);
         break;
       }
+      case "attempt_discarded":
+        breakLine();
+        println(`(that attempt failed: ${e.reason}; discard the partial answer above)`);
+        break;
       case "retry":
         breakLine();
-        println(`(retrying in ${Math.round(e.delayMs / 100) / 10}s, attempt ${e.attempt}: ${e.reason}; discard the partial answer above)`);
+        println(`(retrying in ${Math.round(e.delayMs / 100) / 10}s, attempt ${e.attempt}: ${e.reason})`);
+        break;
+      case "waiting":
+        breakLine();
+        println(`(no reply from the model for ${e.seconds}s; retried at ${e.timeoutSeconds}s)`);
+        break;
+      case "warning":
+        breakLine();
+        println(`warning: ${e.message}`);
         break;
       case "compaction":
         println(`(compacted ${e.removedMessages} earlier messages)`);

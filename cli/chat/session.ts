@@ -64,6 +64,23 @@ export class ChatState {
     return s;
   }
 
+  /** Continue this conversation on another provider entry (the engine reopens it with that model). */
+  async switchModel(model: string): Promise<EngineSession> {
+    const id = this.session.id;
+    await this.session.close().catch(() => {});
+    let s: EngineSession;
+    try {
+      s = await this.engine.resumeSession(id, { model });
+    } catch (e) {
+      // Keep the conversation open on its old model, then say why.
+      await this.attach(await this.engine.resumeSession(id), this.listener!);
+      throw e;
+    }
+    this.opts.model = model;
+    await this.attach(s, this.listener!);
+    return s;
+  }
+
   async resume(id: string): Promise<EngineSession> {
     const s = await this.engine.resumeSession(id);
     await this.attach(s, this.listener!);
@@ -93,6 +110,8 @@ export class ChatState {
 
   /** The provider entry's context window, when the config states one. */
   contextWindow(): number {
+    const info = this.engine.models().find((m) => m.name === this.model.split("/")[0]);
+    if (info?.contextWindow) return info.contextWindow;
     const providers = (this.opts.config.providers as Record<string, unknown>[] | undefined) ?? [];
     const name = this.model.split("/")[0];
     const p = providers.find((x) => x.name === name || x.model === this.model) ?? providers.find((x) => x.name === this.opts.config.default_model);

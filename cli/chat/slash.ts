@@ -97,7 +97,7 @@ export const slashCommands: SlashCommand[] = [
   {
     name: "model",
     args: "[name]",
-    description: "Pick the model (starts a new conversation with it)",
+    description: "Pick the model (the conversation goes on with it)",
     run: async (ctx, arg) => {
       if (busyGuard(ctx)) return;
       const models = ctx.st.engine.models();
@@ -110,12 +110,12 @@ export const slashCommands: SlashCommand[] = [
         if (!name) return;
       }
       try {
-        await ctx.st.newSession(name);
+        await ctx.st.switchModel(name);
       } catch (e) {
         ctx.print([ctx.paint.red(`model ${name}: ${errorMessage(e)}`)]);
         return;
       }
-      ctx.print([`model ${ctx.paint.bold(ctx.st.model)} · new conversation ${ctx.st.session.id}`]);
+      ctx.print([`model ${ctx.paint.bold(ctx.st.model)} from here on (same conversation)`]);
     },
   },
   {

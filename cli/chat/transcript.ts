@@ -3,7 +3,7 @@
 // running tools, the pending approval) is drawn by `live()` on every frame.
 import { truncateToWidth } from "@mariozechner/pi-tui";
 import type { EngineEvent } from "../../core/engine/types.ts";
-import { approvalLines, callSummary, cardLine, decisionText, diffLines, outputLines, type Paint, type PendingApproval } from "./cards.ts";
+import { approvalLines, callSummary, cardLine, changeLines, decisionText, outputLines, type Paint, type PendingApproval } from "./cards.ts";
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
 
 interface Running {
@@ -13,6 +13,14 @@ interface Running {
 }
 
 const WRITERS = new Set(["edit_file", "write_file", "multi_edit", "move_file"]);
+
+/** Turn endings that are not errors but stop short of an answer. */
+const ENDINGS: Record<string, string> = {
+  length: "stopped: the answer was cut off by the output limit (max_output_tokens)",
+  content_filter: "stopped: the provider's content filter ended the answer",
+  refusal: "stopped: the model declined to answer",
+  empty: "stopped: the model's final answer was empty",
+};
 
 export class Transcript {
   private readonly md = new MarkdownStream();
@@ -62,7 +70,7 @@ export class Transcript {
         break;
       }
       case "approval_request":
-        this.approvals.push({ callId: e.callId, name: e.name, input: e.input, summary: e.summary, suggestedRule: e.suggestedRule });
+        this.approvals.push({ callId: e.callId, name: e.name, input: e.input, summary: e.summary, suggestedRule: e.suggestedRule, diff: e.diff });
         break;
       case "approval_resolved": {
         const i = this.approvals.findIndex((a) => a.callId === e.callId);
@@ -75,7 +83,7 @@ export class Transcript {
         const r = this.running.get(e.callId) ?? { name: e.name, input: undefined, summary: "" };
         this.running.delete(e.callId);
         const lines = [cardLine(this.p, e.ok ? "ok" : "failed", r.name, r.summary, e.ok ? e.receipt : e.output.split("\n")[0], w)];
-        if (e.ok && WRITERS.has(r.name)) lines.push(...diffLines(this.p, r.name, r.input, w));
+        if (e.ok && (WRITERS.has(r.name) || e.diff?.length)) lines.push(...changeLines(this.p, r.name, r.input, e.diff, w));
         if (!e.ok) lines.push(...outputLines(this.p, e.output.split("\n").slice(1).join("\n"), w, 4).filter((l) => l.trim()));
         if (e.output.trim()) this.expandable = { title: `${r.name} ${r.summary}`, text: e.output };
         this.commit(lines);
@@ -87,16 +95,25 @@ export class Transcript {
       case "compaction":
         this.info([this.p.dim(`compacted ${e.removedMessages} earlier messages into a summary`)]);
         break;
-      case "retry": {
-        // Deltas since the last complete message belonged to the failed attempt:
-        // drop what is still live; what already reached the scrollback gets a note.
-        const committed = this.md.started;
-        this.md.reset();
-        this.reasoning = "";
-        if (committed) this.commit([this.p.yellow("↺ the partial answer above is discarded (the step is retried)")]);
+      case "attempt_discarded":
+        this.discardAttempt();
+        break;
+      case "retry":
+        // Older engines send only `retry`: its deltas go the same way.
+        this.discardAttempt();
         this.notes = [this.p.yellow(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}`)];
         break;
-      }
+      case "waiting":
+        this.notes = [this.p.yellow(`no reply from the model for ${e.seconds}s (${e.phase === "first_byte" ? "waiting for the first byte" : "stalled"}; retried at ${e.timeoutSeconds}s, ${e.setting})`)];
+        break;
+      case "continuation":
+        this.flushStream();
+        this.commit([this.p.dim("(the answer reached the output limit; the model is asked to continue)")]);
+        break;
+      case "warning":
+        this.flushStream();
+        this.commit([`${this.p.yellow("warning:")} ${e.message}`]);
+        break;
       case "turn_end":
         this.flushStream();
         this.running.clear();
@@ -105,6 +122,7 @@ export class Transcript {
         if (e.reason === "cancelled") this.commit([this.p.yellow("cancelled")]);
         else if (e.reason === "max_steps") this.commit([this.p.yellow("stopped: the turn reached [agent] max_steps; say \"continue\" to go on")]);
         else if (e.reason === "denied") this.commit([this.p.yellow("stopped: a permission was refused")]);
+        else if (e.reason in ENDINGS) this.commit([this.p.yellow(ENDINGS[e.reason]!)]);
         else if (e.reason !== "done") this.commit([this.p.red(`turn ended: ${e.reason}${e.error ? ` — ${e.error}` : ""}`)]);
         break;
       case "error":
@@ -119,6 +137,14 @@ export class Transcript {
         // Events from a newer engine are shown by nothing here, never fatal.
         break;
     }
+  }
+
+  /** The failed attempt's deltas: drop what is live; what already reached the scrollback gets a note. */
+  private discardAttempt(): void {
+    const committed = this.md.started;
+    this.md.reset();
+    this.reasoning = "";
+    if (committed) this.commit([this.p.yellow("↺ the partial answer above is discarded (that attempt failed)")]);
   }
 
   private mdPending(): boolean {

@@ -53,7 +53,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     await p.waitFor("mode ask");
   });
 
-  test("the / menu filters commands; /model picks another model for a new conversation; /new starts a new session", async () => {
+  test("the / menu filters commands; /model switches the model for the same conversation; /new starts a new session", async () => {
     await setup(
       [{ text: "first answer" }, { text: "answer from other" }, { text: "fresh answer" }],
       ['[[providers]]', 'name = "other"', 'kind = "openai"', `base_url = "${"URL"}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n"),
@@ -82,12 +82,14 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     s = await p.waitFor("other-model");
     p.type("other");
     p.keys("Enter");
-    s = await p.waitFor("model other · new conversation");
+    s = await p.waitFor("model other from here on");
+    expect(sessionId(p.all())).toBe(first);
+    await p.waitFor("other · mode ask");
     p.type("hi other");
     p.keys("Enter");
     await p.waitFor("answer from other");
     expect(llm.chatRequests()[1]!.body.model).toBe("other-model");
-    expect(llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
+    expect(llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["hello", "hi other"]);
 
     p.type("/new");
     await p.waitFor("Start a new conversation");

@@ -1,7 +1,7 @@
 // The chat's pure pieces: streaming markdown splits, row rewrites, cards and
 // diffs, and the transcript's handling of events (unknown ones included).
 import { describe, expect, test } from "bun:test";
-import { approvalLines, callSummary, decisionForKey, diffLines, plainPaint } from "../chat/cards.ts";
+import { approvalLines, callSummary, changeLines, decisionForKey, diffLines, plainPaint } from "../chat/cards.ts";
 import { atToken, pathItems } from "../chat/complete.ts";
 import { LiveRenderer, rewriteLine } from "../chat/live.ts";
 import { MarkdownStream, openFence, safeSplit } from "../chat/markdown-stream.ts";
@@ -69,6 +69,10 @@ describe("cards", () => {
     const lines = approvalLines(plainPaint, { callId: "1", name: "bash", input: { command: "ls" }, summary: "bash: ls", suggestedRule: "Bash(ls)" }, 100);
     expect(lines[0]).toBe("? Allow bash: ls");
     expect(lines.at(-1)).toContain("p always (rule Bash(ls))");
+    // The engine's structured diff wins over one made from the input.
+    const diff = [{ path: "a.ts", kind: "modify" as const, added: 1, removed: 1, hunks: [{ oldStart: 3, oldLines: 3, newStart: 3, newLines: 3, lines: [" keep", "-old", "+new", " keep2"] }] }];
+    expect(changeLines(plainPaint, "edit_file", { old_string: "x", new_string: "y" }, diff, 80)).toEqual(["    keep", "  - old", "  + new", "    keep2"]);
+    expect(changeLines(plainPaint, "edit_file", { old_string: "x", new_string: "y" }, undefined, 80)).toEqual(["  - x", "  + y"]);
     expect(decisionForKey("Y")).toBe("once");
     expect(decisionForKey("x")).toBeUndefined();
   });
