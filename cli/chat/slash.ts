@@ -31,15 +31,6 @@ export interface SlashCommand {
   run(ctx: SlashContext, arg: string): Promise<void> | void;
 }
 
-/**
- * Workspace trust status for `/trust`. The `reasonix trust` command (core/trust)
- * registers its reader here; until then `/trust` says where to look.
- */
-let trustStatus: ((workspace: string) => string[] | Promise<string[]>) | undefined;
-export function setTrustStatusProvider(fn: typeof trustStatus): void {
-  trustStatus = fn;
-}
-
 const busyGuard = (ctx: SlashContext): boolean => {
   if (!ctx.st.session.busy) return false;
   ctx.print([ctx.paint.yellow("a turn is running: wait for it or press Esc to cancel it first")]);
@@ -256,8 +247,16 @@ export const slashCommands: SlashCommand[] = [
     name: "trust",
     description: "Workspace trust status",
     run: async (ctx) => {
-      if (!trustStatus) return ctx.print([`workspace trust for ${ctx.st.session.workspace}: see reasonix trust --help`]);
-      ctx.print(await trustStatus(ctx.st.session.workspace));
+      const { trustReport } = await import("../../core/trust/report.ts");
+      const r = trustReport(ctx.st.session.workspace);
+      const p = ctx.paint;
+      if (r.inputs.length === 0) return ctx.print([`${r.workspace}: ships no project files (reasonix.toml, .mcp.json, .reasonix/): nothing to trust`]);
+      ctx.print([
+        r.trusted ? p.green(`trusted since ${r.trustedAt ?? "?"}: every project file is as approved`) : p.yellow("not trusted: project files only tighten settings until approved"),
+        ...r.inputs.map((i) => `  ${i.rel}  ${i.status === "approved" ? p.green("approved") : p.yellow(i.status === "changed" ? "changed since approval" : "new")}`),
+        ...r.loosening.map((l) => p.dim(`  ${l.file}:${l.line}: ${l.key} waits for approval`)),
+        ...(r.trusted ? [] : [p.dim("review and approve with: reasonix trust (the session keeps its current settings)")]),
+      ]);
     },
   },
   {

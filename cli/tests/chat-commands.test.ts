@@ -253,3 +253,18 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     await p.waitFor((x) => !x.includes("Rewind to before which prompt?"));
   });
 });
+
+describe.skipIf(skip)("/trust", () => {
+  test("shows the workspace's trust: a new reasonix.toml is not trusted until `reasonix trust`", async () => {
+    await setup([]);
+    writeFileSync(join(ce.workspace, "reasonix.toml"), '[permissions]\nallow = ["Bash(ls)"]\n');
+    const p = chat();
+    await ready(p);
+    p.type("/trust");
+    await p.waitFor("Workspace trust status");
+    p.keys("Enter");
+    const s = await p.waitFor("not trusted");
+    expect(s).toContain("reasonix.toml  new");
+    expect(s).toContain("reasonix trust");
+  });
+});
