@@ -10,11 +10,15 @@ export default defineCommand<ServeArgs & { open: boolean }>({
       .option("open", { type: "boolean", default: true, describe: "open the default browser (--no-open to only print the URL)" })
       .example("$0 web", "fresh token, opens the browser")
       .example("$0 web --no-open", "print the URL only") as never,
-  run: (args) =>
-    runServeCommand("web", args, {
+  run: async (args) => {
+    // First use from a terminal with no provider at all: the setup wizard first, then the UI.
+    const { ensureProviderOnFirstUse } = await import("../setup-prompts.ts");
+    await ensureProviderOnFirstUse();
+    return runServeCommand("web", args, {
       portRetries: 100,
       onReady: (url) => {
         if (args.open) void openBrowser(url);
       },
-    }),
+    });
+  },
 });

@@ -33,7 +33,7 @@ async function doctor(root: string, json = true) {
   return { out, err, code, report: json ? JSON.parse(out) : null };
 }
 
-type Check = { id: string; status: "ok" | "warn" | "fail"; detail: string; hint?: string };
+type Check = { id: string; label: string; status: "ok" | "warn" | "fail"; detail: string; hint?: string };
 const failing = (r: { checks: Check[] }) => r.checks.filter((c) => c.status === "fail");
 
 const PROVIDER = '[[providers]]\nname = "p"\nkind = "openai"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key_env = "P_API_KEY"\n';

@@ -68,4 +68,32 @@ describe.skipIf(skip)("reasonix setup on a terminal (tmux)", () => {
     // The test used the typed key before anything was saved.
     expect(llm.requests[0]!.headers.authorization).toBe("Bearer sk-tty-secret-42");
   }, 90_000);
+
+  test("reasonix web on first use (no provider) runs the same wizard, then serves with the new provider", async () => {
+    pane?.kill();
+    rmSync(join(ce.home, "config.toml"));
+    pane = startChat(ce, ["web", "--no-open"], { env: { NO_COLOR: "1" }, cols: 400 });
+    const p = pane;
+    await p.waitFor("No model provider is configured yet. Let's add one");
+    await p.waitFor("choose 1-8 [1]:");
+    p.type("8");
+    p.keys("Enter");
+    await p.waitFor("Base URL of the OpenAI-compatible API");
+    p.type(llm.url);
+    p.keys("Enter");
+    for (const q of ["Wire protocol?", "Name for this provider [local]:", "Does this API need a key?", "Variable to store the key under [LOCAL_API_KEY]:"]) {
+      await p.waitFor(q);
+      p.keys("Enter");
+    }
+    // LOCAL_API_KEY is stored from the first test: keep it.
+    await p.waitFor("A key is already stored as LOCAL_API_KEY");
+    p.keys("Enter");
+    await p.waitFor("Which model?");
+    p.keys("Enter");
+    const screen = await p.waitFor(/http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    expect(screen).toContain('Saved "local" (alpha)');
+    expect(screen).not.toContain("no model provider is configured");
+    p.keys("C-c");
+    await p.waitFor(/\[exit \d+\]/, { all: true });
+  }, 90_000);
 });
