@@ -121,7 +121,7 @@ describe("finish reasons", () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.reason).toBe("length");
-    expect(out.error).toContain("cut off by the output limit (max_tokens 8192)");
+    expect(out.error).toContain("cut off by the output limit (max_tokens 8192; finish reason length)");
     const t = await runCli(ce, ["run", "again"]);
     expect(t.code).toBe(1);
   });
