@@ -167,7 +167,9 @@ function providerChecks(loaded: LoadedConfig | undefined, home: string, add: Add
   const src = loaded.sources.get("default_model");
   const from = wanted ? `default_model${src && src !== "default" ? ` in ${src}` : ""}` : "first entry";
   if (def.api_key_env && !keys.get(def.api_key_env)) {
-    add("default", "default model", "fail", `${def.name} (${from}): ${def.api_key_env} has no value in ${dotenv}`, `reasonix setup key ${def.name}   (keys in the shell environment are ignored on purpose)`);
+    // Exported in the shell is the newcomer's usual first try: say that it was seen and why it does not count.
+    const inShell = process.env[def.api_key_env] ? ` (${def.api_key_env} is set in your shell, which Reasonix ignores on purpose: commands the agent runs would see it)` : "";
+    add("default", "default model", "fail", `${def.name} (${from}): ${def.api_key_env} has no value in ${dotenv}${inShell}`, `store it: reasonix setup key ${def.name}`);
   } else {
     add("default", "default model", "ok", `${def.name}: ${entryModels(def)[0]} (${from}; ${def.api_key_env ? `key ${def.api_key_env} stored` : "no key needed"})`);
   }

@@ -15,8 +15,8 @@ export default defineCommand<{ json: boolean }>({
     const mark = { ok: green("ok  "), warn: yellow("warn"), fail: red("FAIL") } as const;
     process.stdout.write(`${bold(`reasonix ${report.version.version}`)} ${dim(report.version.platform)}\n`);
     for (const c of report.checks) {
-      process.stdout.write(`${mark[c.status]} ${c.label.padEnd(14)} ${c.status === "ok" ? dim(c.detail) : c.detail}\n`);
-      if (c.hint) process.stdout.write(`     ${"".padEnd(14)} ${dim(`→ ${c.hint}`)}\n`);
+      process.stdout.write(`${mark[c.status]} ${c.label.padEnd(16)} ${c.status === "ok" ? dim(c.detail) : c.detail}\n`);
+      if (c.hint) process.stdout.write(`     ${"".padEnd(16)} ${dim(`→ ${c.hint}`)}\n`);
     }
     const failed = report.checks.filter((c) => c.status === "fail").length;
     const warned = report.checks.filter((c) => c.status === "warn").length;

@@ -22,10 +22,10 @@ function home(toml: string | null, env?: string) {
   return { root, rx };
 }
 
-async function doctor(root: string, json = true) {
+async function doctor(root: string, json = true, extraEnv: Record<string, string> = {}) {
   const p = Bun.spawn([process.execPath, main, "doctor", ...(json ? ["--json"] : [])], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, REASONIX_HOME: join(root, ".reasonix"), NO_COLOR: "1" },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, REASONIX_HOME: join(root, ".reasonix"), NO_COLOR: "1", ...extraEnv },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -73,6 +73,11 @@ test("the default provider's key missing from .env: exit 1 naming the variable a
   expect(f!.id).toBe("default");
   expect(f!.detail).toContain(`P_API_KEY has no value in ${join(rx, ".env")}`);
   expect(f!.hint).toContain("reasonix setup key p");
+  // Exported in the shell: seen, and said to be ignored (the check still fails).
+  const shell = await doctor(root, true, { P_API_KEY: "sk-in-shell" });
+  expect(shell.code).toBe(1);
+  expect(failing(shell.report)[0]!.detail).toContain("P_API_KEY is set in your shell, which Reasonix ignores on purpose");
+  expect(shell.out).not.toContain("sk-in-shell");
 });
 
 test("a default_model that matches nothing: exit 1", async () => {
