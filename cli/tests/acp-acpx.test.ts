@@ -1,6 +1,6 @@
 // `reasonix acp` built as the binary, driven by acpx (a real headless ACP
 // client from npm) against a scripted LLM on loopback.
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
@@ -17,7 +17,6 @@ const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-afterAll(() => {});
 
 interface Ran {
   code: number;
@@ -49,6 +48,16 @@ async function acpx(env: AcpEnv, ...args: string[]): Promise<Ran> {
   clearTimeout(timer);
   const frames = out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
   return { code, frames, stderr };
+}
+
+/** Wait (bounded) until acpx's queue owner, and with it `reasonix acp`, has exited after its --ttl. */
+async function waitIdle(env: AcpEnv): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const st = await acpx(env, "status");
+    if (!st.frames.some((f) => f.status === "alive")) return;
+    await Bun.sleep(200);
+  }
+  throw new Error("acpx queue owner still alive after 20 s");
 }
 
 const updates = (r: Ran) => r.frames.filter((f) => f.method === "session/update").map((f) => f.params.update);
@@ -92,16 +101,19 @@ test("acpx cancel stops a streaming prompt, which answers cancelled", async () =
   expect(cancelled).toBe(true);
   const frames = (await out).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
   await prompt.exited;
+  await waitIdle(env);
   expect(frames.some((f) => f.method === "session/cancel")).toBe(true);
   expect(frames.find((f) => f.result?.stopReason)?.result.stopReason).toBe("cancelled");
-});
+}, 150_000);
 
 test("acpx sessions: a second prompt from a new process resumes the same conversation; session/list shows it", async () => {
   const { env, llm } = await setup([{ text: "first answer" }, { text: "second answer" }]);
   const created = await acpx(env, "sessions", "new");
   const id = created.frames[0].acpxSessionId;
-  expect((await acpx(env, "--ttl", "0", "prompt", "remember the word teal")).code).toBe(0);
-  const second = await acpx(env, "--ttl", "0", "prompt", "which word?");
+  expect((await acpx(env, "--ttl", "1", "prompt", "remember the word teal")).code).toBe(0);
+  await waitIdle(env);
+  const second = await acpx(env, "--ttl", "1", "prompt", "which word?");
+  await waitIdle(env);
   expect(second.frames.some((f) => f.method === "session/resume" && f.params.sessionId === id)).toBe(true);
   const msgs = llm.chatRequests()[1]!.body.messages.map((m: any) => m.content);
   expect(msgs).toContain("remember the word teal");
@@ -109,4 +121,4 @@ test("acpx sessions: a second prompt from a new process resumes the same convers
   const listed = await acpx(env, "sessions");
   const sessions = listed.frames.find((f) => f.source === "agent").sessions;
   expect(sessions.map((s: any) => [s.sessionId, s.cwd, s.title])).toEqual([[id, env.workspace, "remember the word teal"]]);
-});
+}, 150_000);
