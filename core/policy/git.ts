@@ -64,7 +64,7 @@ function gitDirRestReason(rest: string[]): string | null {
 }
 
 export interface FoundRepo {
-  /** The `.git` entry itself (directory, file or link), unresolved. */
+  /** The `.git` entry itself (directory, file or link), unresolved; for a bare repository, its directory. */
   dotGit: string;
   kind: "dir" | "file" | "link";
   /** The git dir it leads to (resolved), when it can be read. */
@@ -100,7 +100,7 @@ function gitDirOf(dotGit: string, kind: FoundRepo["kind"], real: (p: string) => 
 }
 
 /**
- * Every `.git` entry under the roots, breadth first, at most SCAN_MAX_DEPTH
+ * Every `.git` entry (and bare repository) under the roots, breadth first, at most SCAN_MAX_DEPTH
  * levels below a root and SCAN_MAX_DIRS directories in all. Symbolic links
  * to directories are not followed; `node_modules` and git dirs are skipped.
  */
@@ -121,6 +121,13 @@ export function scanRepos(roots: readonly string[], real: (p: string) => string,
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
+      continue;
+    }
+    // A bare repository (HEAD, objects/, refs/) is a git dir under another
+    // name: protect it like one, and do not walk its object store.
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    if (byName.get("HEAD")?.isFile() && byName.get("objects")?.isDirectory() && byName.get("refs")?.isDirectory()) {
+      if (!seen.has(dir)) (seen.add(dir), repos.push({ dotGit: dir, kind: "dir", gitDir: real(dir) }));
       continue;
     }
     for (const e of entries) {

@@ -146,6 +146,24 @@ describe("createPathPolicy", () => {
     expect(p.protectedPaths.some((x) => x.path === join(nested, "real-gitdir", "commondir"))).toBe(true);
   });
 
+  test("a bare repository inside a root is protected like a git dir, and its object store is not walked", () => {
+    const bare = join(ws, "mirror.git");
+    mkdirSync(join(bare, "objects", "ab"), { recursive: true });
+    mkdirSync(join(bare, "refs", "heads"), { recursive: true });
+    mkdirSync(join(bare, "hooks"));
+    writeFileSync(join(bare, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(bare, "config"), "[core]\n\tbare = true\n");
+    mkdirSync(join(bare, "objects", "not-walked", ".git"), { recursive: true });
+    const p = policy();
+    const scan = scanRepos([ws], (x) => x);
+    rmSync(bare, { recursive: true, force: true });
+    for (const t of ["mirror.git/config", "mirror.git/hooks/post-receive", "mirror.git/commondir"]) {
+      expect({ t, d: p.checkWrite(t) }).toMatchObject({ t, d: { allowed: false, code: "protected-path" } });
+    }
+    expect(scan.repos.map((r) => r.dotGit)).toContain(bare);
+    expect(scan.repos.map((r) => r.dotGit)).not.toContain(join(bare, "objects", "not-walked", ".git"));
+  });
+
   test("the nested-repository scan is bounded in depth and directory count", () => {
     const deep = join(base, "deep-scan");
     let d = deep;

@@ -277,6 +277,26 @@ describe.skipIf(!hasGit || noBwrap)("git state protection: sandboxed bash", () =
     expect(existsSync(r.marker)).toBe(false);
   });
 
+  test("a bare repository in the workspace: its hooks and config stay read-only (a later push runs nothing)", async () => {
+    const r = makeRepo();
+    must(r.ws, "clone", "-q", "--bare", r.ws, "mirror.git");
+    const policy = createPathPolicy({ cwd: r.ws, reasonixHome: join(r.root, "rxhome") });
+    const configBefore = readFileSync(join(r.ws, "mirror.git", "config"), "utf8");
+    const cmd =
+      `printf '#!/bin/sh\\ntouch %s\\n' ${q(r.marker)} > mirror.git/hooks/pre-receive; chmod +x mirror.git/hooks/pre-receive; ` +
+      `printf %s ${q(r.payloadConfig)} >> mirror.git/config; echo ../evilgit > mirror.git/commondir`;
+    const res = await runShell(cmd, {
+      policy, mode: "enforce", network: false, sessionTmpDir: sessionTmp, cwd: r.ws, timeoutMs: 20_000,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: gitHome, GIT_CONFIG_NOSYSTEM: "1" },
+    });
+    if (!res.ok) throw new Error(res.refusal.message);
+    git(r.ws, "push", "-q", join(r.ws, "mirror.git"), "HEAD:refs/heads/pushed");
+    git(join(r.ws, "mirror.git"), "log", "-1");
+    expect(existsSync(r.marker)).toBe(false);
+    expect(readFileSync(join(r.ws, "mirror.git", "config"), "utf8")).toBe(configBefore);
+    expect(existsSync(join(r.ws, "mirror.git", "commondir"))).toBe(false);
+  });
+
   test("a deep repository the command did not touch keeps its config when the index changes", async () => {
     const r = makeRepo();
     const deep = join(r.ws, "a", "b", "c", "d", "e", "f", "g", "h");
