@@ -55,6 +55,17 @@ function humanReporter(name: string) {
           bar = true;
         }
         break;
+      case "install_source": {
+        const link = e.link_bytes_per_s ? ` (link ~${fmtBytes(e.link_bytes_per_s)}/s)` : "";
+        const what =
+          e.source === "cached"
+            ? `sending the ${e.codec} copy made earlier${e.bytes ? ` (${fmtBytes(e.bytes)})` : ""}`
+            : e.source === "raw"
+              ? `sending the binary uncompressed${link}`
+              : `compressing with ${e.codec} -${e.level} while sending${link}`;
+        process.stderr.write(dim(`installing reasonix on the remote: ${what}\n`, process.stderr));
+        break;
+      }
       case "installed":
         process.stderr.write(`installed reasonix on the remote (${fmtBytes(e.bytes)} sent for a ${fmtBytes(e.binary_size)} binary, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
         break;

@@ -9,7 +9,7 @@
  * SHA256SUMS before use.
  */
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { ReasonixError } from "../../core/errors.ts";
@@ -44,6 +44,33 @@ export function isCompiledBinary(): boolean {
 }
 
 const cacheName = (sha: string, suffix: string) => `reasonix-${sha.slice(0, 24)}${suffix}`;
+
+/** The cache file name of `codec` at `level` for the binary with this SHA-256. */
+export const compressedCacheName = (sha: string, codec: Exclude<Codec, "raw">, level: number) => cacheName(sha, `.${codec}${level}`);
+
+/**
+ * A complete compressed copy of this build already in the cache (made by an earlier
+ * upload to any host, or kept from a release), in a codec the remote can decompress.
+ * zstd first; among several levels, the smallest file.
+ */
+export function findCompressed(art: BinaryArtifact, cacheDir: string, remote: { zstd: boolean; gzip: boolean }): CompressedArtifact | null {
+  let names: string[];
+  try {
+    names = readdirSync(cacheDir);
+  } catch {
+    return null;
+  }
+  for (const codec of ["zstd", "gzip"] as const) {
+    if (!remote[codec]) continue;
+    const prefix = cacheName(art.sha256, `.${codec}`);
+    const hits = names
+      .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
+      .map((n) => ({ codec, path: join(cacheDir, n), size: statSync(join(cacheDir, n)).size }))
+      .sort((a, b) => a.size - b.size);
+    if (hits[0]) return hits[0];
+  }
+  return null;
+}
 
 /** Narrow a phased progress callback to one phase, for the shared release helpers. */
 const phase = (name: "download" | "extract" | "compress", f?: ProgressFn): TransferProgress | undefined =>
@@ -184,7 +211,7 @@ export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions
   };
   const level = o.level ?? (o.codec === "zstd" ? 19 : 9);
   mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
-  const out = join(o.cacheDir, cacheName(art.sha256, `.${o.codec}${level}`));
+  const out = join(o.cacheDir, compressedCacheName(art.sha256, o.codec, level));
   if (existsSync(out)) return { codec: o.codec, path: out, size: statSync(out).size };
   const tmp = tempBeside(out);
   try {

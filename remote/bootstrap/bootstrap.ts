@@ -5,6 +5,7 @@
  * clients with a remote mkdir lock so two connects give one launch.
  */
 import { randomBytes } from "node:crypto";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
@@ -14,9 +15,11 @@ import type { ServeInstall } from "../hosts/types.ts";
 import { normalisePlatform } from "../hosts/probe.ts";
 import { REMOTE_SH, execChannel, runScript, shQuote } from "../ssh/exec.ts";
 import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
-import { compressedArtifact, resolveArtifact, type Codec } from "./artifact.ts";
+import { compressedCacheName, findCompressed, resolveArtifact, type BinaryArtifact, type Codec } from "./artifact.ts";
+import { expectedRatio, measureUpload, planUpload, type Plan } from "./link-speed.ts";
+import { compressStream, fileChunks } from "./stream-compress.ts";
 import { HOLD_SCRIPT, LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
-import { uploadBinary } from "./upload.ts";
+import { uploadBinary, type Payload } from "./upload.ts";
 
 export interface ServeInfo {
   pid: number;
@@ -33,10 +36,24 @@ export interface ServeInfo {
 export type BootstrapEvent =
   | { event: "installing"; phase: "download" | "extract" | "compress" | "upload" | "npm"; done: number; total: number }
   | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number }
+  /**
+   * Where the upload comes from: a compressed copy made earlier (`cached`), the binary
+   * compressed while it streams (`stream`, level chosen from the measured link speed),
+   * or the binary as is (`raw`, a fast link).
+   */
+  | { event: "install_source" } & InstallSource
   | { event: "stopping_old"; pid: number; version: string }
   | { event: "starting" }
   /** Another client holds the lock (installing or starting); its own progress line, when it has one. */
   | { event: "waiting_for_lock"; holder: string; phase?: string; done?: number; total?: number };
+
+export interface InstallSource {
+  source: "cached" | "stream" | "raw";
+  codec: Codec;
+  level?: number;
+  bytes?: number;
+  link_bytes_per_s?: number;
+}
 
 export interface BootstrapOptions {
   /** Raw workspace as configured (`~/x` expands on the remote). Default `~`. */
@@ -211,17 +228,60 @@ async function install(client: Client, s: RemoteState, version: string, o: Boots
   const cacheDir = o.cacheDir ?? join(homePaths().home, "cache", "remote");
   const progress = (phase: "download" | "extract" | "compress", done: number, total: number) => o.onEvent?.({ event: "installing", phase, done, total });
   const art = await resolveArtifact({ platform: s.platform!, version, binaryPath: o.binaryPath, releaseDir: o.releaseDir, cacheDir, onProgress: progress });
-  const codec: Codec = s.tools.has("zstd") ? "zstd" : s.tools.has("gzip") ? "gzip" : "raw";
   if (!["sha256sum", "shasum", "openssl"].some((t) => s.tools.has(t))) {
     throw fail("install_failed", "the remote has none of sha256sum, shasum or openssl to verify the upload", 'install coreutils there, or use serve_install = "npm"');
   }
-  // REASONIX_REMOTE_ZSTD_LEVEL trades first-install CPU for upload bytes (default 19).
-  const envLevel = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
-  const level = o.compressionLevel ?? (Number.isInteger(envLevel) && envLevel > 0 && envLevel <= 22 ? envLevel : undefined);
-  const payload = await compressedArtifact(art, { codec, level: codec === "zstd" ? level : undefined, cacheDir, onProgress: progress });
+  const { payload, source } = await choosePayload(client, art, s, o, cacheDir);
+  o.onEvent?.({ event: "install_source", ...source });
   const up = await uploadBinary(client, art, payload, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
   // ms covers the whole install (lookup, cache, upload, remote check), not just the transfer.
-  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec, ms: Math.round(performance.now() - started) });
+  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started) });
+}
+
+/**
+ * What to send, fastest first: a compressed copy already made for this build
+ * (cache or release), else the binary compressed while it streams at the level
+ * the measured link speed calls for (raw on a fast link).
+ */
+async function choosePayload(client: Client, art: BinaryArtifact, s: RemoteState, o: BootstrapOptions, cacheDir: string): Promise<{ payload: Payload; source: InstallSource }> {
+  const codecs = { zstd: s.tools.has("zstd"), gzip: s.tools.has("gzip") };
+  const ready = findCompressed(art, cacheDir, codecs);
+  if (ready) {
+    const size = statSync(ready.path).size;
+    return { payload: { codec: ready.codec, chunks: fileChunks(ready.path), progress: (sent) => [sent, size] }, source: { source: "cached", codec: ready.codec, bytes: size } };
+  }
+  // REASONIX_REMOTE_ZSTD_LEVEL (or compressionLevel) fixes the level; otherwise the link decides.
+  const envLevel = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
+  const fixed = o.compressionLevel ?? (Number.isInteger(envLevel) && envLevel > 0 && envLevel <= 22 ? envLevel : undefined);
+  let plan: Plan;
+  let bw: number | null = null;
+  if (fixed !== undefined && (codecs.zstd || codecs.gzip)) plan = { codec: codecs.zstd ? "zstd" : "gzip", level: codecs.zstd ? fixed : Math.min(9, fixed), estimate: 0 };
+  else {
+    bw = await measureUpload(client);
+    plan = planUpload(art.size, bw, codecs);
+  }
+  const link = bw === null ? {} : { link_bytes_per_s: Math.round(bw) };
+  if (plan.codec === "raw") {
+    return { payload: { codec: "raw", chunks: fileChunks(art.path), progress: (sent) => [sent, art.size] }, source: { source: "raw", codec: "raw", ...link } };
+  }
+  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  const stream = await compressStream(art, plan.codec, plan.level, join(cacheDir, compressedCacheName(art.sha256, plan.codec, plan.level)));
+  return {
+    payload: {
+      codec: plan.codec,
+      chunks: stream.chunks,
+      // The compressed size is known only at the end: until then the total is an estimate
+      // and the bar stops short of 100 %, which only the last report (exact) reaches.
+      progress: (sent) => {
+        const p = stream.produced();
+        if (p.complete) return [sent, p.bytes];
+        const est = Math.max(sent + 1, Math.round(art.size * expectedRatio(plan.codec as "zstd" | "gzip", plan.level)));
+        return [sent, est];
+      },
+      abort: () => stream.abort(),
+    },
+    source: { source: "stream", codec: plan.codec, level: plan.level, ...link },
+  };
 }
 
 async function startServe(client: Client, s: RemoteState, version: string, token: string): Promise<ServeInfo> {

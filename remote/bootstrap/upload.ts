@@ -3,11 +3,10 @@
  * install script goes first on stdin, the payload right after it. The remote
  * decompresses while we send, checks the SHA-256 and renames atomically.
  */
-import { createReadStream } from "node:fs";
 import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { REMOTE_SH, execChannel, shQuote } from "../ssh/exec.ts";
-import type { BinaryArtifact, CompressedArtifact } from "./artifact.ts";
+import type { BinaryArtifact, Codec } from "./artifact.ts";
 import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
 
 export interface UploadResult {
@@ -15,10 +14,20 @@ export interface UploadResult {
   ms: number;
 }
 
+/** What goes over the wire: a file's chunks or a compressor's output, and how far along it is. */
+export interface Payload {
+  codec: Codec;
+  chunks: AsyncIterable<Buffer>;
+  /** [done, total] for progress (raw bytes consumed while streaming, else bytes sent). */
+  progress(sent: number): [number, number];
+  /** Called when the upload ends early, so a compressor can be stopped. */
+  abort?(): void;
+}
+
 export async function uploadBinary(
   client: Client,
   art: BinaryArtifact,
-  payload: CompressedArtifact,
+  payload: Payload,
   onProgress?: (done: number, total: number) => void,
 ): Promise<UploadResult> {
   const started = performance.now();
@@ -42,26 +51,32 @@ export async function uploadBinary(
   const writeAll = async () => {
     ch.write(header);
     if (!(await Promise.race([ready.then(() => true), closed.then(() => false)]))) return;
-    const src = createReadStream(payload.path, { highWaterMark: 256 * 1024 });
-    for await (const chunk of src as AsyncIterable<Buffer>) {
+    for await (const chunk of payload.chunks) {
       sent += chunk.length;
       const now = performance.now();
-      if (onProgress && (now - lastReport > 200 || sent === payload.size)) {
+      if (onProgress && now - lastReport > 200) {
         lastReport = now;
-        onProgress(sent, payload.size);
+        onProgress(...payload.progress(sent));
       }
       if (!ch.write(chunk)) {
         // The remote may bail out early (bad codec, disk full): stop waiting then.
         const ok = await Promise.race([new Promise<boolean>((r) => ch.once("drain", () => r(true))), closed.then(() => false)]);
         if (!ok) {
-          src.destroy();
+          payload.abort?.();
           return;
         }
       }
     }
+    onProgress?.(...payload.progress(sent));
     ch.end();
   };
-  await Promise.all([writeAll(), closed]);
+  try {
+    await Promise.all([writeAll(), closed]);
+  } catch (e) {
+    payload.abort?.();
+    ch.close();
+    throw e;
+  }
   const kv = parseKv(out);
   if (kv.get("installed") !== "1") {
     const detail = err.trim().split("\n").slice(-3).join("; ");

@@ -46,7 +46,7 @@ describe.skipIf(skip)("remote serve lock tied to the holder's session (real sshd
       }
       writeFileSync(join(L, "stamp"), `${Math.floor(Date.now() / 1000) + 3600}\n`);
       const events: Record<string, unknown>[] = [];
-      const waiter = readRemoteState(b.client, "~/ws", "1.0.0", "waiter-b", { onEvent: (e) => events.push(e) });
+      const waiter = readRemoteState(b.client, "~/ws", "1.0.0", "waiter-b", { onEvent: (e) => events.push(e as unknown as Record<string, unknown>) });
       for (let i = 0; i < 200 && !events.length; i++) await Bun.sleep(50);
       expect(events[0]).toMatchObject({ event: "waiting_for_lock", holder: "holder-a", phase: "upload", done: 5, total: 10 });
       // The holder goes away without releasing (what Ctrl-C or a killed client does).
