@@ -30,24 +30,25 @@ describe.skipIf(skip)("reasonix setup on a terminal (tmux)", () => {
     ce?.cleanup();
   });
 
-  test("custom URL: the key is never shown, the test reports latency, the picked model becomes default_model", async () => {
-    pane = startChat(ce, ["setup"], { env: { NO_COLOR: "1" }, cols: 400 });
-    const p = pane;
-    await p.waitFor("Which provider?");
+  /** The custom-URL preset up to the key question: URL, then the defaults (protocol, name "local", a key, LOCAL_API_KEY). */
+  async function customUrlUpToKey(p: Pane): Promise<void> {
     await p.waitFor("choose 1-8 [1]:");
     p.type("8");
     p.keys("Enter");
     await p.waitFor("Base URL of the OpenAI-compatible API");
     p.type(llm.url);
     p.keys("Enter");
-    await p.waitFor("Wire protocol?");
-    p.keys("Enter");
-    await p.waitFor("Name for this provider [local]:");
-    p.keys("Enter");
-    await p.waitFor("Does this API need a key?");
-    p.keys("Enter");
-    await p.waitFor("Variable to store the key under [LOCAL_API_KEY]:");
-    p.keys("Enter");
+    for (const q of ["Wire protocol?", "Name for this provider [local]:", "Does this API need a key?", "Variable to store the key under [LOCAL_API_KEY]:"]) {
+      await p.waitFor(q);
+      p.keys("Enter");
+    }
+  }
+
+  test("custom URL: the key is never shown, the test reports latency, the picked model becomes default_model", async () => {
+    pane = startChat(ce, ["setup"], { env: { NO_COLOR: "1" }, cols: 400 });
+    const p = pane;
+    await p.waitFor("Which provider?");
+    await customUrlUpToKey(p);
     await p.waitFor("(stored as LOCAL_API_KEY; input hidden):");
     p.type("sk-tty-secret-42");
     p.keys("Enter");
@@ -75,16 +76,7 @@ describe.skipIf(skip)("reasonix setup on a terminal (tmux)", () => {
     pane = startChat(ce, ["web", "--no-open"], { env: { NO_COLOR: "1" }, cols: 400 });
     const p = pane;
     await p.waitFor("No model provider is configured yet. Let's add one");
-    await p.waitFor("choose 1-8 [1]:");
-    p.type("8");
-    p.keys("Enter");
-    await p.waitFor("Base URL of the OpenAI-compatible API");
-    p.type(llm.url);
-    p.keys("Enter");
-    for (const q of ["Wire protocol?", "Name for this provider [local]:", "Does this API need a key?", "Variable to store the key under [LOCAL_API_KEY]:"]) {
-      await p.waitFor(q);
-      p.keys("Enter");
-    }
+    await customUrlUpToKey(p);
     // LOCAL_API_KEY is stored from the first test: keep it.
     await p.waitFor("A key is already stored as LOCAL_API_KEY");
     p.keys("Enter");
