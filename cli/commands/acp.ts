@@ -17,6 +17,10 @@ export default defineCommand<AcpArgs>({
     const { reasonixHome } = await import("../../core/home.ts");
     const { acpLog } = await import("../../core/acp/log.ts");
     const { serveAcp } = await import("../../core/acp/agent.ts");
+    // stdout is the protocol channel: stray console output from any library goes to stderr.
+    const { format } = await import("node:util");
+    const toStderr = (...a: unknown[]) => void process.stderr.write(`${format(...a)}\n`);
+    console.log = console.info = console.debug = console.warn = toStderr;
     const home = reasonixHome();
     const log = acpLog(home);
     const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;

@@ -13,6 +13,7 @@ import { buildInfo } from "../version.ts";
 import type { AcpLog } from "./log.ts";
 import { AVAILABLE_COMMANDS } from "./modes.ts";
 import { AcpSession } from "./session.ts";
+import { guardBatches } from "./batch-guard.ts";
 import { toRequestError } from "./errors.ts";
 import { Workspaces, type WorkspaceOptions } from "./workspaces.ts";
 
@@ -195,7 +196,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
 /** Serve one client on a byte stream pair (stdin/stdout). Resolves when the client hangs up. */
 export async function serveAcp(input: ReadableStream<Uint8Array>, output: WritableStream<Uint8Array>, opts: AcpAgentOptions): Promise<void> {
   const { app, shutdown } = createAcpAgent(opts);
-  const conn: AgentConnection = app.connect(acp.ndJsonStream(output, input));
+  const conn: AgentConnection = app.connect(acp.ndJsonStream(output, guardBatches(input)));
   await conn.closed.catch((e) => opts.log.error(`connection closed: ${errorMessage(e)}`));
   await shutdown();
 }
