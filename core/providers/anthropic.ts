@@ -139,7 +139,7 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
     let stopReason: string | undefined;
     let stopped = false;
     try {
-      for await (const ev of readSse(res.body)) {
+      read: for await (const ev of readSse(res.body)) {
         if (ev.data === "" || ev.event === "ping") continue;
         let d: any;
         try {
@@ -186,8 +186,9 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
             if (d.usage?.output_tokens !== undefined) usage.outputTokens = Number(d.usage.output_tokens);
             break;
           case "message_stop":
+            // The answer is complete: do not wait for the server to close.
             stopped = true;
-            break;
+            break read;
           case "error": {
             const type = d.error?.type ?? "error";
             const msg = `${who(ctx)} reported ${type} mid-stream: ${d.error?.message ?? ""}`;
@@ -201,6 +202,7 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
       if (signal.aborted) throw new ProviderError("aborted", "request cancelled", { cause: e });
       throw networkError(ctx, e, true);
     }
+    if (stopped) res.body.cancel().catch(() => {});
     if (watch.error) throw watch.error;
     if (!stopped) throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no message_stop)`);
 

@@ -181,7 +181,8 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
     } finally {
       watch.stop();
     }
-    if (watch.error) throw watch.error;
+    // A complete answer whose connection then lingers is still complete.
+    if (watch.error && !finish) throw watch.error;
     if (!finish) {
       throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no finish_reason)`);
     }

@@ -75,7 +75,7 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
     let lastPart = "";
     try {
       const stream = (await client.responses.create(body as any, watched(watch))) as unknown as AsyncIterable<any>;
-      for await (const ev of stream) {
+      read: for await (const ev of stream) {
         started = true;
         switch (ev?.type) {
           case "response.output_text.delta":
@@ -118,12 +118,12 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
           case "response.completed":
             usage = responsesUsage(ev.response?.usage);
             finish = "stop";
-            break;
+            break read; // complete: do not wait for the server to close
           case "response.incomplete": {
             usage = responsesUsage(ev.response?.usage);
             const why = ev.response?.incomplete_details?.reason;
             finish = why === "max_output_tokens" ? "length" : why === "content_filter" ? "content_filter" : "other";
-            break;
+            break read;
           }
           case "response.failed": {
             const e = ev.response?.error ?? {};
@@ -136,7 +136,8 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
     } finally {
       watch.stop();
     }
-    if (watch.error) throw watch.error;
+    // A complete answer whose connection then lingers is still complete.
+    if (watch.error && !finish) throw watch.error;
     if (!finish) throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no response.completed)`);
     const toolCalls: ToolCall[] = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])

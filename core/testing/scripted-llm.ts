@@ -58,6 +58,10 @@ export interface ReplyStep {
   stallAfter?: number;
   /** The vendor's finish/stop reason on the wire (e.g. "length", "content_filter", "max_tokens", "refusal"). */
   finishReason?: string;
+  /** Keep the connection open after the last event (a server that never closes). */
+  linger?: boolean;
+  /** OpenAI flavour: leave out the closing `data: [DONE]`. */
+  noTerminator?: boolean;
   /** Content-type of the event stream (default text/event-stream; gateways sometimes mislabel it). */
   contentType?: string;
 }
@@ -220,6 +224,7 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       }
       res.write(frames[i]!);
     }
+    if (step.linger) await new Promise((r) => res.once("close", r));
     res.end();
   };
 
@@ -291,7 +296,7 @@ function openaiFrames(step: ReplyStep, req: RecordedRequest, n: number): string[
     frames.push(chunk({}, finish));
     frames.push(sse({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [], usage }));
   }
-  frames.push("data: [DONE]\n\n");
+  if (!step.noTerminator) frames.push("data: [DONE]\n\n");
   return frames;
 }
 

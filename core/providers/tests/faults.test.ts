@@ -74,6 +74,15 @@ for (const k of kinds) {
     });
   });
 
+  describe(`${k.kind}: a server that does not close after the answer`, () => {
+    test("a complete answer on a lingering connection is accepted, not reported as a stall", async () => {
+      const llm = await start([{ text: "complete", usage: { input: 7, output: 3 }, linger: true, noTerminator: true }]);
+      const r = await fx.make(llm.url, { idle_timeout_seconds: 0.3 }).chat(fx.req(), {}, signal());
+      expect(r.message.content).toBe("complete");
+      expect(r.usage.outputTokens).toBe(3);
+    });
+  });
+
   describe(`${k.kind}: mislabelled streams`, () => {
     test("an event stream sent as application/json still streams (it starts like SSE)", async () => {
       const llm = await start([{ text: "streamed anyway", contentType: "application/json" }]);

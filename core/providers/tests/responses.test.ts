@@ -98,6 +98,12 @@ describe("responses provider over real HTTP", () => {
     expect(waits[0]?.phase).toBe("idle");
   });
 
+  test("the answer is complete at response.completed, even on a connection that stays open", async () => {
+    fx.llm = await startScriptedResponses([{ text: "complete", linger: true }]);
+    const r = await fx.make(fx.llm.url, { idle_timeout_seconds: 0.3 }).chat(fx.req(), {}, signal());
+    expect(r.message.content).toBe("complete");
+  });
+
   test("a 200 that is not an event stream is not retried", async () => {
     fx.llm = await startScriptedResponses([{ kind: "raw", contentType: "text/html", body: "<html><title>Gateway</title></html>" }]);
     const err = await chatWithRetry(fx.make(fx.llm.url), fx.req(), {}, signal(), policy).catch((e) => e);
