@@ -58,6 +58,8 @@ export async function testConnection(entry: ProviderConfig, opts: ConnectionOpti
     return { ok: true, method: "models", latencyMs: Math.round(performance.now() - started), models };
   } catch (e) {
     if (!noModelList(e)) return fail("models", started, timedOut(e, timeoutMs));
+    // No list and no model to ask for: say so rather than invent a model id.
+    if (!entry.model && !entry.models?.length) return fail("models", started, new Error(`${errorMessage(e)}; give a model id to test with a one-token request instead`));
   }
   started = performance.now();
   try {

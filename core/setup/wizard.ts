@@ -88,21 +88,29 @@ export async function runSetupWizard(io: SetupIO, opts: { home?: string; timeout
   if (keyEnv && hasKey(keyEnv, home) && (await io.choose(`A key is already stored as ${keyEnv} in ${current.dotenv}.`, ["keep it", "enter a new key"], 0)) === 0) key = undefined;
   else if (keyEnv) key = await askKey(io, preset, keyEnv);
 
-  const entry: ProviderConfig = { name, kind, base_url: baseUrl, model: preset.model ?? "probe", ...(keyEnv ? { api_key_env: keyEnv } : {}) };
+  const entry: ProviderConfig = { name, kind, base_url: baseUrl, ...(preset.model ? { model: preset.model } : {}), ...(keyEnv ? { api_key_env: keyEnv } : {}) };
   let test: ConnectionResult;
   for (let attempt = 0; ; attempt++) {
     io.say(`Testing ${baseUrl} …`);
     test = await testConnection(entry, { home, key, timeoutMs: opts.timeoutMs });
     io.say(describeResult(test));
     if (test.ok) break;
-    const options = [...(keyEnv && attempt < TRIES ? ["enter the key again"] : []), "save it anyway", "cancel"];
+    const retry = attempt < TRIES;
+    const options = [
+      ...(keyEnv && retry ? ["enter the key again"] : []),
+      ...(!entry.model && retry ? ["type a model id and test with a one-token request"] : []),
+      "save it anyway",
+      "cancel",
+    ];
     const pick = options[await io.choose("What now?", options, 0)];
     if (pick === "cancel") throw new UsageError("setup cancelled; nothing was written");
     if (pick === "save it anyway") break;
-    key = await askKey(io, preset, keyEnv!);
+    if (pick === "enter the key again") key = await askKey(io, preset, keyEnv!);
+    else entry.model = await askValid(io, "Model id", undefined, (v) => (v && !/\s/.test(v) ? null : "type the model id the API expects"));
   }
 
-  entry.model = await pickModel(io, test.models ?? [], preset.model);
+  // A model typed for the one-token test that then answered is the choice; otherwise pick (or type) one now.
+  if (!(test.ok && test.method === "chat" && entry.model)) entry.model = await pickModel(io, test.models ?? [], entry.model ?? preset.model);
   checkEntry(entry);
   const dotenvPath = keyEnv && key !== undefined ? storeKey(keyEnv, key, home) : undefined;
   const { path } = addProvider(entry, { home, makeDefault: true });

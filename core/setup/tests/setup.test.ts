@@ -208,6 +208,27 @@ describe("the wizard", () => {
     expect(io.said.join("\n")).not.toContain("good\n");
   });
 
+  test("an endpoint without a model list: type a model id, a one-token request tests it, that model is saved", async () => {
+    const llm = await startScriptedOpenAI([{ text: "ok" }]);
+    servers.push(llm);
+    const home = freshHome();
+    // A front that has no model list (404) and passes chat requests to the scripted server.
+    const front = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (req) =>
+        req.method === "GET" ? new Response("not found", { status: 404 }) : fetch(`${llm.url}${new URL(req.url).pathname.replace(/^\/v1/, "")}`, { method: "POST", headers: req.headers, body: req.body }),
+    });
+    servers.push({ close: () => front.stop(true) });
+    const base = `http://127.0.0.1:${front.port}/v1`;
+    const io = scriptedIO(["Any OpenAI-compatible URL", base, "OpenAI Chat Completions", "", "no", "type a model id and test with a one-token request", "scripted-model"]);
+    const r = await runSetupWizard(io, { home });
+    expect(io.said.some((s) => s.includes("give a model id to test with a one-token request"))).toBe(true);
+    expect(r.test).toMatchObject({ ok: true, method: "chat" });
+    expect(r.model).toBe("scripted-model");
+    expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as any).providers[0]).toEqual({ name: "local", kind: "openai", base_url: base, model: "scripted-model" });
+  });
+
   test("cancel after a failed test writes nothing", async () => {
     const home = freshHome();
     const io = scriptedIO(["Any OpenAI-compatible URL", "http://127.0.0.1:9/v1", "OpenAI Chat Completions", "", "no", "cancel"]);
