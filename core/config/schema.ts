@@ -143,15 +143,33 @@ export const configSchema: Record<string, FieldSpec> = {
   telemetry: { type: "table", fields: { enabled: bool("send anonymous usage data", false) } },
   plugins: {
     type: "tables",
+    doc: "MCP servers (docs/mcp.md)",
     fields: {
       name: str(), command: str(), args: strs(), env: { type: "table", values: { type: "string" } },
       url: str(), startup_timeout_seconds: int(), call_timeout_seconds: int(),
+      type: { type: "enum", values: ["stdio", "http", "sse"], default: "stdio", doc: "transport" },
+      cwd: str("working directory of a stdio server (default: the workspace)"),
+      headers: { type: "table", values: { type: "string" }, doc: "static HTTP headers (${VAR} expanded)" },
+      tool_timeout_seconds: { type: "table", values: { type: "number" }, doc: "per-tool call timeout, by the server's tool name" },
+      enabled: bool("start this server", true),
+      sandbox: bool("run a stdio server inside the OS sandbox (false: user config only)", true),
     },
+  },
+  mcp: {
+    type: "table",
+    fields: {
+      startup_grace_seconds: num("how long a turn waits for MCP servers still starting", 3),
+    },
+  },
+  mcp_server: {
+    type: "table",
+    doc: "`reasonix mcp serve` (user config only)",
+    fields: { allow_writes: bool("let MCP clients run tasks that change files", false) },
   },
 };
 
 /** Sections only the user's own config may set: a cloned repo must not steer them. */
-export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "trust"]);
+export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "trust", "mcp_server"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
 export const userOnlyKeys = new Set(["sandbox.ssh_agent", "sandbox.env_passthrough"]);

@@ -46,7 +46,7 @@ const userConfigOf = (ctx: RestrictInput) => ctx.userConfig ?? homePaths().confi
 /** Strictness order of permission modes, most restrictive first. */
 const MODE_RANK: Record<string, number> = { "read-only": 0, plan: 1, ask: 2, auto: 3, yolo: 4 };
 
-type Verdict = { keep: true; value?: unknown } | { keep: false; reason?: string; trustable?: boolean };
+type Verdict = { keep: true; value?: unknown; dropped?: { key: string; value: unknown; reason: string }[] } | { keep: false; reason?: string; trustable?: boolean };
 type Rule = (value: unknown, ctx: RestrictInput, userValue: unknown) => Verdict;
 
 const keep: Verdict = { keep: true };
@@ -75,6 +75,24 @@ function realInside(raw: string, workspace: string): string | undefined {
   }
   return isWithin(real, workspace) ? real : undefined;
 }
+
+/**
+ * Project MCP servers start only in a trusted workspace, and even then a
+ * project cannot take a server out of the OS sandbox (`sandbox = false` is
+ * the user's call alone): that field is dropped, the entry kept.
+ */
+const projectPlugins: Rule = (v, ctx) => {
+  if (!ctx.trusted) return untrusted;
+  const list = Array.isArray(v) ? v : [];
+  const dropped: { key: string; value: unknown; reason: string }[] = [];
+  const value = list.map((e) => {
+    if (!isTable(e) || e.sandbox !== false) return e;
+    dropped.push({ key: `plugins.sandbox (${String(e.name ?? "?")})`, value: false, reason: `only the user config (${userConfigOf(ctx)}) may run an MCP server outside the sandbox` });
+    const { sandbox: _off, ...rest } = e;
+    return rest;
+  });
+  return { keep: true, value, dropped };
+};
 
 const rules: Record<string, Rule> = {
   language: always,
@@ -112,7 +130,8 @@ const rules: Record<string, Rule> = {
     const list = Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
     return list.every((p) => realInside(p, ctx.workspace)) ? { keep: true, value: [] } : untrusted;
   },
-  plugins: trustedOnly,
+  plugins: projectPlugins,
+  "mcp.startup_grace_seconds": always,
   hooks: trustedOnly,
 };
 
@@ -155,7 +174,10 @@ export function restrictProject(ctx: RestrictInput): { data: Table; ignored: Ign
       return;
     }
     const v = rule(value, ctx, get(ctx.user, path));
-    if (v.keep) put(path, "value" in v && v.value !== undefined ? v.value : value);
+    if (v.keep) {
+      put(path, "value" in v && v.value !== undefined ? v.value : value);
+      for (const d of v.dropped ?? []) ignored.push({ file: ctx.file, line: lineOfKey(ctx.text, "plugins.sandbox"), key: d.key, value: d.value, reason: d.reason, trustable: false });
+    }
     else drop(key, value, v.reason ?? UNTRUSTED, v.trustable ?? true);
   };
   for (const [k, v] of Object.entries(ctx.data)) judge([k], v);
