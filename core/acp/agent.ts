@@ -34,6 +34,18 @@ const field = (p: unknown, name: string, kind: "string" | "array"): unknown => {
 const steerParams = (p: unknown) => ({ sessionId: field(p, "sessionId", "string") as string, prompt: field(p, "prompt", "array") as acp.ContentBlock[] });
 const setModelParams = (p: unknown) => ({ sessionId: field(p, "sessionId", "string") as string, modelId: field(p, "modelId", "string") as string });
 
+/**
+ * How a client gets Reasonix a model: `reasonix setup` in a terminal when the
+ * client can run one for the user, else the same advice as text.
+ */
+export function authMethods(caps: acp.ClientCapabilities): acp.AuthMethod[] {
+  const setup = "Configure a model provider with `reasonix setup` (it writes [[providers]] to ~/.reasonix/config.toml and the key to ~/.reasonix/.env), then start a new session.";
+  const methods: acp.AuthMethod[] = [];
+  if (caps.auth?.terminal) methods.push({ id: "reasonix-setup", name: "Set up a model provider", description: setup, type: "terminal", args: ["setup"] } as acp.AuthMethod);
+  methods.push({ id: "reasonix-config", name: "Configure a model provider", description: setup });
+  return methods;
+}
+
 export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shutdown(): Promise<void> } {
   const { log } = opts;
   const sessions = new Map<string, AcpSession>();
@@ -99,13 +111,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
           mcpCapabilities: { http: false, sse: false },
           _meta: { "reasonix.io": { sessionSteer: { method: STEER_METHOD } } },
         },
-        authMethods: [
-          {
-            id: "reasonix-config",
-            name: "Configure a model provider",
-            description: "Add a [[providers]] entry to ~/.reasonix/config.toml and its key to ~/.reasonix/.env (see `reasonix docs show engine.md#providers`), then start a new session.",
-          },
-        ],
+        authMethods: authMethods(clientCaps),
       };
     })
     .onRequest(acp.methods.agent.authenticate, () => ({}))

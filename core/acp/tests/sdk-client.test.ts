@@ -218,3 +218,13 @@ test("steering mid-turn is accepted and reaches the next provider request; idle 
   expect(llm.chatRequests()[2]!.body.messages.at(-1).content).toBe(steerMessage("and keep it short"));
   await expect(conn.extMethod(STEER_METHOD, { sessionId: s.sessionId })).rejects.toMatchObject({ code: -32602 });
 });
+
+test("no provider configured: session/new asks for authentication naming reasonix setup; terminal auth is offered when the client can run it", async () => {
+  const { conn, env } = await setup([], { auth: { terminal: true } } as acp.ClientCapabilities);
+  writeFileSync(join(env.home, "config.toml"), "[sandbox]\nbash = \"off\"\n");
+  const err = await conn.newSession({ cwd: env.workspace, mcpServers: [] }).catch((e) => e);
+  expect(err.code).toBe(-32000);
+  expect(err.message).toContain("reasonix setup");
+  const init = await conn.initialize(initParams({ auth: { terminal: true } } as acp.ClientCapabilities));
+  expect(init.authMethods?.find((m: any) => m.type === "terminal")).toMatchObject({ id: "reasonix-setup", args: ["setup"] });
+});
