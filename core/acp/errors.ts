@@ -6,7 +6,9 @@ export function toRequestError(e: unknown, fieldName?: string): RequestError {
   if (e instanceof RequestError) return e;
   if (e instanceof ReasonixError) {
     const msg = e.hint ? `${e.message} (${e.hint})` : e.message;
-    if (/no \[\[providers\]\] configured/.test(e.message)) return RequestError.authRequired({ setup: "reasonix setup" }, `${msg}; run \`reasonix setup\``);
+    if (/no (model provider is configured|\[\[providers\]\] configured)/.test(e.message)) {
+      return RequestError.authRequired({ setup: "reasonix setup" }, msg.includes("reasonix setup") ? msg : `${msg}; run \`reasonix setup\``);
+    }
     if (["workspace", "session_id", "session_workspace", "session_not_found", "usage"].includes(e.code) || e.exitCode === 2) {
       return RequestError.invalidParams(fieldName ? { field: fieldName } : {}, fieldName ? `${fieldName}: ${msg}` : msg);
     }
