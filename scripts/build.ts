@@ -1,5 +1,5 @@
-// `npm run build`: one self-contained executable per platform, archives and
-// SHA256SUMS under dist/. `npm run build -- --single` builds only this host.
+// `npm run build`: one self-contained executable per platform, archives, the
+// precompressed upload artifacts for `remote` (.zst) and SHA256SUMS under dist/. `npm run build -- --single` builds only this host.
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +75,27 @@ export async function compileTarget(t: Target, outDir: string, stamp = buildStam
   return outfile;
 }
 
+/**
+ * The upload artifact for `reasonix remote`: the raw executable as `zstd -19
+ * --long=27` (what the remote decompresses while it streams in), made once here
+ * so no client ever has to spend a minute of CPU compressing it.
+ */
+export async function uploadArtifact(t: Target, binary: string, outDir: string): Promise<string> {
+  const name = `${targetName(t)}.zst`;
+  const out = join(outDir, name);
+  const zstd = Bun.which("zstd");
+  if (zstd) {
+    const r = Bun.spawnSync([zstd, "-q", "-f", "-T0", "-19", "--long=27", binary, "-o", out], { stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`zstd failed for ${name}: ${r.stderr.toString().trim()}`);
+  } else {
+    const zlib = (await import("node:zlib")) as unknown as { zstdCompressSync(b: Uint8Array, o: { params: Record<number, number> }): Buffer; constants: Record<string, number> };
+    const c = zlib.constants;
+    const params = { [c.ZSTD_c_compressionLevel!]: 19, [c.ZSTD_c_enableLongDistanceMatching!]: 1, [c.ZSTD_c_windowLog!]: 27, [c.ZSTD_c_checksumFlag!]: 1 };
+    writeFileSync(out, zlib.zstdCompressSync(readFileSync(binary), { params }));
+  }
+  return name;
+}
+
 async function archive(t: Target, binary: string, outDir: string, mtime: Date): Promise<string> {
   const data = readFileSync(binary);
   const entry = { name: t.os === "windows" ? "reasonix.exe" : "reasonix", data, mode: 0o755 };
@@ -84,7 +105,7 @@ async function archive(t: Target, binary: string, outDir: string, mtime: Date): 
   return name;
 }
 
-export async function build(opts: { single: boolean; outDir: string }): Promise<void> {
+export async function build(opts: { single: boolean; outDir: string; noUploadArtifacts?: boolean }): Promise<void> {
   const stamp = buildStamp();
   const targets = opts.single ? [hostTarget()] : allTargets;
   rmSync(opts.outDir, { recursive: true, force: true });
@@ -95,9 +116,9 @@ export async function build(opts: { single: boolean; outDir: string }): Promise<
     const bin = await compileTarget(t, opts.outDir, stamp);
     chmodSync(bin, 0o755);
     const name = await archive(t, bin, opts.outDir, new Date(stamp.buildTime));
-    const hash = createHash("sha256").update(readFileSync(join(opts.outDir, name))).digest("hex");
-    sums.push(`${hash}  ${name}`);
-    console.error(`built ${name} in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+    const names = [name, ...(t.os === "windows" || opts.noUploadArtifacts ? [] : [await uploadArtifact(t, bin, opts.outDir)])];
+    for (const n of names) sums.push(`${createHash("sha256").update(readFileSync(join(opts.outDir, n))).digest("hex")}  ${n}`);
+    console.error(`built ${names.join(", ")} in ${((performance.now() - started) / 1000).toFixed(1)}s`);
   }
   writeFileSync(join(opts.outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
   // `reasonix upgrade --check` reads this to learn the newest version.
@@ -114,5 +135,6 @@ export async function build(opts: { single: boolean; outDir: string }): Promise<
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const outIdx = args.indexOf("--out-dir");
-  await build({ single: args.includes("--single"), outDir: outIdx >= 0 ? args[outIdx + 1]! : join(root, "dist") });
+  // --no-upload-artifacts skips the precompressed remote-upload files (quick local builds).
+  await build({ single: args.includes("--single"), outDir: outIdx >= 0 ? args[outIdx + 1]! : join(root, "dist"), noUploadArtifacts: args.includes("--no-upload-artifacts") });
 }

@@ -9,11 +9,11 @@
  * SHA256SUMS before use.
  */
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, copyFileSync, createReadStream, createWriteStream, existsSync, rmSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { ReasonixError } from "../../core/errors.ts";
-import { downloadFile, extractBinary, progressTap, releaseBase, sha256File, tempBeside, verifyFile, type TransferProgress } from "../../core/release/download.ts";
+import { downloadFile, extractBinary, parseSums, progressTap, releaseBase, sha256File, tempBeside, verifyFile, type TransferProgress } from "../../core/release/download.ts";
 import { writeFileAtomic } from "../../core/fs/atomic.ts";
 import { buildInfo, platformId } from "../../core/version.ts";
 
@@ -111,6 +111,58 @@ async function describe(path: string, platform: string, version: string, source:
   return { platform, version, path, size: statSync(path).size, sha256: sha ?? (await cachedSha(path, cacheDir)), source };
 }
 
+/** Decompress a zstd file (long window allowed) to `dest`. */
+async function unzstd(src: string, dest: string): Promise<void> {
+  const cli = Bun.which("zstd");
+  if (cli) {
+    const fd = openSync(dest, "w", 0o700);
+    try {
+      const r = Bun.spawnSync([cli, "-dcq", "--long=27", src], { stdout: fd, stderr: "pipe" });
+      if (r.exitCode !== 0) throw new ReasonixError("artifact_invalid", `${src} does not decompress: ${r.stderr.toString().trim()}`);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  const zlib = (await import("node:zlib")) as unknown as { createZstdDecompress(o: { params: Record<number, number> }): import("node:stream").Transform; constants: Record<string, number> };
+  const c = zlib.constants;
+  await pipeline(createReadStream(src), zlib.createZstdDecompress({ params: { [c.ZSTD_d_windowLogMax!]: 27 } }), createWriteStream(dest, { mode: 0o700 }));
+}
+
+/**
+ * Take a release's precompressed upload artifact (`reasonix-<platform>.zst`, made
+ * once by the build): verified against SHA256SUMS, decompressed once here for the
+ * binary's own hash (what the remote checks), and kept in the cache as this build's
+ * compressed copy, so the upload sends it without compressing anything.
+ */
+async function adoptPrecompressed(zst: string, sums: string, name: string, o: ResolveArtifactOptions, version: string, source: string): Promise<BinaryArtifact> {
+  const zsha = await verifyFile(zst, sums, `${name}.zst`);
+  const memo = join(o.cacheDir, `zst-${zsha.slice(0, 24)}.json`);
+  try {
+    const m = JSON.parse(readFileSync(memo, "utf8")) as { sha256: string };
+    const raw = join(o.cacheDir, cacheName(m.sha256, `-${o.platform}`));
+    if (existsSync(raw) && existsSync(join(o.cacheDir, compressedCacheName(m.sha256, "zstd", 19)))) return describe(raw, o.platform, version, source, m.sha256, o.cacheDir);
+  } catch {}
+  const tmp = tempBeside(join(o.cacheDir, `${name}.raw`));
+  try {
+    o.onProgress?.("extract", 0, statSync(zst).size);
+    await unzstd(zst, tmp);
+    o.onProgress?.("extract", statSync(zst).size, statSync(zst).size);
+    const sha = await sha256File(tmp);
+    const raw = join(o.cacheDir, cacheName(sha, `-${o.platform}`));
+    renameSync(tmp, raw);
+    const packed = join(o.cacheDir, compressedCacheName(sha, "zstd", 19));
+    const ptmp = tempBeside(packed);
+    copyFileSync(zst, ptmp);
+    renameSync(ptmp, packed);
+    writeFileAtomic(memo, JSON.stringify({ sha256: sha }), { mode: 0o600 });
+    return describe(raw, o.platform, version, source, sha, o.cacheDir);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
 export async function resolveArtifact(o: ResolveArtifactOptions): Promise<BinaryArtifact> {
   const env = o.env ?? process.env;
   const version = o.version ?? buildInfo().version;
@@ -127,6 +179,8 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
     const sums = readFileSync(sumsPath, "utf8");
     const tgz = join(releaseDir, `${name}.tar.gz`);
     const raw = join(releaseDir, name);
+    const zst = join(releaseDir, `${name}.zst`);
+    if (existsSync(zst) && parseSums(sums).has(`${name}.zst`)) return adoptPrecompressed(zst, sums, name, o, version, zst);
     if (existsSync(raw) && statSync(raw).isFile()) {
       const sha = await verifyFile(raw, sums, name);
       return describe(raw, o.platform, version, raw, sha, o.cacheDir);
@@ -147,14 +201,26 @@ export async function resolveArtifact(o: ResolveArtifactOptions): Promise<Binary
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tgz = join(dir, `${name}.tar.gz`);
   const sumsPath = join(dir, "SHA256SUMS");
+  const zst = join(dir, `${name}.zst`);
   try {
     if (!existsSync(sumsPath)) await downloadFile(`${base}/SHA256SUMS`, sumsPath);
-    if (!existsSync(tgz)) await downloadFile(`${base}/${name}.tar.gz`, tgz, phase("download", o.onProgress));
+    // A release with the precompressed upload artifact: fetch that instead of the archive.
+    if (parseSums(readFileSync(sumsPath, "utf8")).has(`${name}.zst`)) {
+      if (!existsSync(zst)) await downloadFile(`${base}/${name}.zst`, zst, phase("download", o.onProgress));
+    } else if (!existsSync(tgz)) await downloadFile(`${base}/${name}.tar.gz`, tgz, phase("download", o.onProgress));
   } catch (e) {
     throw new ReasonixError("artifact_download", `cannot fetch the ${o.platform} build of reasonix ${version} from ${base}: ${(e as Error).message}`, {
       hint: "set REASONIX_RELEASE_DIR to a directory with the release files, or use serve_install = \"npm\"",
       cause: e,
     });
+  }
+  if (existsSync(zst)) {
+    try {
+      return await adoptPrecompressed(zst, readFileSync(sumsPath, "utf8"), name, o, version, `${base}/${name}.zst`);
+    } catch (e) {
+      unlinkSync(zst); // never keep a bad download around for the next try
+      throw e;
+    }
   }
   let sha: string;
   try {

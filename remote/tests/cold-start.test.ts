@@ -31,6 +31,27 @@ describe("upload plan from the link speed", () => {
   });
 });
 
+describe("build: the precompressed upload artifact", () => {
+  test("uploadArtifact writes reasonix-<os>-<arch>.zst (zstd, long window) that decompresses to the binary", async () => {
+    const { uploadArtifact } = await import("../../scripts/build.ts");
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const { randomBytes } = await import("node:crypto");
+    const out = mkdtempSync(join(tmpdir(), "rx-build-art-"));
+    try {
+      const bin = join(out, "reasonix");
+      const data = Buffer.concat([randomBytes(300_000), Buffer.alloc(700_000, 7)]);
+      writeFileSync(bin, data);
+      const name = await uploadArtifact({ os: "linux", arch: "arm64" }, bin, out);
+      expect(name).toBe("reasonix-linux-arm64.zst");
+      const zlib = (await import("node:zlib")) as unknown as { zstdDecompressSync(b: Buffer, o: { params: Record<number, number> }): Buffer; constants: Record<string, number> };
+      const back = zlib.zstdDecompressSync(readFileSync(join(out, name)), { params: { [zlib.constants.ZSTD_d_windowLogMax!]: 27 } });
+      expect(back.equals(data)).toBe(true);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
 const skip = skipWithoutSshd("cold start tests");
 
 describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
@@ -99,6 +120,42 @@ describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
     expect(again.source).toBe("cached");
     expect(events.find((e) => e.event === "installed")!.bytes).toBe(installed.bytes);
   }, 240_000);
+
+  test("a release's precompressed artifact (.zst in SHA256SUMS) is verified and sent as is, without compressing", async () => {
+    const { ensureServe, stopServe } = await import("../bootstrap/bootstrap.ts");
+    const { createHash } = await import("node:crypto");
+    const { readFileSync, writeFileSync, mkdirSync } = await import("node:fs");
+    const zlib = (await import("node:zlib")) as unknown as { zstdCompressSync(b: Uint8Array, o: { params: Record<number, number> }): Buffer; constants: Record<string, number> };
+    const rel = join(dir, "release");
+    mkdirSync(rel);
+    const name = `reasonix-${build.platform}`;
+    // Level 3 keeps the test quick; the build uses 19 with a long window.
+    const zst = zlib.zstdCompressSync(readFileSync(build.binary), { params: { [zlib.constants.ZSTD_c_compressionLevel!]: 3, [zlib.constants.ZSTD_c_checksumFlag!]: 1 } });
+    writeFileSync(join(rel, `${name}.zst`), zst);
+    writeFileSync(join(rel, "SHA256SUMS"), `${createHash("sha256").update(zst).digest("hex")}  ${name}.zst\n`);
+    sshd.runAsUser("rm -rf ~/.reasonix/remote/bin");
+    const conn = await connectToHarness(sshd, join(dir, "kh-rel"));
+    const events: Record<string, any>[] = [];
+    try {
+      const info = await ensureServe(conn.client, { workspace: "~/ws", version: build.version, releaseDir: rel, cacheDir: join(dir, "cache-rel"), restart: true, onEvent: (e) => events.push(e) });
+      await stopServe(conn.client, info.slug, info.pid);
+    } finally {
+      conn.close();
+    }
+    expect(events.find((e) => e.event === "install_source")).toMatchObject({ source: "cached", codec: "zstd", bytes: zst.length });
+    expect(events.find((e) => e.event === "installed")!.bytes).toBe(zst.length);
+    honestProgress(events);
+    // A tampered artifact is refused before anything is sent.
+    writeFileSync(join(rel, `${name}.zst`), Buffer.concat([zst, Buffer.from("x")]));
+    sshd.runAsUser("rm -rf ~/.reasonix/remote/bin");
+    const conn2 = await connectToHarness(sshd, join(dir, "kh-rel"));
+    try {
+      const err = await ensureServe(conn2.client, { workspace: "~/ws", version: build.version, releaseDir: rel, cacheDir: join(dir, "cache-rel2"), restart: true }).catch((e) => e);
+      expect(err.code).toBe("checksum_mismatch");
+    } finally {
+      conn2.close();
+    }
+  }, 180_000);
 
   test("on loopback: the link is fast, so little or no compression; the binary arrives intact", async () => {
     const cacheDir = join(dir, "cache-fast");
