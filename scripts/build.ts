@@ -135,6 +135,8 @@ export async function build(opts: { single: boolean; outDir: string; noUploadArt
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const outIdx = args.indexOf("--out-dir");
-  // --no-upload-artifacts skips the precompressed remote-upload files (quick local builds).
-  await build({ single: args.includes("--single"), outDir: outIdx >= 0 ? args[outIdx + 1]! : join(root, "dist"), noUploadArtifacts: args.includes("--no-upload-artifacts") });
+  // The precompressed remote-upload files are for releases: --single (this machine's
+  // binary, to run) and --no-upload-artifacts skip that minute of compression.
+  const single = args.includes("--single");
+  await build({ single, outDir: outIdx >= 0 ? args[outIdx + 1]! : join(root, "dist"), noUploadArtifacts: single || args.includes("--no-upload-artifacts") });
 }
