@@ -34,7 +34,10 @@ export const SCAN_SKIP = new Set(["node_modules", ".git"]);
  * repositories created after any scan.
  */
 export function gitStateReason(path: string): string | null {
-  const parts = path.split(/[\\/]+/).filter((c) => c !== "");
+  // Folded the way case-insensitive filesystems (macOS, Windows) match names,
+  // where `.GIT/Config` or `.git./config` is `.git/config`; on Linux this only
+  // refuses a few odd names more.
+  const parts = path.split(/[\\/]+/).filter((c) => c !== "").map(foldName);
   for (let i = 0; i < parts.length; i++) {
     if (parts[i] !== ".git") continue;
     const rest = parts.slice(i + 1);
@@ -44,6 +47,8 @@ export function gitStateReason(path: string): string | null {
   }
   return null;
 }
+
+const foldName = (c: string): string => c.toLowerCase().replace(/[. ]+$/, (m) => (m.length === c.length ? m : ""));
 
 /** `rest` is a path below a git dir. */
 function gitDirRestReason(rest: string[]): string | null {

@@ -121,6 +121,8 @@ describe("createPathPolicy", () => {
       ".git/modules/sub/commondir", ".git/modules/a/modules/b/commondir", ".git/modules/a/modules/b/config.worktree",
       "vendor/lib/.git/config", "vendor/lib/.git/hooks/post-merge", "vendor/lib/.git/commondir", "deep/x/y/.git/modules/s/config",
       "src/.git", "src/.git/../.git/config",
+      // Case-insensitive filesystems (macOS, Windows) and Windows' trailing dots name the same files.
+      ".GIT/config", ".Git/HOOKS/pre-commit", ".git./config", "sub/.git /commondir",
     ]) {
       expect({ t, d: p.checkWrite(t) }).toMatchObject({ t, d: { allowed: false, code: "protected-path" } });
     }
