@@ -7,6 +7,17 @@ import { readHidden, readLine } from "./hidden-input.ts";
 import { bold, dim } from "./output.ts";
 
 const say = (text: string) => process.stderr.write(`${text}\n`);
+const CANCELLED = "setup cancelled; nothing was written";
+
+/** A visible line; Ctrl-C (readline's abort) or Ctrl-D ends the wizard without writing anything. */
+async function line(prompt: string): Promise<string> {
+  try {
+    return await readLine(prompt);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(CANCELLED);
+  }
+}
 
 /** Prompts on the controlling terminal; a number or the option's text picks it. */
 export function terminalSetupIO(): SetupIO {
@@ -16,7 +27,7 @@ export function terminalSetupIO(): SetupIO {
       say(bold(question, process.stderr));
       options.forEach((o, i) => say(`  ${String(i + 1).padStart(2)}) ${o}${i === defaultIndex ? dim(" (default)", process.stderr) : ""}`));
       for (let tries = 0; tries < 5; tries++) {
-        const a = (await readLine(`choose 1-${options.length} [${defaultIndex + 1}]: `)).trim();
+        const a = (await line(`choose 1-${options.length} [${defaultIndex + 1}]: `)).trim();
         if (a === "") return defaultIndex;
         const n = Number(a);
         if (Number.isInteger(n) && n >= 1 && n <= options.length) return n - 1;
@@ -27,9 +38,9 @@ export function terminalSetupIO(): SetupIO {
       throw new UsageError("setup cancelled: no choice made");
     },
     async ask(question, defaultValue) {
-      return readLine(`${question}${defaultValue ? dim(` [${defaultValue}]`, process.stderr) : ""}: `);
+      return line(`${question}${defaultValue ? dim(` [${defaultValue}]`, process.stderr) : ""}: `);
     },
-    askSecret: (question) => readHidden(question),
+    askSecret: (question) => readHidden(question).catch((e) => Promise.reject(e instanceof UsageError && e.message === "cancelled" ? new UsageError(CANCELLED) : e)),
   };
 }
 

@@ -70,6 +70,18 @@ describe.skipIf(skip)("reasonix setup on a terminal (tmux)", () => {
     expect(llm.requests[0]!.headers.authorization).toBe("Bearer sk-tty-secret-42");
   }, 90_000);
 
+  test("Ctrl-C at a question cancels: exit 2, nothing written", async () => {
+    pane?.kill();
+    const before = readFileSync(join(ce.home, "config.toml"), "utf8");
+    pane = startChat(ce, ["setup"], { env: { NO_COLOR: "1" }, cols: 400 });
+    await pane.waitFor("choose 1-8 [1]:");
+    pane.keys("C-c");
+    const done = await pane.waitFor(/\[exit \d+\]/, { all: true });
+    expect(done).toContain("error: setup cancelled; nothing was written");
+    expect(done).toContain("[exit 2]");
+    expect(readFileSync(join(ce.home, "config.toml"), "utf8")).toBe(before);
+  }, 60_000);
+
   test("reasonix web on first use (no provider) runs the same wizard, then serves with the new provider", async () => {
     pane?.kill();
     rmSync(join(ce.home, "config.toml"));
