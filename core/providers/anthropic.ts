@@ -5,7 +5,8 @@
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
-import { ctxOf, fetchModelList, joinUrl, networkError, providerFetch, StreamWatch, who } from "./http.ts";
+import { ctxOf, fetchModelList, joinUrl, networkError, providerFetch, who } from "./http.ts";
+import { StreamWatch } from "./stream-watch.ts";
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import { readSse } from "./sse.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ThinkingBlock, ToolCall } from "./types.ts";

@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError, httpError } from "./errors.ts";
-import { ctxOf, fetchModelList, joinUrl, networkError, StreamWatch, who, type ProviderCtx } from "./http.ts";
+import { ctxOf, fetchModelList, joinUrl, networkError, who, type ProviderCtx } from "./http.ts";
+import { StreamWatch } from "./stream-watch.ts";
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ToolCall } from "./types.ts";
 
