@@ -1,7 +1,7 @@
 // Tool calls as one-line cards, writer diffs and the inline approval prompt.
 // Pure functions from engine data to display lines (colour through `paint`).
 import { truncateToWidth } from "@mariozechner/pi-tui";
-import type { ApprovalDecision, FileDiff } from "../../core/engine/types.ts";
+import type { ApprovalDecision, EngineEvent, FileDiff } from "../../core/engine/types.ts";
 
 export interface Paint {
   dim(s: string): string;
@@ -100,14 +100,8 @@ export function outputLines(p: Paint, output: string, width: number, max: number
   return shown.map((l) => p.dim(l));
 }
 
-export interface PendingApproval {
-  callId: string;
-  name: string;
-  input: unknown;
-  summary: string;
-  suggestedRule: string;
-  diff?: FileDiff[];
-}
+/** An approval_request still waiting for an answer. */
+export type PendingApproval = Omit<Extract<EngineEvent, { type: "approval_request" }>, "type">;
 
 export function approvalLines(p: Paint, a: PendingApproval, width: number): string[] {
   const head = truncateToWidth(`${p.yellow("?")} ${p.bold("Allow")} ${a.summary}`, width, "…");

@@ -54,7 +54,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         break;
       case "approval_request":
         breakLine();
-        approvals.push({ callId: e.callId, name: e.name, input: e.input, summary: e.summary, suggestedRule: e.suggestedRule });
+        approvals.push(e);
         for (const l of changeLines(plainPaint, e.name, e.input, e.diff, width(), 8)) println(l);
         println(`? allow ${e.summary}: [y] once, [a] this session, [p] always (rule ${e.suggestedRule}), [n] deny`);
         break;

@@ -70,7 +70,7 @@ export class Transcript {
         break;
       }
       case "approval_request":
-        this.approvals.push({ callId: e.callId, name: e.name, input: e.input, summary: e.summary, suggestedRule: e.suggestedRule, diff: e.diff });
+        this.approvals.push(e);
         break;
       case "approval_resolved": {
         const i = this.approvals.findIndex((a) => a.callId === e.callId);

@@ -1,37 +1,19 @@
 // The chat's keys and commands in a real tmux pane: Shift+Tab modes, the `/`
 // menu (/model, /new, /rewind), `@` completion, history across restarts,
 // queued input, and the session afterwards in `reasonix sessions`.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
-import { hasTmux, startChat, type Pane } from "./chat-helpers.ts";
-import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+import { chatFixture, hasTmux, ready, type Pane } from "./chat-helpers.ts";
+import { runCli } from "./run-helpers.ts";
 
 const skip = !hasTmux();
 if (skip) console.warn("SKIPPED terminal chat command tests: tmux is not installed (apt-get install tmux)");
 
-let llm: ScriptedServer;
-let ce: CliEnv;
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const f = chatFixture();
+const { setup, chat } = f;
 
-async function setup(steps: ScriptStep[], extraToml?: string) {
-  llm = await startScriptedOpenAI(steps);
-  ce = makeCliEnv(llm.url, { extraToml });
-  cleanups.push(() => llm.close(), () => ce.cleanup());
-}
-
-function chat(args?: string[], opts?: Parameters<typeof startChat>[2]): Pane {
-  const p = startChat(ce, args, opts);
-  cleanups.push(() => p.kill());
-  return p;
-}
-
-const ready = (p: Pane) => p.waitFor((s) => (s.match(/^─{20,}/gm) ?? []).length >= 2 && s.includes("mode "));
-const lastUser = (i: number) => llm.chatRequests()[i]!.body.messages.filter((m: any) => m.role === "user").at(-1).content;
+const lastUser = (i: number) => f.llm.chatRequests()[i]!.body.messages.filter((m: any) => m.role === "user").at(-1).content;
 const sessionId = (s: string) => /session (\d{8}-\d{6}-[0-9a-f]{6})/.exec(s)?.[1];
 
 describe.skipIf(skip)("reasonix chat keys and commands", () => {
@@ -46,7 +28,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     p.keys("Enter");
     const s = await p.waitFor("written in auto");
     expect(s).not.toContain("Allow write_file");
-    expect(readFileSync(join(ce.workspace, "auto.txt"), "utf8")).toBe("auto\n");
+    expect(readFileSync(join(f.ce.workspace, "auto.txt"), "utf8")).toBe("auto\n");
     p.keys("BTab");
     await p.waitFor("mode plan");
     p.keys("BTab");
@@ -59,8 +41,8 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
       ['[[providers]]', 'name = "other"', 'kind = "openai"', `base_url = "${"URL"}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n"),
     );
     // makeCliEnv wrote the second entry with a placeholder URL: point it at the scripted server.
-    const cfgPath = join(ce.home, "config.toml");
-    writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${llm.url}"`));
+    const cfgPath = join(f.ce.home, "config.toml");
+    writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${f.llm.url}"`));
     const p = chat();
     await ready(p);
     const first = sessionId(p.screen())!;
@@ -88,8 +70,8 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     p.type("hi other");
     p.keys("Enter");
     await p.waitFor("answer from other");
-    expect(llm.chatRequests()[1]!.body.model).toBe("other-model");
-    expect(llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["hello", "hi other"]);
+    expect(f.llm.chatRequests()[1]!.body.model).toBe("other-model");
+    expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["hello", "hi other"]);
 
     p.type("/new");
     await p.waitFor("Start a new conversation");
@@ -98,7 +80,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     p.type("fresh");
     p.keys("Enter");
     await p.waitFor("fresh answer");
-    expect(llm.chatRequests()[2]!.body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
+    expect(f.llm.chatRequests()[2]!.body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
     expect(first).toBeDefined();
   });
 
@@ -109,7 +91,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     p.type("make a file");
     p.keys("Enter");
     await p.waitFor("made it");
-    expect(existsSync(join(ce.workspace, "made.txt"))).toBe(true);
+    expect(existsSync(join(f.ce.workspace, "made.txt"))).toBe(true);
     p.type("/rewind");
     await p.waitFor("Go back to before");
     p.keys("Enter");
@@ -120,13 +102,13 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     p.keys("Enter"); // both
     const s = await p.waitFor("rewound to before turn");
     expect(s).toContain("made.txt");
-    expect(existsSync(join(ce.workspace, "made.txt"))).toBe(false);
+    expect(existsSync(join(f.ce.workspace, "made.txt"))).toBe(false);
   });
 
   test("@ completes a path one level at a time and the reference reaches the model's request", async () => {
     await setup([{ text: "read it" }]);
-    mkdirSync(join(ce.workspace, "src"));
-    writeFileSync(join(ce.workspace, "src/app.ts"), "export {}\n");
+    mkdirSync(join(f.ce.workspace, "src"));
+    writeFileSync(join(f.ce.workspace, "src/app.ts"), "export {}\n");
     const p = chat();
     await ready(p);
     p.type("explain @sr");
@@ -159,7 +141,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     const end = await p.waitFor("[exit 0]", { all: true });
     const id = sessionId(end)!;
 
-    const dir = join(ce.home, "chat-history");
+    const dir = join(f.ce.home, "chat-history");
     const files = require("node:fs").readdirSync(dir) as string[];
     expect(files).toHaveLength(1);
     expect(statSync(join(dir, files[0]!)).mode & 0o777).toBe(0o600);
@@ -172,7 +154,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     await p.waitFor(/^first prompt/m);
 
     // The session is listed by `reasonix sessions` and can be resumed.
-    const list = await runCli(ce, ["sessions", "list", "--json"]);
+    const list = await runCli(f.ce, ["sessions", "list", "--json"]);
     expect(list.code).toBe(0);
     expect(JSON.stringify(JSON.parse(list.stdout))).toContain(id);
     p.kill();
@@ -211,7 +193,7 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     expect(after).toContain("sent from the browser UI");
     expect(lastUser(1)).toBe("from the web");
     // Same conversation: the web prompt came after the terminal's.
-    expect(llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the terminal", "from the web"]);
+    expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the terminal", "from the web"]);
   });
 });
 
@@ -230,7 +212,7 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     const s = await p.waitFor("first written");
     expect(s).toContain("allowed always");
     expect(s).toContain("(rule Edit(p.txt))");
-    expect(readFileSync(join(ce.workspace, "reasonix.toml"), "utf8")).toContain("Edit(p.txt)");
+    expect(readFileSync(join(f.ce.workspace, "reasonix.toml"), "utf8")).toContain("Edit(p.txt)");
   });
 
   test("reasoning streams dimmed, collapses to one line, Ctrl-O prints it; Esc Esc opens the rewind picker", async () => {
@@ -257,7 +239,7 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
 describe.skipIf(skip)("/trust", () => {
   test("shows the workspace's trust: a new reasonix.toml is not trusted until `reasonix trust`", async () => {
     await setup([]);
-    writeFileSync(join(ce.workspace, "reasonix.toml"), '[permissions]\nallow = ["Bash(ls)"]\n');
+    writeFileSync(join(f.ce.workspace, "reasonix.toml"), '[permissions]\nallow = ["Bash(ls)"]\n');
     const p = chat();
     await ready(p);
     p.type("/trust");

@@ -1,8 +1,10 @@
 // Drives `reasonix chat` in a real tmux pane: start it with a throw-away
 // $REASONIX_HOME against the scripted model, type with send-keys, read the
 // screen with capture-pane. Every wait polls with a deadline.
+import { afterEach } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mainTs, type CliEnv } from "./run-helpers.ts";
+import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import { mainTs, makeCliEnv, type CliEnv } from "./run-helpers.ts";
 
 export const hasTmux = (): boolean => spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
 
@@ -75,4 +77,46 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
     kill: () => void tmux(socket, ["kill-server"]),
   };
   return pane;
+}
+
+/** The editor is up: its two border lines and the status line are on screen. */
+export const ready = (p: Pane) => p.waitFor((s) => (s.match(/^─{20,}/gm) ?? []).length >= 2 && s.includes("mode "));
+
+export interface ChatFixture {
+  /** The scripted model of the current test. */
+  readonly llm: ScriptedServer;
+  /** Its throw-away $REASONIX_HOME and workspace. */
+  readonly ce: CliEnv;
+  setup(steps: ScriptStep[], extraToml?: string): Promise<void>;
+  chat(args?: string[], opts?: Parameters<typeof startChat>[2]): Pane;
+}
+
+/** Per-test scripted model, home and tmux panes, all cleaned up after each test. */
+export function chatFixture(): ChatFixture {
+  let llm: ScriptedServer | undefined;
+  let ce: CliEnv | undefined;
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    get llm() {
+      return llm!;
+    },
+    get ce() {
+      return ce!;
+    },
+    async setup(steps, extraToml) {
+      const server = await startScriptedOpenAI(steps);
+      const env = makeCliEnv(server.url, { extraToml });
+      llm = server;
+      ce = env;
+      cleanups.push(() => server.close(), () => env.cleanup());
+    },
+    chat(args, opts) {
+      const p = startChat(ce!, args, opts);
+      cleanups.push(() => p.kill());
+      return p;
+    },
+  };
 }

@@ -1,36 +1,16 @@
 // `reasonix chat` in a real tmux pane against the scripted model: streaming
 // markdown, inline approvals, cancel, exit, resize.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
-import { hasTmux, startChat, type Pane } from "./chat-helpers.ts";
-import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+import { chatFixture, hasTmux, ready, type Pane } from "./chat-helpers.ts";
+import { runCli } from "./run-helpers.ts";
 
 const skip = !hasTmux();
 if (skip) console.warn("SKIPPED terminal chat tests: tmux is not installed (apt-get install tmux)");
 
-let llm: ScriptedServer;
-let ce: CliEnv;
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function setup(steps: ScriptStep[], extraToml?: string) {
-  llm = await startScriptedOpenAI(steps);
-  ce = makeCliEnv(llm.url, { extraToml });
-  cleanups.push(() => llm.close(), () => ce.cleanup());
-}
-
-function chat(args?: string[], opts?: Parameters<typeof startChat>[2]): Pane {
-  const p = startChat(ce, args, opts);
-  cleanups.push(() => p.kill());
-  return p;
-}
-
-/** The editor is up: its two border lines are on screen. */
-const ready = (p: Pane) => p.waitFor((s) => (s.match(/^─{20,}/gm) ?? []).length >= 2 && s.includes("mode "));
+const f = chatFixture();
+const { setup, chat } = f;
 
 async function send(p: Pane, text: string) {
   p.type(text);
@@ -55,7 +35,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(s).not.toContain("**bold**");
     // Colour: the heading is styled (capture with escapes).
     expect(p.raw()).toContain("\x1b[");
-    expect(llm.chatRequests()[0]!.body.messages.at(-1)).toEqual({ role: "user", content: "write release notes" });
+    expect(f.llm.chatRequests()[0]!.body.messages.at(-1)).toEqual({ role: "user", content: "write release notes" });
   });
 
   test("a long streamed answer lands in the scrollback once and in order (small, narrow terminal)", async () => {
@@ -91,7 +71,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(s).toContain("y once");
     p.keys("y");
     await p.waitFor("wrote once");
-    expect(readFileSync(join(ce.workspace, "once.txt"), "utf8")).toBe("one\n");
+    expect(readFileSync(join(f.ce.workspace, "once.txt"), "utf8")).toBe("one\n");
 
     await send(p, "write denied.txt");
     await p.waitFor("write denied.txt", { all: true });
@@ -100,21 +80,21 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     // A refusal ends the turn (the engine's rule); the model is not asked again.
     s = await p.waitFor("a permission was refused");
     expect(s).toContain("denied: write_file");
-    expect(existsSync(join(ce.workspace, "denied.txt"))).toBe(false);
+    expect(existsSync(join(f.ce.workspace, "denied.txt"))).toBe(false);
 
     await send(p, "write two files");
     await p.waitFor("Allow write_file");
     p.keys("a");
     s = await p.waitFor("both written");
     expect(s).toContain("allowed for this session");
-    expect(readFileSync(join(ce.workspace, "s1.txt"), "utf8")).toBe("s1\ns2\n");
+    expect(readFileSync(join(f.ce.workspace, "s1.txt"), "utf8")).toBe("s1\ns2\n");
     // The second write needed no prompt: one "allowed for this session" line only.
     expect((p.all().match(/allowed for this session/g) ?? []).length).toBe(1);
   });
 
   test("a resize keeps the pending approval visible and does not wipe the scrollback", async () => {
     await setup([{ text: Array.from({ length: 60 }, (_, i) => `line ${i} of the earlier answer`).join("\n\n") }, { toolCalls: [{ name: "write_file", arguments: { path: "r.txt", content: "r\n" } }] }, { text: "done after resize" }]);
-    const rec = join(ce.workspace, "..", "resize.bytes");
+    const rec = join(f.ce.workspace, "..", "resize.bytes");
     const p = chat(["chat"], { record: rec });
     await ready(p);
     await send(p, "long answer");
@@ -137,7 +117,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(bytes).not.toContain("\x1b[2J");
     p.keys("y");
     await p.waitFor("done after resize");
-    expect(readFileSync(join(ce.workspace, "r.txt"), "utf8")).toBe("r\n");
+    expect(readFileSync(join(f.ce.workspace, "r.txt"), "utf8")).toBe("r\n");
   });
 
   test("Esc cancels the running turn; Ctrl-C twice exits 0", async () => {
@@ -147,7 +127,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await send(p, "slow one");
     await p.waitFor("Esc cancels");
     // Cancel once the request is at the model (else the next prompt would meet the slow step).
-    for (let i = 0; i < 200 && llm.chatRequests().length < 1; i++) await Bun.sleep(25);
+    for (let i = 0; i < 200 && f.llm.chatRequests().length < 1; i++) await Bun.sleep(25);
     p.keys("Escape");
     await p.waitFor("cancelled");
     await p.waitFor((s) => !s.includes("Esc cancels"));
@@ -162,7 +142,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
 
   test("plain `reasonix` on a terminal opens the chat; without a terminal it stays exit 2", async () => {
     await setup([{ text: "hello from plain reasonix" }]);
-    const r = await runCli(ce, []);
+    const r = await runCli(f.ce, []);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("missing command");
     const p = chat([]);
@@ -175,7 +155,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
 describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
   test("NO_COLOR=1: the same chat with no escape sequence in anything it writes; approvals answered by line", async () => {
     await setup([{ text: ANSWER }, { toolCalls: [{ name: "write_file", arguments: { path: "nc.txt", content: "plain\n" } }] }, { text: "wrote nc" }]);
-    const rec = join(ce.workspace, "..", "nocolor.bytes");
+    const rec = join(f.ce.workspace, "..", "nocolor.bytes");
     const p = chat(["chat"], { env: { NO_COLOR: "1" }, record: rec });
     await p.waitFor("line mode");
     p.type("notes please");
@@ -187,11 +167,13 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
     p.type("y");
     p.keys("Enter");
     await p.waitFor("wrote nc");
-    expect(readFileSync(join(ce.workspace, "nc.txt"), "utf8")).toBe("plain\n");
+    expect(readFileSync(join(f.ce.workspace, "nc.txt"), "utf8")).toBe("plain\n");
     p.type("/mode auto");
     p.keys("Enter");
     await p.waitFor("permission mode auto");
     p.keys("C-c");
+    // In line mode Ctrl-C is a signal, and two signals in a row can merge into one: wait like a person.
+    await p.waitFor("press Ctrl-C again");
     p.keys("C-c");
     await p.waitFor("[exit 0]", { all: true });
     const bytes = readFileSync(rec, "utf8");
