@@ -161,6 +161,25 @@ export const configSchema: Record<string, FieldSpec> = {
       startup_grace_seconds: num("how long a turn waits for MCP servers still starting", 3),
     },
   },
+  skills: {
+    type: "table",
+    doc: "skills (docs/commands.md#skills)",
+    fields: {
+      paths: strs("extra folders holding skill folders (SKILL.md)", []),
+      excluded_paths: strs("folders whose skills are skipped", []),
+      disabled_skills: strs("skill names listed but not loaded", []),
+    },
+  },
+  hooks: {
+    type: "tables",
+    doc: "commands run at agent events (docs/commands.md#hooks)",
+    fields: {
+      event: { type: "enum", values: ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact"], doc: "when it runs" },
+      matcher: str("tool-name pattern for PreToolUse/PostToolUse (regex, `*` or empty = all)"),
+      command: str("shell command; gets the event as JSON on stdin"),
+      timeout_seconds: num("kill the hook after this long", 60),
+    },
+  },
   mcp_server: {
     type: "table",
     doc: "`reasonix mcp serve` (user config only)",

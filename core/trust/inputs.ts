@@ -7,8 +7,8 @@ import { join, sep } from "node:path";
 
 /** Single files a workspace may ship. */
 export const PROJECT_FILES = ["reasonix.toml", ".mcp.json"] as const;
-/** Folders under `.reasonix/` whose files are project inputs (commands, skills, hooks, agents). */
-export const PROJECT_DIRS = [".reasonix"] as const;
+/** Folders whose files are project inputs: `.reasonix/` (commands, skills, hooks, agents) and `.agents/skills/` (skills). */
+export const PROJECT_DIRS = [".reasonix", ".agents/skills"] as const;
 /** A repository cannot make `reasonix trust` hash forever. */
 export const MAX_INPUT_FILES = 2000;
 

@@ -133,6 +133,9 @@ const rules: Record<string, Rule> = {
   plugins: projectPlugins,
   "mcp.startup_grace_seconds": always,
   hooks: trustedOnly,
+  "skills.paths": trustedOnly,
+  "skills.excluded_paths": always,
+  "skills.disabled_skills": always,
 };
 
 function userProviderNames(user: Table): string[] {
