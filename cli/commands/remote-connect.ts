@@ -58,7 +58,9 @@ function humanReporter(name: string) {
       case "install_source": {
         const link = e.link_bytes_per_s ? ` (link ~${fmtBytes(e.link_bytes_per_s)}/s)` : "";
         const what =
-          e.source === "cached"
+          e.source === "remote_download"
+            ? `the remote downloads ${e.url}`
+            : e.source === "cached"
             ? `sending the ${e.codec} copy made earlier${e.bytes ? ` (${fmtBytes(e.bytes)})` : ""}`
             : e.source === "raw"
               ? `sending the binary uncompressed${link}`
@@ -66,8 +68,12 @@ function humanReporter(name: string) {
         process.stderr.write(dim(`installing reasonix on the remote: ${what}\n`, process.stderr));
         break;
       }
+      case "install_fallback":
+        process.stderr.write(dim(`${e.from === "remote_download" ? "the remote could not download the release" : e.from}: ${e.reason}; uploading it instead\n`, process.stderr));
+        break;
       case "installed":
-        process.stderr.write(`installed reasonix on the remote (${fmtBytes(e.bytes)} sent for a ${fmtBytes(e.binary_size)} binary, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
+        if (e.bytes === 0) process.stderr.write(`installed reasonix on the remote (downloaded there: ${fmtBytes(e.binary_size)}, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
+        else process.stderr.write(`installed reasonix on the remote (${fmtBytes(e.bytes)} sent for a ${fmtBytes(e.binary_size)} binary, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
         break;
       case "waiting_for_lock": {
         const what = e.phase ? `${e.phase}${e.total ? ` ${Math.floor(((e.done ?? 0) / e.total) * 100)}%` : ""}` : "busy";

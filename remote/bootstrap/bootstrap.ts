@@ -5,7 +5,8 @@
  * clients with a remote mkdir lock so two connects give one launch.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { fetchText, parseSums, releaseBase } from "../../core/release/download.ts";
 import { join } from "node:path";
 import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
@@ -18,7 +19,7 @@ import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
 import { compressedCacheName, findCompressed, resolveArtifact, type BinaryArtifact, type Codec } from "./artifact.ts";
 import { expectedRatio, measureUpload, planUpload, type Plan } from "./link-speed.ts";
 import { compressStream, fileChunks } from "./stream-compress.ts";
-import { HOLD_SCRIPT, LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
+import { FETCH_SCRIPT, HOLD_SCRIPT, LOCK_SCRIPT, NPM_INSTALL_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import { uploadBinary, type Payload } from "./upload.ts";
 
 export interface ServeInfo {
@@ -34,7 +35,9 @@ export interface ServeInfo {
 }
 
 export type BootstrapEvent =
-  | { event: "installing"; phase: "download" | "extract" | "compress" | "upload" | "npm"; done: number; total: number }
+  | { event: "installing"; phase: "download" | "extract" | "compress" | "upload" | "remote_download" | "npm"; done: number; total: number }
+  /** A faster source did not work out (e.g. the remote has no internet); the next one follows. */
+  | { event: "install_fallback"; from: InstallSource["source"]; reason: string }
   | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number }
   /**
    * Where the upload comes from: a compressed copy made earlier (`cached`), the binary
@@ -48,7 +51,8 @@ export type BootstrapEvent =
   | { event: "waiting_for_lock"; holder: string; phase?: string; done?: number; total?: number };
 
 export interface InstallSource {
-  source: "cached" | "stream" | "raw";
+  source: "remote_download" | "cached" | "stream" | "raw";
+  url?: string;
   codec: Codec;
   level?: number;
   bytes?: number;
@@ -225,6 +229,7 @@ async function install(client: Client, s: RemoteState, version: string, o: Boots
     return;
   }
   const started = performance.now();
+  if (await remoteDownload(client, s, version, o, started)) return;
   const cacheDir = o.cacheDir ?? join(homePaths().home, "cache", "remote");
   const progress = (phase: "download" | "extract" | "compress", done: number, total: number) => o.onEvent?.({ event: "installing", phase, done, total });
   const art = await resolveArtifact({ platform: s.platform!, version, binaryPath: o.binaryPath, releaseDir: o.releaseDir, cacheDir, onProgress: progress });
@@ -237,6 +242,51 @@ async function install(client: Client, s: RemoteState, version: string, o: Boots
   // ms covers the whole install (lookup, cache, upload, remote check), not just the transfer.
   o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started) });
 }
+
+/**
+ * Source (a): the remote downloads the release artifact itself, checked against the
+ * SHA-256 the local side read from SHA256SUMS. Only where a release URL is meant to
+ * be used (not for an explicit binary, nor for a local release directory unless
+ * $REASONIX_DOWNLOAD_URL names a mirror). True when it installed the binary.
+ */
+async function remoteDownload(client: Client, s: RemoteState, version: string, o: BootstrapOptions, started: number): Promise<boolean> {
+  const env = process.env;
+  const releaseDir = o.releaseDir ?? env.REASONIX_RELEASE_DIR;
+  if (o.binaryPath || (releaseDir && !env.REASONIX_DOWNLOAD_URL)) return false;
+  if (!s.tools.has("curl") && !s.tools.has("wget")) return false;
+  if (!["sha256sum", "shasum", "openssl"].some((t) => s.tools.has(t))) return false;
+  const name = `reasonix-${s.platform}`;
+  const base = releaseBase(version, env);
+  let sums: string;
+  try {
+    sums = releaseDir && existsSync(join(releaseDir, "SHA256SUMS")) ? readFileSync(join(releaseDir, "SHA256SUMS"), "utf8") : await withTimeout(fetchText(`${base}/SHA256SUMS`), 10_000);
+  } catch {
+    return false; // we cannot vouch for anything the remote would fetch
+  }
+  const listed = parseSums(sums);
+  const kind = s.tools.has("zstd") && listed.has(`${name}.zst`) ? "zst" : s.tools.has("gzip") && s.tools.has("tar") && listed.has(`${name}.tar.gz`) ? "tgz" : null;
+  if (!kind) return false;
+  const file = `${name}.${kind === "zst" ? "zst" : "tar.gz"}`;
+  const url = `${base}/${file}`;
+  o.onEvent?.({ event: "install_source", source: "remote_download", codec: kind === "zst" ? "zstd" : "gzip", url });
+  const res = await runScript(client, FETCH_SCRIPT, {
+    args: [version, url, kind, listed.get(file)!],
+    timeoutMs: 960_000,
+    onLine: (line) => {
+      if (line.startsWith("progress=")) o.onEvent?.({ event: "installing", phase: "remote_download", done: Number(line.slice(9)) || 0, total: 0 });
+    },
+  }).catch((e: Error) => ({ stdout: `error=${e.message}`, stderr: "", code: 1, signal: null }));
+  const r = parseKv(res.stdout);
+  if (r.get("installed") === "1") {
+    o.onEvent?.({ event: "installed", bytes: 0, binary_size: Number(r.get("bytes")) || 0, codec: kind === "zst" ? "zstd" : "gzip", ms: Math.round(performance.now() - started) });
+    return true;
+  }
+  o.onEvent?.({ event: "install_fallback", from: "remote_download", reason: r.get("error") ?? (res.stderr.trim() || "unknown error") });
+  return false;
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([p, new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`no answer within ${ms} ms`)), ms).unref?.())]);
 
 /**
  * What to send, fastest first: a compressed copy already made for this build

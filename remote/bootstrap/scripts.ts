@@ -62,7 +62,7 @@ S="$base-$crc"
 if [ -n "$found" ]; then S=$(basename "$found" .json); S=\${S#serve-}; fi
 printf 'workspace=%s\\nslug=%s\\n' "$W" "$S"
 [ -x "$R/bin/reasonix-$V" ] && echo have_bin=1
-for t in zstd gzip sha256sum shasum openssl npm setsid; do
+for t in zstd gzip tar curl wget sha256sum shasum openssl npm setsid; do
   command -v $t >/dev/null 2>&1 && echo "tool_$t=1"
 done
 if [ "$MODE" = lock ]; then
@@ -188,6 +188,44 @@ install_main() {
   echo installed=1
 }
 install_main "$@"; exit $?
+`;
+
+/**
+ * The remote fetches the release artifact itself (fastest when it has a good
+ * internet link): download to a temp file, check its SHA-256 against the value
+ * the local side read from SHA256SUMS, then decompress it into place. Prints
+ * progress=BYTES lines while downloading. Args: VERSION URL KIND(zst|tgz) SHA256
+ */
+export const FETCH_SCRIPT = `${PRELUDE}
+fetch_main() {
+  B="$R/bin"; mkdir -p "$B" || return 1
+  dl="$B/.download-$1.$$.tmp"; tmp="$B/.reasonix-$1.$$.tmp"
+  trap 'rm -f "$dl" "$tmp"' EXIT
+  if command -v curl >/dev/null 2>&1; then
+    curl -fsSL --connect-timeout 5 --max-time 900 -o "$dl" "$2" 2>"$dl.err" &
+  elif command -v wget >/dev/null 2>&1; then
+    wget -q -T 5 -O "$dl" "$2" 2>"$dl.err" &
+  else echo "error=neither curl nor wget on the remote"; return 1; fi
+  job=$!
+  while kill -0 $job 2>/dev/null; do
+    printf 'progress=%s\\n' "$(wc -c < "$dl" 2>/dev/null | tr -d ' ')"; sleep 0.3 2>/dev/null || sleep 1
+  done
+  wait $job || { echo "error=download failed: $(head -c 300 "$dl.err" | tr '\\n' ' ')"; rm -f "$dl.err"; return 1; }
+  rm -f "$dl.err"
+  if command -v openssl >/dev/null 2>&1; then H="openssl dgst -sha256 -r"
+  elif command -v sha256sum >/dev/null 2>&1; then H=sha256sum
+  else H="shasum -a 256"; fi
+  sum=$($H < "$dl" | cut -d' ' -f1)
+  [ "$sum" = "$4" ] || { echo "error=checksum mismatch for the downloaded file (got \${sum:-nothing})"; return 1; }
+  case $3 in
+    zst) zstd -dcq --long=27 < "$dl" > "$tmp" ;;
+    *) gzip -dc < "$dl" | tar -xOf - reasonix > "$tmp" ;;
+  esac || { echo "error=cannot unpack the download"; return 1; }
+  [ -s "$tmp" ] || { echo "error=the download held no reasonix executable"; return 1; }
+  chmod 755 "$tmp" && mv -f "$tmp" "$B/reasonix-$1" || { echo "error=cannot move the binary into place"; return 1; }
+  printf 'installed=1\\nbytes=%s\\n' "$(wc -c < "$dl" | tr -d ' ')"
+}
+fetch_main "$@"; exit 0
 `;
 
 /** Install through npm and link the result as the version-matched binary. Args: VERSION */

@@ -6,7 +6,11 @@
 //   first-install upload time ÷ `scp` of the raw binary             goal ≤ 1.0
 //   tunnel throughput ÷ `ssh -L`                                    goal ≥ 0.9
 //   seconds from link restored to tunnel serving (netns + veth)     goal ≤ 2 s
-// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--only install,connect,tunnel,link] [--skip-netns]
+//   cold connect with a cached artifact, loopback                   goal ≤ 10 s
+//   cold connect with a cached artifact ÷ scp of it, 20 Mbit/s      goal ≤ 1.1
+//   cold connect with no artifact (streamed) ÷ scp raw, 20 Mbit/s   goal ≤ 1.3
+//   seconds from kill -9 of the serve to the tunnel answering again goal ≤ 3 s
+// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--only install,connect,tunnel,link,cold,heal] [--skip-netns]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -25,7 +29,7 @@ const opt = (name: string, dflt: number) => {
 const RUNS = opt("--runs", 5);
 // --only install,connect,tunnel,link  (default: all)
 const onlyIdx = args.indexOf("--only");
-const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link"]);
+const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link", "cold", "heal"]);
 const MB = opt("--mb", 256);
 
 // Exit through process.exit on a signal so the harness's exit hooks remove the test user and sshd.
@@ -81,6 +85,75 @@ const stopProc = async (c: ChildProcess) => {
   c.kill("SIGINT");
   await done;
 };
+
+/** Cold first install (serve start included) through ensureServe, on loopback and on a paced 20 Mbit/s relay. */
+async function benchCold(s: SshdHandle, work: string): Promise<void> {
+  const { ensureServe, stopServe } = await import("../../remote/bootstrap/bootstrap.ts");
+  const { resolveArtifact, compressedArtifact } = await import("../../remote/bootstrap/artifact.ts");
+  const { startRelay } = await import("../../remote/testing/relay.ts");
+  const { connectToHarness } = await import("../../remote/tests/ssh-cli-helpers.ts");
+  const relay = await startRelay({ targetPort: s.port, rateBytesPerSec: 2_500_000 });
+  const cache = join(work, "cold-cache");
+  try {
+    const art = await resolveArtifact({ platform: build.platform, binaryPath: BIN, cacheDir: cache });
+    // The "cached artifact" (level 9 here to keep the bench short; the build's is 19).
+    const packed = await compressedArtifact(art, { codec: "zstd", level: 9, cacheDir: cache });
+    const install = async (port: number, cacheDir: string) => {
+      s.runAsUser("for f in ~/.reasonix/remote/serve-*.pid; do [ -f \"$f\" ] && kill \"$(cat \"$f\")\"; done; sleep 0.3; rm -rf ~/.reasonix/remote/bin");
+      const conn = await connectToHarness({ ...s, port } as SshdHandle, join(work, `kh-cold-${port}`));
+      const events: any[] = [];
+      try {
+        const t0 = performance.now();
+        const info = await ensureServe(conn.client, { workspace: "~/bench", binaryPath: BIN, cacheDir, restart: true, onEvent: (e) => events.push(e) });
+        const ms = performance.now() - t0;
+        await stopServe(conn.client, info.slug, info.pid);
+        return { ms, src: events.find((e) => e.event === "install_source") };
+      } finally {
+        conn.close();
+      }
+    };
+    const scp = async (port: number, file: string) => {
+      const t0 = performance.now();
+      const p = Bun.spawn(["scp", "-q", ...sshArgs(s, kh).map((a) => (a === "-p" ? "-P" : a)).map((a) => (a === String(s.port) ? String(port) : a)), file, `${s.user}@127.0.0.1:/tmp/rx-bench-scp-${process.pid}`], { stdout: "ignore", stderr: "pipe" });
+      if ((await p.exited) !== 0) throw new Error(`scp failed: ${await new Response(p.stderr).text()}`);
+      return performance.now() - t0;
+    };
+    const loop = await install(s.port, cache);
+    report("cold connect, cached artifact, loopback (s)", loop.ms / 1000, "<= 10", loop.ms <= 10_000, `source ${loop.src?.source}`);
+    const slow = await install(relay.port, cache);
+    const scpPacked = await scp(relay.port, packed.path);
+    report("cold cached / scp of it, 20 Mbit/s", slow.ms / scpPacked, "<= 1.1", slow.ms / scpPacked <= 1.1, `${(slow.ms / 1000).toFixed(1)} s vs scp ${(scpPacked / 1000).toFixed(1)} s (${(packed.size / 2 ** 20).toFixed(1)} MiB)`);
+    const stream = await install(relay.port, join(work, "cold-empty"));
+    const scpRaw = await scp(relay.port, BIN);
+    report("cold streamed / scp raw, 20 Mbit/s", stream.ms / scpRaw, "<= 1.3", stream.ms / scpRaw <= 1.3, `${(stream.ms / 1000).toFixed(1)} s (zstd -${stream.src?.level}, link ~${((stream.src?.link_bytes_per_s ?? 0) / 1e6).toFixed(1)} MB/s) vs scp ${(scpRaw / 1000).toFixed(1)} s of ${(art.size / 2 ** 20).toFixed(1)} MiB`);
+    s.runAsUser(`rm -f /tmp/rx-bench-scp-${process.pid}`);
+  } finally {
+    await relay.close();
+  }
+}
+
+/** kill -9 of the serve under a live connect: seconds until the same URL answers again (two kills: a third in 60 s is a crash loop). */
+async function benchHeal(env: LocalEnv): Promise<void> {
+  const c = connectProc(env);
+  const { e } = await c.ready;
+  let pid = e.pid as number;
+  const times: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const mark = c.events.length;
+    process.kill(pid, "SIGKILL");
+    const t0 = performance.now();
+    while (true) {
+      const ok = await fetch(`http://127.0.0.1:${e.local_port}/healthz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (performance.now() - t0 > 60_000) throw new Error("the serve did not come back within 60 s");
+      await Bun.sleep(20);
+    }
+    times.push((performance.now() - t0) / 1000);
+    pid = c.events.slice(mark).find((x) => x.event === "serve_restarted")?.pid ?? pid;
+  }
+  await stopProc(c.child);
+  report("kill -9 -> tunnel answering again (s)", median(times), "<= 3", median(times) <= 3, `runs: ${times.map((x) => x.toFixed(2)).join(", ")}`);
+}
 
 const sshd = await startSshd();
 let t = 0;
@@ -182,6 +255,8 @@ try {
   await stopProc(c.child);
   report("tunnel throughput / ssh -L", median(ours) / median(theirs), ">= 0.9", median(ours) / median(theirs) >= 0.9, `${median(ours).toFixed(0)} MiB/s vs ${median(theirs).toFixed(0)} MiB/s (${MB} MiB per run)`);
   }
+  if (only.has("cold")) await benchCold(sshd, dir);
+  if (only.has("heal")) await benchHeal(env);
   blaster.kill();
   env.cleanup();
 
