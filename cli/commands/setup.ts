@@ -30,19 +30,12 @@ const add = defineCommand<AddArgs>({
       .example("$0 setup add local --preset ollama --model qwen3:8b", "")
       .example("$0 setup add proxy --base-url https://llm.example.com/v1 --model m1 --key-env PROXY_API_KEY", "") as unknown as Argv<AddArgs>,
   run: async (a) => {
-    const { UsageError } = await import("../../core/errors.ts");
-    const { findPreset, keyEnvFor } = await import("../../core/setup/presets.ts");
-    const { addProvider, hasKey, storeKey } = await import("../../core/setup/providers.ts");
-    const preset = a.preset ? findPreset(a.preset) : undefined;
-    if (!preset && !a.baseUrl) throw new UsageError("give --preset P, or --base-url URL (with --model M)", `presets: ${PRESET_IDS.join(", ")}`);
-    const baseUrl = a.baseUrl ?? preset?.baseUrl ?? "";
-    if (!baseUrl) throw new UsageError(`--preset ${preset!.id} needs --base-url URL`);
-    const model = a.model ?? preset?.model;
-    if (!model) throw new UsageError(`--model is required${preset ? ` with --preset ${preset.id}` : ""}`, "give the model id the server serves, e.g. --model qwen3:8b");
-    const keyEnv = a.keyEnv ?? preset?.keyEnv ?? (a.keyStdin ? keyEnvFor(a.name) : undefined);
-    const entry = { name: a.name, kind: a.kind ?? preset?.kind ?? "openai", base_url: baseUrl, model, ...(keyEnv ? { api_key_env: keyEnv } : {}) };
+    const { entryFromInput } = await import("../../core/setup/entry.ts");
+    const { addProvider, checkEntry, hasKey, storeKey } = await import("../../core/setup/providers.ts");
+    const { entry } = entryFromInput({ name: a.name, preset: a.preset, kind: a.kind, baseUrl: a.baseUrl, model: a.model, keyEnv: a.keyEnv, withKey: a.keyStdin });
+    const keyEnv = entry.api_key_env;
+    const model = entry.model!;
     // Read (and check) everything before writing anything.
-    const { checkEntry } = await import("../../core/setup/providers.ts");
     checkEntry(entry);
     let key: string | undefined;
     if (a.keyStdin) {

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { ApprovalDecision, type PermissionMode, type RewindMode } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
+import { reasonixHome } from "../home.ts";
 import { formatHostPort, isLoopbackHost } from "./addr.ts";
 import { clearedCookie, COOKIE_NAME, CookieSigner, parseCookies, RateLimiter, safeEqual, sessionCookie, verifyPassword, type AuthConfig } from "./auth.ts";
 import { EventHub, type EventSink } from "./events.ts";
@@ -10,6 +11,7 @@ import { WorkspaceFiles } from "./files.ts";
 import { isStateChanging, RequestGuard } from "./guard.ts";
 import { ApiError, SessionManager, type EngineFactory } from "./sessions.ts";
 import { seenDigests, trustApi } from "./trust.ts";
+import { providerSetupRoute, providerSetupStatus } from "./setup-provider.ts";
 import { uiAssets } from "./ui/assets.ts";
 
 export interface ServerOptions {
@@ -127,6 +129,7 @@ interface WsData {
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const hub = new EventHub();
   const trust = trustApi(opts.workspace, opts.home);
+  const setupHome = opts.home ?? reasonixHome();
   const sessions = new SessionManager(opts.engineFactory, hub, opts.workspace, opts.model, opts.defaultModel);
   const behindProxy = opts.behindProxy ?? false;
   const guard = new RequestGuard(opts.host, opts.publicHosts ?? [], behindProxy);
@@ -170,6 +173,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const status = () => {
     const sel = sessions.selected();
+    const providerSetup = providerSetupStatus(setupHome);
     return {
       version: opts.version,
       host,
@@ -178,7 +182,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       engine: { ready: sessions.ready, error: sessions.error },
       model: sessions.selectedModel ?? sel?.name ?? null,
       setup: {
-        required: sessions.ready ? !!sel && !sel.hasKey : false,
+        // No provider at all (first use) opens the provider setup too (see setup-provider.ts).
+        ...providerSetup,
+        required: providerSetup.noProvider || (sessions.ready ? !!sel && !sel.hasKey : false),
         allowed: setupAllowed,
         provider: sel?.name ?? null,
         apiKeyEnv: sel?.apiKeyEnv ?? null,
@@ -266,6 +272,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const body = await readJson(req);
       const s = await sessions.create(str(body, "model", false));
       return json({ id: s.id, workspace: s.workspace }, 201);
+    }
+    if ((path === "/api/setup/provider" || path === "/api/setup/provider/test") && method === "POST") {
+      if (!setupAllowed) throw new ApiError(403, "setup_disabled", "provider setup is only available on a loopback listener; run `reasonix setup` on the server host instead");
+      // First use only: with a provider configured, changes go through `reasonix setup` on the host.
+      if (!providerSetupStatus(setupHome).noProvider) throw new ApiError(409, "provider_exists", "a provider is already configured; use `reasonix setup` on the server host to add another");
+      const result = await providerSetupRoute(path.endsWith("/test") ? "test" : "save", await readJson(req), setupHome);
+      if (path.endsWith("/test")) return json(result);
+      const ok = await sessions.build();
+      return json({ ...result, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);
     }
     if (path === "/api/setup/key" && method === "POST") {
       if (!setupAllowed || !opts.saveProviderKey) throw new ApiError(403, "setup_disabled", "provider setup is only available on a loopback listener; set the key on the server host instead");

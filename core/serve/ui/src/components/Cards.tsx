@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, HttpError } from "../api.ts";
 import { changed, loadModels, state } from "../store.ts";
+import { ProviderSetup } from "./ProviderSetup.tsx";
 
 function CardForm({ id, action, failure, children }: { id: string; action: () => Promise<void>; failure: (x: unknown) => string; children: preact.ComponentChildren }) {
   const [err, setErr] = useState(state.loginMessage);
@@ -65,6 +66,7 @@ export function Setup({ onDone }: { onDone: () => Promise<void> }) {
   const setup = state.status?.setup ?? {};
   const key = useRef<HTMLInputElement>(null);
   useEffect(() => key.current?.focus(), []);
+  if (setup.noProvider) return <ProviderSetup onDone={onDone} />;
   return (
     <CardForm id="setup" action={async () => {
       await api("POST", "/api/setup/key", { provider: setup.provider, key: key.current!.value });
