@@ -274,12 +274,15 @@ export async function runChatApp(
     clearTimeout(hintTimer);
     if (setup) {
       if (st.session.busy) st.session.cancel();
-      renderer.commit([c.dim(`session ${st.session.id} · continue with: reasonix chat --resume ${st.session.id}`)]);
+      if (st.session.history().some((e) => e.type !== "session")) renderer.commit([c.dim(`session ${st.session.id} · continue with: reasonix chat --resume ${st.session.id}`)]);
     }
     renderer.stop([]);
     await term.drainInput(200, 30).catch(() => {});
     term.stop();
-    if (setup) await st.engine.close().catch(() => {});
+    if (setup) {
+      await st.leave(st.session);
+      await st.engine.close().catch(() => {});
+    }
     finish(0);
   };
   process.on("SIGTERM", () => void quit());

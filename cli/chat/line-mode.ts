@@ -217,7 +217,8 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   // Nothing more is read: let the process end even though stdin is a terminal.
   process.stdin.pause();
   breakLine();
-  println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
+  if (st.session.history().some((e) => e.type !== "session")) println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
+  await st.leave(st.session);
   await st.engine.close().catch(() => {});
   return 0;
 }

@@ -54,7 +54,14 @@ export class ChatState {
     this.todos = [];
     session.setPermissionMode?.(this.mode);
     this.unsubscribe = session.subscribe((e) => this.onEvent(e));
-    if (old && old !== session) await old.close().catch(() => {});
+    if (old && old !== session && old.id !== session.id) await this.leave(old);
+  }
+
+  /** Close a session we move away from; one nothing was said in is deleted (no empty sessions in the list). */
+  async leave(s: EngineSession): Promise<void> {
+    const empty = s.history().every((e) => e.type === "session");
+    await s.close().catch(() => {});
+    if (empty) await this.engine.deleteSession(s.id).catch(() => {});
   }
 
   async newSession(model?: string): Promise<EngineSession> {

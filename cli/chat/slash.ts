@@ -38,7 +38,7 @@ const busyGuard = (ctx: SlashContext): boolean => {
 };
 
 async function pickSession(ctx: SlashContext): Promise<string | undefined> {
-  const list = await ctx.st.engine.listSessions();
+  const list = (await ctx.st.engine.listSessions()).filter((s) => s.id !== ctx.st.session.id);
   if (list.length === 0) {
     ctx.print(["no earlier sessions in this workspace"]);
     return undefined;

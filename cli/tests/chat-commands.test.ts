@@ -14,6 +14,13 @@ const f = chatFixture();
 const { setup, chat } = f;
 
 const lastUser = (i: number) => f.llm.chatRequests()[i]!.body.messages.filter((m: any) => m.role === "user").at(-1).content;
+/** Leave the chat the way a person does and wait until it has exited (it holds the session's lock until then). */
+async function quit(p: Pane) {
+  p.keys("C-c");
+  await p.waitFor("press Ctrl-C again");
+  p.keys("C-c");
+  await p.waitFor("[exit 0]", { all: true });
+}
 const sessionId = (s: string) => /session (\d{8}-\d{6}-[0-9a-f]{6})/.exec(s)?.[1];
 
 describe.skipIf(skip)("reasonix chat keys and commands", () => {
@@ -157,7 +164,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     const list = await runCli(f.ce, ["sessions", "list", "--json"]);
     expect(list.code).toBe(0);
     expect(JSON.stringify(JSON.parse(list.stdout))).toContain(id);
-    p.kill();
+    await quit(p);
     p = chat(["chat", "--resume", id]);
     const s = await p.waitFor("queued answer");
     expect(s).toContain("› first prompt");
@@ -248,5 +255,32 @@ describe.skipIf(skip)("/trust", () => {
     const s = await p.waitFor("not trusted");
     expect(s).toContain("reasonix.toml  new");
     expect(s).toContain("reasonix trust");
+  });
+});
+
+describe.skipIf(skip)("continuing sessions", () => {
+  test("--resume without an id opens a picker; -c continues the latest session", async () => {
+    await setup([{ text: "first session answer" }, { text: "continued answer" }]);
+    let p = chat();
+    await ready(p);
+    p.type("remember the number 7");
+    p.keys("Enter");
+    await p.waitFor("first session answer");
+    await quit(p);
+
+    p = chat(["chat", "--resume"]);
+    await p.waitFor("Resume which session?");
+    await p.waitFor("remember the number 7");
+    p.keys("Enter");
+    let s = await p.waitFor("› remember the number 7");
+    expect(s).toContain("first session answer");
+    await quit(p);
+
+    p = chat(["chat", "-c"]);
+    s = await p.waitFor("› remember the number 7");
+    p.type("and now?");
+    p.keys("Enter");
+    await p.waitFor("continued answer");
+    expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["remember the number 7", "and now?"]);
   });
 });
