@@ -17,8 +17,6 @@ import { applyRecord, danglingToolCalls, type SessionState } from "../sessions/r
 import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
-import type { ToolSource } from "../tools/sources.ts";
-import type { SessionHooks } from "../hooks/index.ts";
 import { planCompaction, estimateTokens } from "./compaction.ts";
 import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff } from "./file-diff.ts";
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
@@ -33,8 +31,6 @@ export interface SessionDeps {
   modelName: string;
   system: string;
   tools: ToolDefinition[];
-  /** Tools from outside (MCP): synced at turn boundaries only (see syncTools). */
-  toolSource?: ToolSource;
   gate: PermissionGate;
   headless: boolean;
   maxSteps: number;
@@ -47,9 +43,6 @@ export interface SessionDeps {
   prices?: Prices;
   /** Called when the session closes (engine bookkeeping). */
   onClose?(): void;
-  /** The typed message → the user message the model receives (commands, @references, UserPromptSubmit hooks). */
-  prepare?(prompt: string, signal: AbortSignal): Promise<string>;
-  hooks?: SessionHooks;
 }
 
 
@@ -86,10 +79,8 @@ export class LiveSession implements EngineSession {
   /** What a cancelled step had streamed: kept as the turn's (cut short) answer. */
   private cutShort = "";
   private readonly readStamps = new Map<string, string>();
-  private schemas: ToolSchema[] = [];
-  private toolMap = new Map<string, ToolDefinition>();
-  /** Version of the tool source's snapshot in use (-1: none yet). */
-  private toolVersion = -1;
+  private readonly schemas: ToolSchema[];
+  private readonly toolMap: Map<string, ToolDefinition>;
   private abort: AbortController | null = null;
   private running: Promise<TurnEndReason> | null = null;
   private tmp: string | null = null;
@@ -101,17 +92,10 @@ export class LiveSession implements EngineSession {
     private readonly deps: SessionDeps,
   ) {
     this.state = file.state();
-    // The tool block is part of the cached prefix: built here, and rebuilt only
-    // when an outside source's tools changed, at a turn boundary (syncTools).
-    this.useTools(deps.toolSource?.snapshot());
+    // Frozen once per session: the tool block is part of the cached prefix.
+    this.schemas = deps.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    this.toolMap = new Map(deps.tools.map((t) => [t.name, t]));
     this.repair();
-    deps.hooks?.attach({ sessionId: this.id, warn: (code, message) => this.notice(code, message) });
-  }
-
-  /** A notice for the user (a hook failure): recorded and shown, never sent to the model. */
-  private notice(code: string, message: string): void {
-    this.commit({ t: "warning", code, message });
-    this.emit({ type: "warning", code, message });
   }
 
   get id() { return this.file.id; }
@@ -166,28 +150,6 @@ export class LiveSession implements EngineSession {
     }
   }
 
-  private useTools(snap?: { version: number; tools: ToolDefinition[] }): void {
-    const extra = snap?.tools.filter((t) => !this.deps.tools.some((b) => b.name === t.name)) ?? [];
-    const all = [...this.deps.tools, ...extra].sort((a, b) => a.name.localeCompare(b.name));
-    this.schemas = all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
-    this.toolMap = new Map(all.map((t) => [t.name, t]));
-    if (snap) this.toolVersion = snap.version;
-  }
-
-  /**
-   * Before a turn's first model step: wait (briefly, bounded by the source)
-   * for outside tools still starting, then take their list if it changed.
-   * Changes never apply mid-turn, so the cached prefix breaks at most once
-   * per change, at the next turn.
-   */
-  private async syncTools(signal: AbortSignal): Promise<void> {
-    const src = this.deps.toolSource;
-    if (!src) return;
-    await src.settle(signal);
-    const snap = src.snapshot();
-    if (snap.version !== this.toolVersion) this.useTools(snap);
-  }
-
   private tmpDir(): string {
     this.tmp ??= mkdtempSync(join(tmpdir(), `reasonix-${this.file.id}-`));
     return this.tmp;
@@ -207,13 +169,12 @@ export class LiveSession implements EngineSession {
     const turn = this.state.nextTurn;
     this.commit({ t: "turn_start", turn, prompt, at: now() });
     this.emit({ type: "turn_start", sessionId: this.id, turn, prompt });
+    this.commit({ t: "msg", turn, msg: { role: "user", content: prompt } });
     let reason: TurnEndReason = "done";
     let error: string | undefined;
     this.endError = undefined;
     this.cutShort = "";
     try {
-      const content = this.deps.prepare ? await this.deps.prepare(prompt, ac.signal) : prompt;
-      this.commit({ t: "msg", turn, msg: { role: "user", content } });
       reason = await this.loop(turn, ac.signal);
       error = this.endError;
     } catch (e) {
@@ -247,7 +208,6 @@ export class LiveSession implements EngineSession {
       }
     }
     this.emit({ type: "turn_end", turn, reason, ...(error ? { error } : {}) });
-    await this.deps.hooks?.fire("Stop", { reason, stop_hook_active: false });
     return reason;
   }
 
@@ -256,7 +216,6 @@ export class LiveSession implements EngineSession {
     let lastPrompt: { tokens: number; messages: number } | undefined;
     let overflowCompacted = false;
     let continued = false;
-    await this.syncTools(signal);
     for (let step = 1; ; step++) {
       if (signal.aborted) return "cancelled";
       this.takeSteers(turn);
@@ -407,21 +366,14 @@ export class LiveSession implements EngineSession {
         settle(i, { ok: false, output: args.error });
         continue;
       }
-      const hook = await this.deps.hooks?.preToolUse(call.name, args.value, signal);
-      if (hook?.block) {
-        // The reason goes to the model; the round goes on.
-        settle(i, { ok: false, output: `blocked by a PreToolUse hook: ${hook.block}` });
-        continue;
-      }
-      const allowed = await this.authorize(call, tool, args.value, signal, !!hook?.approve);
+      const allowed = await this.authorize(call, tool, args.value, signal);
       if (allowed !== true) {
         denied = true;
         settle(i, { ok: false, output: allowed });
         continue;
       }
       const before = isWriter(tool.name) ? snapshot(tool.name, args.value, this.deps.workspace) : undefined;
-      const progress = (p: { progress: number; total?: number; message?: string }) => this.emit({ type: "tool_progress", callId: call.id, ...p });
-      const run = this.execute(tool, args.value, { ...ctx, emitProgress: progress }).then((r) => {
+      const run = this.execute(tool, args.value, ctx).then((r) => {
         if (before && r.ok) {
           try {
             diffs.set(call.id, landedFileDiffs(tool.name, args.value, this.deps.workspace, before));
@@ -439,24 +391,20 @@ export class LiveSession implements EngineSession {
   }
 
   private async execute(tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolResult> {
-    let r: ToolResult;
     try {
-      r = await tool.run(input, ctx);
+      return await tool.run(input, ctx);
     } catch (e) {
       if (ctx.signal.aborted) return { ok: false, output: "cancelled" };
-      r = { ok: false, output: `error: ${errorMessage(e)}` };
+      return { ok: false, output: `error: ${errorMessage(e)}` };
     }
-    return this.deps.hooks && !ctx.signal.aborted ? this.deps.hooks.postToolUse(tool.name, input, r, ctx.signal) : r;
   }
 
   /** true when the call may run, else the refusal text the model sees. */
-  private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal, hookApproved = false): Promise<true | string> {
+  private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal): Promise<true | string> {
     const d = this.deps.gate.check(tool, input);
     if (d.action === "allow") return true;
     const summary = safeSummary(tool, input);
     if (d.action === "deny") return `permission denied: ${d.reason}`;
-    // A PreToolUse hook's approval skips the prompt, never a deny rule.
-    if (hookApproved) return true;
     if (this.deps.headless) {
       return `permission denied: ${summary} needs approval (${d.reason}) and this headless run cannot ask. Allow it with --auto (-y, --permission-mode auto)${tool.kind === "write" ? ", --add-dir for paths outside the workspace" : ""}, or add "${d.suggestedRule}" to [permissions] allow`;
     }
@@ -552,7 +500,6 @@ export class LiveSession implements EngineSession {
     if (!force && estimate < this.deps.compactRatio * window) return unchanged;
     const plan = planCompaction(msgs, this.state.preamble, Math.floor(Math.min(window, estimate) * 0.2));
     if (!plan) return unchanged;
-    await this.deps.hooks?.fire("PreCompact", { trigger: force ? "overflow" : "auto" }, signal);
     const req: ChatRequest = {
       system: this.deps.system,
       tools: this.schemas,
@@ -584,7 +531,6 @@ export class LiveSession implements EngineSession {
     this.cancel();
     if (this.running) await this.running;
     this.closed = true;
-    await this.deps.hooks?.fire("SessionEnd", { reason: "close" }).catch(() => {});
     this.file.close();
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
     this.deps.onClose?.();
