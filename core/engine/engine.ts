@@ -14,6 +14,8 @@ import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { registerBuiltinTools } from "../tools/builtin/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
+import { combineSources, type ToolSource } from "../tools/sources.ts";
+import { workspaceMcp } from "../mcp/source.ts";
 import { instructionsBlock, scanInstructionFiles, skippedWarning } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
 import { systemPrompt } from "./prompt.ts";
@@ -72,6 +74,17 @@ export function createEngine(opts: EngineOptions): Engine {
   const store = new SessionStore(homePaths(home).sessions);
   const live = new Set<LiveSession>();
   let registry: ToolRegistry | undefined;
+  // Outside tools (MCP servers start in the background when the first session opens).
+  let toolSource: ToolSource | undefined | null = null;
+  const outsideTools = (): ToolSource | undefined => {
+    if (toolSource !== null) return toolSource;
+    const list = [...(opts.toolSources ?? [])];
+    if (opts.mcp !== false) {
+      const m = workspaceMcp({ workspace, home, values, loaded, projectTrusted: loaded ? loaded.trust.trusted : !!opts.projectTrusted });
+      if (m) list.push(m);
+    }
+    return (toolSource = combineSources(list));
+  };
 
   const agent = section(values, "agent");
   const perms = section(values, "permissions");
@@ -127,6 +140,7 @@ export function createEngine(opts: EngineOptions): Engine {
       modelName: choice.name,
       system: systemPrompt({ workspace, reasoningLanguage: typeof agent.reasoning_language === "string" ? agent.reasoning_language : undefined }),
       tools,
+      toolSource: outsideTools(),
       gate,
       headless: !!opts.headless,
       maxSteps: maxSteps > 0 ? maxSteps : 50,
@@ -209,6 +223,7 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async close() {
       await Promise.all([...live].map((s) => s.close()));
+      await toolSource?.close();
     },
   };
 }

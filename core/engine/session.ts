@@ -17,6 +17,7 @@ import { applyRecord, danglingToolCalls, type SessionState } from "../sessions/r
 import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+import type { ToolSource } from "../tools/sources.ts";
 import { planCompaction, estimateTokens } from "./compaction.ts";
 import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff } from "./file-diff.ts";
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
@@ -31,6 +32,8 @@ export interface SessionDeps {
   modelName: string;
   system: string;
   tools: ToolDefinition[];
+  /** Tools from outside (MCP): synced at turn boundaries only (see syncTools). */
+  toolSource?: ToolSource;
   gate: PermissionGate;
   headless: boolean;
   maxSteps: number;
@@ -79,8 +82,10 @@ export class LiveSession implements EngineSession {
   /** What a cancelled step had streamed: kept as the turn's (cut short) answer. */
   private cutShort = "";
   private readonly readStamps = new Map<string, string>();
-  private readonly schemas: ToolSchema[];
-  private readonly toolMap: Map<string, ToolDefinition>;
+  private schemas: ToolSchema[] = [];
+  private toolMap = new Map<string, ToolDefinition>();
+  /** Version of the tool source's snapshot in use (-1: none yet). */
+  private toolVersion = -1;
   private abort: AbortController | null = null;
   private running: Promise<TurnEndReason> | null = null;
   private tmp: string | null = null;
@@ -92,9 +97,9 @@ export class LiveSession implements EngineSession {
     private readonly deps: SessionDeps,
   ) {
     this.state = file.state();
-    // Frozen once per session: the tool block is part of the cached prefix.
-    this.schemas = deps.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
-    this.toolMap = new Map(deps.tools.map((t) => [t.name, t]));
+    // The tool block is part of the cached prefix: built here, and rebuilt only
+    // when an outside source's tools changed, at a turn boundary (syncTools).
+    this.useTools(deps.toolSource?.snapshot());
     this.repair();
   }
 
@@ -148,6 +153,28 @@ export class LiveSession implements EngineSession {
     if (this.state.openTurn !== undefined) {
       this.commit({ t: "turn_end", turn: this.state.openTurn, reason: "error", error: "interrupted: the process stopped during this turn", at: now() });
     }
+  }
+
+  private useTools(snap?: { version: number; tools: ToolDefinition[] }): void {
+    const extra = snap?.tools.filter((t) => !this.deps.tools.some((b) => b.name === t.name)) ?? [];
+    const all = [...this.deps.tools, ...extra].sort((a, b) => a.name.localeCompare(b.name));
+    this.schemas = all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    this.toolMap = new Map(all.map((t) => [t.name, t]));
+    if (snap) this.toolVersion = snap.version;
+  }
+
+  /**
+   * Before a turn's first model step: wait (briefly, bounded by the source)
+   * for outside tools still starting, then take their list if it changed.
+   * Changes never apply mid-turn, so the cached prefix breaks at most once
+   * per change, at the next turn.
+   */
+  private async syncTools(signal: AbortSignal): Promise<void> {
+    const src = this.deps.toolSource;
+    if (!src) return;
+    await src.settle(signal);
+    const snap = src.snapshot();
+    if (snap.version !== this.toolVersion) this.useTools(snap);
   }
 
   private tmpDir(): string {
@@ -216,6 +243,7 @@ export class LiveSession implements EngineSession {
     let lastPrompt: { tokens: number; messages: number } | undefined;
     let overflowCompacted = false;
     let continued = false;
+    if (this.deps.toolSource) await this.syncTools(signal);
     for (let step = 1; ; step++) {
       if (signal.aborted) return "cancelled";
       this.takeSteers(turn);
@@ -373,7 +401,8 @@ export class LiveSession implements EngineSession {
         continue;
       }
       const before = isWriter(tool.name) ? snapshot(tool.name, args.value, this.deps.workspace) : undefined;
-      const run = this.execute(tool, args.value, ctx).then((r) => {
+      const progress = (p: { progress: number; total?: number; message?: string }) => this.emit({ type: "tool_progress", callId: call.id, ...p });
+      const run = this.execute(tool, args.value, { ...ctx, emitProgress: progress }).then((r) => {
         if (before && r.ok) {
           try {
             diffs.set(call.id, landedFileDiffs(tool.name, args.value, this.deps.workspace, before));

@@ -58,6 +58,8 @@ export type EngineEvent =
   /** `diff`: for file writers that succeeded, what landed on disk. */
   | { type: "tool_result"; callId: string; name: string; ok: boolean; output: string; receipt?: string; diff?: FileDiff[] }
   | { type: "todo"; items: TodoItem[] }
+  /** Progress of a running tool call (MCP progress notifications); live only, not in history. */
+  | { type: "tool_progress"; callId: string; progress: number; total?: number; message?: string }
   | {
       type: "usage";
       turn: Usage;
@@ -183,6 +185,13 @@ export interface EngineOptions {
   extraWriteRoots?: string[];
   /** Overrides [agent] max_steps. */
   maxSteps?: number;
+  /**
+   * Tools from outside the binary, synced at turn boundaries. The workspace's
+   * MCP servers (core/mcp) are added unless `mcp` is false.
+   */
+  toolSources?: import("../tools/sources.ts").ToolSource[];
+  /** Start the workspace's MCP servers (default true). */
+  mcp?: boolean;
   /** Tool registry to use (default: the built-in tools). */
   tools?: import("../tools/registry.ts").ToolRegistry;
   /** Provider retry tuning (tests shorten the delays). */

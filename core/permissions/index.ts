@@ -19,6 +19,7 @@ import {
   bashPatternMatchesArgv,
   parseRule,
   pathPatternMatches,
+  ruleNameCovers,
   type Rule,
 } from "./rules.ts";
 
@@ -142,10 +143,10 @@ export class Permissions {
     }
 
     // 3. mode blocks
-    if (this.modeValue === "read-only" && (tool.kind === "write" || tool.kind === "bash")) {
+    if (this.modeValue === "read-only" && (tool.kind === "write" || tool.kind === "bash" || tool.kind === "external")) {
       return decide("deny", `${this.describe(tool, subject)} is blocked: the session is in read-only mode`);
     }
-    if (this.modeValue === "plan" && tool.kind === "write") {
+    if (this.modeValue === "plan" && (tool.kind === "write" || tool.kind === "external")) {
       return decide("deny", `${this.describe(tool, subject)} is blocked: plan mode allows changes only after the plan is approved`);
     }
 
@@ -189,6 +190,8 @@ export class Permissions {
   ): PermissionDecision {
     const what = this.describe(tool, subject);
     if (tool.kind === "read" || tool.kind === "meta") return decide("allow", `${tool.kind === "read" ? "reading" : "session bookkeeping"} needs no approval`);
+    // An installed MCP server's tools: installing it was the authorization (deny and ask rules came first).
+    if (tool.kind === "external") return decide("allow", "a tool of an installed MCP server needs no per-call approval");
     if (this.modeValue === "yolo") return decide("allow", "yolo mode allows everything no deny rule blocks");
     if (tool.kind === "bash" && subject.bash!.nested) {
       const hz = subject.bash!.hazards.filter((h) => HAZARD_TEXT[h]).map((h) => HAZARD_TEXT[h]);
@@ -254,7 +257,7 @@ export class Permissions {
    */
   private hits(r: Rule, tool: ToolDefinition, s: Subject, how: "broad" | "strict"): boolean {
     const family = ruleFamilyFor(tool);
-    const nameMatches = r.name === tool.name || (family !== null && r.name === family) ||
+    const nameMatches = ruleNameCovers(r.name, tool.name) || (family !== null && r.name === family) ||
       (WRITE_FAMILIES.has(r.name) && tool.kind === "write");
     if (!nameMatches) return false;
     if (tool.kind === "bash") {

@@ -29,7 +29,18 @@ export interface Rule {
   bash?: BashPattern;
 }
 
-const RULE_RE = /^([A-Za-z_][A-Za-z0-9_.:-]*)(?:\(([\s\S]*)\))?$/;
+const RULE_RE = /^([A-Za-z_][A-Za-z0-9_.:-]*\*?)(?:\(([\s\S]*)\))?$/;
+
+/**
+ * Does a bare rule name cover a tool name? Exact, or for MCP tools a whole
+ * server: `mcp__srv__*` and `mcp__srv` both cover every `mcp__srv__<tool>`.
+ */
+export function ruleNameCovers(rule: string, tool: string): boolean {
+  if (rule === tool) return true;
+  if (!tool.startsWith("mcp__")) return false;
+  if (rule.endsWith("__*")) return tool.startsWith(rule.slice(0, -1));
+  return /^mcp__[A-Za-z0-9_-]+$/.test(rule) && !rule.slice(5).includes("__") && tool.startsWith(`${rule}__`);
+}
 
 export function parseRule(source: string): Rule {
   // `Bash=<text>`: this exact command text, with no pattern characters.
@@ -46,6 +57,9 @@ export function parseRule(source: string): Rule {
   }
   const name = m[1]!;
   const spec = m[2];
+  if (name.endsWith("*") && (!/^mcp__[A-Za-z0-9_-]+__\*$/.test(name) || spec !== undefined)) {
+    throw new ReasonixError("permissions-rule", `invalid permission rule "${source}": only an MCP server's tools can be matched with *`, { hint: "write mcp__<server>__* for every tool of one server" });
+  }
   const rule: Rule = { source: source.trim(), name, spec };
   if (spec !== undefined && spec.trim() === "") {
     throw new ReasonixError("permissions-rule", `permission rule "${source}" has an empty pattern`, { hint: `write ${name} alone to mean every call` });

@@ -9,7 +9,13 @@ export type ToolKind =
   /** Runs a shell command: parsed for permissions, jailed by the OS sandbox. */
   | "bash"
   /** Talks only to the session (todo_write). */
-  | "meta";
+  | "meta"
+  /**
+   * Runs on a server the user installed (an MCP tool without readOnlyHint):
+   * installing was the authorization, so no per-call prompt; still blocked in
+   * read-only and plan mode, and deny rules win.
+   */
+  | "external";
 
 export interface ToolResult {
   ok: boolean;
@@ -35,6 +41,8 @@ export interface ToolContext {
   /** Extra writable roots granted for this run (--add-dir). */
   extraWriteRoots: string[];
   emitTodo?(items: { content: string; status: "pending" | "in_progress" | "completed" }[]): void;
+  /** Progress of a long call (MCP progress notifications), shown by front ends. */
+  emitProgress?(p: { progress: number; total?: number; message?: string }): void;
   /**
    * The path policy file tools enforce. Optional: when absent the tools build
    * one from `config.sandbox`, `workspace` and `extraWriteRoots`.

@@ -1,0 +1,198 @@
+/**
+ * One MCP server: connect (stdio under the sandbox, Streamable HTTP, SSE),
+ * list what it offers, call its tools, follow list_changed, and come back
+ * after a crash or a dropped connection — on next use, with backoff.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ReasonixError, errorMessage } from "../errors.ts";
+import { buildInfo } from "../version.ts";
+import { expandSpec, type McpServerSpec } from "./config.ts";
+import { launchStdio, type LaunchContext, type Launched } from "./launch.ts";
+import { oauthProviderFor } from "./oauth.ts";
+import type { CallOptions, ToolCaller } from "./tools.ts";
+
+export type ServerStatus = "disabled" | "blocked" | "idle" | "starting" | "ready" | "failed";
+
+export interface ConnectionContext extends LaunchContext {
+  /** Called when the tool list changed (or first arrived). */
+  onToolsChanged?(): void;
+}
+
+const MAX_PAGES = 50;
+const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
+
+export class McpConnection implements ToolCaller {
+  status: ServerStatus;
+  error?: string;
+  tools: Tool[] = [];
+  prompts: Prompt[] = [];
+  resources: Resource[] = [];
+  /** How long the last start took, by phase (ms). */
+  timings: { connect?: number; list?: number } = {};
+  /** "bwrap", "seatbelt", "unconfined", or "http"/"sse". */
+  backend?: string;
+  serverInfo?: { name: string; version: string };
+  private client?: Client;
+  private launched?: Launched;
+  private starting?: Promise<void>;
+  private failures = 0;
+  private retryAt = 0;
+  private closed = false;
+
+  constructor(readonly spec: McpServerSpec, private readonly ctx: ConnectionContext) {
+    this.status = spec.blocked ? "blocked" : spec.enabled ? "idle" : "disabled";
+    if (spec.blocked) this.error = spec.blocked;
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** The server's stderr tail (stdio), for failure reports. */
+  stderr(): string {
+    return this.launched?.stderr() ?? "";
+  }
+
+  /** Connect unless connected or connecting; resolves when that attempt settles (never rejects). */
+  start(): Promise<void> {
+    if (this.status === "blocked" || this.status === "disabled" || this.closed) return Promise.resolve();
+    if (this.status === "ready") return Promise.resolve();
+    this.starting ??= this.connect().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async transportFor(spec: McpServerSpec): Promise<Transport> {
+    if (spec.type === "stdio") {
+      this.launched = await launchStdio(spec, this.ctx);
+      this.backend = this.launched.backend;
+      return this.launched.transport;
+    }
+    const url = new URL(spec.url!);
+    const requestInit = { headers: spec.headers };
+    // A static Authorization header always wins over OAuth.
+    const hasAuth = Object.keys(spec.headers).some((h) => h.toLowerCase() === "authorization");
+    const authProvider = hasAuth ? undefined : oauthProviderFor(spec, this.ctx.home, { interactive: false });
+    this.backend = spec.type;
+    return spec.type === "sse" ? new SSEClientTransport(url, { requestInit, authProvider }) : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+  }
+
+  private async connect(): Promise<void> {
+    this.status = "starting";
+    this.error = undefined;
+    const deadline = Date.now() + this.spec.startupTimeoutMs;
+    const left = () => ({ timeout: Math.max(1, deadline - Date.now()) });
+    const t0 = performance.now();
+    let client: Client | undefined;
+    try {
+      const spec = expandSpec(this.spec, this.ctx.env ?? process.env);
+      const transport = await this.transportFor(spec);
+      client = new Client(
+        { name: "reasonix", version: buildInfo().version },
+        {
+          capabilities: {},
+          listChanged: {
+            tools: { onChanged: (err, tools) => !err && tools && this.setTools(tools) },
+            prompts: { onChanged: (err, prompts) => !err && prompts && (this.prompts = prompts) },
+            resources: { onChanged: (err, resources) => !err && resources && (this.resources = resources) },
+          },
+        },
+      );
+      const c = client;
+      c.onclose = () => this.lost(c, "the server closed the connection");
+      await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`);
+      this.timings.connect = Math.round(performance.now() - t0);
+      const t1 = performance.now();
+      const caps = c.getServerCapabilities() ?? {};
+      const tools: Tool[] = [];
+      if (caps.tools) {
+        let cursor: string | undefined;
+        for (let i = 0; i < MAX_PAGES; i++) {
+          const page = await c.listTools(cursor ? { cursor } : {}, left());
+          tools.push(...page.tools);
+          cursor = page.nextCursor;
+          if (!cursor) break;
+        }
+      }
+      this.prompts = caps.prompts ? (await c.listPrompts({}, left()).catch(() => ({ prompts: [] }))).prompts : [];
+      this.resources = caps.resources ? (await c.listResources({}, left()).catch(() => ({ resources: [] }))).resources : [];
+      this.timings.list = Math.round(performance.now() - t1);
+      const v = c.getServerVersion();
+      this.serverInfo = v ? { name: v.name, version: v.version } : undefined;
+      if (this.closed) throw new Error("closed");
+      this.client = c;
+      this.status = "ready";
+      this.failures = 0;
+      this.setTools(tools);
+    } catch (e) {
+      this.failures++;
+      this.retryAt = Date.now() + backoffMs(this.failures);
+      this.status = "failed";
+      const tail = this.stderr().trim().split("\n").slice(-5).join("\n");
+      this.error = `${errorMessage(e)}${tail ? `\nstderr: ${tail}` : ""}`;
+      if (client) await client.close().catch(() => {});
+      this.launched?.finish();
+    }
+  }
+
+  /** Keep the list; tell the source only when it really changed (byte-stable prompts). */
+  private setTools(tools: Tool[]): void {
+    const same = JSON.stringify(tools) === JSON.stringify(this.tools);
+    this.tools = tools;
+    if (!same) this.ctx.onToolsChanged?.();
+  }
+
+  private lost(c: Client, why: string): void {
+    if (this.client !== c || this.closed) return;
+    this.client = undefined;
+    this.status = "failed";
+    this.failures++;
+    this.retryAt = Date.now() + backoffMs(this.failures);
+    const tail = this.stderr().trim().split("\n").slice(-5).join("\n");
+    this.error = `${why}${tail ? `\nstderr: ${tail}` : ""}`;
+    this.launched?.finish();
+  }
+
+  /** A connected client: restarts a crashed server (after its backoff) or waits for one starting. */
+  async ready(): Promise<Client> {
+    if (this.status === "blocked" || this.status === "disabled") throw new ReasonixError("mcp-unavailable", `MCP server "${this.name}" is ${this.status}: ${this.error ?? "enabled = false"}`);
+    if (this.status === "failed" && Date.now() < this.retryAt) {
+      const s = Math.ceil((this.retryAt - Date.now()) / 1000);
+      throw new ReasonixError("mcp-unavailable", `MCP server "${this.name}" is not available (${this.error}); it is retried in ${s} s`);
+    }
+    await this.start();
+    if (!this.client) throw new ReasonixError("mcp-unavailable", `MCP server "${this.name}" could not start: ${this.error ?? "unknown error"}`);
+    return this.client;
+  }
+
+  async call(tool: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+    const client = await this.ready();
+    const timeout = this.spec.toolTimeoutMs[tool] ?? this.spec.callTimeoutMs;
+    const onprogress = opts.onProgress
+      ? (p: { progress: number; total?: number; message?: string }) => opts.onProgress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) })
+      : undefined;
+    // An aborted signal makes the SDK send notifications/cancelled for this request.
+    return (await client.callTool({ name: tool, arguments: args }, undefined, { signal: opts.signal, timeout, ...(onprogress ? { onprogress } : {}) })) as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const c = this.client;
+    this.client = undefined;
+    if (c) await c.close().catch(() => {});
+    this.launched?.finish();
+  }
+}
+
+async function withDeadline<T>(p: Promise<T>, deadline: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const t = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), Math.max(1, deadline - Date.now()))));
+  try {
+    return await Promise.race([p, t]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

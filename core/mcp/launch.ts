@@ -1,0 +1,75 @@
+/**
+ * Start a stdio MCP server the way bash commands run: inside the OS sandbox
+ * (core/sandbox, the same bwrap/Seatbelt profile), with the network on and
+ * writes limited to the workspace and the server's private state dir, and an
+ * environment scrubbed like bash's (allowlist, no Reasonix keys) plus the
+ * variables the server's own declaration sets. `sandbox = false` (user
+ * config only) runs it unconfined, still with the scrubbed environment.
+ */
+import { mkdirSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDotted } from "../config/load.ts";
+import { ReasonixError } from "../errors.ts";
+import { homePaths } from "../home.ts";
+import { createPathPolicy, type SandboxConfig } from "../policy/paths.ts";
+import { savedCredentialNames } from "../sandbox/env.ts";
+import { wrapCommand } from "../sandbox/index.ts";
+import { stateDirOf, type McpServerSpec } from "./config.ts";
+
+export interface LaunchContext {
+  workspace: string;
+  home: string;
+  /** Effective config values (sandbox section, credential names). */
+  config: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Launched {
+  transport: StdioClientTransport;
+  backend: string;
+  /** The last few KB of the server's stderr (for failures). */
+  stderr(): string;
+  /** Call after the process is gone (sandbox guards). */
+  finish(): void;
+}
+
+const STDERR_KEEP = 8192;
+
+export async function launchStdio(spec: McpServerSpec, ctx: LaunchContext): Promise<Launched> {
+  const env = ctx.env ?? process.env;
+  const stateDir = stateDirOf(spec, ctx.workspace, env);
+  mkdirSync(join(stateDir, "tmp"), { recursive: true, mode: 0o700 });
+  mkdirSync(join(stateDir, "cache"), { recursive: true, mode: 0o700 });
+  const cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(ctx.workspace, spec.cwd)) : ctx.workspace;
+  const policy = createPathPolicy({ config: (ctx.config.sandbox ?? {}) as SandboxConfig, cwd: ctx.workspace, extraWrite: [stateDir], reasonixHome: ctx.home, env });
+  const wrapped = await wrapCommand([spec.command!, ...spec.args], {
+    policy,
+    mode: spec.sandbox ? "enforce" : "off",
+    network: true,
+    sessionTmpDir: join(stateDir, "tmp"),
+    cwd,
+    env,
+    stripEnv: savedCredentialNames(ctx.config, homePaths(ctx.home).dotenv),
+    envPassthrough: (getDotted(ctx.config, "sandbox.env_passthrough") as string[] | undefined) ?? [],
+  });
+  if (!wrapped.ok) {
+    throw new ReasonixError("mcp-sandbox", `MCP server "${spec.name}" runs in the OS sandbox, but ${wrapped.refusal.cause}`, {
+      hint: `${wrapped.refusal.fix}; or set sandbox = false on this server in your user config (${homePaths(ctx.home).config})`,
+    });
+  }
+  // Package managers write caches under $HOME by default, which the sandbox keeps read-only.
+  const caches = { XDG_CACHE_HOME: join(stateDir, "cache"), npm_config_cache: join(stateDir, "cache", "npm") };
+  const transport = new StdioClientTransport({
+    command: wrapped.argv[0]!,
+    args: wrapped.argv.slice(1),
+    env: { ...wrapped.env, ...caches, ...spec.env },
+    cwd: wrapped.cwd,
+    stderr: "pipe",
+  });
+  let tail = "";
+  transport.stderr?.on("data", (chunk: Buffer | string) => {
+    tail = (tail + chunk.toString()).slice(-STDERR_KEEP);
+  });
+  return { transport, backend: wrapped.backend, stderr: () => tail, finish: () => void wrapped.finish() };
+}
