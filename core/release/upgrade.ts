@@ -1,8 +1,10 @@
-import { renameSync, unlinkSync } from "node:fs";
+import { mkdirSync, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { buildInfo, platformId } from "../version.ts";
-import { compareVersions, downloadRelease, fetchText, releaseBase } from "./download.ts";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { homePaths } from "../home.ts";
+import { compareVersions, downloadFile, downloadRelease, fetchText, parseSums, releaseBase, verifyFile } from "./download.ts";
 
 export interface UpgradeResult {
   current: string;
@@ -22,6 +24,29 @@ function selfPath(): string {
     });
   }
   return exe;
+}
+
+/**
+ * Keep this platform's precompressed upload artifact (`reasonix-<platform>.zst`)
+ * where `reasonix remote` looks for it, so the first install on a remote host
+ * sends the release's zstd -19 copy instead of compressing. Best effort: a
+ * release without one, or a failed download, changes nothing.
+ */
+export async function keepUploadArtifact(base: string, version: string): Promise<void> {
+  const name = `reasonix-${platformId()}.zst`;
+  const sums = await fetchText(`${base}/SHA256SUMS`);
+  if (!parseSums(sums).has(name)) return;
+  const dir = join(homePaths().home, "cache", "remote", `release-${version}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const dest = join(dir, name);
+  await downloadFile(`${base}/${name}`, dest);
+  try {
+    await verifyFile(dest, sums, name);
+  } catch (e) {
+    unlinkSync(dest);
+    throw e;
+  }
+  writeFileAtomic(join(dir, "SHA256SUMS"), sums, { mode: 0o600 });
 }
 
 export async function upgrade(opts: { check: boolean; version?: string; force: boolean }): Promise<UpgradeResult> {
@@ -46,6 +71,7 @@ export async function upgrade(opts: { check: boolean; version?: string; force: b
       throw new ReasonixError("upgrade_bad_binary", `the downloaded binary reports "${got || probe.stderr.toString().trim()}", expected reasonix ${latest}; nothing was changed`);
     }
     renameSync(staged, path);
+    await keepUploadArtifact(base, latest).catch(() => {});
   } catch (e) {
     try { unlinkSync(staged); } catch {}
     if (e instanceof ReasonixError) throw e;

@@ -163,13 +163,39 @@ async function adoptPrecompressed(zst: string, sums: string, name: string, o: Re
   }
 }
 
+/**
+ * `reasonix upgrade` keeps the release's upload artifact for this platform in
+ * cache/remote/release-<version>/. When it decompresses to this very executable,
+ * make it this build's compressed copy (so uploads send the build's zstd -19).
+ */
+async function adoptKeptArtifact(self: BinaryArtifact, name: string, o: ResolveArtifactOptions): Promise<void> {
+  const dir = join(o.cacheDir, `release-${self.version}`);
+  const zst = join(dir, `${name}.zst`);
+  const sumsPath = join(dir, "SHA256SUMS");
+  const packed = join(o.cacheDir, compressedCacheName(self.sha256, "zstd", 19));
+  if (existsSync(packed) || !existsSync(zst) || !existsSync(sumsPath)) return;
+  await verifyFile(zst, readFileSync(sumsPath, "utf8"), `${name}.zst`);
+  const tmp = tempBeside(join(o.cacheDir, `${name}.check`));
+  try {
+    await unzstd(zst, tmp);
+    if ((await sha256File(tmp)) !== self.sha256) return; // not this build: leave it unused
+    const ptmp = tempBeside(packed);
+    copyFileSync(zst, ptmp);
+    renameSync(ptmp, packed);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
 export async function resolveArtifact(o: ResolveArtifactOptions): Promise<BinaryArtifact> {
   const env = o.env ?? process.env;
   const version = o.version ?? buildInfo().version;
   const name = `reasonix-${o.platform}`;
   if (o.binaryPath) return describe(o.binaryPath, o.platform, version, o.binaryPath, undefined, o.cacheDir);
   if (isCompiledBinary() && platformId() === o.platform && buildInfo().version === version) {
-    return describe(process.execPath, o.platform, version, "this executable", undefined, o.cacheDir);
+    const self = await describe(process.execPath, o.platform, version, "this executable", undefined, o.cacheDir);
+    await adoptKeptArtifact(self, name, o).catch(() => {});
+    return self;
   }
   mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
   const releaseDir = o.releaseDir ?? env.REASONIX_RELEASE_DIR;

@@ -52,6 +52,39 @@ describe("build: the precompressed upload artifact", () => {
   });
 });
 
+describe("upgrade keeps the host platform's upload artifact", () => {
+  test("keepUploadArtifact stores the verified .zst and SHA256SUMS where remote installs look; a bad one is not kept", async () => {
+    const { keepUploadArtifact } = await import("../../core/release/upgrade.ts");
+    const { platformId } = await import("../../core/version.ts");
+    const { createHash } = await import("node:crypto");
+    const { readFileSync } = await import("node:fs");
+    const name = `reasonix-${platformId()}.zst`;
+    const good = Buffer.from("pretend zstd payload");
+    let body = good;
+    const sums = `${createHash("sha256").update(good).digest("hex")}  ${name}\n`;
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (r) => (new URL(r.url).pathname.endsWith("SHA256SUMS") ? new Response(sums) : new Response(body)) });
+    const home = mkdtempSync(join(tmpdir(), "rx-keep-"));
+    const prev = process.env.REASONIX_HOME;
+    process.env.REASONIX_HOME = home;
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      await keepUploadArtifact(base, "9.9.9");
+      const dir = join(home, "cache", "remote", "release-9.9.9");
+      expect(readFileSync(join(dir, name)).equals(good)).toBe(true);
+      expect(readFileSync(join(dir, "SHA256SUMS"), "utf8")).toBe(sums);
+      body = Buffer.from("tampered");
+      const err = await keepUploadArtifact(base, "9.9.10").catch((e) => e);
+      expect(err.code).toBe("checksum_mismatch");
+      expect(existsSync(join(home, "cache", "remote", "release-9.9.10", name))).toBe(false);
+    } finally {
+      if (prev === undefined) delete process.env.REASONIX_HOME;
+      else process.env.REASONIX_HOME = prev;
+      server.stop(true);
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 const skip = skipWithoutSshd("cold start tests");
 
 describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
