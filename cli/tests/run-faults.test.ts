@@ -186,3 +186,22 @@ describe("empty answers and reasoning on stderr", () => {
     expect(r.stderr).toContain("Let me look at the file\n• ls");
   });
 });
+
+describe("against a third-party mock server (@copilotkit/aimock)", () => {
+  for (const kind of ["openai", "anthropic", "responses"] as const) {
+    test(`${kind}: a mid-stream drop, then a good attempt: stdout is exactly the good answer`, async () => {
+      const { LLMock } = await import("@copilotkit/aimock");
+      const mock = new LLMock({ port: 0, host: "127.0.0.1" } as any);
+      await mock.start();
+      cleanups.push(() => mock.stop());
+      mock.on({ userMessage: "say it", sequenceIndex: 0 } as any, { content: LONG }, { truncateAfterChunks: 4 } as any);
+      mock.on({ userMessage: "say it", sequenceIndex: 1 } as any, { content: GOOD });
+      const ce = makeCliEnv(kind === "anthropic" ? mock.url : `${mock.url}/v1`, { kind: kind as "openai" });
+      cleanups.push(() => ce.cleanup());
+      const r = await runCli(ce, ["run", "say it"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${GOOD}\n`);
+      expect(r.stderr).toContain("retrying");
+    });
+  }
+});
