@@ -10,6 +10,7 @@ import "../providers/index.ts";
 import { parseRule } from "../permissions/rules.ts";
 import { createPathPolicy, isWithin, resolveReal, type SandboxConfig } from "../policy/paths.ts";
 import { reapproveOwnEdit } from "../trust/report.ts";
+import { trustState } from "../trust/index.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { registerBuiltinTools } from "../tools/builtin/index.ts";
@@ -18,6 +19,8 @@ import { combineSources, type ToolSource } from "../tools/sources.ts";
 import { workspaceMcp } from "../mcp/source.ts";
 import { instructionsBlock, scanInstructionFiles, skippedWarning } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
+import { sessionExtensions, skillIndexFor } from "./extensions.ts";
+import { workspaceCommands } from "../commands/index.ts";
 import { systemPrompt } from "./prompt.ts";
 import { LiveSession, type Prices } from "./session.ts";
 import type { ProviderConfig } from "../providers/types.ts";
@@ -134,12 +137,16 @@ export function createEngine(opts: EngineOptions): Engine {
       // "Always allow" edits reasonix.toml for the user; keep its approval in step.
       onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });
+    // Commands, skills, @references and hooks (core/commands, core/hooks).
+    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag });
     const session: LiveSession = new LiveSession(file, {
       workspace,
       provider,
       modelName: choice.name,
       system: systemPrompt({ workspace, reasoningLanguage: typeof agent.reasoning_language === "string" ? agent.reasoning_language : undefined }),
-      tools,
+      tools: [...tools, ...ext.tools],
+      prepare: ext.prepare,
+      hooks: ext.hooks,
       toolSource: outsideTools(),
       gate,
       headless: !!opts.headless,
@@ -153,6 +160,7 @@ export function createEngine(opts: EngineOptions): Engine {
       onClose: () => live.delete(session),
     });
     live.add(session);
+    await ext.start(session.id, file.state().turns.length > 0 ? "resume" : "startup");
     return session;
   }
 
@@ -166,7 +174,9 @@ export function createEngine(opts: EngineOptions): Engine {
         const scan = scanInstructionFiles(workspace, home);
         // Skipped files are the user's business, recorded once so every front end shows them.
         for (const s of scan.skipped) file.append({ t: "warning", code: "instruction_skipped", message: skippedWarning(s) });
-        const block = instructionsBlock(scan.files);
+        // The skill index (one line per skill) rides in the same cache-stable first message.
+        const skills = skillIndexFor(workspaceCommands({ workspace, home, values, trust: trustState(workspace, values, !!loaded?.trust.viaFlag) }));
+        const block = [instructionsBlock(scan.files), skills].filter(Boolean).join("\n\n");
         if (block) file.append({ t: "msg", turn: 0, msg: { role: "user", content: block } });
         return await open(file, choice.name);
       } catch (e) {

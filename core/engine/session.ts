@@ -18,6 +18,7 @@ import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import type { ToolSource } from "../tools/sources.ts";
+import type { SessionHooks } from "../hooks/index.ts";
 import { planCompaction, estimateTokens } from "./compaction.ts";
 import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff } from "./file-diff.ts";
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
@@ -46,6 +47,9 @@ export interface SessionDeps {
   prices?: Prices;
   /** Called when the session closes (engine bookkeeping). */
   onClose?(): void;
+  /** The typed message → the user message the model receives (commands, @references, UserPromptSubmit hooks). */
+  prepare?(prompt: string, signal: AbortSignal): Promise<string>;
+  hooks?: SessionHooks;
 }
 
 
@@ -101,6 +105,13 @@ export class LiveSession implements EngineSession {
     // when an outside source's tools changed, at a turn boundary (syncTools).
     this.useTools(deps.toolSource?.snapshot());
     this.repair();
+    deps.hooks?.attach({ sessionId: this.id, warn: (code, message) => this.notice(code, message) });
+  }
+
+  /** A notice for the user (a hook failure): recorded and shown, never sent to the model. */
+  private notice(code: string, message: string): void {
+    this.commit({ t: "warning", code, message });
+    this.emit({ type: "warning", code, message });
   }
 
   get id() { return this.file.id; }
@@ -193,15 +204,19 @@ export class LiveSession implements EngineSession {
   private async runTurn(prompt: string): Promise<TurnEndReason> {
     const ac = new AbortController();
     this.abort = ac;
+    // Commands, @references and prompt hooks first, so the turn starts with the message it will send.
+    let content: string | { failed: unknown } = prompt;
+    if (this.deps.prepare) content = await this.deps.prepare(prompt, ac.signal).catch((e: unknown) => ({ failed: e }));
     const turn = this.state.nextTurn;
     this.commit({ t: "turn_start", turn, prompt, at: now() });
     this.emit({ type: "turn_start", sessionId: this.id, turn, prompt });
-    this.commit({ t: "msg", turn, msg: { role: "user", content: prompt } });
+    if (typeof content === "string") this.commit({ t: "msg", turn, msg: { role: "user", content } });
     let reason: TurnEndReason = "done";
     let error: string | undefined;
     this.endError = undefined;
     this.cutShort = "";
     try {
+      if (typeof content !== "string") throw content.failed;
       reason = await this.loop(turn, ac.signal);
       error = this.endError;
     } catch (e) {
@@ -235,6 +250,7 @@ export class LiveSession implements EngineSession {
       }
     }
     this.emit({ type: "turn_end", turn, reason, ...(error ? { error } : {}) });
+    await this.deps.hooks?.fire("Stop", { reason, stop_hook_active: false });
     return reason;
   }
 
@@ -394,7 +410,13 @@ export class LiveSession implements EngineSession {
         settle(i, { ok: false, output: args.error });
         continue;
       }
-      const allowed = await this.authorize(call, tool, args.value, signal);
+      const hook = await this.deps.hooks?.preToolUse(call.name, args.value, signal);
+      if (hook?.block) {
+        // The reason goes to the model; the round goes on.
+        settle(i, { ok: false, output: `blocked by a PreToolUse hook: ${hook.block}` });
+        continue;
+      }
+      const allowed = await this.authorize(call, tool, args.value, signal, !!hook?.approve);
       if (allowed !== true) {
         denied = true;
         settle(i, { ok: false, output: allowed });
@@ -420,20 +442,24 @@ export class LiveSession implements EngineSession {
   }
 
   private async execute(tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+    let r: ToolResult;
     try {
-      return await tool.run(input, ctx);
+      r = await tool.run(input, ctx);
     } catch (e) {
       if (ctx.signal.aborted) return { ok: false, output: "cancelled" };
-      return { ok: false, output: `error: ${errorMessage(e)}` };
+      r = { ok: false, output: `error: ${errorMessage(e)}` };
     }
+    return this.deps.hooks && !ctx.signal.aborted ? this.deps.hooks.postToolUse(tool.name, input, r, ctx.signal) : r;
   }
 
   /** true when the call may run, else the refusal text the model sees. */
-  private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal): Promise<true | string> {
+  private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal, hookApproved = false): Promise<true | string> {
     const d = this.deps.gate.check(tool, input);
     if (d.action === "allow") return true;
     const summary = safeSummary(tool, input);
     if (d.action === "deny") return `permission denied: ${d.reason}`;
+    // A PreToolUse hook's approval skips the prompt, never a deny rule.
+    if (hookApproved) return true;
     if (this.deps.headless) {
       return `permission denied: ${summary} needs approval (${d.reason}) and this headless run cannot ask. Allow it with --auto (-y, --permission-mode auto)${tool.kind === "write" ? ", --add-dir for paths outside the workspace" : ""}, or add "${d.suggestedRule}" to [permissions] allow`;
     }
@@ -529,6 +555,7 @@ export class LiveSession implements EngineSession {
     if (!force && estimate < this.deps.compactRatio * window) return unchanged;
     const plan = planCompaction(msgs, this.state.preamble, Math.floor(Math.min(window, estimate) * 0.2));
     if (!plan) return unchanged;
+    await this.deps.hooks?.fire("PreCompact", { trigger: force ? "overflow" : "auto" }, signal);
     const req: ChatRequest = {
       system: this.deps.system,
       tools: this.schemas,
@@ -560,6 +587,7 @@ export class LiveSession implements EngineSession {
     this.cancel();
     if (this.running) await this.running;
     this.closed = true;
+    await this.deps.hooks?.fire("SessionEnd", { reason: "close" }).catch(() => {});
     this.file.close();
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
     this.deps.onClose?.();

@@ -1,5 +1,6 @@
 import type { ToolRegistry } from "../registry.ts";
 import { bashTool } from "./bash.ts";
+import { docsTool } from "./docs.ts";
 import { editFileTool, multiEditTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
@@ -11,7 +12,7 @@ import { writeFileTool } from "./write.ts";
 
 export const builtinTools = [
   readFileTool, writeFileTool, editFileTool, multiEditTool, moveFileTool,
-  lsTool, globTool, grepTool, bashTool, todoWriteTool,
+  lsTool, globTool, grepTool, bashTool, todoWriteTool, docsTool,
 ] as const;
 
 /** Register every built-in tool (read_file … todo_write). */

@@ -1,0 +1,89 @@
+/**
+ * What the command registry, @references and hooks add to a session: the
+ * `run_skill` tool, the step that turns a typed message into what the model
+ * receives (`prepare`), the hooks, and the skill index for the first message.
+ * Kept apart from engine.ts so the loop only sees small interfaces.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expandCommand } from "../commands/expand.ts";
+import { skillIndex, workspaceCommands, type CommandRegistry } from "../commands/index.ts";
+import { runSkillTool } from "../commands/skill-tool.ts";
+import { ReasonixError } from "../errors.ts";
+import { HookRunner, loadHooks, type HookDef } from "../hooks/index.ts";
+import type { PathPolicy } from "../policy/paths.ts";
+import { readFileTool } from "../tools/builtin/read.ts";
+import { trustState } from "../trust/index.ts";
+import type { ToolDefinition } from "../tools/types.ts";
+import type { PermissionGate } from "./permission-gate.ts";
+import { resolveReferences } from "./references.ts";
+
+export interface ExtensionOptions {
+  workspace: string;
+  home: string;
+  values: Record<string, unknown>;
+  sources?: Map<string, string>;
+  pathPolicy: PathPolicy;
+  gate?: PermissionGate;
+  /** `--trust-project`: project files count as approved for this process. */
+  trustAll?: boolean;
+  /** MCP resources for `@server:uri` (set by the MCP client when it has servers). */
+  mcpResource?(server: string, uri: string, signal?: AbortSignal): Promise<string | undefined>;
+}
+
+export interface SessionExtensions {
+  commands: CommandRegistry;
+  hooks: HookRunner;
+  hookDefs: HookDef[];
+  /** run_skill when some skill may be loaded by the model. */
+  tools: ToolDefinition[];
+  /** The typed message → the user message the model receives. */
+  prepare(prompt: string, signal: AbortSignal): Promise<string>;
+  /** Fire SessionStart (its context joins the first message that follows). */
+  start(sessionId: string, source: "startup" | "resume"): Promise<void>;
+}
+
+/** The skill index for a new session's first message (null when there are no skills to list). */
+export function skillIndexFor(commands: CommandRegistry): string | null {
+  return skillIndex(commands.catalog().entries);
+}
+
+export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
+  const trust = trustState(o.workspace, o.values, !!o.trustAll);
+  const commands = workspaceCommands({ workspace: o.workspace, home: o.home, values: o.values, trust });
+  const hookDefs = loadHooks({ workspace: o.workspace, values: o.values, configSource: o.sources?.get("hooks"), trust });
+  let tmp: string | undefined;
+  const hooks = new HookRunner(hookDefs, {
+    workspace: o.workspace,
+    config: o.values,
+    policy: o.pathPolicy,
+    home: o.home,
+    tmpDir: () => (tmp ??= mkdtempSync(join(tmpdir(), "reasonix-hooks-"))),
+  });
+  let startContext: string[] = [];
+  const canRead = (abs: string): true | string => {
+    const d = o.gate?.check(readFileTool, { path: abs });
+    return d?.action === "deny" ? d.reason : true;
+  };
+  return {
+    commands,
+    hooks,
+    hookDefs,
+    tools: skillIndexFor(commands) ? [runSkillTool(commands, o.workspace)] : [],
+    async prepare(prompt, signal) {
+      commands.invalidate();
+      const expanded = await expandCommand(commands, prompt, { workspace: o.workspace, signal });
+      const refs = await resolveReferences(expanded.content, { workspace: o.workspace, policy: o.pathPolicy, canRead, mcpResource: o.mcpResource, signal });
+      const hook = await hooks.run("UserPromptSubmit", { prompt }, { signal });
+      if (hook.block) throw new ReasonixError("hook_blocked", `a UserPromptSubmit hook blocked this message: ${hook.block}`);
+      const extra = [...startContext, ...hook.context];
+      startContext = [];
+      return extra.length ? `${refs.content}\n\n<hook-context>\n${extra.join("\n")}\n</hook-context>` : refs.content;
+    },
+    async start(_sessionId, source) {
+      const r = await hooks.run("SessionStart", { source });
+      startContext.push(...r.context);
+    },
+  };
+}
