@@ -8,7 +8,7 @@ import { LiveRenderer } from "./live.ts";
 import { Picker } from "./picker.ts";
 import { InputHistory } from "./history.ts";
 import type { ChatSetup } from "./setup.ts";
-import { runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
+import { chatCommands, routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, type ChatState } from "./session.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
@@ -173,12 +173,14 @@ export async function runChatApp(
       renderer.request();
       return;
     }
-    if (text.startsWith("/") && !text.startsWith("//")) {
-      const ran = await runSlash(ctx, text).catch((e) => {
-        transcript.info([c.red(errorMessage(e))]);
-        return true;
-      });
-      if (!ran) transcript.info([c.yellow(`unknown command ${text.split(/\s/)[0]} (see /help)`)]);
+    const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
+    if (route === "local") {
+      await runSlash(ctx, text).catch((e) => transcript.info([c.red(errorMessage(e))]));
+      renderer.request();
+      return;
+    }
+    if (route === "unknown") {
+      transcript.info([c.yellow(`unknown command ${text.split(/\s/)[0]} (see /help)`)]);
       renderer.request();
       return;
     }
@@ -305,6 +307,14 @@ export async function runChatApp(
   }
   st = setup.st;
   ctx.startWeb = makeWeb?.(setup);
+  // The full catalog (custom commands, skills) for the menu and for routing.
+  try {
+    ctx.commands = chatCommands(st.engine.workspace, setup.home, st.opts.config);
+    const entries = ctx.commands.catalog().entries;
+    editor.setAutocompleteProvider(new ChatCompletions(entries.map((e) => ({ name: e.name, description: e.description, argumentHint: e.argumentHint })), st.engine.workspace));
+  } catch (e) {
+    transcript.info([c.yellow(`custom commands and skills are not available: ${errorMessage(e)}`)]);
+  }
   await st.attach(st.session, (e) => {
     if (e.type === "turn_start") {
       const i = sentHere.indexOf(e.prompt);

@@ -6,7 +6,7 @@ import type { EngineEvent } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { callSummary, changeLines, decisionForKey, decisionText, plainPaint, type PendingApproval } from "./cards.ts";
 import type { ChatSetup } from "./setup.ts";
-import { runSlash, type PickItem, type SlashContext } from "./slash.ts";
+import { chatCommands, routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
@@ -145,6 +145,11 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   process.on("SIGINT", onSigint);
 
   await st.attach(st.session, onEvent);
+  try {
+    ctx.commands = chatCommands(st.engine.workspace, setup.home, st.opts.config);
+  } catch (e) {
+    println(`custom commands and skills are not available: ${errorMessage(e)}`);
+  }
   println(`reasonix chat (line mode) | ${st.model} | ${st.session.workspace}`);
   println(`session ${st.session.id} | /help for commands | Ctrl-C twice exits`);
   for (const n of setup.notes) println(n);
@@ -197,9 +202,10 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       continue;
     }
     history.add(text);
-    if (text.startsWith("/")) {
-      const ran = await runSlash(ctx, text).catch((e) => (println(`error: ${errorMessage(e)}`), true));
-      if (!ran) println(`unknown command ${text.split(/\s/)[0]} (see /help)`);
+    const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
+    if (route === "local" || route === "unknown") {
+      if (route === "local") await runSlash(ctx, text).catch((e) => println(`error: ${errorMessage(e)}`));
+      else println(`unknown command ${text.split(/\s/)[0]} (see /help)`);
       if (!quit && !turn) out("> ");
       continue;
     }

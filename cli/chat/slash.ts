@@ -1,5 +1,6 @@
 // Built-in slash commands of the chat. Each prints through the front end's
 // `print`, so the full-screen chat and line mode share them.
+import { BUILTIN_PREFIX, workspaceCommands, type CommandEntry, type CommandRegistry } from "../../core/commands/index.ts";
 import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Paint } from "./cards.ts";
@@ -22,6 +23,8 @@ export interface SlashContext {
   sessionChanged(kind: "new" | "resumed"): void;
   /** Start the browser UI in this process on this session; resolves with its URL. */
   startWeb?(): Promise<string>;
+  /** The workspace's command catalog, once loaded. */
+  commands?: CommandRegistry;
 }
 
 export interface SlashCommand {
@@ -55,9 +58,11 @@ export const slashCommands: SlashCommand[] = [
     description: "Commands and keys",
     run: (ctx) => {
       const p = ctx.paint;
+      const more = (ctx.commands?.catalog().entries ?? []).filter((e) => e.source !== "chat");
       ctx.print([
         p.bold("Commands"),
         ...slashCommands.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
+        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => `  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  ${p.dim(`${e.description} (${e.kind}, ${e.scope})`)}`)] : []),
         p.bold("Keys"),
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
@@ -232,18 +237,6 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "docs",
-    args: "[query]",
-    description: "Search the built-in documentation",
-    run: async (ctx, arg) => {
-      if (!arg) return ctx.print(["usage: /docs <words>   (or reasonix docs show <file>)"]);
-      const { searchDocs } = await import("../../core/docs/index.ts");
-      const hits = searchDocs(arg, 5);
-      if (hits.length === 0) return ctx.print([`no documentation matches "${arg}"`]);
-      ctx.print(hits.map((h) => `${h.path}${h.heading ? `#${h.heading}` : ""}  ${ctx.paint.dim(h.snippet.replace(/\s+/g, " ").slice(0, 100))}`));
-    },
-  },
-  {
     name: "trust",
     description: "Workspace trust status",
     run: async (ctx) => {
@@ -266,12 +259,44 @@ export const slashCommands: SlashCommand[] = [
   },
 ];
 
-/** Run `/name args`; false when no such command. */
+/** Run one of the chat's own `/name args`; false when it is not one. */
 export async function runSlash(ctx: SlashContext, text: string): Promise<boolean> {
   const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
   if (!m) return false;
-  const cmd = slashCommands.find((c) => c.name === m[1] || (m[1] === "quit" && c.name === "exit"));
+  const name = m[1]!.startsWith(BUILTIN_PREFIX) ? m[1]!.slice(BUILTIN_PREFIX.length) : m[1]!;
+  const cmd = slashCommands.find((c) => c.name === name || (name === "quit" && c.name === "exit"));
   if (!cmd) return false;
   await cmd.run(ctx, m[2]!.trim());
   return true;
+}
+
+/**
+ * The workspace's command catalog (core/commands) with the chat's own
+ * commands as built-ins: custom commands, skills and `/docs` come from there,
+ * and a project or user command of the same name wins (ours stay reachable
+ * as `/reasonix:<name>`).
+ */
+export function chatCommands(workspace: string, home: string, values: Record<string, unknown>): CommandRegistry {
+  const reg = workspaceCommands({ workspace, home, values });
+  reg.registerSource({
+    id: "chat",
+    list: (): CommandEntry[] => slashCommands.map((c) => ({ name: c.name, description: c.description, argumentHint: c.args, kind: "builtin", scope: "builtin", source: "chat" })),
+  });
+  return reg;
+}
+
+/**
+ * What a typed `/…` is: one of the chat's commands ("local"), something the
+ * engine expands (custom command, skill, /docs: "engine", sent as typed),
+ * a command name nobody knows ("unknown": a typo, not sent), or no command at all ("text").
+ */
+export function routeSlash(reg: CommandRegistry | undefined, text: string): "local" | "engine" | "unknown" | "text" {
+  const m = /^\/([A-Za-z0-9_][A-Za-z0-9_.:-]*)(?:\s|$)/.exec(text.trim());
+  if (!m) return "text"; // e.g. a path such as /usr/bin/env: plain text for the model
+  const name = m[1]!;
+  const entry = reg?.resolve(name);
+  if (entry) return entry.source === "chat" ? "local" : "engine";
+  if (reg?.blocked(name)) return "engine"; // the engine says why it may not run
+  const base = name.startsWith(BUILTIN_PREFIX) ? name.slice(BUILTIN_PREFIX.length) : name;
+  return slashCommands.some((c) => c.name === base) || base === "quit" ? "local" : "unknown";
 }

@@ -284,3 +284,33 @@ describe.skipIf(skip)("continuing sessions", () => {
     expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["remember the number 7", "and now?"]);
   });
 });
+
+describe.skipIf(skip)("custom commands and skills in the / menu", () => {
+  test("a user command is listed, filtered and expanded by the engine; an unknown /word is not sent", async () => {
+    await setup([{ text: "greeted" }]);
+    mkdirSync(join(f.ce.home, "commands"), { recursive: true });
+    writeFileSync(join(f.ce.home, "commands", "greet.md"), "---\ndescription: Greet someone warmly\n---\nSay hello to $ARGUMENTS in one line.\n");
+    const p = chat();
+    await ready(p);
+    p.type("/gre");
+    await p.waitFor("Greet someone warmly");
+    p.keys("C-u");
+    p.keys("Escape");
+    await Bun.sleep(150);
+    p.type("/hlep");
+    p.keys("Enter");
+    await p.waitFor("unknown command /hlep");
+    p.type("/greet the team");
+    p.keys("Escape");
+    await Bun.sleep(150);
+    p.keys("Enter");
+    await p.waitFor("greeted");
+    expect(f.llm.chatRequests()).toHaveLength(1);
+    expect(lastUser(0)).toContain("Say hello to the team in one line.");
+    p.type("/help");
+    await p.waitFor("Commands and keys");
+    p.keys("Enter");
+    await p.waitFor("Custom commands and skills");
+    expect(p.all()).toContain("/greet");
+  });
+});
