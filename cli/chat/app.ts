@@ -166,6 +166,7 @@ export async function runChatApp(
   const submit = async (raw: string) => {
     const text = raw.trim();
     if (!text) return;
+    hint = "";
     history.add(text);
     editor.addToHistory(text);
     if (!setup) {
@@ -219,6 +220,11 @@ export async function runChatApp(
           st.session.approve(pending.callId, decision);
         } catch (e) {
           transcript.info([c.red(errorMessage(e))]);
+        }
+        // A refusal ends the turn: the next message is the place to say why.
+        if (decision === "deny") {
+          hint = "denied · type why (or what to do instead) and press Enter to tell the model";
+          clearTimeout(hintTimer);
         }
         renderer.request();
         return;

@@ -80,6 +80,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     // A refusal ends the turn (the engine's rule); the model is not asked again.
     s = await p.waitFor("a permission was refused");
     expect(s).toContain("denied: write_file");
+    expect(s).toContain("type why");
     expect(existsSync(join(f.ce.workspace, "denied.txt"))).toBe(false);
 
     await send(p, "write two files");
