@@ -314,3 +314,31 @@ describe.skipIf(skip)("custom commands and skills in the / menu", () => {
     expect(p.all()).toContain("/greet");
   });
 });
+
+describe.skipIf(skip)("informational commands", () => {
+  test("/cost, /context, /todo, /sessions, /mode and /clear", async () => {
+    await setup([{ toolCalls: [{ name: "todo_write", arguments: { todos: [{ content: "write the tests", status: "in_progress" }] } }] }, { text: "planned" }], 'context_window = 1000\nprices = { input = 1.0, output = 4.0, currency = "USD" }');
+    const p = chat();
+    await ready(p);
+    p.type("plan");
+    p.keys("Enter");
+    await p.waitFor("planned");
+    await p.waitFor(/ctx \d+%/); // a percentage: the entry sets context_window
+    const run = async (cmd: string, expectText: string | RegExp) => {
+      p.type(cmd);
+      p.keys("Escape");
+      await Bun.sleep(150);
+      p.keys("Enter");
+      return p.waitFor(expectText);
+    };
+    await run("/cost", /tokens: 200 in \(0% from cache\), 40 out/);
+    await run("/context", /context: \d+ of 1\.0k tokens \(\d+%\)/);
+    await run("/todo", "[>] write the tests");
+    await run("/sessions", /^\* \d{8}-\d{6}-[0-9a-f]{6}/m);
+    await run("/mode plan", "permission mode plan");
+    await p.waitFor("mode plan ·");
+    const before = sessionId(p.all());
+    await run("/clear", (s: string) => !s.includes("planned") && s.includes("session "));
+    expect(sessionId(p.screen())).not.toBe(before);
+  });
+});
