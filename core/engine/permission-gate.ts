@@ -8,6 +8,8 @@ export interface PermissionDecision {
   action: "allow" | "ask" | "deny";
   reason: string;
   suggestedRule: string;
+  /** A "deny" only because a headless run cannot ask. */
+  headlessAsk?: boolean;
 }
 
 /** What the loop needs from the permission policy (core/permissions implements it). */

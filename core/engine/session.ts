@@ -456,10 +456,10 @@ export class LiveSession implements EngineSession {
   private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal, hookApproved = false): Promise<true | string> {
     const d = this.deps.gate.check(tool, input);
     if (d.action === "allow") return true;
+    // A PreToolUse hook's approval stands in for the prompt (also in a headless run), never for a deny rule or mode.
+    if (hookApproved && (d.action === "ask" || d.headlessAsk)) return true;
     const summary = safeSummary(tool, input);
     if (d.action === "deny") return `permission denied: ${d.reason}`;
-    // A PreToolUse hook's approval skips the prompt, never a deny rule.
-    if (hookApproved) return true;
     if (this.deps.headless) {
       return `permission denied: ${summary} needs approval (${d.reason}) and this headless run cannot ask. Allow it with --auto (-y, --permission-mode auto)${tool.kind === "write" ? ", --add-dir for paths outside the workspace" : ""}, or add "${d.suggestedRule}" to [permissions] allow`;
     }

@@ -35,6 +35,8 @@ export interface PermissionDecision {
   reason: string;
   /** The rule an "allow for this session / always" answer would store. */
   suggestedRule: string;
+  /** A "deny" only because a headless run cannot ask (a PreToolUse hook's approval may stand in for the human). */
+  headlessAsk?: boolean;
 }
 
 export interface PermissionsOptions {
@@ -215,7 +217,7 @@ export class Permissions {
     opts: { hint: string },
   ): PermissionDecision {
     if (!this.headless) return decide("ask", reason);
-    return decide("deny", `${reason}; this run is headless, so it was refused. To allow it: ${opts.hint}`);
+    return { ...decide("deny", `${reason}; this run is headless, so it was refused. To allow it: ${opts.hint}`), headlessAsk: true };
   }
 
   private subject(tool: ToolDefinition, input: unknown): Subject {
