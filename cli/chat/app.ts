@@ -128,7 +128,7 @@ export async function runChatApp(
     paint,
     print: (lines) => transcript.info(lines),
     pick,
-    clearScreen: () => term.write("\x1b[2J\x1b[H"),
+    clearScreen: () => renderer.clearScreen(),
     exit: () => void quit(),
     sessionChanged: (kind) => {
       header();

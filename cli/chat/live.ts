@@ -96,6 +96,14 @@ export class LiveRenderer {
     this.full = true;
   }
 
+  /** Clear the visible screen (never the scrollback) and draw the live region at its top (/clear). */
+  clearScreen(): void {
+    this.write("\x1b[H\x1b[2J");
+    this.prev = [];
+    this.cursorRow = 0;
+    this.request();
+  }
+
   /** Redraw the live region from scratch (Ctrl-L). */
   redraw(): void {
     this.full = true;
