@@ -72,6 +72,7 @@ export default defineCommand<RunArgs>({
       config: cfg.values,
       configSources: cfg.sources,
       projectTrusted: cfg.trust.trusted,
+      trustProject: args.trustProject,
       headless: true,
       permissionMode: mode,
       maxSteps: args.maxSteps,

@@ -138,7 +138,7 @@ export function createEngine(opts: EngineOptions): Engine {
       onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });
     // Commands, skills, @references and hooks (core/commands, core/hooks).
-    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag });
+    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject });
     const session: LiveSession = new LiveSession(file, {
       workspace,
       provider,
@@ -175,7 +175,7 @@ export function createEngine(opts: EngineOptions): Engine {
         // Skipped files are the user's business, recorded once so every front end shows them.
         for (const s of scan.skipped) file.append({ t: "warning", code: "instruction_skipped", message: skippedWarning(s) });
         // The skill index (one line per skill) rides in the same cache-stable first message.
-        const skills = skillIndexFor(workspaceCommands({ workspace, home, values, trust: trustState(workspace, values, !!loaded?.trust.viaFlag) }));
+        const skills = skillIndexFor(workspaceCommands({ workspace, home, values, trust: trustState(workspace, values, !!(loaded?.trust.viaFlag ?? opts.trustProject)) }));
         const block = [instructionsBlock(scan.files), skills].filter(Boolean).join("\n\n");
         if (block) file.append({ t: "msg", turn: 0, msg: { role: "user", content: block } });
         return await open(file, choice.name);

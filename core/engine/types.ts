@@ -177,6 +177,8 @@ export interface EngineOptions {
   configSources?: Map<string, string>;
   /** With `config`: whether its project file was approved (LoadedConfig.trust.trusted). Default false. */
   projectTrusted?: boolean;
+  /** With `config`: `--trust-project` (project commands, skills and hooks count as approved for this process). */
+  trustProject?: boolean;
   /** No one can answer approvals: `ask` fails closed with a message naming the flag. */
   headless?: boolean;
   /** Overrides [permissions] mode. */
