@@ -8,6 +8,7 @@ import { formatHostPort, isLoopbackHost } from "./addr.ts";
 import { clearedCookie, COOKIE_NAME, CookieSigner, parseCookies, RateLimiter, safeEqual, sessionCookie, verifyPassword, type AuthConfig } from "./auth.ts";
 import { EventHub, type EventSink } from "./events.ts";
 import { WorkspaceFiles } from "./files.ts";
+import { commandsApi } from "./commands.ts";
 import { isStateChanging, RequestGuard } from "./guard.ts";
 import { ApiError, SessionManager, type EngineFactory } from "./sessions.ts";
 import { seenDigests, trustApi } from "./trust.ts";
@@ -146,6 +147,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const setupAllowed = isLoopbackHost(opts.host) && !behindProxy && !!opts.saveProviderKey;
   const sseStreams = new Set<() => void>();
   const files = new WorkspaceFiles(() => sessions.engineWorkspace);
+  const commands = commandsApi(() => sessions.engineWorkspace, opts.home);
   /** Shown in the header and tab title: several remote tabs are common. */
   const host = hostname();
 
@@ -268,6 +270,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     if (path === "/api/sessions" && method === "GET") return json({ sessions: await sessions.list() });
     if (path === "/api/files" && method === "GET") return json({ files: files.search((url.searchParams.get("q") ?? "").slice(0, 200)) });
+    if (path === "/api/commands" && method === "GET") return json(commands.catalog());
+    if (path === "/api/complete" && method === "GET") return json(commands.complete((url.searchParams.get("prefix") ?? "").slice(0, 1000)));
     if (path === "/api/sessions" && method === "POST") {
       const body = await readJson(req);
       const s = await sessions.create(str(body, "model", false));

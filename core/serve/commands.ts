@@ -1,0 +1,49 @@
+// The command catalog and @-completion for the web UI: the same registry
+// (core/commands) and completion function (core/engine/references.ts) the
+// terminal chat, ACP and `reasonix run` use.
+import { realpathSync } from "node:fs";
+import { loadConfig } from "../config/load.ts";
+import { workspaceCommands, type CommandEntry } from "../commands/index.ts";
+import { completeReference } from "../engine/references.ts";
+import { createPathPolicy } from "../policy/paths.ts";
+import { reasonixHome } from "../home.ts";
+
+export interface CommandView {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  kind: CommandEntry["kind"];
+  scope: CommandEntry["scope"];
+  source: string;
+}
+
+const view = (e: CommandEntry): CommandView => ({
+  name: e.name,
+  description: e.description,
+  ...(e.argumentHint ? { argumentHint: e.argumentHint } : {}),
+  kind: e.kind,
+  scope: e.scope,
+  source: e.source,
+});
+
+export function commandsApi(workspace: () => string, home?: string) {
+  const root = () => realpathSync(workspace());
+  return {
+    /** GET /api/commands: what `/` offers, what was shadowed, what is listed but not loaded. */
+    catalog() {
+      const ws = root();
+      const h = home ?? reasonixHome();
+      const cat = workspaceCommands({ workspace: ws, home: h, values: loadConfig({ cwd: ws, home: h }).values }).catalog();
+      return {
+        commands: cat.entries.map(view),
+        shadowed: cat.shadowed.map((s) => ({ ...view(s.entry), by: s.by.source, ...(s.reachableAs ? { reachableAs: s.reachableAs } : {}) })),
+        notLoaded: cat.notLoaded.map((e) => ({ ...view(e), reason: e.notLoaded })),
+      };
+    },
+    /** GET /api/complete?prefix=@src/: one directory level, .gitignore respected. */
+    complete(prefix: string) {
+      const ws = root();
+      return { items: completeReference(ws, prefix.startsWith("@") ? prefix : `@${prefix}`, createPathPolicy({ cwd: ws, reasonixHome: home })) };
+    },
+  };
+}
