@@ -59,6 +59,19 @@ export interface RunningServer {
 }
 
 const FLUSH = (fn: () => void) => setImmediate(fn);
+
+/** The UI's script and stylesheet, gzipped once on first use (tunnels are often slow). */
+const gzipped: Partial<Record<"js" | "css", Uint8Array<ArrayBuffer>>> = {};
+function asset(req: Request, kind: "js" | "css"): Response {
+  const type = kind === "js" ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
+  const headers: Record<string, string> = { "content-type": type, vary: "accept-encoding" };
+  let body: string | Uint8Array<ArrayBuffer> = uiAssets[kind];
+  if (/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) {
+    body = gzipped[kind] ??= Bun.gzipSync(uiAssets[kind], { level: 9 }) as Uint8Array<ArrayBuffer>;
+    headers["content-encoding"] = "gzip";
+  }
+  return withHeaders(new Response(body, { headers }), { "cache-control": "public, max-age=31536000, immutable" });
+}
 const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "deny"];
 const LOGIN_LIMIT = 5;
 /** Login attempts per window from all clients together (rotating addresses does not multiply guesses). */
@@ -408,10 +421,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     if (path === "/auth/logout" && method === "POST") return withHeaders(new Response(null, { status: 204 }), { "set-cookie": clearedCookie(guard.secure(req)) });
 
-    if (path === "/assets/app.js" && method === "GET")
-      return withHeaders(new Response(uiAssets.js, { headers: { "content-type": "text/javascript; charset=utf-8" } }), { "cache-control": "public, max-age=31536000, immutable" });
-    if (path === "/assets/app.css" && method === "GET")
-      return withHeaders(new Response(uiAssets.css, { headers: { "content-type": "text/css; charset=utf-8" } }), { "cache-control": "public, max-age=31536000, immutable" });
+    if ((path === "/assets/app.js" || path === "/assets/app.css") && method === "GET") return asset(req, path.endsWith(".js") ? "js" : "css");
     if (path === "/favicon.ico") return withHeaders(new Response(null, { status: 204 }));
 
     const authed = isAuthed(req);

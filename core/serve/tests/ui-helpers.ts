@@ -40,7 +40,7 @@ export async function startRig(o: RigOptions = {}): Promise<UiRig> {
   const llm = await startScriptedOpenAI([]);
   writeFileSync(
     join(home, "config.toml"),
-    `default_model = "scripted"\n\n[[providers]]\nname = "scripted"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "scripted-model"\napi_key_env = "SCRIPTED_API_KEY"\ncontext_window = 64000\n${(o.extraProviders ?? "").replaceAll("{{LLM}}", llm.url)}\n[permissions]\nmode = "ask"\n`,
+    `default_model = "scripted"\n\n[[providers]]\nname = "scripted"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "scripted-model"\napi_key_env = "SCRIPTED_API_KEY"\ncontext_window = 64000\nprices = { input = 2.5, output = 10, currency = "USD" }\n${(o.extraProviders ?? "").replaceAll("{{LLM}}", llm.url)}\n[permissions]\nmode = "ask"\n`,
   );
   writeFileSync(join(home, ".env"), `SCRIPTED_API_KEY=sk-scripted\n${o.extraEnv ?? ""}`, { mode: 0o600 });
   const token = "ui-token-0123456789abcdefghijklmnop";

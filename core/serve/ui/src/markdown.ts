@@ -84,7 +84,7 @@ function makeMarked(highlightCode: boolean): Marked {
         const body = highlightCode ? highlight(t.text, lang) : escapeHtml(t.text);
         const label = lang ? escapeHtml(lang) : "text";
         // The copy button is wired by the Markdown component (no inline handlers under the CSP).
-        return `<div class="codeblock"><div class="code-head"><span class="lang">${label}</span><button type="button" class="copy" data-copy>Copy</button></div><pre><code class="hljs">${body}</code></pre></div>`;
+        return `<div class="codeblock"><div class="code-head"><span class="lang">${label}</span><button type="button" class="copy" data-copy>Copy</button></div><pre tabindex="0"><code class="hljs">${body}</code></pre></div>`;
       },
     },
   });
@@ -120,7 +120,9 @@ export function splitMore(sp: Splitter, text: string): void {
     if (m) {
       if (!sp.fence) sp.fence = m[1]!;
       else if (line.trim().startsWith(sp.fence) && line.trim().replace(/[`~]/g, "") === "") sp.fence = null;
-    } else if (!sp.fence && line.trim() === "" && nl + 1 < text.length) {
+    } else if (!sp.fence && line.trim() === "") {
+      // A blank line at the very end: decide once the next line is known.
+      if (nl + 1 >= text.length) break;
       const prev = sp.cuts[sp.cuts.length - 1] ?? 0;
       if (nl + 1 > prev && text.slice(prev, pos).trim() !== "") sp.cuts.push(nl + 1);
     }

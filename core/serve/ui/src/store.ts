@@ -59,15 +59,25 @@ export const state = {
 
 const listeners = new Set<() => void>();
 let scheduled = false;
+let lastRender = 0;
+const FRAME_MS = 16;
 
-/** Re-render on the next frame. */
+function render(): void {
+  scheduled = false;
+  lastRender = performance.now();
+  for (const l of listeners) l();
+}
+
+/**
+ * Re-render soon: right after the current task when nothing was drawn for a
+ * frame (a lone event shows at once), else on the next animation frame (a
+ * burst of deltas costs one render per frame).
+ */
 export function changed(): void {
   if (scheduled) return;
   scheduled = true;
-  requestAnimationFrame(() => {
-    scheduled = false;
-    for (const l of listeners) l();
-  });
+  if (performance.now() - lastRender >= FRAME_MS) queueMicrotask(render);
+  else requestAnimationFrame(render);
 }
 
 export function useStore(): typeof state {

@@ -61,11 +61,17 @@ export interface View {
   model?: string;
   /** Files changed in this session, newest diff last. */
   changed: Map<string, FileDiff[]>;
+  /** Answer blocks the current model attempt streamed into (a notice in between splits them). */
+  attempt: Set<Item>;
   /** Bumped on every change. */
   v: number;
 }
 
-export const emptyView = (): View => ({ items: [], todos: [], usage: null, thinking: false, turnOpen: false, changed: new Map(), v: 0 });
+export const emptyView = (): View => ({ items: [], todos: [], usage: null, thinking: false, turnOpen: false, changed: new Map(), attempt: new Set(), v: 0 });
+
+function drop(view: View, gone: Set<Item>): void {
+  if (gone.size) view.items = view.items.filter((i) => !gone.has(i));
+}
 
 type Ev = Record<string, any>;
 let keys = 0;
@@ -126,6 +132,7 @@ export function apply(view: View, ev: Ev): void {
       break;
     case "reasoning_delta": {
       const a = openAssistant(view);
+      view.attempt.add(a);
       a.reasoning += ev.text;
       a.v++;
       view.thinking = false;
@@ -133,6 +140,7 @@ export function apply(view: View, ev: Ev): void {
     }
     case "text_delta": {
       const a = openAssistant(view);
+      view.attempt.add(a);
       a.text += ev.text;
       a.v++;
       view.thinking = false;
@@ -140,6 +148,10 @@ export function apply(view: View, ev: Ev): void {
     }
     case "assistant": {
       const a = streaming(view);
+      // The attempt's text may be split by a notice: the last block takes the whole answer.
+      view.attempt.delete(a as Item);
+      drop(view, view.attempt);
+      view.attempt.clear();
       const text = String(ev.text ?? "");
       const reasoning = String(ev.reasoning ?? a?.reasoning ?? "");
       if (a) {
@@ -155,8 +167,9 @@ export function apply(view: View, ev: Ev): void {
       break;
     }
     case "attempt_discarded": {
-      // The failed attempt's streamed text and reasoning are void: drop them.
-      if (streaming(view)) view.items.pop();
+      // The failed attempt's streamed text and reasoning are void: drop every block it streamed into.
+      drop(view, view.attempt);
+      view.attempt.clear();
       break;
     }
     case "tool_call": {

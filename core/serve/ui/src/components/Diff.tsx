@@ -90,7 +90,7 @@ export function FileDiffView({ d }: { d: FileDiff }) {
           </button>
         ) : null}
       </div>
-      {d.hunks.length ? <div class="diff-scroll">{split ? <Split d={d} /> : <Unified d={d} />}</div> : null}
+      {d.hunks.length ? <div class="diff-scroll" tabIndex={0}>{split ? <Split d={d} /> : <Unified d={d} />}</div> : null}
       {d.truncated ? <div class="muted small">{d.hunks.length ? "Diff cut short." : "Too large or binary to show."}</div> : null}
     </div>
   );

@@ -35,7 +35,7 @@ const TAIL_LINES = 12;
 function Output({ text }: { text: string }) {
   const [all, setAll] = useState(false);
   const lines = text.split("\n");
-  if (lines.length <= TAIL_LINES + 2 && text.length <= 2000) return <pre class="tool-output">{text}</pre>;
+  if (lines.length <= TAIL_LINES + 2 && text.length <= 2000) return <pre class="tool-output" tabIndex={0}>{text}</pre>;
   const tail = lines.slice(-TAIL_LINES).join("\n");
   return (
     <div class="tool-output-wrap">
@@ -94,7 +94,7 @@ function ToolCardImpl({ t }: { t: Tool; v: number }) {
       {t.input !== undefined && !(asking && proposed?.length) ? (
         <details class="tool-input" open={asking}>
           <summary>input</summary>
-          <pre>{typeof t.input === "string" ? t.input : JSON.stringify(t.input, null, 2)}</pre>
+          <pre tabIndex={0}>{typeof t.input === "string" ? t.input : JSON.stringify(t.input, null, 2)}</pre>
         </details>
       ) : null}
       {asking ? <Approval t={t} /> : null}
