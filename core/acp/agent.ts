@@ -11,7 +11,7 @@ import { errorMessage } from "../errors.ts";
 import type { AgentConnection } from "@agentclientprotocol/sdk";
 import { buildInfo } from "../version.ts";
 import type { AcpLog } from "./log.ts";
-import { AVAILABLE_COMMANDS } from "./modes.ts";
+import { availableCommands } from "./commands.ts";
 import { AcpSession } from "./session.ts";
 import { guardBatches } from "./batch-guard.ts";
 import { toRequestError } from "./errors.ts";
@@ -92,7 +92,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
 
   const announce = (s: AcpSession) => {
     // After the answer: clients learn the session id from it before updates arrive.
-    setTimeout(() => s.send({ sessionUpdate: "available_commands_update", availableCommands: AVAILABLE_COMMANDS }), 0);
+    setTimeout(() => s.send({ sessionUpdate: "available_commands_update", availableCommands: availableCommands(s.workspace, opts.home, log) }), 0);
   };
 
   const app = acp
