@@ -324,7 +324,7 @@ describe.skipIf(skip)("informational commands", () => {
     p.keys("Enter");
     await p.waitFor("planned");
     await p.waitFor(/ctx \d+%/); // a percentage: the entry sets context_window
-    const run = async (cmd: string, expectText: string | RegExp) => {
+    const run = async (cmd: string, expectText: string | RegExp | ((s: string) => boolean)) => {
       p.type(cmd);
       p.keys("Escape");
       await Bun.sleep(150);
