@@ -6,6 +6,7 @@ import config from "./config.ts";
 import docs from "./docs.ts";
 import doctor from "./doctor.ts";
 import login from "./login.ts";
+import mcp from "./mcp.ts";
 import logout from "./logout.ts";
 import sandbox from "./sandbox.ts";
 import remote from "./remote.ts";
@@ -20,4 +21,4 @@ import web from "./web.ts";
 import whoami from "./whoami.ts";
 
 // Listed in the order `reasonix --help` shows them: daily use first.
-export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, remote, sandbox, trust, setup, config, docs, doctor, login, logout, whoami, upgrade, version];
+export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, remote, mcp, sandbox, trust, setup, config, docs, doctor, login, logout, whoami, upgrade, version];

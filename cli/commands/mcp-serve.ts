@@ -1,0 +1,30 @@
+// `reasonix mcp serve`: Reasonix as an MCP server over stdio.
+import { defineCommand } from "../command.ts";
+
+export default defineCommand<{ allowWrites: boolean; dir?: string }>({
+  command: "serve",
+  describe: "Serve Reasonix as an MCP server on stdio (reasonix_run/resume/cancel/events/rollback/status); read-only unless --allow-writes",
+  builder: (y) =>
+    y
+      .option("allow-writes", { type: "boolean", default: false, describe: "Let clients use permission modes that change files (ask/auto/yolo) and code rollbacks" })
+      .option("dir", { type: "string", describe: "Default workspace (default: the current directory)" })
+      .example('codex: [mcp_servers.reasonix] command = "reasonix", args = ["mcp", "serve"]', "register it with another agent") as never,
+  run: async (args) => {
+    const { resolve } = await import("node:path");
+    const { loadConfig, getDotted } = await import("../../core/config/load.ts");
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    const { createReasonixMcpServer } = await import("../../core/mcp/server/server.ts");
+    const workspace = resolve(args.dir ?? process.cwd());
+    // allow_writes is user config only (a project file cannot set [mcp_server]).
+    const cfg = loadConfig({ cwd: workspace });
+    const allowWrites = args.allowWrites || getDotted(cfg.values, "mcp_server.allow_writes") === true;
+    const { server, close } = createReasonixMcpServer({ workspace, home: cfg.home, allowWrites });
+    const transport = new StdioServerTransport();
+    const done = new Promise<void>((r) => (transport.onclose = () => r()));
+    process.stdin.on("end", () => void transport.close());
+    await server.connect(transport);
+    process.stderr.write(`reasonix mcp serve: ready on stdio (${allowWrites ? "writes allowed" : "read-only"}; workspace ${workspace})\n`);
+    await done;
+    await close();
+  },
+});

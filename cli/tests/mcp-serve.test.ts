@@ -1,0 +1,124 @@
+// `reasonix mcp serve` driven by a real MCP client (the SDK's Client over
+// stdio): list tools, run a task to completion against the scripted model,
+// poll events, cancel, roll back, and the read-only default.
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startScriptedOpenAI } from "../../core/testing/scripted-llm.ts";
+import { mainTs, makeCliEnv } from "./run-helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function serve(steps: Parameters<typeof startScriptedOpenAI>[0], extraArgs: string[] = []) {
+  const llm = await startScriptedOpenAI(steps);
+  const ce = makeCliEnv(llm.url);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [mainTs, "mcp", "serve", ...extraArgs], cwd: ce.workspace, env: ce.env, stderr: "pipe" });
+  const client = new Client({ name: "test-driver", version: "1" });
+  await client.connect(transport);
+  cleanups.push(() => llm.close(), () => ce.cleanup(), () => client.close());
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = (await client.callTool({ name, arguments: args })) as any;
+    return { isError: !!r.isError, text: r.content[0].text as string, data: r.structuredContent as any };
+  };
+  /** Poll events until the turn ends (bounded). */
+  const untilEnd = async (id: string, since = 0) => {
+    const events: any[] = [];
+    for (let i = 0; i < 40; i++) {
+      const r = await call("reasonix_events", { session_id: id, since, timeout_seconds: 5 });
+      events.push(...r.data.events);
+      since = r.data.next;
+      const end = r.data.events.find((e: any) => e.event.type === "turn_end");
+      if (end) return { events, end: end.event, next: since };
+    }
+    throw new Error("the turn did not end");
+  };
+  return { llm, ce, client, call, untilEnd };
+}
+
+test("lists its tools, runs a read-only task to completion, resumes, rolls back; writing needs --allow-writes", async () => {
+  const s = await serve([
+    { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] },
+    { text: "The notes say hello." },
+    { text: "Second answer." },
+  ]);
+  writeFileSync(join(s.ce.workspace, "notes.txt"), "hello\n");
+  const tools = (await s.client.listTools()).tools.map((t) => t.name);
+  expect(tools).toEqual(["reasonix_run", "reasonix_resume", "reasonix_cancel", "reasonix_events", "reasonix_rollback", "reasonix_status"]);
+
+  const denied = await s.call("reasonix_run", { prompt: "edit things", mode: "auto" });
+  expect(denied.isError).toBe(true);
+  expect(denied.text).toContain("read-only");
+  expect(denied.text).toContain("--allow-writes");
+
+  const run = await s.call("reasonix_run", { prompt: "what do the notes say?" });
+  expect(run.isError).toBe(false);
+  expect(run.data.mode).toBe("read-only");
+  const id = run.data.session_id;
+  const first = await s.untilEnd(id);
+  expect(first.end.reason).toBe("done");
+  const types = first.events.map((e) => e.event.type);
+  expect(types).toContain("tool_result");
+  expect(first.events.find((e) => e.event.type === "assistant" && e.event.text)?.event.text).toBe("The notes say hello.");
+  expect(first.events.map((e) => e.seq)).toEqual([...first.events.map((e) => e.seq)].sort((a, b) => a - b));
+
+  const again = await s.call("reasonix_resume", { session_id: id, prompt: "and again?" });
+  expect(again.isError).toBe(false);
+  const second = await s.untilEnd(id, first.next);
+  expect(second.end.reason).toBe("done");
+
+  const status = await s.call("reasonix_status", {});
+  expect(status.data.allow_writes).toBe(false);
+  expect(status.data.sessions[0].turns.map((t: any) => t.turn)).toEqual([1, 2]);
+  expect(status.data.models[0].name).toBe("scripted");
+
+  // Code rollback changes files: refused read-only; the conversation alone is fine.
+  const code = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "code" });
+  expect(code.isError).toBe(true);
+  const conv = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "conversation" });
+  expect(conv.text).not.toContain("error");
+  expect(conv.isError).toBe(false);
+  const after = await s.call("reasonix_status", {});
+  expect(after.data.sessions[0].turns.map((t: any) => t.turn)).toEqual([1]);
+
+  const unknown = await s.call("reasonix_events", { session_id: "nope" });
+  expect(unknown.isError).toBe(true);
+  expect(unknown.text).toContain("no session nope");
+});
+
+test("cancel stops a running turn; --allow-writes lets a task edit and a code rollback restore", async () => {
+  const s = await serve(
+    [
+      { text: "slow answer", delayMs: 20_000 },
+      { toolCalls: [{ name: "write_file", arguments: { path: "out.txt", content: "written\n" } }] },
+      { text: "wrote it" },
+    ],
+    ["--allow-writes"],
+  );
+  const run = await s.call("reasonix_run", { prompt: "take your time" });
+  const id = run.data.session_id;
+  // Wait for the turn to start, then cancel it.
+  const started = await s.call("reasonix_events", { session_id: id, since: 0, timeout_seconds: 10 });
+  expect(started.data.events.map((e: any) => e.event.type)).toContain("turn_start");
+  // … and its model request is in flight.
+  for (let i = 0; i < 100 && s.llm.chatRequests().length === 0; i++) await Bun.sleep(50);
+  expect(s.llm.chatRequests()).toHaveLength(1);
+  const c = await s.call("reasonix_cancel", { session_id: id });
+  expect(c.data.was_busy).toBe(true);
+  const cancelled = await s.untilEnd(id);
+  expect(cancelled.end.reason).toBe("cancelled");
+
+  const w = await s.call("reasonix_resume", { session_id: id, prompt: "write out.txt", mode: "auto" });
+  expect(w.isError).toBe(false);
+  const wrote = await s.untilEnd(id, cancelled.next);
+  expect(wrote.end.reason).toBe("done");
+  expect(readFileSync(join(s.ce.workspace, "out.txt"), "utf8")).toBe("written\n");
+  const rb = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "both" });
+  expect(rb.isError).toBe(false);
+  expect(rb.data.files).toEqual([{ path: join(s.ce.workspace, "out.txt"), action: "deleted" }]);
+  expect(existsSync(join(s.ce.workspace, "out.txt"))).toBe(false);
+});

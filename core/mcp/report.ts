@@ -1,0 +1,83 @@
+/**
+ * What `reasonix mcp list/get/test` and `doctor capabilities` show: the
+ * declared servers (static: nothing starts) and, for `test`, one live start
+ * with timings and the server's stderr when it fails.
+ */
+import type { LoadedConfig } from "../config/load.ts";
+import { resolveServers, type McpServerSpec } from "./config.ts";
+import { McpConnection } from "./connection.ts";
+import { toolName } from "./tools.ts";
+
+export interface ServerRow {
+  name: string;
+  type: McpServerSpec["type"];
+  scope: McpServerSpec["scope"];
+  file: string;
+  /** What it runs or where it connects (`${VAR}` left unexpanded). */
+  target: string;
+  enabled: boolean;
+  sandbox: boolean;
+  /** "configured" (would start), "disabled", or "blocked" with `reason`. */
+  state: "configured" | "disabled" | "blocked";
+  reason?: string;
+  /** Same-name declarations this one hides. */
+  shadows: { scope: McpServerSpec["scope"]; file: string }[];
+}
+
+export const targetOf = (s: McpServerSpec): string => (s.type === "stdio" ? [s.command, ...s.args].join(" ") : s.url ?? "");
+
+export function serverRows(loaded: LoadedConfig, workspace: string): { rows: ServerRow[]; problems: string[] } {
+  const r = resolveServers(loaded, workspace);
+  const rows = r.servers.map((s) => ({
+    name: s.name,
+    type: s.type,
+    scope: s.scope,
+    file: s.file,
+    target: targetOf(s),
+    enabled: s.enabled,
+    sandbox: s.type === "stdio" ? s.sandbox : false,
+    state: s.blocked ? ("blocked" as const) : s.enabled ? ("configured" as const) : ("disabled" as const),
+    ...(s.blocked ? { reason: s.blocked } : {}),
+    shadows: r.shadowed.filter((x) => x.name === s.name).map((x) => ({ scope: x.scope, file: x.file })),
+  }));
+  return { rows, problems: r.problems };
+}
+
+export interface TestReport {
+  name: string;
+  ok: boolean;
+  status: string;
+  error?: string;
+  backend?: string;
+  server?: { name: string; version: string };
+  timings: { connect?: number; list?: number; total: number };
+  tools: { name: string; raw: string; readOnly: boolean }[];
+  prompts: string[];
+  resources: string[];
+  stderr?: string;
+}
+
+/** Start one server, list what it offers, stop it. */
+export async function testServer(spec: McpServerSpec, ctx: { workspace: string; home: string; config: Record<string, unknown>; env?: NodeJS.ProcessEnv }): Promise<TestReport> {
+  const conn = new McpConnection(spec.enabled ? spec : { ...spec, enabled: true }, ctx);
+  const t0 = performance.now();
+  await conn.start();
+  const total = Math.round(performance.now() - t0);
+  const ok = conn.status === "ready";
+  const stderr = conn.stderr().trim();
+  const report: TestReport = {
+    name: spec.name,
+    ok,
+    status: conn.status,
+    ...(conn.error ? { error: conn.error } : {}),
+    ...(conn.backend ? { backend: conn.backend } : {}),
+    ...(conn.serverInfo ? { server: conn.serverInfo } : {}),
+    timings: { ...conn.timings, total },
+    tools: conn.tools.map((t) => ({ name: toolName(spec.name, t.name), raw: t.name, readOnly: t.annotations?.readOnlyHint === true })),
+    prompts: conn.prompts.map((p) => p.name),
+    resources: conn.resources.map((r) => r.uri),
+    ...(!ok && stderr ? { stderr } : {}),
+  };
+  await conn.close();
+  return report;
+}

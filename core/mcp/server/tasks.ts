@@ -1,0 +1,139 @@
+/**
+ * The sessions `reasonix mcp serve` runs for its clients: one engine per
+ * workspace, turns started in the background, and every engine event kept
+ * with a sequence number so a client can poll (`reasonix_events`).
+ */
+import { ReasonixError } from "../../errors.ts";
+import type { Engine, EngineEvent, EngineSession, PermissionMode, TurnEndReason } from "../../engine/types.ts";
+
+/** Events kept per session; older ones are dropped (the client sees `dropped`). */
+const MAX_EVENTS = 5000;
+const WRITING_MODES = new Set<PermissionMode>(["ask", "auto", "yolo"]);
+
+export interface TaskOptions {
+  /** Make (or reuse) the engine of a workspace. */
+  engineFor(workspace: string): Engine;
+  allowWrites: boolean;
+}
+
+export interface SequencedEvent {
+  seq: number;
+  event: EngineEvent;
+}
+
+class Task {
+  events: SequencedEvent[] = [];
+  seq = 0;
+  dropped = 0;
+  lastEnd?: { turn: number; reason: TurnEndReason; error?: string };
+  private waiters = new Set<() => void>();
+  constructor(readonly session: EngineSession, readonly mode: PermissionMode) {
+    session.subscribe((e) => this.push(e));
+  }
+
+  push(event: EngineEvent): void {
+    this.events.push({ seq: ++this.seq, event });
+    if (this.events.length > MAX_EVENTS) this.dropped += this.events.splice(0, this.events.length - MAX_EVENTS).length;
+    if (event.type === "turn_end") this.lastEnd = { turn: event.turn, reason: event.reason, ...(event.error ? { error: event.error } : {}) };
+    for (const w of this.waiters) w();
+    this.waiters.clear();
+  }
+
+  /** Events after `since`, waiting up to `timeoutMs` for one when there are none. */
+  async since(since: number, timeoutMs: number, signal?: AbortSignal): Promise<SequencedEvent[]> {
+    const pick = () => this.events.filter((e) => e.seq > since);
+    if (pick().length > 0 || timeoutMs <= 0) return pick();
+    await new Promise<void>((resolve) => {
+      const done = () => (clearTimeout(timer), this.waiters.delete(done), resolve());
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+    return pick();
+  }
+}
+
+export class TaskBoard {
+  private readonly tasks = new Map<string, Task>();
+  constructor(private readonly opts: TaskOptions) {}
+
+  private checkMode(mode: PermissionMode): void {
+    if (WRITING_MODES.has(mode) && !this.opts.allowWrites) {
+      throw new ReasonixError("mcp-read-only", `permission mode "${mode}" can change files, and this server is read-only`, {
+        hint: "start it with `reasonix mcp serve --allow-writes` (or set [mcp_server] allow_writes = true in your user config)",
+      });
+    }
+  }
+
+  private task(id: string): Task {
+    const t = this.tasks.get(id);
+    if (!t) throw new ReasonixError("unknown_session", `no session ${id} in this server`, { hint: "reasonix_status lists them; reasonix_resume reopens a stored one" });
+    return t;
+  }
+
+  private start(t: Task, prompt: string): void {
+    // The turn runs on; its end arrives as a turn_end event.
+    t.session.submit(prompt).catch((e) => t.push({ type: "error", code: e instanceof ReasonixError ? e.code : "internal", message: String(e?.message ?? e) }));
+  }
+
+  async run(o: { workspace: string; prompt: string; model?: string; mode?: PermissionMode }): Promise<{ session_id: string; seq: number; mode: PermissionMode }> {
+    const mode = o.mode ?? "read-only";
+    this.checkMode(mode);
+    const engine = this.opts.engineFor(o.workspace);
+    const session = await engine.createSession(o.model ? { model: o.model } : {});
+    session.setPermissionMode?.(mode);
+    const t = new Task(session, mode);
+    this.tasks.set(session.id, t);
+    const seq = t.seq;
+    this.start(t, o.prompt);
+    return { session_id: session.id, seq, mode };
+  }
+
+  async resume(o: { workspace: string; sessionId: string; prompt: string; mode?: PermissionMode }): Promise<{ session_id: string; seq: number; mode: PermissionMode }> {
+    let t = this.tasks.get(o.sessionId);
+    if (!t) {
+      const mode = o.mode ?? "read-only";
+      this.checkMode(mode);
+      const session = await this.opts.engineFor(o.workspace).resumeSession(o.sessionId);
+      session.setPermissionMode?.(mode);
+      t = new Task(session, mode);
+      this.tasks.set(session.id, t);
+    } else if (o.mode && o.mode !== t.mode) {
+      this.checkMode(o.mode);
+      t.session.setPermissionMode?.(o.mode);
+    }
+    if (t.session.busy) throw new ReasonixError("session_busy", "a turn is already running in this session", { hint: "wait for its turn_end (reasonix_events) or reasonix_cancel it" });
+    const seq = t.seq;
+    this.start(t, o.prompt);
+    return { session_id: t.session.id, seq, mode: o.mode ?? t.mode };
+  }
+
+  cancel(id: string): { session_id: string; was_busy: boolean } {
+    const t = this.task(id);
+    const busy = t.session.busy;
+    t.session.cancel();
+    return { session_id: id, was_busy: busy };
+  }
+
+  async events(id: string, since: number, timeoutMs: number, signal?: AbortSignal) {
+    const t = this.task(id);
+    const events = await t.since(since, timeoutMs, signal);
+    return { session_id: id, events, next: events.at(-1)?.seq ?? Math.max(since, t.seq), busy: t.session.busy, dropped: t.dropped, last_turn_end: t.lastEnd ?? null };
+  }
+
+  async rollback(id: string, turn: number, mode: "code" | "conversation" | "both") {
+    const t = this.task(id);
+    if (mode !== "conversation") this.checkMode("auto");
+    if (!t.session.rewind) throw new ReasonixError("unsupported", "this session cannot be rewound");
+    if (t.session.busy) throw new ReasonixError("session_busy", "cannot roll back while a turn is running", { hint: "reasonix_cancel it first" });
+    return await t.session.rewind(turn, mode);
+  }
+
+  list() {
+    return [...this.tasks.values()].map((t) => ({ session_id: t.session.id, workspace: t.session.workspace, busy: t.session.busy, mode: t.mode, seq: t.seq, last_turn_end: t.lastEnd ?? null, turns: t.session.turns?.() ?? [] }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.tasks.values()].map((t) => t.session.close().catch(() => {})));
+  }
+}
