@@ -1,11 +1,16 @@
 import { defineCommand } from "../command.ts";
 import { bold, dim, green, printJson, red, yellow } from "../output.ts";
 
-export default defineCommand<{ json: boolean }>({
-  command: "doctor",
+export default defineCommand<{ json: boolean; topic?: string; dir?: string }>({
+  command: "doctor [topic]",
   describe: "Check this machine and configuration: config files, providers and keys, sandbox, tools (exit 1 when the agent cannot run)",
-  builder: (y) => y.option("json", { type: "boolean", default: false, describe: "Print as JSON: every check with status ok|warn|fail" }),
+  builder: (y) =>
+    y
+      .positional("topic", { type: "string", choices: ["capabilities"], describe: "capabilities: the workspace's slash commands, skills (shadowing, not loaded) and hooks" })
+      .option("dir", { type: "string", describe: "Workspace for `doctor capabilities` (default: current directory)" })
+      .option("json", { type: "boolean", default: false, describe: "Print as JSON: every check with status ok|warn|fail" }),
   run: async (args) => {
+    if (args.topic === "capabilities") return (await import("./doctor-capabilities.ts")).runCapabilities(args);
     const { diagnose } = await import("../../core/doctor.ts");
     const report = await diagnose();
     if (args.json) {
