@@ -46,6 +46,40 @@ export function openFence(text: string): boolean {
   return fence !== "";
 }
 
+/** Code lines an open fence may hold before its finished lines go to the scrollback. */
+const FENCE_CHUNK = 24;
+
+/**
+ * Inside an open code fence with many complete lines: where to cut so those
+ * lines can be committed (the fence is closed for rendering and re-opened for
+ * the rest). Returns the index after the last complete line and the fence's
+ * opening line, or undefined.
+ */
+export function fenceSplit(text: string): { cut: number; open: string } | undefined {
+  let fence = "";
+  let open = "";
+  let lines = 0;
+  let pos = 0;
+  let cut = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    if (nl < 0) break;
+    const line = text.slice(pos, nl);
+    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (m && !fence) {
+      fence = m[1]!;
+      open = line;
+      lines = 0;
+    } else if (m && line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "") fence = "";
+    else if (fence) {
+      lines++;
+      cut = nl + 1;
+    }
+    pos = nl + 1;
+  }
+  return fence && lines >= FENCE_CHUNK ? { cut, open } : undefined;
+}
+
 export function renderMarkdown(text: string, width: number): string[] {
   if (!text.trim()) return [];
   // pi-tui pads every line to the full width: trailing spaces are bytes on a slow link.
@@ -61,17 +95,41 @@ export class MarkdownStream {
   private tailLines: string[] = [];
   /** Any text was committed for this message. */
   started = false;
+  /** `pending` starts with a re-opened code fence whose top border is already on screen. */
+  private reopened = false;
+
+  /** Render `text`, leaving out the top border of a re-opened fence. */
+  private render(text: string, width: number, reopened: boolean): string[] {
+    const lines = renderMarkdown(text, width);
+    return reopened ? lines.slice(1) : lines;
+  }
 
   /** Add a delta; returns lines to commit (finished blocks), possibly none. */
   push(delta: string, width: number): string[] {
     this.pending += delta;
     const cut = safeSplit(this.pending);
-    if (cut === 0) return [];
-    const done = this.pending.slice(0, cut);
-    this.pending = this.pending.slice(cut);
-    const lines = renderMarkdown(done, width);
+    if (cut > 0) {
+      const done = this.pending.slice(0, cut);
+      const lines = this.render(done, width, this.reopened);
+      const joined = this.reopened;
+      this.pending = this.pending.slice(cut);
+      this.reopened = false;
+      return this.emit(lines, joined);
+    }
+    // A long code block: commit its finished lines, keep the fence open.
+    const f = fenceSplit(this.pending);
+    if (!f) return [];
+    const lines = this.render(`${this.pending.slice(0, f.cut)}${f.open.trim().match(/^[`~]+/)![0]}\n`, width, this.reopened).slice(0, -1);
+    const joined = this.reopened;
+    this.pending = `${f.open}\n${this.pending.slice(f.cut)}`;
+    this.reopened = true;
+    return this.emit(lines, joined);
+  }
+
+  /** Lines to commit, with a blank line between blocks (none inside a continued code block). */
+  private emit(lines: string[], continues: boolean): string[] {
     if (lines.length === 0) return [];
-    const out = this.started ? ["", ...lines] : lines;
+    const out = this.started && !continues ? ["", ...lines] : lines;
     this.started = true;
     return out;
   }
@@ -87,17 +145,16 @@ export class MarkdownStream {
       // them stable) so it is not invisible for seconds.
       const cut = this.pending.lastIndexOf("\n") + 1;
       const long = this.pending.length - cut > width && !openFence(this.pending.slice(0, cut));
-      this.tailLines = renderMarkdown(long ? this.pending : this.pending.slice(0, cut), width);
+      this.tailLines = this.render(long ? this.pending : this.pending.slice(0, cut), width, this.reopened);
       if (long) this.tailLines.pop();
-      if (this.started && this.tailLines.length) this.tailLines.unshift("");
+      if (this.started && !this.reopened && this.tailLines.length) this.tailLines.unshift("");
     }
     return this.tailLines;
   }
 
   /** The message is complete: everything left, to commit. */
   finish(width: number): string[] {
-    const lines = renderMarkdown(this.pending, width);
-    const out = this.started && lines.length ? ["", ...lines] : lines;
+    const out = this.emit(this.render(this.pending, width, this.reopened), this.reopened);
     this.reset();
     return out;
   }
@@ -106,6 +163,7 @@ export class MarkdownStream {
   discard(): boolean {
     const had = this.pending.trim() !== "";
     this.pending = "";
+    this.reopened = false;
     this.tailText = "";
     this.tailLines = [];
     return had;

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { approvalLines, callSummary, changeLines, decisionForKey, diffLines, plainPaint } from "../chat/cards.ts";
 import { atToken, pathItems } from "../chat/complete.ts";
 import { LiveRenderer, rewriteLine } from "../chat/live.ts";
-import { MarkdownStream, openFence, safeSplit } from "../chat/markdown-stream.ts";
+import { MarkdownStream, openFence, renderMarkdown, safeSplit } from "../chat/markdown-stream.ts";
 import { Transcript } from "../chat/transcript.ts";
 import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +29,24 @@ describe("streaming markdown", () => {
     expect(m.tail(60).map(strip)).toEqual(["", "first para goes on"]);
     const rest = m.finish(60).map(strip);
     expect(rest).toEqual(["", "first para goes on"]);
+  });
+});
+
+describe("streamed equals rendered at once", () => {
+  const stream = (text: string, step: number, width: number) => {
+    const m = new MarkdownStream();
+    const out: string[] = [];
+    for (let i = 0; i < text.length; i += step) out.push(...m.push(text.slice(i, i + step), width));
+    return [...out, ...m.finish(width)];
+  };
+  test("a long code block is committed in pieces that join up exactly", () => {
+    const code = Array.from({ length: 60 }, (_, i) => `const v${i} = ${i};`).join("\n");
+    const text = `Intro.\n\n\`\`\`ts\n${code}\n\`\`\`\n\nAfter.`;
+    for (const step of [1, 4, 37]) expect(stream(text, step, 80).map(strip)).toEqual(renderMarkdown(text, 80).map(strip));
+  });
+  test("headings, lists and tables", () => {
+    const text = "# A\n\npara one\n\n- x\n- y\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend";
+    expect(stream(text, 3, 60).map(strip)).toEqual(renderMarkdown(text, 60).map(strip));
   });
 });
 
