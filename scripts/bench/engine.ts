@@ -9,6 +9,9 @@
 // 2. Load: a 10,000-event session log replayed by SessionStore.load and by
 //    engine.resumeSession, next to a bare JSON.parse of every line.
 //    Goal: ≤ 200 ms.
+// 3. Catalog: 200 custom commands (150 user, 50 project, approved) and 50
+//    skills read, trust-checked and resolved as a session start does.
+//    Goal: ≤ 20 ms.
 //
 //   bun scripts/bench/engine.ts [--rounds 200] [--events 10000]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +24,8 @@ import type { SessionRecord } from "../../core/sessions/records.ts";
 import { SessionStore } from "../../core/sessions/store.ts";
 import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { ToolRegistry } from "../../core/tools/registry.ts";
+import { skillIndex, workspaceCommands } from "../../core/commands/index.ts";
+import { hashInput } from "../../core/trust/inputs.ts";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -161,6 +166,46 @@ try {
   console.log(`session load: ${n} events, ${(bytes / 1e6).toFixed(1)} MB`);
   console.log(`  bare JSON.parse ${bare.toFixed(1)} ms · SessionStore.load ${load.toFixed(1)} ms (×${(load / bare).toFixed(2)} of bare) · log open ${openLog.toFixed(1)} ms`);
   console.log(`  engine.resumeSession ${resume.toFixed(1)} ms  (goal ≤ 200 ms: ${resume <= 200 ? "met" : "NOT met"}; ratio to goal ${(resume / 200).toFixed(2)})`);
+
+  // --- 3. Command catalog at session start ------------------------------------
+  const catalog = await catalogBench();
+  console.log(`command catalog: ${catalog.commands} commands + ${catalog.skills} skills (${catalog.project} project files, trust-checked)`);
+  console.log(`  build + skill index ${catalog.ms.toFixed(1)} ms  (goal ≤ 20 ms: ${catalog.ms <= 20 ? "met" : "NOT met"}; ratio to goal ${(catalog.ms / 20).toFixed(2)})`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** 200 commands + 50 skills on disk; median time of building the catalog and the skill index. */
+async function catalogBench(): Promise<{ commands: number; skills: number; project: number; ms: number }> {
+  const root = mkdtempSync(join(tmpdir(), "rx-bench-catalog-"));
+  try {
+    const h = join(root, "home");
+    const w = join(root, "ws");
+    const write = (p: string, text: string) => {
+      mkdirSync(join(p, ".."), { recursive: true });
+      writeFileSync(p, text);
+    };
+    for (let i = 0; i < 150; i++) write(join(h, "commands", `group${i % 10}`, `cmd${i}.md`), `---\ndescription: command ${i}\nargument-hint: <x>\n---\nDo task ${i} with $ARGUMENTS\n`);
+    const inputs: Record<string, string> = {};
+    for (let i = 0; i < 50; i++) {
+      const rel = `.reasonix/commands/p${i}.md`;
+      write(join(w, rel), `---\ndescription: project command ${i}\n---\nProject task ${i}: $1\n`);
+      inputs[rel] = hashInput(w, rel)!.sha256;
+    }
+    for (let i = 0; i < 50; i++) write(join(h, "skills", `skill${i}`, "SKILL.md"), `---\nname: skill${i}\ndescription: skill number ${i}\n---\n${"Step.\n".repeat(40)}`);
+    const values = { trust: { workspaces: { [w]: { inputs, trusted_at: new Date().toISOString() } } } };
+    const xs: number[] = [];
+    let counts = { commands: 0, skills: 0 };
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now();
+      const cat = workspaceCommands({ workspace: w, home: h, values }).catalog();
+      skillIndex(cat.entries);
+      xs.push(performance.now() - t);
+      counts = { commands: cat.entries.filter((e) => e.kind === "command").length, skills: cat.entries.filter((e) => e.kind === "skill" && e.scope !== "builtin").length };
+      if (cat.notLoaded.length) throw new Error(`catalog bench: ${cat.notLoaded.length} entries not loaded`);
+    }
+    return { ...counts, project: 50, ms: xs.sort((a, b) => a - b)[3]! };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
