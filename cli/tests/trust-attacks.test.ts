@@ -21,7 +21,7 @@ let root: string;
 beforeAll(async () => {
   if (skip) return;
   binary = (await builtDist()).binary;
-});
+}, 240_000); // the first suite to ask builds the binary (~30 s alone, minutes on a loaded 2-core box)
 
 interface Env {
   home: string;
