@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
 import { expandSpec, type McpServerSpec } from "./config.ts";
@@ -174,8 +174,19 @@ export class McpConnection implements ToolCaller {
     const onprogress = opts.onProgress
       ? (p: { progress: number; total?: number; message?: string }) => opts.onProgress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) })
       : undefined;
-    // An aborted signal makes the SDK send notifications/cancelled for this request.
-    return (await client.callTool({ name: tool, arguments: args }, undefined, { signal: opts.signal, timeout, ...(onprogress ? { onprogress } : {}) })) as CallToolResult;
+    try {
+      // An aborted signal makes the SDK send notifications/cancelled for this request.
+      return (await client.callTool({ name: tool, arguments: args }, undefined, { signal: opts.signal, timeout, ...(onprogress ? { onprogress } : {}) })) as CallToolResult;
+    } catch (e) {
+      // The server answered with a JSON-RPC error: the connection is fine. Anything
+      // else (the process died, HTTP failed, the session is gone) means reconnect next time.
+      const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
+      if (!answered && !opts.signal.aborted) {
+        this.lost(client, `the connection failed (${errorMessage(e)})`);
+        await client.close().catch(() => {});
+      }
+      throw e;
+    }
   }
 
   async close(): Promise<void> {
