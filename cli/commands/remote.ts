@@ -205,17 +205,23 @@ async function withFs<T>(host: string, acceptNew: boolean, fn: (fs: RemoteFsT) =
   let signalled: NodeJS.Signals | null = null;
   let fs: RemoteFsT | null = null;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (signalled) return;
-    signalled = sig;
     const code = sig === "SIGINT" ? 130 : 143;
+    if (signalled) {
+      // Asked twice: go now; the journal has the temp file for the next connect.
+      process.stderr.write(`\nleaving the temp file for the next connect to ${host} to remove\n`);
+      process.exit(code);
+    }
+    signalled = sig;
+    if (fs && process.stderr.isTTY) process.stderr.write(`\nstopping: removing the temp file (press Ctrl-C again to leave that to the next connect)\n`);
     const what = `${sig === "SIGINT" ? "interrupted" : "terminated"} (${sig})`;
     if (!fs) {
       process.stderr.write(`${what} before anything was transferred\n`);
       process.exit(code);
     }
     fs.abort(new ReasonixError("interrupted", `${what}: the transfer did not complete; its temp file is removed (now, or on the next connect to ${host} if the link is gone)`));
-    // The cleanup has a few seconds; whatever it could not remove is swept on the next connect.
-    setTimeout(() => process.exit(code), 8000).unref();
+    // The cleanup has some seconds (its request waits behind the data in flight); whatever
+    // it could not remove is swept on the next connect.
+    setTimeout(() => process.exit(code), 20_000).unref();
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -16,6 +16,7 @@ import { ReasonixError } from "../../core/errors.ts";
 import { downloadFile, extractBinary, parseSums, progressTap, releaseBase, sha256File, tempBeside, verifyFile, type TransferProgress } from "../../core/release/download.ts";
 import { writeFileAtomic } from "../../core/fs/atomic.ts";
 import { buildInfo, platformId } from "../../core/version.ts";
+import { inProcessCompressor, zstdCliArgs } from "./stream-compress.ts";
 
 export type Codec = "zstd" | "gzip" | "raw";
 
@@ -270,7 +271,7 @@ export interface CompressOptions {
 
 /** Same stream format as the in-process path (long window 2^27 at level ≥ 10, checksum on). */
 async function zstdWithCli(zstd: string, art: BinaryArtifact, level: number, dest: string, onProgress?: ProgressFn): Promise<void> {
-  const args = [zstd, "-q", "-c", "-T0", `-${level}`, ...(level > 19 ? ["--ultra"] : []), ...(level >= 10 ? ["--long=27"] : [])];
+  const args = zstdCliArgs(zstd, level);
   const fd = openSync(dest, "w", 0o600);
   try {
     const proc = Bun.spawn(args, { stdin: "pipe", stdout: fd, stderr: "pipe" });
@@ -296,11 +297,6 @@ async function zstdWithCli(zstd: string, art: BinaryArtifact, level: number, des
  */
 export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions): Promise<CompressedArtifact> {
   if (o.codec === "raw") return { codec: "raw", path: art.path, size: art.size };
-  // zstd landed in node:zlib (and Bun) after the @types/node we build against.
-  const zlib = (await import("node:zlib")) as unknown as typeof import("node:zlib") & {
-    createZstdCompress(o: { params: Record<number, number> }): import("node:stream").Transform;
-    constants: Record<string, number>;
-  };
   const level = o.level ?? (o.codec === "zstd" ? 19 : 9);
   mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
   const out = join(o.cacheDir, compressedCacheName(art.sha256, o.codec, level));
@@ -313,19 +309,7 @@ export async function compressedArtifact(art: BinaryArtifact, o: CompressOptions
       // which makes the one-off level-19 pass several times slower.
       await zstdWithCli(zstdCli, art, level, tmp, o.onProgress);
     } else {
-      const c = zlib.constants;
-      const compressor =
-        o.codec === "zstd"
-          ? zlib.createZstdCompress({
-              params: {
-                [c.ZSTD_c_compressionLevel!]: level,
-                [c.ZSTD_c_enableLongDistanceMatching!]: level >= 10 ? 1 : 0,
-                // 2^27 is the largest window `zstd -d` accepts without --long.
-                [c.ZSTD_c_windowLog!]: level >= 10 ? 27 : 0,
-                [c.ZSTD_c_checksumFlag!]: 1,
-              },
-            })
-          : zlib.createGzip({ level });
+      const compressor = await inProcessCompressor(o.codec, level);
       await pipeline(createReadStream(art.path, { highWaterMark: 1 << 20 }), progressTap(art.size, phase("compress", o.onProgress)), compressor, createWriteStream(tmp, { mode: 0o600 }));
     }
     renameSync(tmp, out);

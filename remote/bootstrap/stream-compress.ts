@@ -30,6 +30,26 @@ type Zlib = typeof import("node:zlib") & {
   constants: Record<string, number>;
 };
 
+/** zstd CLI arguments for `level`, in the stream format every path shares (long window at level >= 10). */
+export const zstdCliArgs = (zstd: string, level: number): string[] => [zstd, "-q", "-c", "-T0", `-${level}`, ...(level > 19 ? ["--ultra"] : []), ...(level >= 10 ? ["--long=27"] : [])];
+
+/** An in-process compressor (one core) for `codec` at `level`, same stream format as the CLI. */
+export async function inProcessCompressor(codec: Exclude<Codec, "raw">, level: number): Promise<Transform> {
+  const zlib = (await import("node:zlib")) as unknown as Zlib;
+  const c = zlib.constants;
+  return codec === "zstd"
+    ? zlib.createZstdCompress({
+        params: {
+          [c.ZSTD_c_compressionLevel!]: level,
+          [c.ZSTD_c_enableLongDistanceMatching!]: level >= 10 ? 1 : 0,
+          // 2^27 is the largest window `zstd -d` accepts without --long.
+          [c.ZSTD_c_windowLog!]: level >= 10 ? 27 : 0,
+          [c.ZSTD_c_checksumFlag!]: 1,
+        },
+      })
+    : zlib.createGzip({ level });
+}
+
 /** Start compressing `art` with `codec` at `level`; `cachePath` receives a copy when given. */
 export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, "raw">, level: number, cachePath?: string): Promise<CompressedStream> {
   let raw = 0;
@@ -55,9 +75,7 @@ export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, 
   let feed: Promise<void>;
   let kill = () => {};
   if (zstdCli) {
-    // Same stream format as the cached and in-process paths: long window at level >= 10, checksum on.
-    const args = [zstdCli, "-q", "-c", "-T0", `-${level}`, ...(level > 19 ? ["--ultra"] : []), ...(level >= 10 ? ["--long=27"] : [])];
-    const proc = Bun.spawn(args, { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(zstdCliArgs(zstdCli, level), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     kill = () => proc.kill();
     const stderr = new Response(proc.stderr).text();
     feed = (async () => {
@@ -73,19 +91,7 @@ export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, 
     })();
     output = proc.stdout as unknown as AsyncIterable<Buffer>;
   } else {
-    const zlib = (await import("node:zlib")) as unknown as Zlib;
-    const c = zlib.constants;
-    const compressor =
-      codec === "zstd"
-        ? zlib.createZstdCompress({
-            params: {
-              [c.ZSTD_c_compressionLevel!]: level,
-              [c.ZSTD_c_enableLongDistanceMatching!]: level >= 10 ? 1 : 0,
-              [c.ZSTD_c_windowLog!]: level >= 10 ? 27 : 0,
-              [c.ZSTD_c_checksumFlag!]: 1,
-            },
-          })
-        : zlib.createGzip({ level });
+    const compressor = await inProcessCompressor(codec, level);
     const src = createReadStream(art.path, { highWaterMark: 1 << 20 });
     src.on("data", (d) => (raw += (d as Buffer).length));
     kill = () => {

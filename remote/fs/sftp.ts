@@ -263,7 +263,8 @@ export class RemoteFs {
   private async dropRemote(path: string): Promise<boolean> {
     if (this.channelDead) return false;
     return new Promise<boolean>((resolve) => {
-      const t = setTimeout(() => resolve(false), 5000);
+      // The unlink queues behind the data already in flight: on a slow link that takes a while.
+      const t = setTimeout(() => resolve(false), 15_000);
       try {
         this.sftp.unlink(path, (err) => {
           clearTimeout(t);
