@@ -80,6 +80,26 @@ export function fenceSplit(text: string): { cut: number; open: string } | undefi
   return fence && lines >= FENCE_CHUNK ? { cut, open } : undefined;
 }
 
+/**
+ * A long list with no blank line in it: the start of its last complete item,
+ * once enough lines came before it (each chunk of a list renders on its own
+ * the same way), or 0.
+ */
+export function listSplit(text: string): number {
+  let lines = 0;
+  let cut = 0;
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    if (nl < 0) break;
+    // Only before a top-level item: a nested one belongs to the item above it.
+    if (lines >= FENCE_CHUNK && /^(?:[-*+]|\d{1,9}[.)])\s/.test(text.slice(pos, nl)) && !openFence(text.slice(0, pos))) cut = pos;
+    lines++;
+    pos = nl + 1;
+  }
+  return cut;
+}
+
 export function renderMarkdown(text: string, width: number): string[] {
   if (!text.trim()) return [];
   // pi-tui pads every line to the full width: trailing spaces are bytes on a slow link.
@@ -97,39 +117,41 @@ export class MarkdownStream {
   started = false;
   /** `pending` starts with a re-opened code fence whose top border is already on screen. */
   private reopened = false;
+  /** The last commit ended inside a block (a list or code block goes on): no blank line before the next piece. */
+  private midBlock = false;
 
   /** Render `text`, leaving out the top border of a re-opened fence. */
-  private render(text: string, width: number, reopened: boolean): string[] {
+  private render(text: string, width: number): string[] {
     const lines = renderMarkdown(text, width);
-    return reopened ? lines.slice(1) : lines;
+    return this.reopened ? lines.slice(1) : lines;
   }
 
   /** Add a delta; returns lines to commit (finished blocks), possibly none. */
   push(delta: string, width: number): string[] {
     this.pending += delta;
     const cut = safeSplit(this.pending);
-    if (cut > 0) {
-      const done = this.pending.slice(0, cut);
-      const lines = this.render(done, width, this.reopened);
-      const joined = this.reopened;
-      this.pending = this.pending.slice(cut);
-      this.reopened = false;
-      return this.emit(lines, joined);
-    }
-    // A long code block: commit its finished lines, keep the fence open.
+    if (cut > 0) return this.take(this.render(this.pending.slice(0, cut), width), this.pending.slice(cut), false);
+    // A long list: commit the items before the last one.
+    const l = listSplit(this.pending);
+    if (l > 0) return this.take(this.render(this.pending.slice(0, l), width), this.pending.slice(l), true);
+    // A long code block: commit its finished lines, keep the fence open for the rest.
     const f = fenceSplit(this.pending);
     if (!f) return [];
-    const lines = this.render(`${this.pending.slice(0, f.cut)}${f.open.trim().match(/^[`~]+/)![0]}\n`, width, this.reopened).slice(0, -1);
-    const joined = this.reopened;
-    this.pending = `${f.open}\n${this.pending.slice(f.cut)}`;
+    const closer = /^\s*([`~]+)/.exec(f.open)![1]!;
+    const lines = this.render(`${this.pending.slice(0, f.cut)}${closer}\n`, width).slice(0, -1);
+    const out = this.take(lines, `${f.open}\n${this.pending.slice(f.cut)}`, true);
     this.reopened = true;
-    return this.emit(lines, joined);
+    return out;
   }
 
-  /** Lines to commit, with a blank line between blocks (none inside a continued code block). */
-  private emit(lines: string[], continues: boolean): string[] {
+  /** Commit `lines`, keep `rest` pending; a blank line separates blocks, never the pieces of one. */
+  private take(lines: string[], rest: string, midBlock: boolean): string[] {
+    this.pending = rest;
+    this.reopened = false;
+    const join = this.midBlock;
+    this.midBlock = midBlock;
     if (lines.length === 0) return [];
-    const out = this.started && !continues ? ["", ...lines] : lines;
+    const out = this.started && !join ? ["", ...lines] : lines;
     this.started = true;
     return out;
   }
@@ -145,16 +167,16 @@ export class MarkdownStream {
       // them stable) so it is not invisible for seconds.
       const cut = this.pending.lastIndexOf("\n") + 1;
       const long = this.pending.length - cut > width && !openFence(this.pending.slice(0, cut));
-      this.tailLines = this.render(long ? this.pending : this.pending.slice(0, cut), width, this.reopened);
+      this.tailLines = this.render(long ? this.pending : this.pending.slice(0, cut), width);
       if (long) this.tailLines.pop();
-      if (this.started && !this.reopened && this.tailLines.length) this.tailLines.unshift("");
+      if (this.started && !this.midBlock && this.tailLines.length) this.tailLines.unshift("");
     }
     return this.tailLines;
   }
 
   /** The message is complete: everything left, to commit. */
   finish(width: number): string[] {
-    const out = this.emit(this.render(this.pending, width, this.reopened), this.reopened);
+    const out = this.take(this.render(this.pending, width), "", false);
     this.reset();
     return out;
   }
@@ -172,5 +194,6 @@ export class MarkdownStream {
   reset(): void {
     this.discard();
     this.started = false;
+    this.midBlock = false;
   }
 }

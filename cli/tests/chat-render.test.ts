@@ -44,6 +44,10 @@ describe("streamed equals rendered at once", () => {
     const text = `Intro.\n\n\`\`\`ts\n${code}\n\`\`\`\n\nAfter.`;
     for (const step of [1, 4, 37]) expect(stream(text, step, 80).map(strip)).toEqual(renderMarkdown(text, 80).map(strip));
   });
+  test("a long list is committed in pieces with no gap", () => {
+    const text = `Items:\n\n${Array.from({ length: 70 }, (_, i) => `- item ${i}`).join("\n")}\n\nDone.`;
+    for (const step of [2, 9]) expect(stream(text, step, 60).map(strip)).toEqual(renderMarkdown(text, 60).map(strip));
+  });
   test("headings, lists and tables", () => {
     const text = "# A\n\npara one\n\n- x\n- y\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend";
     expect(stream(text, 3, 60).map(strip)).toEqual(renderMarkdown(text, 60).map(strip));
