@@ -68,24 +68,21 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
     return s;
   };
 
-  const noMcp = (servers: unknown[] | undefined) => {
-    if (servers && servers.length > 0) {
-      throw RequestError.invalidParams({ field: "mcpServers" }, "mcpServers: Reasonix cannot start MCP servers passed by the client yet; pass an empty list");
-    }
-  };
 
   /** Open (or reuse) a stored session in this connection. */
-  const open = async (ctx: acp.AgentContext, id: string, cwd: string | undefined): Promise<AcpSession> => {
+  const open = async (ctx: acp.AgentContext, id: string, cwd: string | undefined, mcpServers?: acp.McpServer[] | null): Promise<AcpSession> => {
     const have = sessions.get(id);
     if (have) return have;
-    const ws = await workspaces.forSession(id, cwd);
+    const ws = await workspaces.forSession(id, cwd, mcpServers);
     let live;
     try {
       live = await ws.engine.resumeSession(id);
     } catch (e) {
+      if (ws.own) await ws.engine.close().catch(() => {});
       throw toRequestError(e, "sessionId");
     }
     const s = new AcpSession(live, ws.engine, { ...port(ctx) }, ws.mode);
+    s.ownEngine = !!ws.own;
     sessions.set(id, s);
     return s;
   };
@@ -108,7 +105,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
           loadSession: true,
           sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities: { http: true, sse: true },
           _meta: { "reasonix.io": { sessionSteer: { method: STEER_METHOD } } },
         },
         authMethods: authMethods(clientCaps),
@@ -116,30 +113,29 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
     })
     .onRequest(acp.methods.agent.authenticate, () => ({}))
     .onRequest(acp.methods.agent.session.new, async ({ params, client: ctx }) => {
-      noMcp(params.mcpServers);
-      const ws = await workspaces.forCwd(params.cwd);
+      const ws = await workspaces.forCwd(params.cwd, params.mcpServers);
       let live;
       try {
         live = await ws.engine.createSession();
       } catch (e) {
+        if (ws.own) await ws.engine.close().catch(() => {});
         throw toRequestError(e);
       }
       const s = new AcpSession(live, ws.engine, { ...port(ctx) }, ws.mode);
+      s.ownEngine = !!ws.own;
       sessions.set(s.id, s);
       log.info(`session ${s.id} in ${s.workspace}`);
       announce(s);
       return { sessionId: s.id, ...s.state() } as acp.NewSessionResponse;
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client: ctx }) => {
-      noMcp(params.mcpServers);
-      const s = await open(ctx, params.sessionId, params.cwd);
+      const s = await open(ctx, params.sessionId, params.cwd, params.mcpServers);
       await s.replay();
       announce(s);
       return s.state() as acp.LoadSessionResponse;
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client: ctx }) => {
-      noMcp(params.mcpServers ?? undefined);
-      const s = await open(ctx, params.sessionId, params.cwd);
+      const s = await open(ctx, params.sessionId, params.cwd, params.mcpServers);
       announce(s);
       return s.state() as acp.ResumeSessionResponse;
     })

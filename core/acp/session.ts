@@ -28,6 +28,8 @@ export class AcpSession {
   private unsubscribe: (() => void) | undefined;
   private lastError: string | undefined;
   private prompting = false;
+  /** Set when the engine exists for this session alone (client-passed MCP servers). */
+  ownEngine = false;
 
   constructor(
     private live: EngineSession,
@@ -176,5 +178,6 @@ export class AcpSession {
   async close(): Promise<void> {
     this.unsubscribe?.();
     await this.live.close();
+    if (this.ownEngine) await this.engine.close();
   }
 }

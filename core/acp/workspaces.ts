@@ -14,6 +14,8 @@ import { SessionStore } from "../sessions/store.ts";
 import type { AcpLog } from "./log.ts";
 import { toRequestError } from "./errors.ts";
 import { clientToolRegistry } from "./client-tools.ts";
+import { clientMcpSource, clientMcpSpecs } from "./mcp.ts";
+import type { McpServerSpec } from "../mcp/config.ts";
 
 export interface WorkspaceOptions {
   home: string;
@@ -23,6 +25,8 @@ export interface WorkspaceOptions {
 
 export interface WorkspaceEngine {
   engine: Engine;
+  /** An engine of its own (client-passed MCP servers): closed with its session. */
+  own?: boolean;
   /** The permission mode new sessions start in. */
   mode: PermissionMode;
 }
@@ -46,7 +50,7 @@ export class Workspaces {
     this.caps = caps;
   }
 
-  async forCwd(cwd: unknown): Promise<WorkspaceEngine> {
+  async forCwd(cwd: unknown, mcpServers?: acp.McpServer[] | null): Promise<WorkspaceEngine> {
     if (typeof cwd !== "string" || !isAbsolute(cwd)) throw RequestError.invalidParams({ field: "cwd" }, "cwd must be an absolute path");
     let workspace: string;
     try {
@@ -54,6 +58,8 @@ export class Workspaces {
     } catch (e) {
       throw toRequestError(e, "cwd");
     }
+    // The client's MCP servers belong to one session: an engine of its own, not the shared one.
+    if (mcpServers && mcpServers.length > 0) return { ...(await this.create(workspace, clientMcpSpecs(mcpServers))), own: true };
     let p = this.engines.get(workspace);
     if (!p) {
       p = this.create(workspace);
@@ -63,15 +69,17 @@ export class Workspaces {
     return p;
   }
 
-  private async create(workspace: string): Promise<WorkspaceEngine> {
+  private async create(workspace: string, mcp?: McpServerSpec[]): Promise<WorkspaceEngine> {
     try {
       const cfg = loadConfig({ cwd: workspace, home: this.opts.home });
       for (const w of cfg.warnings) this.log.info(`${workspace}: ${w}`);
       const perms = (cfg.values.permissions ?? {}) as { mode?: PermissionMode };
       const mode = this.opts.engine?.permissionMode ?? perms.mode ?? "ask";
       const tools = clientToolRegistry(() => ({ client: this.client, caps: this.caps, log: this.log }));
+      const toolSources = mcp ? [clientMcpSource({ workspace, home: this.opts.home, values: cfg.values, specs: mcp })] : undefined;
       const engine = createEngine({
         tools,
+        ...(toolSources ? { toolSources } : {}),
         ...this.opts.engine,
         workspace,
         home: this.opts.home,
@@ -86,7 +94,7 @@ export class Workspaces {
   }
 
   /** The engine of a stored session's workspace; `cwd`, when given, must be that workspace. */
-  async forSession(id: string, cwd?: string | null): Promise<WorkspaceEngine> {
+  async forSession(id: string, cwd?: string | null, mcpServers?: acp.McpServer[] | null): Promise<WorkspaceEngine> {
     let workspace: string;
     try {
       workspace = this.store.load(id).meta.workspace;
@@ -102,7 +110,7 @@ export class Workspaces {
       }
       if (real !== workspace) throw RequestError.invalidParams({ field: "cwd" }, `cwd: session ${id} belongs to workspace ${workspace}, not ${real}`);
     }
-    return this.forCwd(workspace);
+    return this.forCwd(workspace, mcpServers);
   }
 
   list(cwd?: string): SessionSummary[] {

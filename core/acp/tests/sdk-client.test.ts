@@ -30,6 +30,7 @@ test("initialize advertises v1, session lifecycle, embedded context and the stee
   expect(caps.loadSession).toBe(true);
   expect(Object.keys(caps.sessionCapabilities ?? {}).sort()).toEqual(["close", "delete", "list", "resume"]);
   expect(caps.promptCapabilities).toEqual({ image: false, audio: false, embeddedContext: true });
+  expect(caps.mcpCapabilities).toEqual({ http: true, sse: true });
   expect((caps._meta as any)["reasonix.io"].sessionSteer.method).toBe("_reasonix.io/session/steer");
   expect(init.authMethods?.length).toBeGreaterThan(0);
 });
@@ -162,7 +163,7 @@ test("session/load replays the stored conversation in order before answering; li
   await expect(conn.loadSession({ sessionId: s.sessionId, cwd: env.workspace, mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
 });
 
-test("session/resume reopens without replay; MCP servers from the client are refused by name", async () => {
+test("session/resume reopens without replay; a malformed MCP server from the client is refused by name", async () => {
   const { conn, editor, env } = await setup([{ text: "one" }]);
   const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });
   await conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "x" }] });
@@ -172,9 +173,9 @@ test("session/resume reopens without replay; MCP servers from the client are ref
   expect(r.modes?.currentModeId).toBe("ask");
   await Bun.sleep(20);
   expect(editor.updates.slice(before).map((u) => u.update.sessionUpdate)).toEqual(["available_commands_update"]);
-  const err = await conn.newSession({ cwd: env.workspace, mcpServers: [{ name: "x", command: "/bin/true", args: [], env: [] }] }).catch((e) => e);
+  const err = await conn.newSession({ cwd: env.workspace, mcpServers: [{ type: "http", name: "x", url: "", headers: [] } as any] }).catch((e) => e);
   expect(err.code).toBe(-32602);
-  expect(err.message).toContain("mcpServers");
+  expect(err.message).toContain("mcpServers[0]");
   const bad = await conn.newSession({ cwd: "relative/dir", mcpServers: [] }).catch((e) => e);
   expect(bad.code).toBe(-32602);
   expect(bad.message).toContain("cwd");
