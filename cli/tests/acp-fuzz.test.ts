@@ -3,6 +3,8 @@
 // right JSON-RPC error, notifications and stray responses get none, stdout
 // carries only JSON-RPC frames, and the agent keeps serving afterwards.
 import { afterEach, expect, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { makeAcpEnv } from "../../core/acp/tests/helpers.ts";
 import { mainTs } from "./run-helpers.ts";
 
@@ -141,4 +143,8 @@ test("200 malformed or out-of-order frames: each request answered with the right
   proc.stdin.end();
   expect(await proc.exited).toBe(0);
   await reader;
+  // Diagnostics went to the log file (owner-only), never to stdout.
+  const log = join(env.home, "logs", "acp.log");
+  expect(readFileSync(log, "utf8")).toContain("client hung up");
+  expect(statSync(log).mode & 0o777).toBe(0o600);
 }, 60_000);
