@@ -127,4 +127,32 @@ describe.skipIf(skip)("human-mode connect: one status line per outage (real sshd
       await new Promise((r) => child.once("exit", r));
     }
   }, 240_000);
+
+  test.skipIf(!Bun.which("script"))("on a terminal the outage line is rewritten in place, never scrolled", async () => {
+    // `script` gives the CLI a pseudo-terminal; everything it shows lands in one stream.
+    const cmd = `${process.execPath} ${join(ROOT, "cli/main.ts")} remote connect box --accept-new`;
+    const child = spawn("script", ["-qfec", cmd, "/dev/null"], { cwd: env.dir, env: env.env, stdio: ["pipe", "pipe", "pipe"] });
+    let tty = "";
+    child.stdout!.on("data", (d: Buffer) => (tty += d.toString()));
+    const waitFor = async (pred: () => boolean, what: string) => {
+      for (let i = 0; i < 600 && !pred(); i++) await Bun.sleep(100);
+      if (!pred()) throw new Error(`timed out waiting for ${what}; terminal:\n${JSON.stringify(tty)}`);
+    };
+    try {
+      await waitFor(() => tty.includes("ready: "), "ready");
+      const port = relay.port;
+      await relay.close();
+      relay.reset();
+      await Bun.sleep(6000);
+      relay = await startRelay({ targetPort: sshd.port, port });
+      await waitFor(() => /reconnected after/.test(tty), "reconnected");
+      const rewrites = tty.split("\r\x1b[K").filter((seg) => seg.includes("link down"));
+      expect(rewrites.length).toBeGreaterThan(1);
+      // No outage line ever ends in a newline of its own: it is replaced, then cleared.
+      expect(tty.split(/\r?\n/).filter((l) => l.includes("link down") && !l.includes("\r"))).toEqual([]);
+    } finally {
+      child.kill("SIGINT");
+      await new Promise((r) => child.once("exit", r));
+    }
+  }, 240_000);
 });
