@@ -31,6 +31,13 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   });
   const nextLine = (): Promise<string | undefined> => (lines.length ? Promise.resolve(lines.shift()) : closed ? Promise.resolve(undefined) : new Promise((r) => (waiter = r)));
 
+  const denyUnanswerable = (callId: string) => {
+    try {
+      st.session.approve(callId, "deny");
+    } catch {
+      // Already answered or gone.
+    }
+  };
   let atLineStart = true;
   let approvals: PendingApproval[] = [];
   const running = new Map<string, { name: string; input: unknown }>();
@@ -53,6 +60,10 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         println(`* ${e.name} ${callSummary(e.name, e.input)}`);
         break;
       case "approval_request":
+        if (closed && !quit) {
+          println(`? ${e.summary}: refused (input has ended, nobody can answer)`);
+          return denyUnanswerable(e.callId);
+        }
         breakLine();
         approvals.push(e);
         for (const l of changeLines(plainPaint, e.name, e.input, e.diff, width(), 8)) println(l);
@@ -201,6 +212,8 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       if (!turn) out("> ");
       continue;
     }
+    // A terminal echoes what was typed; piped input is shown here.
+    if (!process.stdin.isTTY) out(`${text}\n`);
     history.add(text);
     const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
     if (route === "local" || route === "unknown") {
@@ -215,6 +228,12 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       continue;
     }
     send(text);
+  }
+  if (!quit) {
+    // End of input (a pipe, Ctrl-D): let the running turn and the queue finish;
+    // nobody is left to answer an approval, so those are refused.
+    for (const a of approvals.splice(0)) denyUnanswerable(a.callId);
+    while (turn) await turn;
   }
   process.off("SIGINT", onSigint);
   if (st.session.busy) st.session.cancel();

@@ -134,6 +134,12 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await p.waitFor((s) => !s.includes("Esc cancels"));
     await send(p, "again");
     await p.waitFor("after cancel");
+    // Ctrl-C first clears what is typed.
+    p.type("half a thought");
+    await p.waitFor("half a thought");
+    p.keys("C-c");
+    await p.waitFor((x) => !x.includes("half a thought"));
+    await Bun.sleep(1600); // past the double-press window
     p.keys("C-c");
     await p.waitFor("press Ctrl-C again");
     p.keys("C-c");
@@ -150,6 +156,29 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await ready(p);
     await send(p, "hi");
     await p.waitFor("hello from plain reasonix");
+  });
+});
+
+describe("reasonix chat without a terminal", () => {
+  test("reads prompts line by line from stdin (line mode) and ends at end of input", async () => {
+    await setup([{ text: "piped answer one" }, { text: "piped answer two" }]);
+    const r = await runCli(f.ce, ["chat"], { stdin: "first line\nsecond line\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("line mode");
+    expect(r.stdout).toContain("piped answer one");
+    expect(r.stdout).toContain("piped answer two");
+    expect(r.stdout.includes("\x1b")).toBe(false);
+    expect(f.llm.chatRequests().map((q) => q.body.messages.filter((m: any) => m.role === "user").at(-1).content)).toEqual(["first line", "second line"]);
+  });
+});
+
+describe("reasonix chat without a terminal: approvals", () => {
+  test("an approval after the input ended is refused, never waited for", async () => {
+    await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "never.txt", content: "x\n" } }] }]);
+    const r = await runCli(f.ce, ["chat"], { stdin: "write never.txt\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("refused (input has ended");
+    expect(existsSync(join(f.ce.workspace, "never.txt"))).toBe(false);
   });
 });
 
