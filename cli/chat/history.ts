@@ -2,13 +2,15 @@
 // $REASONIX_HOME/chat-history/, mode 0600 (prompts can hold secrets), written
 // atomically (temp file + rename).
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../../core/fs/atomic.ts";
 
 const MAX = 500;
 
 export class InputHistory {
   readonly file: string;
+  private readonly workspace: string;
   private items: string[] = [];
 
   constructor(home: string, workspace: string) {
@@ -23,8 +25,6 @@ export class InputHistory {
     this.workspace = workspace;
   }
 
-  private readonly workspace: string;
-
   /** Oldest first. */
   entries(): string[] {
     return [...this.items];
@@ -36,11 +36,7 @@ export class InputHistory {
     this.items.push(t);
     if (this.items.length > MAX) this.items = this.items.slice(-MAX);
     try {
-      mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ workspace: this.workspace, items: this.items }), { mode: 0o600 });
-      chmodSync(tmp, 0o600);
-      renameSync(tmp, this.file);
+      writeFileAtomic(this.file, JSON.stringify({ workspace: this.workspace, items: this.items }), { mode: 0o600, dirMode: 0o700 });
     } catch {
       // History is a convenience: a read-only home must not break the chat.
     }
