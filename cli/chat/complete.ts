@@ -2,49 +2,22 @@
 // lists one directory level of the workspace at a time (pi-tui's own `@`
 // search needs the external `fd` tool and walks the whole tree).
 import { CombinedAutocompleteProvider, type AutocompleteItem, type AutocompleteProvider, type SlashCommand } from "@mariozechner/pi-tui";
-import { readdirSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { completeReference } from "../../core/engine/references.ts";
 
 const MAX_ITEMS = 50;
-const HIDDEN = new Set([".git", "node_modules"]);
 
 /** The `@…` token that ends at the cursor, if any. */
 export function atToken(textBeforeCursor: string): string | undefined {
   return /(?:^|\s)(@[^\s"]*)$/.exec(textBeforeCursor)?.[1];
 }
 
-/** Entries of one workspace directory level matching `@dir/partial` (never outside the workspace). */
+/**
+ * Entries of one workspace directory level matching `@dir/partial` (never
+ * outside the workspace; .gitignore'd entries left out): the same function
+ * the web UI's /api/complete uses.
+ */
 export function pathItems(workspace: string, token: string): AutocompleteItem[] {
-  const rel = token.slice(1);
-  const cut = rel.lastIndexOf("/");
-  const dir = cut >= 0 ? rel.slice(0, cut + 1) : "";
-  const partial = (cut >= 0 ? rel.slice(cut + 1) : rel).toLowerCase();
-  const abs = resolve(workspace, dir);
-  if (abs !== workspace && !abs.startsWith(workspace + sep)) return [];
-  let entries;
-  try {
-    entries = readdirSync(abs, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((e) => !HIDDEN.has(e.name) && (partial.startsWith(".") || !e.name.startsWith(".")) && e.name.toLowerCase().startsWith(partial))
-    .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.name.localeCompare(b.name))
-    .slice(0, MAX_ITEMS)
-    .map((e) => {
-      const isDir = e.isDirectory() || (e.isSymbolicLink() && isDirectory(join(abs, e.name)));
-      const name = `${e.name}${isDir ? "/" : ""}`;
-      return { value: `@${dir}${name}`, label: name };
-    });
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    readdirSync(p);
-    return true;
-  } catch {
-    return false;
-  }
+  return completeReference(workspace, token, undefined, MAX_ITEMS).map((i) => ({ value: i.value, label: i.label }));
 }
 
 export class ChatCompletions implements AutocompleteProvider {

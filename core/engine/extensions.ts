@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expandCommand } from "../commands/expand.ts";
-import { skillIndex, workspaceCommands, type CommandRegistry } from "../commands/index.ts";
+import { skillIndex, workspaceCommands, type CommandRegistry, type CommandSource } from "../commands/index.ts";
 import { runSkillTool } from "../commands/skill-tool.ts";
 import { ReasonixError } from "../errors.ts";
 import { HookRunner, loadHooks, type HookDef } from "../hooks/index.ts";
@@ -28,6 +28,8 @@ export interface ExtensionOptions {
   gate?: PermissionGate;
   /** `--trust-project`: project files count as approved for this process. */
   trustAll?: boolean;
+  /** More catalog entries, e.g. MCP prompts as `/mcp__<server>__<prompt>` (see CommandRegistry.registerSource). */
+  commandSources?: CommandSource[];
   /** MCP resources for `@server:uri` (set by the MCP client when it has servers). */
   mcpResource?(server: string, uri: string, signal?: AbortSignal): Promise<string | undefined>;
 }
@@ -52,6 +54,7 @@ export function skillIndexFor(commands: CommandRegistry): string | null {
 export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
   const trust = trustState(o.workspace, o.values, !!o.trustAll);
   const commands = workspaceCommands({ workspace: o.workspace, home: o.home, values: o.values, trust });
+  for (const src of o.commandSources ?? []) commands.registerSource(src);
   const hookDefs = loadHooks({ workspace: o.workspace, values: o.values, configSource: o.sources?.get("hooks"), trust });
   let tmp: string | undefined;
   const hooks = new HookRunner(hookDefs, {
