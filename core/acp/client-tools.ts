@@ -6,11 +6,8 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { getDotted } from "../config/load.ts";
-import { homePaths } from "../home.ts";
-import { defaultShell, wrapCommand, type SandboxMode } from "../sandbox/index.ts";
-import { savedCredentialNames } from "../sandbox/env.ts";
-import { bashTool, HeadTail } from "../tools/builtin/bash.ts";
-import { policyFor } from "../tools/builtin/common.ts";
+import { defaultShell, wrapCommand } from "../sandbox/index.ts";
+import { bashSandboxOptions, bashTool, HeadTail, timeoutFor } from "../tools/builtin/bash.ts";
 import { builtinTools } from "../tools/builtin/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import type { FileIO, ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
@@ -52,8 +49,6 @@ function withFiles(tool: ToolDefinition, link: () => ClientLink): ToolDefinition
   return { ...tool, run: (input, ctx) => tool.run(input, { ...ctx, files: clientFiles(link(), ctx.sessionId) ?? ctx.files }) };
 }
 
-const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-
 /**
  * bash in a client terminal: the same sandbox command line wrapCommand builds
  * for a local run. Falls back to the local run when the wrapped command needs
@@ -66,17 +61,7 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
       const { client, caps, log } = link();
       const command = typeof input?.command === "string" ? input.command : "";
       if (!client || !caps.terminal || !command) return bashTool.run(input, ctx);
-      const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;
-      const wrapped = await wrapCommand([...defaultShell(), command], {
-        policy: policyFor(ctx),
-        mode: mode === "off" ? "off" : "enforce",
-        network: getDotted(ctx.config, "sandbox.network") === true,
-        envPassthrough: stringList(getDotted(ctx.config, "sandbox.env_passthrough")),
-        sshAgent: getDotted(ctx.config, "sandbox.ssh_agent") === true,
-        sessionTmpDir: ctx.tmpDir,
-        cwd: ctx.workspace,
-        stripEnv: savedCredentialNames(ctx.config, homePaths().dotenv),
-      });
+      const wrapped = await wrapCommand([...defaultShell(), command], bashSandboxOptions(ctx));
       if (!wrapped.ok) return { ok: false, output: wrapped.refusal.message };
       if (wrapped.fds.length > 0) {
         wrapped.finish();
@@ -85,9 +70,7 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
       }
       const limitRaw = Number(getDotted(ctx.config, "tools.bash_output_limit") ?? 30_000);
       const limit = Number.isFinite(limitRaw) && limitRaw > 0 ? limitRaw : 30_000;
-      const configured = Number(getDotted(ctx.config, "tools.bash_timeout_seconds") ?? 120);
-      const asked = typeof input.timeout_seconds === "number" && input.timeout_seconds >= 1 ? input.timeout_seconds : undefined;
-      const timeoutS = asked ?? (configured > 0 ? configured : 0);
+      const timeoutS = timeoutFor(input, ctx);
       // Only the variables Reasonix owns go over the wire, never the whole environment.
       const env = ["TMPDIR", "TMP", "TEMP"].filter((k) => wrapped.env[k]).map((name) => ({ name, value: wrapped.env[name]! }));
       const sessionId = ctx.sessionId;

@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { getDotted } from "../../config/load.ts";
 import { homePaths } from "../../home.ts";
-import { runShell, type SandboxMode } from "../../sandbox/index.ts";
+import { runShell, type SandboxMode, type SandboxOptions } from "../../sandbox/index.ts";
 import { savedCredentialNames } from "../../sandbox/env.ts";
 import type { ToolContext, ToolDefinition } from "../types.ts";
 import { done, fail, guarded, int, policyFor, str } from "./common.ts";
@@ -66,13 +66,29 @@ function startupHooks(env: NodeJS.ProcessEnv): string[] {
 
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
-function timeoutFor(input: Input, ctx: ToolContext): number {
+export function timeoutFor(input: Input, ctx: ToolContext): number {
   const configured = Number(getDotted(ctx.config, "tools.bash_timeout_seconds") ?? DEFAULT_TIMEOUT_S);
   const cap = Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_TIMEOUT_S;
   const requested = int(input, "timeout_seconds", { min: 1 });
   if (requested === undefined) return cap;
   if (cap === 0) return requested;
   return Math.min(requested, Math.max(cap, MAX_REQUESTED_TIMEOUT_S));
+}
+
+/** How bash commands are sandboxed, wherever they run (here, or an editor's terminal over ACP). */
+export function bashSandboxOptions(ctx: ToolContext): SandboxOptions {
+  const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;
+  return {
+    policy: policyFor(ctx),
+    mode: mode === "off" ? "off" : "enforce",
+    network: getDotted(ctx.config, "sandbox.network") === true,
+    // Both user config only (the config loader keeps a project file from setting them).
+    envPassthrough: stringList(getDotted(ctx.config, "sandbox.env_passthrough")),
+    sshAgent: getDotted(ctx.config, "sandbox.ssh_agent") === true,
+    sessionTmpDir: ctx.tmpDir,
+    cwd: ctx.workspace,
+    stripEnv: [...savedCredentialNames(ctx.config, homePaths().dotenv), ...startupHooks(process.env)],
+  };
 }
 
 export const bashTool: ToolDefinition<Input> = {
@@ -102,20 +118,12 @@ export const bashTool: ToolDefinition<Input> = {
     let res: Awaited<ReturnType<typeof runShell>>;
     try {
       res = await runShell(command, {
-        policy: policyFor(ctx),
-        mode: mode === "off" ? "off" : "enforce",
-        network: getDotted(ctx.config, "sandbox.network") === true,
-        // Both user config only (the config loader keeps a project file from setting them).
-        envPassthrough: stringList(getDotted(ctx.config, "sandbox.env_passthrough")),
-        sshAgent: getDotted(ctx.config, "sandbox.ssh_agent") === true,
-        sessionTmpDir: ctx.tmpDir,
-        cwd: ctx.workspace,
+        ...bashSandboxOptions(ctx),
         timeoutMs: timeoutS * 1000,
         signal: ctx.signal,
         // Output is kept here (head and tail); the runner keeps none.
         maxOutputBytes: 0,
         onOutput: (chunk) => collected.push(chunk),
-        stripEnv: [...savedCredentialNames(ctx.config, homePaths().dotenv), ...startupHooks(process.env)],
       });
     } catch (e) {
       // A backend that is present but cannot even start must refuse, never fall back to unconfined.
