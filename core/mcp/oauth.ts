@@ -53,8 +53,8 @@ export class FileOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  private write(patch: Partial<OAuthState>): void {
-    const next = { ...this.read(), ...patch, url: this.url, savedAt: new Date().toISOString() };
+  private write(patch: Partial<OAuthState>, replace = false): void {
+    const next = { ...(replace ? {} : this.read()), ...patch, url: this.url, savedAt: new Date().toISOString() };
     writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
   }
 
@@ -118,7 +118,7 @@ export class FileOAuthProvider implements OAuthClientProvider {
     if (scope === "client") delete s.client;
     if (scope === "tokens") delete s.tokens;
     if (scope === "verifier") delete s.verifier;
-    this.write(s);
+    this.write(s, true);
   }
 }
 
