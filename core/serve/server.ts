@@ -144,6 +144,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const hub = new EventHub();
   const trust = trustApi(opts.workspace, opts.home);
   const setupHome = opts.home ?? reasonixHome();
+  // First use: the engine runs but has no provider to offer.
+  const noProvider = () => sessions.ready && sessions.models().length === 0;
   const sessions = new SessionManager(opts.engineFactory, hub, opts.workspace, opts.model, opts.defaultModel);
   const behindProxy = opts.behindProxy ?? false;
   const guard = new RequestGuard(opts.host, opts.publicHosts ?? [], behindProxy);
@@ -188,7 +190,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const status = () => {
     const sel = sessions.selected();
-    const providerSetup = providerSetupStatus(setupHome);
+    const first = noProvider();
     return {
       version: opts.version,
       host,
@@ -198,8 +200,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       model: sessions.selectedModel ?? sel?.name ?? null,
       setup: {
         // No provider at all (first use) opens the provider setup too (see setup-provider.ts).
-        ...providerSetup,
-        required: providerSetup.noProvider || (sessions.ready ? !!sel && !sel.hasKey : false),
+        ...(first ? providerSetupStatus() : {}),
+        required: first || (sessions.ready ? !!sel && !sel.hasKey : false),
         allowed: setupAllowed,
         provider: sel?.name ?? null,
         apiKeyEnv: sel?.apiKeyEnv ?? null,
@@ -293,7 +295,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if ((path === "/api/setup/provider" || path === "/api/setup/provider/test") && method === "POST") {
       if (!setupAllowed) throw new ApiError(403, "setup_disabled", "provider setup is only available on a loopback listener; run `reasonix setup` on the server host instead");
       // First use only: with a provider configured, changes go through `reasonix setup` on the host.
-      if (!providerSetupStatus(setupHome).noProvider) throw new ApiError(409, "provider_exists", "a provider is already configured; use `reasonix setup` on the server host to add another");
+      if (!noProvider()) throw new ApiError(409, "provider_exists", "a provider is already configured; use `reasonix setup` on the server host to add another");
       const result = await providerSetupRoute(path.endsWith("/test") ? "test" : "save", await readJson(req), setupHome);
       if (path.endsWith("/test")) return json(result);
       const ok = await sessions.build();

@@ -8,18 +8,12 @@ import { ReasonixError } from "../errors.ts";
 import { testConnection } from "../setup/connection.ts";
 import { entryFromInput } from "../setup/entry.ts";
 import { PRESETS } from "../setup/presets.ts";
-import { PROVIDER_NAME_RE, addProvider, checkEntry, needsSetup, storeKey } from "../setup/providers.ts";
+import { PROVIDER_NAME_RE, addProvider, checkEntry, storeKey } from "../setup/providers.ts";
 
-/** What /api/status adds under `setup`: is there any provider at all, and the presets to offer. */
-export function providerSetupStatus(home: string): { noProvider: boolean; presets: { id: string; label: string; needsKey: boolean; hasModel: boolean; custom: boolean }[] } {
-  let noProvider = false;
-  try {
-    noProvider = needsSetup(home);
-  } catch {
-    // A config that does not parse is reported as the engine error, not as "no provider".
-  }
+/** What /api/status adds under `setup` on first use (no provider at all): the presets to offer. */
+export function providerSetupStatus(): { noProvider: true; presets: { id: string; label: string; needsKey: boolean; hasModel: boolean; custom: boolean }[] } {
   return {
-    noProvider,
+    noProvider: true,
     presets: PRESETS.map((p) => ({ id: p.id, label: p.label, needsKey: !!p.keyEnv, hasModel: !!p.model, custom: !p.baseUrl })),
   };
 }
