@@ -174,6 +174,7 @@ export function createEngine(opts: EngineOptions): Engine {
         const scan = scanInstructionFiles(workspace, home);
         // Skipped files are the user's business, recorded once so every front end shows them.
         for (const s of scan.skipped) file.append({ t: "warning", code: "instruction_skipped", message: skippedWarning(s) });
+        for (const w of scan.warnings) file.append({ t: "warning", code: "instruction_import", message: w });
         // The skill index (one line per skill) rides in the same cache-stable first message.
         const skills = skillIndexFor(workspaceCommands({ workspace, home, values, trust: trustState(workspace, values, !!(loaded?.trust.viaFlag ?? opts.trustProject)) }));
         const block = [instructionsBlock(scan.files), skills].filter(Boolean).join("\n\n");

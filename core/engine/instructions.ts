@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 
 /** Instruction file names, in the order they are read within one directory. */
 export const INSTRUCTION_FILES = ["REASONIX.md", "AGENTS.md", "CLAUDE.md", "REASONIX.local.md", "AGENTS.local.md", "CLAUDE.local.md"];
@@ -10,7 +10,12 @@ export interface InstructionFile {
   path: string;
   scope: "user" | "ancestor" | "project";
   text: string;
+  /** For a file pulled in by an `@path` line of another: `file:line` of that reference. */
+  importedFrom?: string;
 }
+
+/** How deep `@path` imports may nest (a file imported by an import … up to this many levels). */
+export const MAX_IMPORT_DEPTH = 5;
 
 /** Directories from the filesystem root down to (excluding) the workspace. */
 function ancestors(workspace: string): string[] {
@@ -34,6 +39,8 @@ export interface SkippedInstructionFile {
 export interface InstructionScan {
   files: InstructionFile[];
   skipped: SkippedInstructionFile[];
+  /** Imports that were refused (cycle, too deep, outside the workspace), each naming file:line. */
+  warnings: string[];
 }
 
 const octal = (st: Stats) => (st.mode & 0o7777).toString(8);
@@ -81,7 +88,9 @@ export function scanInstructionFiles(workspace: string, userDir: string): Instru
   const seen = new Set<string>();
   const files: InstructionFile[] = [];
   const skipped: SkippedInstructionFile[] = [];
+  const warnings: string[] = [];
   let total = 0;
+  const budget = { left: () => MAX_TOTAL_BYTES - total, take: (n: number) => void (total += n) };
   for (const { dir, scope } of dirs) {
     for (const name of INSTRUCTION_FILES) {
       const path = join(dir, name);
@@ -98,13 +107,90 @@ export function scanInstructionFiles(workspace: string, userDir: string): Instru
         if (text.length > MAX_FILE_BYTES) text = `${text.slice(0, MAX_FILE_BYTES)}\n[truncated: file larger than ${MAX_FILE_BYTES} bytes]`;
         if (total + text.length > MAX_TOTAL_BYTES) continue;
         total += text.length;
-        if (text.trim()) files.push({ path, scope, text });
+        if (text.trim()) {
+          files.push({ path, scope, text });
+          const roots = scope === "user" ? [ws, resolve(userDir)] : [ws];
+          files.push(...importsOf({ path, scope, text }, roots, [realOf(path)], warnings, budget));
+        }
       } catch {
         // Unreadable instruction files are skipped; they are advice, not config.
       }
     }
   }
-  return { files, skipped };
+  return { files, skipped, warnings };
+}
+
+const realOf = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+};
+const inside = (p: string, root: string) => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+
+/**
+ * `@path` references in an instruction file (outside code fences and inline
+ * code) that name an existing file, read as further instruction files.
+ * Relative to the file's folder; `~/` is the home directory. A reference to
+ * nothing is ordinary text. Refused, with a warning naming file:line: a
+ * cycle, nesting deeper than MAX_IMPORT_DEPTH, a target outside `roots`.
+ */
+function importsOf(
+  parent: InstructionFile,
+  roots: string[],
+  stack: string[],
+  warnings: string[],
+  budget: { left(): number; take(n: number): void },
+): InstructionFile[] {
+  const out: InstructionFile[] = [];
+  let fence = false;
+  parent.text.split("\n").forEach((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (fence) return;
+    const bare = line.replace(/`[^`]*`/g, "");
+    for (const m of bare.matchAll(/(?:^|\s)@((?:~\/|\.{0,2}\/)?[A-Za-z0-9_.\-/]+)/g)) {
+      const ref = m[1]!.replace(/[.,;:]+$/, "");
+      const home = process.env.HOME ?? "";
+      const abs = ref.startsWith("~/") ? join(home, ref.slice(2)) : resolve(dirname(parent.path), ref);
+      let st;
+      try {
+        st = statSync(abs);
+      } catch {
+        continue;
+      }
+      if (!st.isFile()) continue;
+      const where = `${parent.path}:${i + 1}`;
+      const real = realOf(abs);
+      if (!roots.some((r) => inside(real, realOf(r)))) {
+        warnings.push(`${where}: import @${ref} refused: ${real} is outside the workspace`);
+        continue;
+      }
+      if (stack.includes(real)) {
+        warnings.push(`${where}: import @${ref} refused: it would import ${real} again (a cycle)`);
+        continue;
+      }
+      if (stack.length > MAX_IMPORT_DEPTH) {
+        warnings.push(`${where}: import @${ref} refused: imports nest deeper than ${MAX_IMPORT_DEPTH} levels`);
+        continue;
+      }
+      let text: string;
+      try {
+        text = readFileSync(real, "utf8");
+      } catch {
+        continue;
+      }
+      if (text.length > MAX_FILE_BYTES) text = `${text.slice(0, MAX_FILE_BYTES)}\n[truncated: file larger than ${MAX_FILE_BYTES} bytes]`;
+      if (text.length > budget.left()) {
+        warnings.push(`${where}: import @${ref} skipped: instruction files exceed ${MAX_TOTAL_BYTES} bytes in total`);
+        continue;
+      }
+      budget.take(text.length);
+      const file: InstructionFile = { path: abs, scope: parent.scope, text, importedFrom: where };
+      out.push(file, ...importsOf(file, roots, [...stack, real], warnings, budget));
+    }
+  });
+  return out;
 }
 
 export function findInstructionFiles(workspace: string, userDir: string): InstructionFile[] {
@@ -119,6 +205,6 @@ export function skippedWarning(s: SkippedInstructionFile): string {
 /** The tagged block that carries instructions inside the conversation. */
 export function instructionsBlock(files: InstructionFile[]): string | null {
   if (files.length === 0) return null;
-  const parts = files.map((f) => `<file path="${f.path}" scope="${f.scope}">\n${f.text.trimEnd()}\n</file>`);
+  const parts = files.map((f) => `<file path="${f.path}" scope="${f.scope}"${f.importedFrom ? ` imported-from="${f.importedFrom}"` : ""}>\n${f.text.trimEnd()}\n</file>`);
   return `<project-instructions>\nInstructions from the user and the project. Later files take precedence over earlier ones.\n${parts.join("\n")}\n</project-instructions>`;
 }
