@@ -2,16 +2,17 @@
 // slash commands and skills (with shadowing and what is not loaded) and hooks.
 import { bold, dim, printJson, yellow } from "../output.ts";
 
-export async function runCapabilities(args: { json: boolean; dir?: string }): Promise<number> {
+export async function runCapabilities(args: { json: boolean; dir?: string; live?: boolean }): Promise<number> {
   const { loadConfig } = await import("../../core/config/load.ts");
   const { resolveWorkspace } = await import("../../core/engine/engine.ts");
   const { capabilitiesReport } = await import("../../core/commands/report.ts");
   const workspace = resolveWorkspace(args.dir ?? process.cwd());
   const cfg = loadConfig({ cwd: workspace });
   const report = capabilitiesReport({ workspace, home: cfg.home, values: cfg.values, sources: cfg.sources });
+  const mcp = await (await import("./doctor-mcp.ts")).mcpCapabilities(workspace, cfg, !!args.live);
   if (args.json) {
-    printJson({ workspace, ...report });
-    return 0;
+    printJson({ workspace, ...report, mcp: mcp.report });
+    return mcp.code;
   }
   const out = (s: string) => process.stdout.write(`${s}\n`);
   out(`${bold("Commands and skills")} ${dim(`(${workspace})`)}`);
@@ -33,5 +34,6 @@ export async function runCapabilities(args: { json: boolean; dir?: string }): Pr
   for (const h of report.hooks) {
     out(`  ${h.event}${h.matcher ? `(${h.matcher})` : ""} ${h.command} ${dim(`[${h.timeoutSeconds} s; ${h.scope}: ${h.source}]`)}${h.loaded ? "" : ` ${yellow(h.reason ?? "not loaded")}`}`);
   }
-  return 0;
+  mcp.print(out);
+  return mcp.code;
 }

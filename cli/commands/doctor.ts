@@ -1,13 +1,14 @@
 import { defineCommand } from "../command.ts";
 import { bold, dim, green, printJson, red, yellow } from "../output.ts";
 
-export default defineCommand<{ json: boolean; topic?: string; dir?: string }>({
+export default defineCommand<{ json: boolean; topic?: string; dir?: string; live: boolean }>({
   command: "doctor [topic]",
   describe: "Check this machine and configuration: config files, providers and keys, sandbox, tools (exit 1 when the agent cannot run)",
   builder: (y) =>
     y
-      .positional("topic", { type: "string", choices: ["capabilities"], describe: "capabilities: the workspace's slash commands, skills (shadowing, not loaded) and hooks" })
+      .positional("topic", { type: "string", choices: ["capabilities"], describe: "capabilities: the workspace's slash commands, skills (shadowing, not loaded), hooks and MCP servers" })
       .option("dir", { type: "string", describe: "Workspace for `doctor capabilities` (default: current directory)" })
+      .option("live", { type: "boolean", default: false, describe: "`doctor capabilities`: also start each MCP server and list its tools (starts third-party programs)" })
       .option("json", { type: "boolean", default: false, describe: "Print as JSON: every check with status ok|warn|fail" }),
   run: async (args) => {
     if (args.topic === "capabilities") return (await import("./doctor-capabilities.ts")).runCapabilities(args);
