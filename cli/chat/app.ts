@@ -8,7 +8,7 @@ import { LiveRenderer } from "./live.ts";
 import { Picker } from "./picker.ts";
 import { InputHistory } from "./history.ts";
 import type { ChatSetup } from "./setup.ts";
-import { chatCommands, routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
+import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, type ChatState } from "./session.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
@@ -315,7 +315,7 @@ export async function runChatApp(
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {
-    ctx.commands = chatCommands(st.engine.workspace, setup.home, st.opts.config);
+    ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config);
     const entries = ctx.commands.catalog().entries;
     editor.setAutocompleteProvider(new ChatCompletions(entries.map((e) => ({ name: e.name, description: e.description, argumentHint: e.argumentHint })), st.engine.workspace));
   } catch (e) {

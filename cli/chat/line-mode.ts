@@ -6,7 +6,7 @@ import type { EngineEvent } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { callSummary, changeLines, decisionForKey, decisionText, plainPaint, type PendingApproval } from "./cards.ts";
 import type { ChatSetup } from "./setup.ts";
-import { chatCommands, routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
+import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
@@ -157,7 +157,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
 
   await st.attach(st.session, onEvent);
   try {
-    ctx.commands = chatCommands(st.engine.workspace, setup.home, st.opts.config);
+    ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config);
   } catch (e) {
     println(`custom commands and skills are not available: ${errorMessage(e)}`);
   }

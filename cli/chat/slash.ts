@@ -1,6 +1,7 @@
 // Built-in slash commands of the chat. Each prints through the front end's
 // `print`, so the full-screen chat and line mode share them.
-import { BUILTIN_PREFIX, workspaceCommands, type CommandEntry, type CommandRegistry } from "../../core/commands/index.ts";
+// registry.ts only: the catalog's loaders (docs, skills, trust) load after the first frame (catalog.ts).
+import { BUILTIN_PREFIX, type CommandRegistry } from "../../core/commands/registry.ts";
 import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Paint } from "./cards.ts";
@@ -268,21 +269,6 @@ export async function runSlash(ctx: SlashContext, text: string): Promise<boolean
   if (!cmd) return false;
   await cmd.run(ctx, m[2]!.trim());
   return true;
-}
-
-/**
- * The workspace's command catalog (core/commands) with the chat's own
- * commands as built-ins: custom commands, skills and `/docs` come from there,
- * and a project or user command of the same name wins (ours stay reachable
- * as `/reasonix:<name>`).
- */
-export function chatCommands(workspace: string, home: string, values: Record<string, unknown>): CommandRegistry {
-  const reg = workspaceCommands({ workspace, home, values });
-  reg.registerSource({
-    id: "chat",
-    list: (): CommandEntry[] => slashCommands.map((c) => ({ name: c.name, description: c.description, argumentHint: c.args, kind: "builtin", scope: "builtin", source: "chat" })),
-  });
-  return reg;
 }
 
 /**

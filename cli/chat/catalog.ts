@@ -1,0 +1,19 @@
+// The workspace's command catalog for the chat, loaded after the first frame
+// (it reads the documentation index, skills and trust records).
+import { workspaceCommands, type CommandEntry, type CommandRegistry } from "../../core/commands/index.ts";
+import { slashCommands } from "./slash.ts";
+
+/**
+ * The workspace's command catalog (core/commands) with the chat's own
+ * commands as built-ins: custom commands, skills and `/docs` come from there,
+ * and a project or user command of the same name wins (ours stay reachable
+ * as `/reasonix:<name>`).
+ */
+export function chatCommands(workspace: string, home: string, values: Record<string, unknown>): CommandRegistry {
+  const reg = workspaceCommands({ workspace, home, values });
+  reg.registerSource({
+    id: "chat",
+    list: (): CommandEntry[] => slashCommands.map((c) => ({ name: c.name, description: c.description, argumentHint: c.args, kind: "builtin", scope: "builtin", source: "chat" })),
+  });
+  return reg;
+}
