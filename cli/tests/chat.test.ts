@@ -227,3 +227,14 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
     await p.waitFor("[exit 0]", { all: true });
   });
 });
+
+describe.skipIf(skip)("reasonix chat without a model", () => {
+  test("says how to add one and leaves the terminal usable (exit 1)", async () => {
+    await setup([]);
+    writeFileSync(join(f.ce.home, "config.toml"), "");
+    const p = chat([]);
+    const s = await p.waitFor("[exit 1]", { all: true });
+    expect(s).toContain("no model provider is configured");
+    expect(s).toContain("reasonix setup");
+  });
+});
