@@ -4,6 +4,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { api, sessionPath } from "../api.ts";
 import { cancel, changed, isBusy, send, setBanner, shownModel, state } from "../store.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
+import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
 
 const MODES = [
   ["ask", "Ask before changes"],
@@ -41,6 +42,7 @@ export function Composer() {
   const box = useRef<HTMLTextAreaElement>(null);
   const busy = isBusy();
   const mentions = useMentions(box);
+  const slash = useSlashMenu(box);
   useEffect(() => {
     if (draft.text && box.current) {
       box.current.value = draft.text;
@@ -59,7 +61,7 @@ export function Composer() {
     if (!(await send(text))) el.value = text;
   };
   const onKey = (e: KeyboardEvent) => {
-    if (mentions.onKey(e)) return;
+    if (slash.onKey(e) || mentions.onKey(e)) return;
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void submit();
@@ -68,8 +70,9 @@ export function Composer() {
   return (
     <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <div class="prompt-wrap">
-        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" onKeyDown={onKey} onInput={mentions.onInput} />
+        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput())} />
         <Mentions m={mentions} />
+        <SlashMenu m={slash} />
       </div>
       <div class="composer-bar">
         <span id="composer-hint" class="hint">{busy ? "Working: Enter sends guidance to this turn, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>

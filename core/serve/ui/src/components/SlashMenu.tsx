@@ -1,0 +1,94 @@
+// The `/` menu: typing /part at the start of the prompt lists matching
+// entries of the workspace's command catalog (GET /api/commands: custom
+// commands, skills, /docs); Enter or Tab inserts the chosen one, Esc closes.
+import type { RefObject } from "preact";
+import { useRef, useState } from "preact/hooks";
+import { api } from "../api.ts";
+
+export interface CommandItem {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  kind: string;
+}
+
+export interface SlashState {
+  items: CommandItem[];
+  active: number;
+  onInput(): void;
+  onKey(e: KeyboardEvent): boolean;
+  pick(i: number): void;
+}
+
+const SLASH = /^\/([\w.:-]*)$/;
+
+export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashState {
+  const [items, setItems] = useState<CommandItem[]>([]);
+  const [active, setActive] = useState(0);
+  const catalog = useRef<Promise<CommandItem[]> | null>(null);
+  const req = useRef(0);
+  const query = () => {
+    const el = box.current;
+    return el ? (SLASH.exec(el.value.slice(0, el.selectionStart))?.[1] ?? null) : null;
+  };
+  const pick = (i: number) => {
+    const el = box.current;
+    const item = items[i];
+    if (!el || !item) return;
+    el.value = `/${item.name} ${el.value.slice(el.selectionStart)}`;
+    el.selectionStart = el.selectionEnd = item.name.length + 2;
+    setItems([]);
+    el.focus();
+  };
+  return {
+    items,
+    active,
+    pick,
+    onInput() {
+      const q = query();
+      if (q === null) return setItems([]);
+      // Read once per page; an error just means no menu.
+      catalog.current ??= api<{ commands: CommandItem[] }>("GET", "/api/commands").then((r) => r.commands).catch(() => ((catalog.current = null), []));
+      const mine = ++req.current;
+      void catalog.current.then((all) => {
+        if (mine !== req.current) return;
+        const low = q.toLowerCase();
+        setItems(all.filter((c) => c.name.toLowerCase().startsWith(low)).slice(0, 12));
+        setActive(0);
+      });
+    },
+    onKey(e) {
+      if (!items.length) return false;
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        setActive((a) => (a + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length);
+        return true;
+      }
+      if (e.key === "Enter" || e.key === "Tab") {
+        e.preventDefault();
+        pick(active);
+        return true;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        setItems([]);
+        return true;
+      }
+      return false;
+    },
+  };
+}
+
+export function SlashMenu({ m }: { m: SlashState }) {
+  if (!m.items.length) return null;
+  return (
+    <ul class="mentions" role="listbox" aria-label="Commands">
+      {m.items.map((c, i) => (
+        <li key={c.name} role="option" aria-selected={i === m.active} class={i === m.active ? "active" : ""} onMouseDown={(e) => { e.preventDefault(); m.pick(i); }}>
+          {`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`} <span class="hint">{c.description}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
