@@ -13,6 +13,9 @@
 //    scripts/build.ts --single, and from source) after startup plus one page load, settled for 2 s; reference: a
 //    bare Bun.serve process. Goal: ≤ 120 MiB.
 //
+// 3. The web UI: first-load bytes and paint, a 20,000-token markdown answer
+//    (main-thread time per token, first vs last 1,000), emit → DOM updated.
+//
 //   bun scripts/bench/serve.ts [--turns 5] [--paced 1000] [--no-binary]
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -155,6 +158,7 @@ const server = await startServer({
   workspace,
   version: "bench",
   defaultModel: "paced",
+  home,
   engineFactory: await engineFactoryFromConfig(home),
 });
 const sent = new Map<number, number>();
@@ -191,11 +195,124 @@ const lat = (from: number, to: number) => [...sent].filter(([s]) => s > from && 
 const turnLat = lat(firstTurnSeq, pacedTurnsLast);
 const burstLat = lat(burstFrom, burstTo);
 const pacedLat = lat(turnsLastSeq, Number.MAX_SAFE_INTEGER);
+const uiFigures = await benchUi();
 await server.stop();
 await ctx.close();
 await llm.close();
 pacer.stop(true);
 rmSync(udd, { recursive: true, force: true });
+
+// ---- 1c. the web UI itself ---------------------------------------------------------------------
+// First load (bytes on the wire, first contentful paint), a 20,000-token
+// markdown answer streamed into an open session (main-thread time per token
+// early vs late, total scripting time), and engine emit → DOM updated.
+async function benchUi() {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  // (a) first load: what a browser transfers (gzip as it asks for it) and when it first paints.
+  const loads: { bytes: number; fcp: number }[] = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto(`${base}/`);
+    await page.waitForSelector("#prompt");
+    loads.push(
+      await page.evaluate(() => {
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+        const res = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+        const assets = res.filter((r) => r.name.includes("/assets/"));
+        const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
+        return { bytes: nav.encodedBodySize + assets.reduce((n, r) => n + r.encodedBodySize, 0), fcp };
+      }),
+    );
+  }
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+  const newSession = async () => ((await (await fetch(`${base}/api/sessions`, { method: "POST", headers: H, body: "{}" })).json()) as { id: string }).id;
+  const openIt = async (sid: string) => {
+    await page.goto(`${base}/sessions/${sid}`);
+    await page.waitForSelector("#conn.websocket");
+    await page.waitForFunction(() => !!document.querySelector("#transcript .empty"));
+  };
+  const settle = () => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
+  const metrics = async () => {
+    const m = (await cdp.send("Performance.getMetrics")).metrics as { name: string; value: number }[];
+    const get = (n: string) => (m.find((x) => x.name === n)?.value ?? 0) * 1000;
+    return { task: get("TaskDuration"), script: get("ScriptDuration") };
+  };
+  // (b) a 20,000-token answer: paragraphs, lists, tables and code fences, ~5 chars a token.
+  const TOKENS = 20_000;
+  const SEG = 1000;
+  const para = (i: number) =>
+    i % 5 === 0 ? `\`\`\`ts\nexport function f${i}(x: number): number {\n  return x * ${i};\n}\n\`\`\`\n\n`
+    : i % 5 === 1 ? `- item one of ${i}\n- item two with \`code\`\n- item three\n\n`
+    : i % 5 === 2 ? `| a | b |\n| --- | --- |\n| ${i} | ${i * 2} |\n\n`
+    : `## Section ${i}\n\nThe quick brown fox jumps over the lazy dog, **again** and again, in paragraph ${i}.\n\n`;
+  let doc = "";
+  for (let i = 0; doc.split(/(?<=\s)/).length < TOKENS + 10; i++) doc += para(i);
+  const tokens = doc.split(/(?<=\s)/).slice(0, TOKENS);
+  const sid = await newSession();
+  await openIt(sid);
+  server.hub.emit(sid, { type: "turn_start", sessionId: sid, turn: 1, prompt: "bench" });
+  const perSeg: number[] = [];
+  const start = await metrics();
+  for (let s0 = 0; s0 < TOKENS; s0 += SEG) {
+    await settle();
+    const before = await metrics();
+    for (let i = s0; i < s0 + SEG; i += 10) {
+      for (const t of tokens.slice(i, i + 10)) server.hub.emit(sid, { type: "text_delta", text: t });
+      await Bun.sleep(1);
+    }
+    await settle();
+    perSeg.push(((await metrics()).task - before.task) / SEG);
+  }
+  const end = await metrics();
+  server.hub.emit(sid, { type: "assistant", text: tokens.join("") });
+  server.hub.emit(sid, { type: "turn_end", turn: 1, reason: "done" });
+  // The DevTools domains report every frame to this process: off before timing latency.
+  await cdp.send("Network.disable");
+  await cdp.send("Performance.disable");
+  await cdp.detach();
+  // (c) emit → DOM updated, one paced delta every 5 ms, each carrying a marker.
+  const sid2 = await newSession();
+  await openIt(sid2);
+  await page.evaluate(() => {
+    const w = window as any;
+    w.__dom = [] as [number, number][];
+    let seen = 0;
+    new MutationObserver(() => {
+      const t = performance.timeOrigin + performance.now();
+      const blocks = document.querySelectorAll(".msg.assistant .md-block");
+      const text = blocks[blocks.length - 1]?.textContent ?? "";
+      for (const m of text.slice(-200).matchAll(/\[(\d+)\]/g)) {
+        const n = Number(m[1]);
+        if (n > seen) {
+          for (let k = seen + 1; k <= n; k++) w.__dom.push([k, t]);
+          seen = n;
+        }
+      }
+    }).observe(document.querySelector("#transcript")!, { subtree: true, childList: true, characterData: true });
+  });
+  server.hub.emit(sid2, { type: "turn_start", sessionId: sid2, turn: 1, prompt: "latency" });
+  const emitted = new Map<number, number>();
+  for (let n = 1; n <= Math.min(PACED, 500); n++) {
+    server.hub.emit(sid2, { type: "text_delta", text: ` [${n}]` });
+    emitted.set(n, sent.get(server.hub.lastSeq)!);
+    await Bun.sleep(5);
+  }
+  await Bun.sleep(300);
+  const dom = new Map(await page.evaluate(() => (window as any).__dom as [number, number][]));
+  const domLat = [...emitted].filter(([n]) => dom.has(n)).map(([n, t]) => dom.get(n)! - t);
+  server.hub.emit(sid2, { type: "turn_end", turn: 1, reason: "done" });
+  return {
+    bytes: median(loads.map((l) => l.bytes)),
+    fcp: median(loads.map((l) => l.fcp)),
+    firstSeg: perSeg[0]!,
+    lastSeg: perSeg[perSeg.length - 1]!,
+    scriptMs: end.script - start.script,
+    taskMs: end.task - start.task,
+    domLat,
+  };
+}
 
 // ---- 2. idle RSS ----------------------------------------------------------------------------
 function rssMiB(pid: number): number {
@@ -248,6 +365,12 @@ console.log(`  reasonix serve, paced 5 ms           n=${pacedLat.length}  median
 console.log(`  reasonix serve, ${TURNS} streamed turns     n=${turnLat.length}  median ${f(median(turnLat))}  p95 ${f(pct(turnLat, 95))}  ratio ${f(median(turnLat) / refMed)}x  (provider events ${PACE_MS} ms apart)`);
 console.log(`  reasonix serve, ${TURNS} burst turns        n=${burstLat.length}  median ${f(median(burstLat))}  p95 ${f(pct(burstLat, 95))}  (stress: whole answer in one network read)`);
 console.log(`  goal: median ≤ 5 ms (paced and streamed) → ${Math.max(median(pacedLat), median(turnLat)) <= 5 ? "met" : "MISSED"}`);
+console.log(`web UI (headless chromium, loopback)`);
+console.log(`  first load transferred (html + js + css, gzip)  ${(uiFigures.bytes / 1024).toFixed(1)} KiB   goal ≤ 250 KB → ${uiFigures.bytes <= 250_000 ? "met" : "MISSED"}`);
+console.log(`  first contentful paint (median of 5)            ${f(uiFigures.fcp)} ms   goal ≤ 300 ms → ${uiFigures.fcp <= 300 ? "met" : "MISSED"}`);
+console.log(`  20,000-token markdown answer: main-thread ms/token, first 1,000 ${uiFigures.firstSeg.toFixed(4)}  last 1,000 ${uiFigures.lastSeg.toFixed(4)}  ratio ${f(uiFigures.lastSeg / uiFigures.firstSeg)}   goal ≤ 1.5 → ${uiFigures.lastSeg / uiFigures.firstSeg <= 1.5 ? "met" : "MISSED"}`);
+console.log(`  20,000-token markdown answer: scripting ${f(uiFigures.scriptMs)} ms, main-thread tasks ${f(uiFigures.taskMs)} ms in all`);
+console.log(`  engine emit → DOM updated, paced 5 ms  n=${uiFigures.domLat.length}  median ${f(median(uiFigures.domLat))}  p95 ${f(pct(uiFigures.domLat, 95))}   goal median ≤ 5 ms → ${median(uiFigures.domLat) <= 5 ? "met" : "MISSED"}`);
 console.log(`idle RSS (MiB)`);
 console.log(`  reference bare Bun.serve             ${f(bareRss)}`);
 console.log(`  reasonix serve (from source)         ${f(srcRss)}  ratio ${f(srcRss / bareRss)}x`);

@@ -59,24 +59,27 @@ export const state = {
 
 const listeners = new Set<() => void>();
 let scheduled = false;
-let lastRender = 0;
-const FRAME_MS = 16;
+/** How long the last render took (ms). */
+let lastCost = 0;
+const CHEAP_MS = 8;
 
 function render(): void {
   scheduled = false;
-  lastRender = performance.now();
+  const t0 = performance.now();
   for (const l of listeners) l();
+  // Preact renders in a microtask queued by the calls above; this one runs after it.
+  queueMicrotask(() => (lastCost = performance.now() - t0));
 }
 
 /**
- * Re-render soon: right after the current task when nothing was drawn for a
- * frame (a lone event shows at once), else on the next animation frame (a
- * burst of deltas costs one render per frame).
+ * Re-render soon: right after the current task while renders are cheap (an
+ * event shows at once; a WebSocket frame's burst is still one render), on
+ * the next animation frame when they are not (at most one per frame).
  */
 export function changed(): void {
   if (scheduled) return;
   scheduled = true;
-  if (performance.now() - lastRender >= FRAME_MS) queueMicrotask(render);
+  if (lastCost < CHEAP_MS) queueMicrotask(render);
   else requestAnimationFrame(render);
 }
 

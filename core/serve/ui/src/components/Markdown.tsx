@@ -1,11 +1,18 @@
-// An answer's markdown: closed blocks rendered once, the open block per frame.
+// An answer's markdown: closed blocks rendered once (in groups that never
+// re-render), the open last block rendered per update. Work per update stays
+// flat however long the answer grows.
 import { useRef } from "preact/hooks";
 import { newSplitter, renderBlock, splitMore, type Splitter } from "../markdown.ts";
+import { pure } from "../pure.ts";
+
+const GROUP = 32;
 
 interface Cache {
-  text: string;
+  length: number;
   sp: Splitter;
-  html: string[];
+  /** Closed blocks' HTML in groups of GROUP; full groups never change. */
+  groups: string[][];
+  done: number;
 }
 
 export async function copyText(text: string): Promise<boolean> {
@@ -36,20 +43,29 @@ export function onCopyClick(e: MouseEvent): void {
   });
 }
 
+const Group = pure(({ blocks }: { blocks: string[]; n: number }) => (
+  <div class="md-group">{blocks.map((h, i) => <div key={i} class="md-block" dangerouslySetInnerHTML={{ __html: h }} />)}</div>
+));
+
 export function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
   const ref = useRef<Cache | null>(null);
   let c = ref.current;
-  if (!c || !text.startsWith(c.text.slice(0, c.sp.scanned))) c = ref.current = { text: "", sp: newSplitter(), html: [] };
-  c.text = text;
+  // Streaming only appends; anything else (a replaced answer) starts over.
+  if (!c || text.length < c.sp.scanned) c = ref.current = { length: 0, sp: newSplitter(), groups: [], done: 0 };
+  c.length = text.length;
   splitMore(c.sp, text);
   const cuts = c.sp.cuts;
-  // Closed blocks: rendered once, highlighted.
-  for (let i = c.html.length; i < cuts.length; i++) c.html.push(renderBlock(text.slice(i ? cuts[i - 1] : 0, cuts[i]), true));
-  const tailStart = cuts.length ? cuts[cuts.length - 1]! : 0;
-  const tail = text.slice(tailStart);
+  for (; c.done < cuts.length; c.done++) {
+    const i = c.done;
+    const html = renderBlock(text.slice(i ? cuts[i - 1] : 0, cuts[i]), true);
+    const last = c.groups[c.groups.length - 1];
+    if (last && last.length < GROUP) c.groups[c.groups.length - 1] = [...last, html];
+    else c.groups.push([html]);
+  }
+  const tail = text.slice(cuts.length ? cuts[cuts.length - 1]! : 0);
   return (
     <div class="md" onClick={onCopyClick}>
-      {c.html.map((h, i) => <div key={i} class="md-block" dangerouslySetInnerHTML={{ __html: h }} />)}
+      {c.groups.map((g, i) => <Group key={i} blocks={g} n={g.length} />)}
       {tail.trim() ? <div key="tail" class="md-block" dangerouslySetInnerHTML={{ __html: renderBlock(tail, !streaming) }} /> : null}
     </div>
   );
