@@ -8,6 +8,8 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
 import { expandSpec, type McpServerSpec } from "./config.ts";
@@ -23,6 +25,19 @@ export interface ConnectionContext extends LaunchContext {
 }
 
 const MAX_PAGES = 50;
+
+/**
+ * The SDK compiles every tool's outputSchema when the list arrives (ajv,
+ * synchronous, slow): with several servers starting in the background that
+ * held the event loop (the UI) for hundreds of ms. Compile on first use.
+ */
+class LazyValidator implements jsonSchemaValidator {
+  private readonly inner = new AjvJsonSchemaValidator();
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    let compiled: JsonSchemaValidator<T> | undefined;
+    return (input) => (compiled ??= this.inner.getValidator<T>(schema))(input);
+  }
+}
 const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
 
 export class McpConnection implements ToolCaller {
@@ -94,6 +109,7 @@ export class McpConnection implements ToolCaller {
         { name: "reasonix", version: buildInfo().version },
         {
           capabilities: {},
+          jsonSchemaValidator: new LazyValidator(),
           listChanged: {
             tools: { onChanged: (err, tools) => !err && tools && this.setTools(tools) },
             prompts: { onChanged: (err, prompts) => !err && prompts && (this.prompts = prompts) },

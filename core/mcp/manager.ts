@@ -1,6 +1,6 @@
 /**
  * The workspace's MCP servers as one tool source for the engine. Servers
- * start in the background when the first session asks; a turn waits for
+ * start in the background when the first session opens; a turn waits for
  * cold ones at most `[mcp] startup_grace_seconds` and then goes on without
  * them (they keep starting; their tools join at a later turn boundary).
  *
@@ -33,6 +33,7 @@ export class McpManager implements ToolSource {
   private version = 0;
   private cached?: ToolSnapshot;
   private all?: Promise<void>;
+  private scheduled?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly opts: ManagerOptions) {
     this.problems = opts.resolved.problems;
@@ -71,7 +72,13 @@ export class McpManager implements ToolSource {
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 
+  /**
+   * The first snapshot (a session opening) also starts the servers, in the
+   * background once the session has been handed out (settle() starts them
+   * at once if a turn comes first).
+   */
   snapshot(): ToolSnapshot {
+    if (!this.all && !this.scheduled) this.scheduled = setTimeout(() => void this.start(), 0);
     if (this.cached?.version === this.version) return this.cached;
     const tools: ToolDefinition[] = [];
     const seen = new Set<string>();
@@ -89,6 +96,7 @@ export class McpManager implements ToolSource {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.scheduled);
     await Promise.all(this.connections.map((c) => c.close()));
   }
 }
