@@ -60,6 +60,7 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
   }
 
   const version = buildInfo().version;
+  const proxy = (await import("../../core/providers/proxy.ts")).proxyManifestFromEnv();
   return runServer({
     kind,
     home,
@@ -72,7 +73,8 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
     workspace: s.workspace,
     version,
     model: args.model,
-    defaultModel: typeof cfg.values.default_model === "string" && cfg.values.default_model ? cfg.values.default_model : undefined,
+    // Behind a provider proxy the engine's entries (and their default) come from its manifest.
+    defaultModel: proxy ? proxy.default_model : typeof cfg.values.default_model === "string" && cfg.values.default_model ? cfg.values.default_model : undefined,
     resume: args.resume,
     engineFactory: await engineFactoryFromConfig(home),
     saveProviderKey: providerKeyWriter(home),

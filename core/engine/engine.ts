@@ -5,6 +5,7 @@ import { ReasonixError } from "../errors.ts";
 import { homePaths, reasonixHome } from "../home.ts";
 import { createProvider } from "../providers/registry.ts";
 import { modelInfos, providerEntries, selectModel } from "../providers/config.ts";
+import { proxiedEntries, proxyManifestFromEnv } from "../providers/proxy.ts";
 import { defaultRetryPolicy } from "../providers/retry.ts";
 import "../providers/index.ts";
 import { parseRule } from "../permissions/rules.ts";
@@ -17,6 +18,8 @@ import { registerBuiltinTools } from "../tools/builtin/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { combineSources, type ToolSource } from "../tools/sources.ts";
 import { workspaceMcp } from "../mcp/source.ts";
+import type { McpManager } from "../mcp/manager.ts";
+import { mcpCommandSource, mcpResourceReader } from "../mcp/prompts.ts";
 import { instructionsBlock, scanInstructionFiles, skippedWarning } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
 import { sessionExtensions, skillIndexFor } from "./extensions.ts";
@@ -71,7 +74,11 @@ export function createEngine(opts: EngineOptions): Engine {
   const loaded = opts.config ? undefined : loadConfig({ cwd: workspace, home });
   const values = opts.config ?? loaded!.values;
   checkPermissionRules(values, loaded?.sources ?? opts.configSources);
-  const entries = providerEntries(values);
+  // A process started behind a provider proxy ($REASONIX_PROVIDER_PROXY_FILE, see
+  // core/providers/proxy.ts) uses the proxy's entries and default, and holds no key.
+  const proxy = proxyManifestFromEnv();
+  const entries = proxy ? proxiedEntries(proxy) : providerEntries(values);
+  const defaultModel = (proxy ? proxy.default_model : values.default_model) as string | undefined;
   const secrets = new SecretStore(join(home, ".env"));
   const secret = (name: string) => secrets.get(name);
   const store = new SessionStore(homePaths(home).sessions);
@@ -79,12 +86,13 @@ export function createEngine(opts: EngineOptions): Engine {
   let registry: ToolRegistry | undefined;
   // Outside tools (MCP servers start in the background when the first session opens).
   let toolSource: ToolSource | undefined | null = null;
+  let mcp: McpManager | undefined;
   const outsideTools = (): ToolSource | undefined => {
     if (toolSource !== null) return toolSource;
     const list = [...(opts.toolSources ?? [])];
     if (opts.mcp !== false) {
-      const m = workspaceMcp({ workspace, home, values, loaded, projectTrusted: loaded ? loaded.trust.trusted : !!opts.projectTrusted });
-      if (m) list.push(m);
+      mcp = workspaceMcp({ workspace, home, values, loaded, projectTrusted: loaded ? loaded.trust.trusted : !!opts.projectTrusted });
+      if (mcp) list.push(mcp);
     }
     return (toolSource = combineSources(list));
   };
@@ -118,7 +126,7 @@ export function createEngine(opts: EngineOptions): Engine {
   }
 
   async function open(file: import("../sessions/store.ts").SessionFile, modelKey: string): Promise<LiveSession> {
-    const choice = selectModel(entries, modelKey, values.default_model as string | undefined);
+    const choice = selectModel(entries, modelKey, defaultModel);
     const provider = createProvider({ ...choice.entry, model: choice.model, ...(maxOutputTokens > 0 && !choice.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
     registry ??= opts.tools ?? builtinTools();
     const tools = registry.list(asStrings(toolsCfg.enabled));
@@ -138,7 +146,10 @@ export function createEngine(opts: EngineOptions): Engine {
       onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });
     // Commands, skills, @references and hooks (core/commands, core/hooks).
-    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject });
+    const outside = outsideTools();
+    // MCP prompts are /mcp__<server>__<prompt> commands; resources are @<server>:<uri> references.
+    const mcpExt = mcp ? { commandSources: [mcpCommandSource(mcp)], mcpResource: mcpResourceReader(mcp) } : {};
+    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt });
     const session: LiveSession = new LiveSession(file, {
       workspace,
       provider,
@@ -147,7 +158,7 @@ export function createEngine(opts: EngineOptions): Engine {
       tools: [...tools, ...ext.tools],
       prepare: ext.prepare,
       hooks: ext.hooks,
-      toolSource: outsideTools(),
+      toolSource: outside,
       gate,
       headless: !!opts.headless,
       maxSteps: maxSteps > 0 ? maxSteps : 50,
@@ -167,7 +178,7 @@ export function createEngine(opts: EngineOptions): Engine {
   return {
     workspace,
     async createSession(o = {}) {
-      const choice = selectModel(entries, o.model, values.default_model as string | undefined);
+      const choice = selectModel(entries, o.model, defaultModel);
       const file = store.create({ workspace, model: choice.name, createdAt: new Date().toISOString() });
       try {
         // Instructions ride in the conversation (turn 0), never in the system prompt.

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createProvider } from "../registry.ts";
+import "../index.ts";
+import { PROXY_FILE_ENV, PROXY_SECRET_HEADER, manifestEntries, proxiedEntries, proxyManifestFromEnv, startProviderProxy, type ProviderProxy } from "../proxy.ts";
+import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
+import { startScriptedAnthropic } from "../../testing/scripted-llm-anthropic.ts";
+import type { ProviderConfig } from "../types.ts";
+
+const KEY = "sk-real-key-0123456789abcdef";
+const open: { close?: () => Promise<void>; stop?: () => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const x of open.splice(0)) await (x.close ?? x.stop)!();
+});
+
+async function setup(kind: "openai" | "anthropic", steps: any[]) {
+  const llm: ScriptedServer = kind === "openai" ? await startScriptedOpenAI(steps) : await startScriptedAnthropic(steps);
+  open.push(llm);
+  const local: ProviderConfig[] = [{ name: "m", kind, base_url: llm.url, model: "x-1", api_key_env: "M_KEY", headers: { "x-custom": "local-only" }, context_window: 1000 }];
+  const proxy: ProviderProxy = startProviderProxy({ entries: local, deps: { secret: (n) => (n === "M_KEY" ? KEY : undefined) } });
+  open.push(proxy);
+  const entries = proxiedEntries({ url: `http://127.0.0.1:${proxy.port}`, secret: proxy.secret, providers: manifestEntries(local) });
+  return { llm, proxy, entries };
+}
+
+const req = { system: "s", tools: [], messages: [{ role: "user" as const, content: "hi" }] };
+
+describe("provider proxy", () => {
+  for (const kind of ["openai", "anthropic"] as const) {
+    test(`${kind}: a turn through the proxy reaches the model with the real key, never the secret`, async () => {
+      const { llm, proxy, entries } = await setup(kind, [{ text: "hello there" }]);
+      expect(JSON.stringify(entries)).not.toContain(KEY);
+      expect(JSON.stringify(entries)).not.toContain("local-only");
+      const p = createProvider({ ...entries[0]!, model: "x-1" }, { secret: () => undefined });
+      let text = "";
+      const r = await p.chat(req, { onText: (d) => (text += d) }, new AbortController().signal);
+      expect(r.message.content).toBe("hello there");
+      expect(text).toBe("hello there");
+      const h = llm.chatRequests()[0]!.headers;
+      if (kind === "openai") expect(h.authorization).toBe(`Bearer ${KEY}`);
+      else expect(h["x-api-key"]).toBe(KEY);
+      expect(h["x-custom"]).toBe("local-only");
+      expect(h[PROXY_SECRET_HEADER]).toBeUndefined();
+      expect(JSON.stringify(h)).not.toContain(proxy.secret);
+    });
+  }
+
+  test("a missing or wrong secret gets 401 and never reaches the provider", async () => {
+    const { llm, proxy } = await setup("openai", [{ text: "no" }]);
+    const url = `http://127.0.0.1:${proxy.port}/p/m/chat/completions`;
+    const body = JSON.stringify({ model: "x-1", messages: [] });
+    expect((await fetch(url, { method: "POST", body })).status).toBe(401);
+    expect((await fetch(url, { method: "POST", body, headers: { [PROXY_SECRET_HEADER]: "0".repeat(64) } })).status).toBe(401);
+    expect((await fetch(url, { method: "POST", body, headers: { [PROXY_SECRET_HEADER]: proxy.secret.slice(0, 10) } })).status).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${proxy.port}/p/nope/x`, { headers: { [PROXY_SECRET_HEADER]: proxy.secret } })).status).toBe(404);
+    expect(llm.requests.length).toBe(0);
+  });
+
+  test("the manifest file: read only when private; a missing file means no proxy", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rx-proxy-"));
+    const f = join(dir, "m.json");
+    expect(proxyManifestFromEnv({ [PROXY_FILE_ENV]: f })).toBeNull();
+    writeFileSync(f, JSON.stringify({ url: "http://127.0.0.1:9/", secret: "a".repeat(64), providers: [{ name: "m", kind: "openai", model: "x" }] }));
+    chmodSync(f, 0o644);
+    expect(() => proxyManifestFromEnv({ [PROXY_FILE_ENV]: f })).toThrow(/0600/);
+    chmodSync(f, 0o600);
+    const m = proxyManifestFromEnv({ [PROXY_FILE_ENV]: f })!;
+    expect(proxiedEntries(m)[0]!.base_url).toBe("http://127.0.0.1:9/p/m");
+    writeFileSync(f, JSON.stringify({ url: "http://evil.example/", secret: "a".repeat(64), providers: [{ name: "m", kind: "openai" }] }));
+    expect(() => proxyManifestFromEnv({ [PROXY_FILE_ENV]: f })).toThrow(/127\.0\.0\.1/);
+  });
+});
