@@ -71,6 +71,8 @@ test("acpx exec: initialize, new session, a write needing permission is approved
   expect(r.frames.some((f) => f.method === "session/new")).toBe(true);
   const perm = r.frames.find((f) => f.method === "session/request_permission");
   expect(perm.params.toolCall.content[0]).toMatchObject({ type: "diff", newText: "hi\n" });
+  // acpx advertises fs/*: the write went through the client, which put it on disk.
+  expect(r.frames.find((f) => f.method === "fs/write_text_file")?.params).toMatchObject({ path: join(env.workspace, "n.txt"), content: "hi\n" });
   expect(readFileSync(join(env.workspace, "n.txt"), "utf8")).toBe("hi\n");
   expect(updates(r).filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("")).toBe("Wrote it.");
   expect(stopReason(r)).toBe("end_turn");
