@@ -33,6 +33,9 @@ const providerFields: Record<string, FieldSpec> = {
   first_byte_timeout_seconds: num("give up an attempt (and retry) when nothing arrives this long after the request", 300),
   idle_timeout_seconds: num("give up an attempt (and retry) when the stream is silent this long mid-answer", 120),
   auth: { type: "enum", values: ["x-api-key", "bearer"], doc: "anthropic kind: send the key as x-api-key (default) or Authorization: Bearer" },
+  capability: { type: "enum", values: ["auto", "deepseek-thinking", "openai-reasoning", "plain"], default: "auto", doc: "reasoning request shape (auto: detected from base_url and model)" },
+  thinking: { type: "enum", values: ["auto", "enabled", "disabled", "adaptive"], default: "auto", doc: "thinking.type override (auto: the provider's default)" },
+  reasoning_effort: { type: "enum", values: ["none", "minimal", "low", "medium", "high", "xhigh", "max"], doc: "default reasoning effort (a session's /effort overrides it)" },
   prices: {
     type: "table",
     doc: "price per million tokens, for cost receipts",
@@ -58,6 +61,7 @@ const remoteHostFields: Record<string, FieldSpec> = {
   use_ssh_config: bool("resolve via `ssh -G` at connect time"),
   workspace: str("remote workspace directory"),
   serve_install: { type: "enum", values: ["auto", "upload", "npm", "never"], default: "auto" },
+  credentials: { type: "enum", values: ["remote", "local-proxy"], default: "remote", doc: "where provider keys live: the remote's own .env, or here (the remote calls models through a proxy on this machine while connected)" },
   forwards: { type: "tables", fields: forwardFields },
 };
 

@@ -10,6 +10,7 @@ import { ReasonixError, errorMessage } from "../errors.ts";
 import { ProviderError } from "../providers/errors.ts";
 import { chatWithRetry, type RetryHooks, type RetryPolicy } from "../providers/retry.ts";
 import type { ChatRequest, Provider, StreamHandlers, ToolCall, ToolSchema } from "../providers/types.ts";
+import { EFFORTS, isEffort } from "../providers/reasoning.ts";
 import { captureFile } from "../sessions/checkpoints.ts";
 import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
@@ -264,7 +265,7 @@ export class LiveSession implements EngineSession {
       if (signal.aborted) return "cancelled";
       this.takeSteers(turn);
       lastPrompt = (await this.maybeCompact(turn, signal, lastPrompt)).last;
-      const req: ChatRequest = { system: this.deps.system, tools: this.schemas, messages: this.state.messages };
+      const req: ChatRequest = { system: this.deps.system, tools: this.schemas, messages: this.state.messages, ...(this.effort ? { reasoningEffort: this.effort } : {}) };
       const sentCount = req.messages.length;
       let result;
       try {
@@ -488,6 +489,15 @@ export class LiveSession implements EngineSession {
 
   setPermissionMode(mode: PermissionMode): void {
     this.deps.gate.setMode?.(mode);
+  }
+
+  private effort: string | undefined;
+  get reasoningEffort(): string | undefined {
+    return this.effort;
+  }
+  setReasoningEffort(effort: string | undefined): void {
+    if (effort !== undefined && !isEffort(effort)) throw new ReasonixError("usage", `unknown reasoning effort "${effort}" (known: ${EFFORTS.join(", ")})`);
+    this.effort = effort;
   }
 
   cancel(): void {

@@ -133,6 +133,13 @@ export interface EngineSession {
   turns?(): { turn: number; prompt: string }[];
   /** Switch the permission mode for the rest of the session (e.g. leave plan mode). */
   setPermissionMode?(mode: PermissionMode): void;
+  /**
+   * The reasoning effort for the rest of the session ("none" … "max", see
+   * core/providers/reasoning.ts); undefined goes back to the provider entry's
+   * reasoning_effort. Request bodies change, the replayed prefix does not.
+   */
+  setReasoningEffort?(effort: string | undefined): void;
+  readonly reasoningEffort?: string;
   /** Go back to just before `turn`: restore files ("code"), the conversation, or both. */
   rewind?(turn: number, mode: RewindMode): Promise<RewindResult>;
   /**

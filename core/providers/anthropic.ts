@@ -2,6 +2,7 @@
  * `kind = "anthropic"`: the Messages API over SSE with our own small fetch
  * client (no SDK needed for one endpoint).
  */
+import { applyAnthropicThinking } from "./reasoning.ts";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
@@ -82,6 +83,7 @@ export function buildAnthropicBody(cfg: ProviderConfig, req: ChatRequest): Recor
   };
   if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   markCacheBreakpoints(body);
+  applyAnthropicThinking(body, cfg, req.reasoningEffort);
   return mergeExtraBody(body, cfg.extra_body, cfg.name);
 }
 

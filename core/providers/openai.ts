@@ -8,12 +8,16 @@ import { mergeExtraBody } from "./config.ts";
 import { ProviderError, httpError } from "./errors.ts";
 import { ctxOf, fetchModelList, joinUrl, networkError, who, type ProviderCtx } from "./http.ts";
 import { StreamWatch } from "./stream-watch.ts";
+import { applyChatReasoning, reasoningShape, replaysReasoning, type ReasoningShape } from "./reasoning.ts";
+
+/** Before reasoning shapes: reasoning_content on tool-calling steps (DeepSeek thinking). */
+const DEFAULT_SHAPE: ReasoningShape = { vendor: "deepseek", replay: "tool-steps", tokenField: "max_tokens", efforts: [] };
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
 import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ToolCall } from "./types.ts";
 
 type OpenAIClient = import("openai").OpenAI;
 
-export function toOpenAIMessages(system: string, messages: Message[]): Record<string, unknown>[] {
+export function toOpenAIMessages(system: string, messages: Message[], shape: ReasoningShape = DEFAULT_SHAPE): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [{ role: "system", content: system }];
   for (const m of messages) {
     if (m.role === "user") out.push({ role: "user", content: m.content });
@@ -22,11 +26,10 @@ export function toOpenAIMessages(system: string, messages: Message[]): Record<st
       const msg: Record<string, unknown> = { role: "assistant", content: m.content };
       if (m.toolCalls && m.toolCalls.length > 0) {
         msg.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-        // DeepSeek-style thinking with tools expects the reasoning of a
-        // tool-calling step back; the rule depends only on the message, so
-        // the replayed prefix stays byte-identical.
-        if (m.reasoning) msg.reasoning_content = m.reasoning;
       }
+      // Replayed only where the vendor accepts it (reasoning.ts); the rule
+      // depends on the entry and the message, so the prefix stays byte-identical.
+      if (m.reasoning && replaysReasoning(shape, Boolean(m.toolCalls?.length))) msg.reasoning_content = m.reasoning;
       out.push(msg);
     }
   }
@@ -34,9 +37,10 @@ export function toOpenAIMessages(system: string, messages: Message[]): Record<st
 }
 
 export function buildOpenAIBody(cfg: ProviderConfig, req: ChatRequest): Record<string, unknown> {
+  const shape = reasoningShape(cfg);
   const body: Record<string, unknown> = {
     model: cfg.model,
-    messages: toOpenAIMessages(req.system, req.messages),
+    messages: toOpenAIMessages(req.system, req.messages, shape),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -44,7 +48,8 @@ export function buildOpenAIBody(cfg: ProviderConfig, req: ChatRequest): Record<s
     body.tools = req.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
   }
   const maxTokens = req.maxOutputTokens || cfg.max_output_tokens;
-  if (maxTokens && maxTokens > 0) body.max_tokens = maxTokens;
+  if (maxTokens && maxTokens > 0) body[shape.tokenField] = maxTokens;
+  applyChatReasoning(body, cfg, req.reasoningEffort);
   return mergeExtraBody(body, cfg.extra_body, cfg.name);
 }
 

@@ -5,6 +5,7 @@
  * texts as the other kinds. Requests are stateless (`store: false`): the
  * whole conversation is sent every step, so the prefix stays cacheable.
  */
+import { applyResponsesReasoning } from "./reasoning.ts";
 import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
@@ -40,6 +41,7 @@ export function buildResponsesBody(cfg: ProviderConfig, req: ChatRequest): Recor
   if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.inputSchema, strict: false }));
   const maxTokens = req.maxOutputTokens || cfg.max_output_tokens;
   if (maxTokens && maxTokens > 0) body.max_output_tokens = maxTokens;
+  applyResponsesReasoning(body, cfg, req.reasoningEffort);
   return mergeExtraBody(body, cfg.extra_body, cfg.name);
 }
 

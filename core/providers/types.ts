@@ -42,6 +42,8 @@ export interface ChatRequest {
   tools: ToolSchema[];
   messages: Message[];
   maxOutputTokens?: number;
+  /** The session's reasoning effort (see reasoning.ts); undefined: the entry's reasoning_effort. */
+  reasoningEffort?: string;
 }
 
 /** The provider has sent nothing for a while (first byte, or between bytes). */
@@ -106,6 +108,12 @@ export interface ProviderConfig {
   /** Give up an attempt when the stream is silent this long between bytes (default 120). */
   idle_timeout_seconds?: number;
   auth?: "x-api-key" | "bearer";
+  /** Reasoning request shape (reasoning.ts): auto-detected from base_url and model by default. */
+  capability?: "auto" | "deepseek-thinking" | "openai-reasoning" | "plain";
+  /** Provider-level thinking.type override. */
+  thinking?: "auto" | "enabled" | "disabled" | "adaptive";
+  /** Default reasoning effort for this entry (a session's /effort overrides it). */
+  reasoning_effort?: string;
   prices?: { input?: number; output?: number; cache_hit?: number; currency?: string };
 }
 
