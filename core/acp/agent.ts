@@ -51,10 +51,8 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
   const sessions = new Map<string, AcpSession>();
   const workspaces = new Workspaces(opts, log);
   let clientCaps: acp.ClientCapabilities = {};
-  let client: acp.AgentContext | undefined;
 
   const port = (ctx: acp.AgentContext) => {
-    client = ctx;
     return {
       notify: (p: acp.SessionNotification) => ctx.notify(acp.methods.client.session.update, p),
       requestPermission: (p: acp.RequestPermissionRequest) => ctx.request(acp.methods.client.session.requestPermission, p),
@@ -97,7 +95,6 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
     .onRequest(acp.methods.agent.initialize, ({ params, client: ctx }) => {
       clientCaps = params.clientCapabilities ?? {};
       workspaces.setClient(ctx, clientCaps);
-      client = ctx;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "reasonix", title: "Reasonix", version: buildInfo().version },
@@ -190,7 +187,6 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
       await Promise.all([...sessions.values()].map((s) => s.close().catch(() => {})));
       sessions.clear();
       await workspaces.close();
-      void client;
     },
   };
 }
