@@ -6,6 +6,7 @@ import { decisionForKey, type Paint } from "./cards.ts";
 import { ChatCompletions } from "./complete.ts";
 import { LiveRenderer } from "./live.ts";
 import { Picker } from "./picker.ts";
+import { cleanText } from "./sanitize.ts";
 import { InputHistory } from "./history.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
@@ -317,7 +318,8 @@ export async function runChatApp(
   try {
     ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config);
     const entries = ctx.commands.catalog().entries;
-    editor.setAutocompleteProvider(new ChatCompletions(entries.map((e) => ({ name: e.name, description: e.description, argumentHint: e.argumentHint })), st.engine.workspace));
+    // Names and descriptions come from files in the workspace: cleaned for the menu.
+    editor.setAutocompleteProvider(new ChatCompletions(entries.map((e) => ({ name: cleanText(e.name), description: cleanText(e.description), argumentHint: e.argumentHint && cleanText(e.argumentHint) })), st.engine.workspace));
   } catch (e) {
     transcript.info([c.yellow(`custom commands and skills are not available: ${errorMessage(e)}`)]);
   }

@@ -3,6 +3,7 @@
 // search needs the external `fd` tool and walks the whole tree).
 import { CombinedAutocompleteProvider, type AutocompleteItem, type AutocompleteProvider, type SlashCommand } from "@mariozechner/pi-tui";
 import { completeReference } from "../../core/engine/references.ts";
+import { cleanText } from "./sanitize.ts";
 
 const MAX_ITEMS = 50;
 
@@ -17,7 +18,8 @@ export function atToken(textBeforeCursor: string): string | undefined {
  * the web UI's /api/complete uses.
  */
 export function pathItems(workspace: string, token: string): AutocompleteItem[] {
-  return completeReference(workspace, token, undefined, MAX_ITEMS).map((i) => ({ value: i.value, label: i.label }));
+  // Names come from the disk: no control characters in the menu or the typed text.
+  return completeReference(workspace, token, undefined, MAX_ITEMS).map((i) => ({ value: cleanText(i.value), label: cleanText(i.label) }));
 }
 
 export class ChatCompletions implements AutocompleteProvider {

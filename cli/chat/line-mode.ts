@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { callSummary, changeLines, decisionForKey, decisionText, plainPaint, type PendingApproval } from "./cards.ts";
+import { cleanText, scrub } from "./sanitize.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
@@ -45,7 +46,8 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     if (!atLineStart) println();
     atLineStart = true;
   };
-  const onEvent = (e: EngineEvent) => {
+  const onEvent = (raw: EngineEvent) => {
+    const e = scrub(raw);
     switch (e.type) {
       case "text_delta":
         out(e.text);
@@ -132,7 +134,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     paint: plainPaint,
     print: (ls) => {
       breakLine();
-      for (const l of ls) println(l);
+      for (const l of ls) println(cleanText(l));
     },
     pick,
     clearScreen: () => {},
@@ -165,7 +167,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   println(`session ${st.session.id} | /help for commands | Ctrl-C twice exits`);
   for (const n of setup.notes) println(n);
   // A resumed conversation: its prompts and answers, plainly.
-  for (const e of st.session.history()) {
+  for (const e of scrub(st.session.history())) {
     if (e.type === "turn_start") println(`> ${e.prompt}`);
     else if (e.type === "assistant" && e.text.trim()) println(e.text.trimEnd());
     else if (e.type === "tool_result") println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? e.name) : e.output.split("\n")[0]}`);

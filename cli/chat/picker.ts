@@ -1,6 +1,7 @@
 // A filterable pick list shown in place of the editor (sessions, models,
 // modes, rewind targets). Type to filter, Up/Down to move, Enter to pick, Esc to cancel.
 import { matchesKey, SelectList, type SelectItem } from "@mariozechner/pi-tui";
+import { cleanText } from "./sanitize.ts";
 import type { PickItem } from "./slash.ts";
 import { c, selectTheme } from "./theme.ts";
 
@@ -21,7 +22,8 @@ export class Picker<T> {
     const f = this.filter.toLowerCase();
     const sel: SelectItem[] = [];
     this.items.forEach((it, i) => {
-      if (!f || `${it.label} ${it.description ?? ""}`.toLowerCase().includes(f)) sel.push({ value: String(i), label: it.label, description: it.description });
+      // Labels can come from prompts and files: no control characters on screen.
+      if (!f || `${it.label} ${it.description ?? ""}`.toLowerCase().includes(f)) sel.push({ value: String(i), label: cleanText(it.label), description: it.description && cleanText(it.description) });
     });
     this.list = new SelectList(sel, 10, selectTheme);
     this.list.onSelect = (item) => this.done(this.items[Number(item.value)]!.value);

@@ -5,6 +5,7 @@ import { BUILTIN_PREFIX, type CommandRegistry } from "../../core/commands/regist
 import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Paint } from "./cards.ts";
+import { cleanText } from "./sanitize.ts";
 import { compact, MODES, type ChatState } from "./session.ts";
 
 export interface PickItem<T> {
@@ -63,7 +64,7 @@ export const slashCommands: SlashCommand[] = [
       ctx.print([
         p.bold("Commands"),
         ...slashCommands.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
-        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => `  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  ${p.dim(`${e.description} (${e.kind}, ${e.scope})`)}`)] : []),
+        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${e.kind}, ${e.scope})`)))] : []),
         p.bold("Keys"),
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
@@ -137,7 +138,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (ctx) => {
       const list = await ctx.st.engine.listSessions();
       if (list.length === 0) return ctx.print(["no sessions yet"]);
-      ctx.print(list.slice(0, 20).map((s) => `${s.id === ctx.st.session.id ? "*" : " "} ${s.id}  ${ctx.paint.dim(`${s.turns} turns`)}  ${s.title}`));
+      ctx.print(list.slice(0, 20).map((s) => `${s.id === ctx.st.session.id ? "*" : " "} ${s.id}  ${ctx.paint.dim(`${s.turns} turns`)}  ${cleanText(s.title)}`));
     },
   },
   {
@@ -177,7 +178,7 @@ export const slashCommands: SlashCommand[] = [
       if (!mode) return;
       try {
         const r = await s.rewind(turn, mode);
-        ctx.print([`rewound to before turn ${r.turn} (${r.mode})`, ...r.files.map((f) => ctx.paint.dim(`  ${f.action} ${f.path}`))]);
+        ctx.print([`rewound to before turn ${r.turn} (${r.mode})`, ...r.files.map((f) => ctx.paint.dim(`  ${f.action} ${cleanText(f.path)}`))]);
       } catch (e) {
         ctx.print([ctx.paint.red(`rewind: ${errorMessage(e)}`)]);
       }
@@ -247,8 +248,9 @@ export const slashCommands: SlashCommand[] = [
       if (r.inputs.length === 0) return ctx.print([`${r.workspace}: ships no project files (reasonix.toml, .mcp.json, .reasonix/): nothing to trust`]);
       ctx.print([
         r.trusted ? p.green(`trusted since ${r.trustedAt ?? "?"}: every project file is as approved`) : p.yellow("not trusted: project files only tighten settings until approved"),
-        ...r.inputs.map((i) => `  ${i.rel}  ${i.status === "approved" ? p.green("approved") : p.yellow(i.status === "changed" ? "changed since approval" : "new")}`),
-        ...r.loosening.map((l) => p.dim(`  ${l.file}:${l.line}: ${l.key} waits for approval`)),
+        // File names come from the repository: cleaned before they reach the terminal.
+        ...r.inputs.map((i) => `  ${cleanText(i.rel)}  ${i.status === "approved" ? p.green("approved") : p.yellow(i.status === "changed" ? "changed since approval" : "new")}`),
+        ...r.loosening.map((l) => p.dim(`  ${cleanText(l.file)}:${l.line}: ${cleanText(l.key)} waits for approval`)),
         ...(r.trusted ? [] : [p.dim("review and approve with: reasonix trust (the session keeps its current settings)")]),
       ]);
     },

@@ -5,6 +5,7 @@ import { truncateToWidth } from "@mariozechner/pi-tui";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { approvalLines, callSummary, cardLine, changeLines, decisionText, outputLines, type Paint, type PendingApproval } from "./cards.ts";
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
+import { cleanText, scrub } from "./sanitize.ts";
 
 interface Running {
   name: string;
@@ -38,7 +39,8 @@ export class Transcript {
   ) {}
 
   /** Echo of the user's prompt into the scrollback. */
-  prompt(text: string): void {
+  prompt(raw: string): void {
+    const text = cleanText(raw);
     const w = this.width();
     this.commit(["", ...text.split("\n").map((l, i) => truncateToWidth(`${i === 0 ? this.p.cyan("› ") : "  "}${l}`, w, "…")), ""]);
   }
@@ -48,7 +50,8 @@ export class Transcript {
     this.commit(lines);
   }
 
-  event(e: EngineEvent): void {
+  event(raw: EngineEvent): void {
+    const e = scrub(raw);
     const w = this.width();
     switch (e.type) {
       case "text_delta":

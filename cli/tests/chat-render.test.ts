@@ -129,3 +129,23 @@ describe("@ completion", () => {
     expect(pathItems(ws, "@../")).toEqual([]);
   });
 });
+
+describe("untrusted text cannot drive the terminal", () => {
+  test("escape and control characters from the model and tools are removed; tabs become spaces", () => {
+    const committed: string[] = [];
+    const t = new Transcript(plainPaint, (l) => committed.push(...l), () => 80);
+    const evil = "ok \x1b]52;c;ZXZpbA==\x07 \x1b[2J\x1b[3J \u009b2J \x07bell\tTab\n\n";
+    t.event({ type: "text_delta", text: evil });
+    t.event({ type: "tool_call", callId: "1", name: "bash", input: { command: "echo \x1b]0;title\x07" } });
+    t.event({ type: "tool_result", callId: "1", name: "bash", ok: false, output: "boom \x1b[31mred\nmore \x1b[H" });
+    t.event({ type: "assistant", text: evil });
+    const all = committed.join("\n") + t.live(80).join("\n");
+    expect(all).not.toContain("\x1b]");
+    expect(all).not.toContain("\x1b[2J");
+    expect(all).not.toContain("\x1b[3J");
+    expect(all).not.toContain("\x1b[H");
+    expect(all).not.toContain("\u009b");
+    expect(all).not.toContain("\x07");
+    expect(all).toContain("bell    Tab");
+  });
+});

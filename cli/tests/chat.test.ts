@@ -161,7 +161,8 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
 
 describe("reasonix chat without a terminal", () => {
   test("reads prompts line by line from stdin (line mode) and ends at end of input", async () => {
-    await setup([{ text: "piped answer one" }, { text: "piped answer two" }]);
+    // The first answer tries to set the clipboard and clear the screen: line mode writes no escape at all.
+    await setup([{ text: "piped answer one \x1b]52;c;ZXZpbA==\x07\x1b[2J" }, { text: "piped answer two" }]);
     const r = await runCli(f.ce, ["chat"], { stdin: "first line\nsecond line\n" });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("line mode");
