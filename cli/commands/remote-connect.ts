@@ -129,6 +129,24 @@ function humanReporter(name: string) {
   };
 }
 
+/** credentials = "local-proxy": this machine's [[providers]] and .env, served to the remote through a proxy. */
+async function localProviderLink() {
+  const { loadConfig } = await import("../../core/config/load.ts");
+  const { reasonixHome, homePaths } = await import("../../core/home.ts");
+  const { providerEntries } = await import("../../core/providers/config.ts");
+  const { SecretStore } = await import("../../core/secrets/dotenv.ts");
+  const { ProviderLink } = await import("../../remote/supervisor/provider-link.ts");
+  const home = reasonixHome();
+  const values = loadConfig({ cwd: home, home }).values;
+  const secrets = new SecretStore(homePaths(home).dotenv);
+  const dm = values.default_model;
+  return new ProviderLink({
+    entries: providerEntries(values),
+    deps: { secret: (n) => secrets.get(n), secretsFile: secrets.path },
+    ...(typeof dm === "string" && dm ? { defaultModel: dm } : {}),
+  });
+}
+
 export async function runConnect(a: ConnectArgs): Promise<number> {
   const { getHost, loadRemoteSettings } = await import("../../remote/hosts/store.ts");
   const { resolveTarget } = await import("../../remote/hosts/resolve.ts");
@@ -158,6 +176,7 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
   let everReady = false;
   let installing = false;
   const healthMs = Number(process.env.REASONIX_REMOTE_HEALTH_MS);
+  const providerLink = host.credentials === "local-proxy" ? await localProviderLink() : null;
   const sup = new Supervisor({
     host: a.name,
     dial: () =>
@@ -175,6 +194,7 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     localPort: a.localPort,
     forwards,
     cache: new ServeCache(),
+    providerLink,
     ...(Number.isInteger(healthMs) && healthMs > 0 ? { healthIntervalMs: healthMs } : {}),
     onEvent: (e) => {
       if (e.event === "ready") everReady = true;

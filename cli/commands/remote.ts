@@ -15,7 +15,7 @@ const acceptNewOpt = (y: Argv) =>
 
 const add = defineCommand<{
   name: string; target: string; identity?: string; jump?: string; workspace?: string; useSshConfig: boolean;
-  serveInstall?: (typeof SERVE_INSTALL)[number]; passphraseEnv?: string; passwordEnv?: string;
+  serveInstall?: (typeof SERVE_INSTALL)[number]; passphraseEnv?: string; passwordEnv?: string; credentials?: "remote" | "local-proxy";
 }>({
   command: "add <name> <target>",
   describe: "Add a host to the user config: TARGET is [USER@]HOST[:PORT] (or an ssh config alias with --use-ssh-config)",
@@ -28,6 +28,7 @@ const add = defineCommand<{
       .option("workspace", { type: "string", describe: "Remote workspace directory (e.g. '~/projects/app')" })
       .option("use-ssh-config", { type: "boolean", default: false, describe: "Resolve the host through `ssh -G` (~/.ssh/config) when connecting" })
       .option("serve-install", { choices: SERVE_INSTALL, describe: "How to install the remote serve (default auto)" })
+      .option("credentials", { choices: ["remote", "local-proxy"] as const, describe: "Where provider keys live: the remote's .env (default), or only here (local-proxy: the remote reaches the models through this machine while connected)" })
       .option("passphrase-env", { type: "string", describe: "Variable in $REASONIX_HOME/.env holding the key passphrase" })
       .option("password-env", { type: "string", describe: "Variable in $REASONIX_HOME/.env holding the login password" }) as Argv<any>,
   run: async (a) => {
@@ -57,6 +58,7 @@ const add = defineCommand<{
       ...(a.useSshConfig ? { use_ssh_config: true } : {}),
       ...(a.workspace ? { workspace: a.workspace } : {}),
       ...(a.serveInstall ? { serve_install: a.serveInstall } : {}),
+      ...(a.credentials === "local-proxy" ? { credentials: a.credentials } : {}),
     };
     addHost(host);
     process.stderr.write(`added ${bold(a.name)} to ${userConfigPath()}\n`);

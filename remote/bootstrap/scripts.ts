@@ -252,6 +252,8 @@ printf '%s\\n' "$4" > "$T.$$.tmp" && mv -f "$T.$$.tmp" "$T" || { echo "error=can
 # The old record describes a serve that is going away: never pair its address with the new pid.
 rm -f "$P" "$PF" "$R/serve-$S.json"
 cd "$W" || { echo "error=cannot enter $W"; exit 0; }
+# credentials = "local-proxy": the serve reads this manifest (0600, no keys) at start when it exists.
+export REASONIX_PROVIDER_PROXY_FILE="$R/provider-proxy.json"
 printf '\\n--- %s starting %s serve (workspace %s)\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$BIN" "$W" >> "$LOG"
 if command -v setsid >/dev/null 2>&1; then
   setsid nohup "$BIN" serve --addr 127.0.0.1:0 --auth token --token-file "$T" --port-file "$P" --pid-file "$PF" --workspace "$W" </dev/null >>"$LOG" 2>&1 &

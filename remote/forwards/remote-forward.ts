@@ -16,11 +16,12 @@ export class RemoteForward {
 
   constructor(readonly forward: Forward) {}
 
-  attach(client: Client): Promise<void> {
+  /** Resolves with the port bound on the remote (the one asked for, or the server's pick for 0). */
+  attach(client: Client): Promise<number> {
     const f = this.forward;
     return new Promise((resolve, reject) => {
       try {
-        client.forwardIn(f.bind.host, f.bind.port, (err) => {
+        client.forwardIn(f.bind.host, f.bind.port, (err, bound) => {
           if (err) {
             reject(
               new ReasonixError("remote_bind_failed", `the remote refused ${describeForward(f)}: ${err.message}`, {
@@ -30,12 +31,13 @@ export class RemoteForward {
             return;
           }
           this.client = client;
+          const port = f.bind.port || bound;
           this.handler = (info, accept, rej) => {
-            if (info.destPort !== f.bind.port) return; // another forward's connection
+            if (info.destPort !== port) return; // another forward's connection
             this.carry(accept, rej);
           };
           client.on("tcp connection", this.handler);
-          resolve();
+          resolve(port);
         });
       } catch (e) {
         reject(e);

@@ -19,6 +19,8 @@ export interface HostConfig {
   use_ssh_config?: boolean;
   workspace?: string;
   serve_install?: ServeInstall;
+  /** Where provider keys live: "remote" (its own .env, default) or "local-proxy" (they stay on this machine). */
+  credentials?: "remote" | "local-proxy";
   forwards?: ForwardConfig[];
 }
 

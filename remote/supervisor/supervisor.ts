@@ -21,6 +21,7 @@ import { HealthWatch, LossWindow } from "./serve-health.ts";
 import { sweepOrphanedParts } from "../fs/sftp.ts";
 import { DEFAULT_BACKOFF, backoffDelay, sleepUnlessWoken, type BackoffPolicy } from "./backoff.ts";
 import type { ServeCache } from "./serve-cache.ts";
+import { removeRemoteManifest, type ProviderLink } from "./provider-link.ts";
 
 export type SupervisorEvent =
   | { event: "connecting"; host: string; attempt: number }
@@ -65,6 +66,8 @@ export interface SupervisorOptions {
   initialAttempts?: number;
   /** How often to ask the serve for /healthz while connected (default 10 s). */
   healthIntervalMs?: number;
+  /** credentials = "local-proxy": the provider proxy the remote serve reaches through an -R forward. */
+  providerLink?: ProviderLink | null;
 }
 
 // Errors that mean "the network", as opposed to "this cannot work".
@@ -120,6 +123,7 @@ export class Supervisor {
   /** Runs until stopped (0) or a terminal error (its exit code). */
   async run(): Promise<number> {
     try {
+      this.o.providerLink?.start();
       await this.tunnel.listen();
       for (const { f, l } of this.locals) {
         await l.listen();
@@ -141,6 +145,7 @@ export class Supervisor {
     await this.tunnel.close();
     for (const { l } of this.locals) await l.close();
     for (const r of this.remotes) r.detach();
+    await this.o.providerLink?.stop();
   }
 
   private async loop(): Promise<number> {
@@ -315,6 +320,7 @@ export class Supervisor {
     this.tunnel.detach();
     for (const { l } of this.locals) l.detach();
     for (const r of this.remotes) r.detach();
+    this.o.providerLink?.detach();
   }
 
   private async retryRemote(r: RemoteForward, conn: SshConnection): Promise<void> {
@@ -331,6 +337,18 @@ export class Supervisor {
     }
   }
 
+  private async attachProviderLink(conn: SshConnection): Promise<void> {
+    const link = this.o.providerLink!;
+    const r = await link.attach(conn.client);
+    const spec = `provider proxy: remote 127.0.0.1:${r.port} -> local 127.0.0.1:${link.localPort}`;
+    if (!r.retry) {
+      this.emit({ event: "forward", spec, status: "attached" });
+      return;
+    }
+    this.emit({ event: "forward", spec, status: "failed", message: "the remote port is still held (usually by the previous, dead session); retrying" });
+    void r.retry.then((ok) => ok && this.conn === conn && this.emit({ event: "forward", spec, status: "attached" }));
+  }
+
   /** Make the serve available on this connection and hang every listener on it. */
   private async attach(conn: SshConnection, reconnect: boolean, t0: number): Promise<void> {
     const client = conn.client;
@@ -338,6 +356,8 @@ export class Supervisor {
     // Temp files of `remote fs` transfers that died with their connection go now.
     void sweepOrphanedParts(client, this.o.host).catch(() => {});
     const ws = this.o.bootstrap.workspace ?? "~";
+    // Before any serve starts: it reads the provider manifest once, at start.
+    if (this.o.providerLink) await this.attachProviderLink(conn);
     let serve: ServeInfo | null = null;
     let via: "known" | "remote" | "started" = "known";
     const known = this.serve ?? this.o.cache?.get(this.o.host, ws) ?? null;
@@ -348,6 +368,9 @@ export class Supervisor {
       if (check.ok && (!check.workspace || check.workspace === known.workspace)) serve = { ...known, reused: true };
     }
     if (!serve) {
+      // Keys stay on the remote for this host: a manifest left from an earlier
+      // local-proxy setup must not send a new serve to a proxy that is not there.
+      if (!this.o.providerLink) await removeRemoteManifest(client).catch(() => {});
       serve = await ensureServe(client, { ...this.o.bootstrap, version: this.version, onEvent: (e) => this.emit(e) });
       via = serve.reused ? "remote" : "started";
       this.o.cache?.put(this.o.host, ws, serve);
