@@ -123,6 +123,11 @@ export class LiveRenderer {
     // A resize is handled here, not in the resize event: a frame may run first.
     if (this.prevColumns > 0 && this.screen.columns !== this.prevColumns) this.reflowed();
     this.prevColumns = this.screen.columns;
+    // The screen got shorter than the live region: its top is gone; redraw from the screen's top.
+    if (this.cursorRow > this.screen.rows - 1) {
+      this.cursorRow = this.screen.rows - 1;
+      this.full = true;
+    }
     // One column short of the edge: a full-width line leaves the cursor in the
     // terminal's pending-wrap state, where erase sequences behave differently.
     const width = Math.max(10, this.screen.columns - 1);

@@ -82,6 +82,21 @@ describe("row rewrites", () => {
   });
 });
 
+describe("renderer and a shorter screen", () => {
+  test("a live region taller than the new screen is redrawn from the screen's top, never moving above it", () => {
+    let out = "";
+    const screen = { write: (s: string) => (out += s), columns: 40, rows: 20 };
+    const r = new LiveRenderer(screen, () => Array.from({ length: 15 }, (_, i) => `row ${i}`), 0);
+    r.frame();
+    out = "";
+    screen.rows = 8;
+    r.frame();
+    const ups = [...out.matchAll(/\x1b\[(\d+)A/g)].map((m) => Number(m[1]));
+    expect(Math.max(...ups)).toBeLessThanOrEqual(7);
+    expect(out).toContain("\x1b[J");
+  });
+});
+
 describe("cards", () => {
   test("summaries, diffs and the approval prompt", () => {
     expect(callSummary("bash", { command: "npm  test" })).toBe("npm test");
