@@ -70,6 +70,20 @@ describe.skipIf(skip)("reasonix run calls MCP tools", () => {
     expect(out[4]).not.toContain("REASONIX_HOME");
   });
 
+  test("prompts are /mcp__<server>__<prompt> commands (positional args), resources are @<server>:<uri> references", async () => {
+    await setup([{ text: "sunny" }, { text: "read it" }], pluginToml("everything", { command: nodeBin, args: [everythingJs, "stdio"] }));
+    let r = await runCli(ce, ["run", "/mcp__everything__args-prompt Springfield Illinois"]);
+    expect(r.stderr).not.toContain("error:");
+    expect(r.code).toBe(0);
+    const first = llm.chatRequests()[0]!.body.messages.filter((m: any) => m.role === "user").at(-1).content;
+    expect(first).toContain("What's weather in Springfield, Illinois?");
+    r = await runCli(ce, ["run", "summarize @everything:demo://resource/static/document/architecture.md please"]);
+    expect(r.code).toBe(0);
+    const second = llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").at(-1).content;
+    expect(second).toContain('<resource server="everything" uri="demo://resource/static/document/architecture.md">');
+    expect(second.length).toBeGreaterThan(200);
+  });
+
   test("server-filesystem under the sandbox writes in the workspace but not outside it", async () => {
     await setup(
       [

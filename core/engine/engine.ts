@@ -156,7 +156,8 @@ export function createEngine(opts: EngineOptions): Engine {
       modelName: choice.name,
       system: systemPrompt({ workspace, reasoningLanguage: typeof agent.reasoning_language === "string" ? agent.reasoning_language : undefined }),
       tools: [...tools, ...ext.tools],
-      prepare: ext.prepare,
+      // An MCP prompt command may name a server still starting: give it the grace period first.
+      prepare: mcp ? async (p: string, sig: AbortSignal) => (p.startsWith("/mcp__") && (await mcp!.settle(sig)), ext.prepare(p, sig)) : ext.prepare,
       hooks: ext.hooks,
       toolSource: outside,
       gate,

@@ -205,6 +205,29 @@ export class McpConnection implements ToolCaller {
     }
   }
 
+  /** A prompt's messages as one text (text parts as is, other parts named). */
+  async promptText(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<string> {
+    const client = await this.ready();
+    const r = await client.getPrompt({ name, arguments: args }, { signal, timeout: this.spec.callTimeoutMs });
+    return r.messages
+      .map((m) => {
+        const c = m.content as { type: string; text?: string; resource?: { uri: string; text?: string } };
+        if (c.type === "text") return c.text ?? "";
+        if (c.type === "resource" && typeof c.resource?.text === "string") return `[resource ${c.resource.uri}]\n${c.resource.text}`;
+        return `[${c.type} content]`;
+      })
+      .join("\n\n");
+  }
+
+  /** A resource's contents as text (binary parts described). */
+  async resourceText(uri: string, signal?: AbortSignal): Promise<string> {
+    const client = await this.ready();
+    const r = await client.readResource({ uri }, { signal, timeout: this.spec.callTimeoutMs });
+    return r.contents
+      .map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[${c.mimeType ?? "binary"} data, ${Math.floor(((c as { blob?: string }).blob?.length ?? 0) * 0.75)} bytes]`))
+      .join("\n");
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const c = this.client;
