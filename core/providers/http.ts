@@ -19,9 +19,19 @@ export interface ProviderCtx {
   provider: string;
   host?: string;
   apiKeyEnv?: string;
+  /** Reached through a provider proxy on the user's own machine (proxy.ts): its absence means that link is down. */
+  viaProxy?: boolean;
 }
 
-export const ctxOf = (cfg: ProviderConfig, url = cfg.base_url ?? ""): ProviderCtx => ({ provider: cfg.name, host: hostOf(url), apiKeyEnv: cfg.api_key_env });
+/** The header a provider proxy (proxy.ts) checks; an entry that sends it goes through one. */
+export const PROXY_SECRET_HEADER = "x-reasonix-proxy-secret";
+
+export const ctxOf = (cfg: ProviderConfig, url = cfg.base_url ?? ""): ProviderCtx => ({
+  provider: cfg.name,
+  host: hostOf(url),
+  apiKeyEnv: cfg.api_key_env,
+  ...(cfg.headers?.[PROXY_SECRET_HEADER] ? { viaProxy: true } : {}),
+});
 
 /** `provider "x" (host)` */
 export const who = (ctx: ProviderCtx): string => `provider "${ctx.provider}"${ctx.host ? ` (${ctx.host})` : ""}`;
@@ -58,6 +68,10 @@ export function networkReason(e: unknown): string {
 
 export function networkError(ctx: ProviderCtx, e: unknown, midStream: boolean): ProviderError {
   const reason = networkReason(e);
+  if (ctx.viaProxy) {
+    const msg = `laptop link down, retrying: ${who(ctx)} is reached through the provider proxy of the machine that ran \`reasonix remote connect\` (${reason}); model calls resume once that connection is back`;
+    return new ProviderError(midStream ? "stream_cut" : "network", msg, { cause: e });
+  }
   if (midStream) return new ProviderError("stream_cut", `${who(ctx)}: the stream broke mid-answer (${reason})`, { cause: e });
   return new ProviderError("network", `cannot reach ${who(ctx)}: ${reason}; check base_url on [[providers]] "${ctx.provider}" and that the server is up`, { cause: e });
 }

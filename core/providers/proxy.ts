@@ -9,11 +9,11 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
-import { joinUrl } from "./http.ts";
+import { PROXY_SECRET_HEADER, joinUrl } from "./http.ts";
 import { providerKey, type ProviderDeps } from "./registry.ts";
 import type { ProviderConfig } from "./types.ts";
 
-export const PROXY_SECRET_HEADER = "x-reasonix-proxy-secret";
+export { PROXY_SECRET_HEADER };
 
 /** Request bodies larger than this are refused (413): a model request is far smaller. */
 export const PROXY_MAX_BODY = 32 * 1024 * 1024;

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createProvider } from "../registry.ts";
+import { ProviderError } from "../errors.ts";
 import "../index.ts";
 import { PROXY_FILE_ENV, PROXY_SECRET_HEADER, manifestEntries, proxiedEntries, proxyManifestFromEnv, startProviderProxy, type ProviderProxy } from "../proxy.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
@@ -56,6 +57,19 @@ describe("provider proxy", () => {
     expect((await fetch(url, { method: "POST", body, headers: { [PROXY_SECRET_HEADER]: proxy.secret.slice(0, 10) } })).status).toBe(401);
     expect((await fetch(`http://127.0.0.1:${proxy.port}/p/nope/x`, { headers: { [PROXY_SECRET_HEADER]: proxy.secret } })).status).toBe(404);
     expect(llm.requests.length).toBe(0);
+  });
+
+  test("while the proxy does not answer (link down), calls fail retryably with \"laptop link down, retrying\"", async () => {
+    const gone = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const port = gone.port;
+    await gone.stop(true);
+    for (const kind of ["openai", "anthropic"]) {
+      const [e] = proxiedEntries({ url: `http://127.0.0.1:${port}`, secret: "s".repeat(64), providers: [{ name: "m", kind, model: "x" }] });
+      const err = await createProvider(e!, { secret: () => undefined }).chat(req, {}, new AbortController().signal).catch((x) => x);
+      expect(err).toBeInstanceOf(ProviderError);
+      expect(err.message).toStartWith("laptop link down, retrying");
+      expect((err as ProviderError).retryable).toBe(true);
+    }
   });
 
   test("the manifest file: read only when private; a missing file means no proxy", () => {
