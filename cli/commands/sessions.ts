@@ -37,12 +37,23 @@ const list = defineCommand<{ json: boolean; here: boolean; dir?: string }>({
   },
 });
 
-const show = defineCommand<{ id: string; json: boolean }>({
+const show = defineCommand<{ id: string; json: boolean; cost: boolean }>({
   command: "show <id>",
   describe: "Show a session's conversation, tool calls and usage",
-  builder: (y) => y.positional("id", { type: "string", demandOption: true }).option("json", { type: "boolean", default: false, describe: "Print as JSON" }),
+  builder: (y) =>
+    y
+      .positional("id", { type: "string", demandOption: true })
+      .option("json", { type: "boolean", default: false, describe: "Print as JSON" })
+      .option("cost", { type: "boolean", default: false, describe: "Only the spend: per turn and for the session, with cache savings" }),
   run: async (args) => {
     const st = (await store()).load(args.id);
+    if (args.cost) {
+      const { costReport, formatCostReport } = await import("../../core/sessions/cost.ts");
+      const report = costReport(st.history);
+      if (args.json) return printJson({ id: st.meta.id, model: st.model, ...report });
+      process.stdout.write(formatCostReport(report));
+      return;
+    }
     if (args.json) {
       return printJson({ id: st.meta.id, workspace: st.meta.workspace, model: st.model, createdAt: st.meta.createdAt, turns: st.turns.map((t) => ({ turn: t.turn, prompt: t.prompt })), usage: st.total, history: st.history });
     }

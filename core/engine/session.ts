@@ -11,6 +11,7 @@ import { ProviderError } from "../providers/errors.ts";
 import { chatWithRetry, type RetryHooks, type RetryPolicy } from "../providers/retry.ts";
 import type { ChatRequest, Provider, StreamHandlers, ToolCall, ToolSchema } from "../providers/types.ts";
 import { EFFORTS, isEffort } from "../providers/reasoning.ts";
+import { priceOf, savedBy, type Prices } from "../providers/pricing.ts";
 import { captureFile } from "../sessions/checkpoints.ts";
 import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
@@ -56,16 +57,7 @@ export interface SessionDeps {
 
 const now = () => new Date().toISOString();
 
-export interface Prices {
-  input: number;
-  output: number;
-  cacheHit: number;
-  currency: string;
-}
-
-/** Cost of one step: cached input tokens at the cache price, the rest at the input price. */
-export const priceOf = (u: Usage, p: Prices): number =>
-  (Math.max(0, u.inputTokens - u.cacheHitTokens) * p.input + u.cacheHitTokens * p.cacheHit + u.outputTokens * p.output) / 1e6;
+export { priceOf, type Prices } from "../providers/pricing.ts";
 
 const parseArgs = (text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } => {
   try {
@@ -351,9 +343,11 @@ export class LiveSession implements EngineSession {
   private endError: string | undefined;
 
   private recordUsage(turn: number, usage: Usage): void {
-    const p = this.deps.prices;
+    // The entry's `prices` (engine) first, else the provider's rate card.
+    const p = this.deps.prices ?? this.deps.provider.prices;
     const cost = p ? priceOf(usage, p) : undefined;
-    this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency } : {}) });
+    const saved = p && usage.cacheHitTokens > 0 ? savedBy(usage, p) : 0;
+    this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency, ...(saved > 0 ? { saved } : {}) } : {}) });
     this.emit(this.state.history[this.state.history.length - 1]!);
   }
 

@@ -65,8 +65,8 @@ export type EngineEvent =
       turn: Usage;
       total: Usage;
       cacheHitPercent: number;
-      /** Spend so far, when the provider entry sets `prices`. */
-      cost?: { turn: number; total: number; currency: string };
+      /** Spend so far, when the model has prices (entry `prices` or the rate card); saved: what cache hits saved in the session. */
+      cost?: { turn: number; total: number; currency: string; saved?: number };
     }
   | { type: "compaction"; removedMessages: number; summaryChars: number }
   /**

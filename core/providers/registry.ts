@@ -1,6 +1,7 @@
 import { ConfigError } from "../errors.ts";
 import { homePaths } from "../home.ts";
 import { ProviderError } from "./errors.ts";
+import { pricesFor, type Prices } from "./pricing.ts";
 import type { Provider, ProviderConfig } from "./types.ts";
 
 export interface ProviderDeps {
@@ -35,6 +36,8 @@ export abstract class ConfiguredProvider {
   get name() { return this.cfg.name; }
   get model() { return this.cfg.model!; }
   get contextWindow() { return this.cfg.context_window ?? 0; }
+  /** The model's price: the entry's `prices`, else the embedded rate card (pricing.ts). */
+  get prices(): Prices | undefined { return pricesFor(this.cfg, this.cfg.model!); }
   protected key(): string | undefined {
     return providerKey(this.cfg, this.deps);
   }

@@ -83,6 +83,8 @@ export interface Provider {
   readonly kind: string;
   readonly model: string;
   readonly contextWindow: number;
+  /** Per-million-token prices (entry `prices`, else the rate card), for cost receipts. */
+  readonly prices?: import("./pricing.ts").Prices;
   /** One attempt: no retries here (see retry.ts). Throws ProviderError. */
   chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult>;
   /** Model ids the endpoint advertises. */

@@ -11,8 +11,8 @@ export type SessionRecord =
   | { t: "msg"; turn: number; msg: Message; receipt?: string; diff?: FileDiff[] }
   /** A file's content before a writer changed it; blob null = the file did not exist. */
   | { t: "checkpoint"; turn: number; path: string; blob: string | null }
-  /** cost: spend of this step in `currency`, when the provider entry has prices. */
-  | { t: "usage"; turn: number; usage: Usage; cost?: number; currency?: string }
+  /** cost: spend of this step in `currency`, when the model has prices; saved: what the cache saved on it. */
+  | { t: "usage"; turn: number; usage: Usage; cost?: number; currency?: string; saved?: number }
   | { t: "todo"; items: TodoItem[] }
   | { t: "compaction"; turn: number; headCount: number; keepFrom: number; summary: string }
   | { t: "turn_end"; turn: number; reason: TurnEndReason; error?: string; at: string }

@@ -29,6 +29,8 @@ export interface SessionState {
   preamble: number;
   turnCost: number;
   totalCost: number;
+  /** What cache hits saved so far, in `currency`. */
+  totalSaved?: number;
   currency?: string;
 }
 
@@ -87,7 +89,9 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         s.totalCost += r.cost;
         s.currency = r.currency ?? s.currency;
       }
-      const cost = s.currency !== undefined ? { cost: { turn: round6(s.turnCost), total: round6(s.totalCost), currency: s.currency } } : {};
+      if (r.saved) s.totalSaved = (s.totalSaved ?? 0) + r.saved;
+      const saved = s.totalSaved ? { saved: round6(s.totalSaved) } : {};
+      const cost = s.currency !== undefined ? { cost: { turn: round6(s.turnCost), total: round6(s.totalCost), currency: s.currency, ...saved } } : {};
       s.history.push({ type: "usage", turn: s.turnUsage, total: s.total, cacheHitPercent: cachePercent(s.turnUsage), ...cost });
       break;
     }
@@ -110,7 +114,7 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         if (mark) {
           // The conversation as it was just before that turn started.
           const prefix = replay(records, mark.record);
-          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, currency: s.currency, model: s.model, openTurn: undefined });
+          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, totalSaved: s.totalSaved, currency: s.currency, model: s.model, openTurn: undefined });
         }
       }
       s.updatedAt = r.at;

@@ -1,0 +1,64 @@
+/**
+ * Cost receipts: the embedded rate card (rates.json) priced per vendor and
+ * model, dated generations oldest first; a provider entry's own `prices`
+ * wins. Vendors are recognised by base_url host only, so a gateway reselling
+ * a model at its own price is never guessed.
+ */
+import type { Usage } from "../engine/types.ts";
+import rates from "./rates.json" with { type: "json" };
+import type { ProviderConfig } from "./types.ts";
+
+export interface Prices {
+  /** Per million uncached input tokens. */
+  input: number;
+  output: number;
+  /** Per million cached input tokens. */
+  cacheHit: number;
+  currency: string;
+  /** Where the numbers come from: "config" or "rate card <vendor>/<model> from <date>". */
+  source?: string;
+}
+
+interface Generation { from: string; input: number; cache_hit: number; output: number }
+interface Vendor { hosts: string[]; models: Record<string, Generation[]> }
+const VENDORS = (rates as unknown as { vendors: Record<string, Vendor> }).vendors;
+
+const hostOf = (url: string | undefined): string => {
+  try {
+    return new URL(url ?? "").hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+};
+
+/** The rate card entry for a base URL and model at a date (ISO, default today). */
+export function rateCard(baseUrl: string | undefined, model: string, at = new Date().toISOString()): Prices | undefined {
+  const h = hostOf(baseUrl);
+  const day = at.slice(0, 10);
+  for (const [vendor, v] of Object.entries(VENDORS)) {
+    if (!v.hosts.some((s) => h === s || h.endsWith(`.${s}`))) continue;
+    const key = v.models[model] ? model : Object.keys(v.models).find((k) => k.endsWith("*") && model.startsWith(k.slice(0, -1)));
+    if (!key) return undefined;
+    const gens = v.models[key]!;
+    const g = [...gens].reverse().find((x) => x.from <= day) ?? gens[0]!;
+    return { input: g.input, output: g.output, cacheHit: g.cache_hit, currency: "USD", source: `rate card ${vendor}/${key} from ${g.from}` };
+  }
+  return undefined;
+}
+
+/** The prices for an entry's model: its own `prices`, else the rate card, else none. */
+export function pricesFor(entry: ProviderConfig, model: string, at?: string): Prices | undefined {
+  const p = entry.prices;
+  if (p && (p.input !== undefined || p.output !== undefined)) {
+    const input = Number(p.input ?? 0);
+    return { input, output: Number(p.output ?? 0), cacheHit: Number(p.cache_hit ?? input), currency: p.currency ?? "USD", source: "config" };
+  }
+  return rateCard(entry.base_url, model, at);
+}
+
+/** Cost of one step: cached input tokens at the cache price, the rest at the input price. */
+export const priceOf = (u: Usage, p: Prices): number =>
+  (Math.max(0, u.inputTokens - u.cacheHitTokens) * p.input + u.cacheHitTokens * p.cacheHit + u.outputTokens * p.output) / 1e6;
+
+/** What the cache saved on one step: cached tokens at the input price minus what they cost. */
+export const savedBy = (u: Usage, p: Prices): number => (u.cacheHitTokens * Math.max(0, p.input - p.cacheHit)) / 1e6;

@@ -1,0 +1,70 @@
+// Rate cards and cost receipts: arithmetic against the embedded card
+// (cached vs uncached), dated generations, entry `prices` overriding, and the
+// spend a session records (engine over real HTTP, `sessions show --cost`).
+import { afterEach, describe, expect, test } from "bun:test";
+import { engineFor, makeSandbox } from "../../engine/tests/helpers.ts";
+import { costReport, formatCostReport } from "../../sessions/cost.ts";
+import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { createProvider } from "../index.ts";
+import { priceOf, pricesFor, rateCard, savedBy } from "../pricing.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe("rate card", () => {
+  test("DeepSeek: dated generations, oldest first; the newest not after the date applies", () => {
+    const old = rateCard("https://api.deepseek.com", "deepseek-chat", "2025-03-01T00:00:00Z")!;
+    expect([old.input, old.cacheHit, old.output]).toEqual([0.27, 0.07, 1.1]);
+    const now = rateCard("https://api.deepseek.com/v1", "deepseek-chat", "2026-01-01T00:00:00Z")!;
+    expect([now.input, now.cacheHit, now.output]).toEqual([0.28, 0.028, 0.42]);
+    expect(now.source).toBe("rate card deepseek/deepseek-chat from 2025-09-29");
+  });
+
+  test("cost of 1M input (800k cached) and 100k output, and what the cache saved", () => {
+    const p = rateCard("https://api.deepseek.com", "deepseek-chat", "2026-01-01")!;
+    const u = { inputTokens: 1_000_000, cacheHitTokens: 800_000, outputTokens: 100_000 };
+    // 200k uncached × 0.28 + 800k cached × 0.028 + 100k × 0.42, per million.
+    expect(priceOf(u, p)).toBeCloseTo(0.056 + 0.0224 + 0.042, 10);
+    expect(savedBy(u, p)).toBeCloseTo(0.8 * (0.28 - 0.028), 10);
+    // Uncached: everything at the input price, nothing saved.
+    expect(priceOf({ ...u, cacheHitTokens: 0 }, p)).toBeCloseTo(0.28 + 0.042, 10);
+    expect(savedBy({ ...u, cacheHitTokens: 0 }, p)).toBe(0);
+  });
+
+  test("prefix model keys; unknown hosts and models have no price (gateways are never guessed)", () => {
+    expect(rateCard("https://api.anthropic.com", "claude-sonnet-4-5")?.input).toBe(3);
+    expect(rateCard("https://openrouter.ai/api/v1", "deepseek-chat")).toBeUndefined();
+    expect(rateCard("https://api.deepseek.com.evil.test", "deepseek-chat")).toBeUndefined();
+    expect(rateCard("https://api.openai.com/v1", "no-such-model")).toBeUndefined();
+  });
+
+  test("an entry's prices override the card", () => {
+    const p = pricesFor({ name: "d", kind: "openai", base_url: "https://api.deepseek.com", prices: { input: 1, output: 2 } }, "deepseek-chat")!;
+    expect(p).toEqual({ input: 1, output: 2, cacheHit: 1, currency: "USD", source: "config" });
+    const card = createProvider({ name: "d", kind: "openai", base_url: "https://api.deepseek.com", model: "deepseek-chat" }, { secret: () => undefined });
+    expect(card.prices?.source).toMatch(/^rate card deepseek\//);
+  });
+});
+
+test("a session records spend per turn with cache savings; sessions show --cost adds it up", async () => {
+  const sb = makeSandbox();
+  const llm = await startScriptedOpenAI([
+    { text: "one", usage: { input: 2000, cacheHit: 0, output: 100 } },
+    { text: "two", usage: { input: 3000, cacheHit: 2000, output: 200 } },
+  ]);
+  const engine = engineFor(sb, llm.url, { providerExtra: { prices: { input: 2, cache_hit: 0.5, output: 10, currency: "USD" } } });
+  cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
+  const s = await engine.createSession();
+  await s.submit("a");
+  await s.submit("b");
+  const report = costReport(s.history());
+  // turn 1: 2000×2 + 100×10 = 5000 µ$; turn 2: 1000×2 + 2000×0.5 + 200×10 = 5000 µ$.
+  expect(report.turns.map((t) => t.cost)).toEqual([0.005, 0.005]);
+  expect(report.cost).toBeCloseTo(0.01, 10);
+  expect(report.saved).toBeCloseTo((2000 * 1.5) / 1e6, 10);
+  const text = formatCostReport(report);
+  expect(text).toContain("turn 2: 3000 in (2000 cached), 200 out, 0.0050 USD");
+  expect(text).toContain("session: 5000 in (40% cached), 300 out, 0.0100 USD, cache saved 0.0030 USD");
+});

@@ -1,0 +1,46 @@
+/**
+ * Spend per turn and per session from a session's history (usage events
+ * carry running totals, so the last one of a turn is that turn's spend).
+ */
+import type { EngineEvent, Usage } from "../engine/types.ts";
+
+export interface TurnCost {
+  turn: number;
+  inputTokens: number;
+  cacheHitTokens: number;
+  outputTokens: number;
+  cost?: number;
+}
+
+export interface CostReport {
+  turns: TurnCost[];
+  total: Usage;
+  cost?: number;
+  saved?: number;
+  currency?: string;
+}
+
+export function costReport(history: EngineEvent[]): CostReport {
+  const turns: TurnCost[] = [];
+  let turn = 0;
+  let last: Extract<EngineEvent, { type: "usage" }> | undefined;
+  for (const e of history) {
+    if (e.type === "turn_start") turn = e.turn;
+    if (e.type !== "usage") continue;
+    last = e;
+    const row: TurnCost = { turn, inputTokens: e.turn.inputTokens, cacheHitTokens: e.turn.cacheHitTokens, outputTokens: e.turn.outputTokens, ...(e.cost ? { cost: e.cost.turn } : {}) };
+    if (turns.at(-1)?.turn === turn) turns[turns.length - 1] = row;
+    else turns.push(row);
+  }
+  const total = last?.total ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
+  const c = last?.cost;
+  return { turns, total, ...(c ? { cost: c.total, currency: c.currency, ...(c.saved ? { saved: c.saved } : {}) } : {}) };
+}
+
+export function formatCostReport(r: CostReport): string {
+  const money = (n: number | undefined) => (n === undefined ? "-" : `${n.toFixed(4)} ${r.currency ?? ""}`.trim());
+  const lines = r.turns.map((t) => `turn ${t.turn}: ${t.inputTokens} in (${t.cacheHitTokens} cached), ${t.outputTokens} out, ${money(t.cost)}`);
+  const pct = r.total.inputTokens > 0 ? Math.round((100 * r.total.cacheHitTokens) / r.total.inputTokens) : 0;
+  lines.push(`session: ${r.total.inputTokens} in (${pct}% cached), ${r.total.outputTokens} out, ${r.cost === undefined ? "no prices for this model (set prices in its [[providers]] entry)" : money(r.cost)}${r.saved ? `, cache saved ${money(r.saved)}` : ""}`);
+  return `${lines.join("\n")}\n`;
+}
