@@ -131,4 +131,25 @@ describe.skipIf(skip)("credentials = local-proxy (real sshd, compiled serve)", (
     expect((await fetch(url, { method: "POST", body: "{}", headers: { "x-reasonix-proxy-secret": "f".repeat(64) } })).status).toBe(401);
     expect(llm.chatRequests().length).toBe(1);
   }, 240_000);
+
+  test("after a link cut the forward comes back on the same port and the serve's next turn goes through", async () => {
+    const ready = r!.events.find((e) => e.event === "ready")!;
+    const token = /#token=([0-9a-f]+)/.exec(ready.url)![1]!;
+    const manifest = join(sshd.home, ".reasonix/remote/provider-proxy.json");
+    const before = JSON.parse(readFileSync(manifest, "utf8"));
+    // Cut the link: kill the per-connection sshd process(es) of the remote user.
+    const sessions = pidsOf(sshd.uid).filter((pid) => readOr(`/proc/${pid}/cmdline`).toString("latin1").startsWith("sshd"));
+    expect(sessions.length).toBeGreaterThan(0);
+    const from = r!.events.length;
+    for (const pid of sessions) process.kill(pid, "SIGKILL");
+    await r!.waitFor((e) => e.event === "disconnected", 30_000, from);
+    const again = await r!.waitFor((e) => e.event === "ready" && e.reconnect, 60_000, from);
+    expect(again.pid).toBe(ready.pid);
+    await r!.waitFor((e) => e.event === "forward" && String(e.spec).startsWith("provider proxy") && e.status === "attached", 60_000, from);
+    expect(JSON.parse(readFileSync(manifest, "utf8"))).toEqual(before);
+    llm.push({ text: "second answer" });
+    const { id } = (await (await api(ready.local_port, token, "POST", "/api/sessions", {})).json()) as { id: string };
+    await turn(ready.local_port, token, id, "again", "second answer");
+    expect(llm.chatRequests().at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+  }, 180_000);
 });
