@@ -165,7 +165,8 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
       if (typeof value !== "string") throw RequestError.invalidParams({ field: "value" }, "value must be a string");
       if (params.configId === "mode") await s.setMode(value, "value");
       else if (params.configId === "model") await s.setModel(value, "value");
-      else throw RequestError.invalidParams({ field: "configId" }, `configId: unknown option ${JSON.stringify(params.configId)} (mode, model)`);
+      else if (params.configId === "reasoning_effort") await s.setEffort(value, "value");
+      else throw RequestError.invalidParams({ field: "configId" }, `configId: unknown option ${JSON.stringify(params.configId)} (mode, model, reasoning_effort)`);
       return { configOptions: s.configOptions() };
     })
     .onRequest(SET_MODEL_METHOD, setModelParams, async ({ params }) => {

@@ -1,6 +1,10 @@
 /** Session modes, models and config options as ACP advertises them. */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ModelInfo, PermissionMode } from "../engine/types.ts";
+import { EFFORTS } from "../providers/reasoning.ts";
+
+/** "default" = the provider entry's own reasoning_effort. */
+export const EFFORT_VALUES = ["default", ...EFFORTS] as const;
 
 const MODES: { id: PermissionMode; name: string; description: string }[] = [
   { id: "ask", name: "Ask", description: "Ask before writers, commands and anything no rule allows" },
@@ -22,8 +26,22 @@ export function modeSelectable(current: PermissionMode, wanted: string): wanted 
   return modeState(current).availableModes.some((m) => m.id === wanted) || (wanted === "yolo" && current === "yolo");
 }
 
-export function configOptions(mode: PermissionMode, model: string, models: ModelInfo[]): acp.SessionConfigOption[] {
+/** `effort`: the session's reasoning effort ("default" when unset); omitted when the engine cannot set one. */
+export function configOptions(mode: PermissionMode, model: string, models: ModelInfo[], effort?: string): acp.SessionConfigOption[] {
   const ms = modeState(mode);
+  const thought: acp.SessionConfigOption[] =
+    effort === undefined
+      ? []
+      : [
+          {
+            id: "reasoning_effort",
+            name: "Reasoning effort",
+            category: "thought_level",
+            type: "select",
+            currentValue: effort,
+            options: EFFORT_VALUES.map((v) => ({ value: v, name: v, description: v === "default" ? "what the provider entry sets" : null })),
+          },
+        ];
   return [
     {
       id: "mode",
@@ -41,6 +59,7 @@ export function configOptions(mode: PermissionMode, model: string, models: Model
       currentValue: model,
       options: models.map((m) => ({ value: m.name, name: m.name, description: `${m.kind} · ${m.model}${m.hasKey ? "" : " · no key"}` })),
     },
+    ...thought,
   ];
 }
 

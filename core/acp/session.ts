@@ -8,7 +8,7 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import { errorMessage } from "../errors.ts";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, SteerDisposition } from "../engine/types.ts";
 import type { AcpLog } from "./log.ts";
-import { configOptions, modeSelectable, modeState as modeStateOf, modelState, slashCommand } from "./modes.ts";
+import { configOptions, EFFORT_VALUES, modeSelectable, modeState as modeStateOf, modelState, slashCommand } from "./modes.ts";
 import { askPermission, permissionRequest } from "./permissions.ts";
 import { promptText } from "./prompt.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
@@ -162,12 +162,30 @@ export class AcpSession {
     const next = await this.engine.resumeSession(this.id, { model: modelId });
     this.attach(next);
     next.setPermissionMode?.(this.mode);
+    // The effort lives in the live session only: carry it over.
+    if (this.effort !== "default") next.setReasoningEffort?.(this.effort);
+    this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
+    await this.flush();
+  }
+
+  private effort = "default";
+
+  async setEffort(value: string, field = "value"): Promise<void> {
+    if (!this.live.setReasoningEffort || !(EFFORT_VALUES as readonly string[]).includes(value)) {
+      throw RequestError.invalidParams({ field }, `${field}: unknown reasoning effort ${JSON.stringify(value)} (${EFFORT_VALUES.join(", ")})`);
+    }
+    try {
+      this.live.setReasoningEffort(value === "default" ? undefined : value);
+    } catch (e) {
+      throw RequestError.invalidParams({ field }, `${field}: ${errorMessage(e)}`);
+    }
+    this.effort = value;
     this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
     await this.flush();
   }
 
   configOptions(): acp.SessionConfigOption[] {
-    return configOptions(this.mode, this.model, this.engine.models());
+    return configOptions(this.mode, this.model, this.engine.models(), this.live.setReasoningEffort ? this.effort : undefined);
   }
 
   /** The mode/model/config block of session/new, load and resume answers. */

@@ -39,7 +39,7 @@ test("a prompt streams message and thought chunks, usage, and ends with end_turn
   const { conn, editor, env, frames } = await setup([{ reasoning: "thinking it over", text: "Hello from the scripted model." }]);
   const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });
   expect(s.modes?.currentModeId).toBe("ask");
-  expect(s.configOptions?.map((o) => o.id)).toEqual(["mode", "model"]);
+  expect(s.configOptions?.map((o) => o.id)).toEqual(["mode", "model", "reasoning_effort"]);
   const res = await conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "say hello" }] });
   expect(res.stopReason).toBe("end_turn");
   expect(editor.text(s.sessionId)).toBe("Hello from the scripted model.");
@@ -197,6 +197,25 @@ test("set_mode switches the permission mode (current_mode_update) and set_model 
   const cfg = await conn.setSessionConfigOption({ sessionId: s.sessionId, configId: "model", value: "scripted" });
   expect(cfg.configOptions.find((o) => o.id === "model")!.currentValue).toBe("scripted");
   await expect(conn.extMethod("session/set_model", { sessionId: s.sessionId, modelId: "nope" })).rejects.toMatchObject({ code: -32602 });
+});
+
+test("reasoning effort is a config option: it reaches the provider request and survives a model switch", async () => {
+  const { conn, env, llm } = await setup([{ text: "one" }, { text: "two" }, { text: "three" }]);
+  const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  expect(s.configOptions?.find((o) => o.id === "reasoning_effort")?.currentValue).toBe("default");
+  const r = await conn.setSessionConfigOption({ sessionId: s.sessionId, configId: "reasoning_effort", value: "high" });
+  expect(r.configOptions.find((o) => o.id === "reasoning_effort")!.currentValue).toBe("high");
+  const ask = () => conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "x" }] });
+  await ask();
+  const effortOf = (i: number) => JSON.stringify(llm.chatRequests()[i]!.body);
+  await conn.extMethod("session/set_model", { sessionId: s.sessionId, modelId: "other" });
+  await ask();
+  await conn.setSessionConfigOption({ sessionId: s.sessionId, configId: "reasoning_effort", value: "default" });
+  await ask();
+  expect(effortOf(0)).toContain("high");
+  expect(effortOf(1)).toContain("high");
+  expect(effortOf(2)).not.toContain("high");
+  await expect(conn.setSessionConfigOption({ sessionId: s.sessionId, configId: "reasoning_effort", value: "extreme" })).rejects.toMatchObject({ code: -32602 });
 });
 
 test("steering mid-turn is accepted and reaches the next provider request; idle steering is queued", async () => {
