@@ -1,16 +1,13 @@
 // `reasonix doctor capabilities` shows the catalog, shadowing, what is not
 // loaded (untrusted project files) and hooks — as text and as JSON.
 import { afterEach, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+import { put } from "../../core/commands/tests/helpers.ts";
 
 let ce: CliEnv;
 afterEach(() => ce?.cleanup());
-const put = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 test("shadowing, untrusted project commands/skills/hooks and user hooks are listed; trust loads them", async () => {
   ce = makeCliEnv("http://127.0.0.1:9/v1");

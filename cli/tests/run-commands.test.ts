@@ -1,10 +1,10 @@
 // `reasonix run "/name args"` expands custom commands and skills headless,
 // against the scripted model; project commands follow workspace trust.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+import { put } from "../../core/commands/tests/helpers.ts";
 
 let llm: ScriptedServer;
 let ce: CliEnv;
@@ -12,10 +12,6 @@ afterEach(async () => {
   await llm?.close();
   ce?.cleanup();
 });
-const put = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 test('reasonix run "/review auth" sends the expanded template to the provider; @file attaches the file', async () => {
   llm = await startScriptedOpenAI([{ text: "reviewed" }, { text: "read" }]);

@@ -1,19 +1,15 @@
 // available_commands_update lists the workspace's command catalog, and a
 // custom command sent back as prompt text is expanded by the engine.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
 import { connect, initParams, makeAcpEnv } from "./helpers.ts";
+import { put } from "../../commands/tests/helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-const put = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 test("custom commands and skills are announced with their hints; /review auth reaches the model expanded", async () => {
   const llm = await startScriptedOpenAI([{ text: "reviewed" }]);

@@ -1,22 +1,18 @@
 // The command registry: custom commands (user, project), skills and
 // built-ins in one catalog; collisions; argument expansion; workspace trust.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { loadConfig } from "../../config/load.ts";
 import { expandTemplate, splitArgs } from "../args.ts";
 import { expandCommand, parseSlash } from "../expand.ts";
 import { parseFrontMatter } from "../frontmatter.ts";
 import { CommandRegistry, workspaceCommands } from "../index.ts";
 import { skillIndex } from "../skills.ts";
+import { put, trustCli } from "./helpers.ts";
 
-const repo = join(import.meta.dir, "../../..");
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
-const put = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 function fixture() {
   const home = tmp("rx-cmd-home-");
@@ -24,12 +20,6 @@ function fixture() {
   writeFileSync(join(home, "config.toml"), "");
   const registry = () => workspaceCommands({ workspace: ws, home, values: loadConfig({ home, cwd: ws }).values });
   return { home, ws, registry };
-}
-
-async function trustCli(home: string, ws: string): Promise<void> {
-  const p = Bun.spawn([process.execPath, join(repo, "cli/main.ts"), "trust", "--yes"], { cwd: ws, env: { ...process.env, REASONIX_HOME: home, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-  const code = await p.exited;
-  if (code !== 0) throw new Error(`reasonix trust --yes exited ${code}: ${await new Response(p.stderr).text()}`);
 }
 
 describe("arguments and front matter", () => {

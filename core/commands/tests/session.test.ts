@@ -2,19 +2,15 @@
 // scripted model: what reaches the provider, and that the cached prefix
 // (system prompt, tool schemas, earlier messages) stays byte-identical.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { collect, engineFor, makeSandbox, type Sandbox } from "../../engine/tests/helpers.ts";
+import { put } from "./helpers.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-const put = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]): Promise<{ sb: Sandbox; llm: ScriptedServer }> {
   const sb = makeSandbox();

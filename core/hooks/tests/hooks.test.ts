@@ -2,7 +2,7 @@
 // payload, PreToolUse blocking and approving, a hanging hook killed at its
 // timeout, project hooks only in a trusted workspace, and the bash sandbox.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { probeSandbox } from "../../sandbox/index.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
@@ -10,8 +10,8 @@ import { collect, engineFor, makeSandbox, providerConfig, type Sandbox } from ".
 import { loadConfig } from "../../config/load.ts";
 import { loadHooks } from "../config.ts";
 import { trustState } from "../../trust/index.ts";
+import { put, trustCli } from "../../commands/tests/helpers.ts";
 
-const repo = join(import.meta.dir, "../../..");
 const status = await probeSandbox();
 const noBwrap = process.platform !== "linux" || !status.available;
 if (noBwrap) console.warn(`SKIPPED hooks in the bash sandbox: ${status.cause ?? process.platform}`);
@@ -20,10 +20,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-const put = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]): Promise<{ sb: Sandbox; llm: ScriptedServer; log: string }> {
   const sb = makeSandbox();
@@ -41,11 +37,6 @@ function config(url: string, hooks: Record<string, unknown>[], extra: { mode?: s
 }
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
-
-async function trustCli(home: string, ws: string): Promise<void> {
-  const p = Bun.spawn([process.execPath, join(repo, "cli/main.ts"), "trust", "--yes"], { cwd: ws, env: { ...process.env, REASONIX_HOME: home, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
-  if ((await p.exited) !== 0) throw new Error(`reasonix trust --yes failed: ${await new Response(p.stderr).text()}`);
-}
 
 describe("hook events", () => {
   test("SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop and SessionEnd fire in order with their payloads; prompt hooks add context", async () => {

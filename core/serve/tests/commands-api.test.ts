@@ -2,10 +2,11 @@
 // (custom commands, skills, shadowing, untrusted entries) and @-completion as
 // the other front ends, behind the same authentication.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { mkdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { startServer, type RunningServer } from "../server.ts";
 import { cleanup, tempDir } from "./helpers.ts";
+import { put } from "../../commands/tests/helpers.ts";
 
 const TOKEN = "commands-token-0123456789abcdefgh";
 const dirs: string[] = [];
@@ -14,10 +15,6 @@ afterAll(async () => {
   for (const s of servers) await s.stop();
   for (const d of dirs) cleanup(d);
 });
-const put = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 test("the catalog lists commands and skills with their source, shadowing and untrusted project files; completion lists one level", async () => {
   const dir = realpathSync(tempDir("rx-cmd-api-"));

@@ -3,6 +3,7 @@
 import type { RefObject } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
+import { listboxKey } from "./listbox.ts";
 
 export interface MentionState {
   items: string[];
@@ -50,26 +51,7 @@ export function useMentions(box: RefObject<HTMLTextAreaElement | null>): Mention
         })
         .catch(() => setItems([]));
     },
-    onKey(e) {
-      if (!items.length) return false;
-      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-        e.preventDefault();
-        setActive((a) => (a + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length);
-        return true;
-      }
-      if (e.key === "Enter" || e.key === "Tab") {
-        e.preventDefault();
-        pick(active);
-        return true;
-      }
-      if (e.key === "Escape") {
-        e.preventDefault();
-        e.stopPropagation();
-        setItems([]);
-        return true;
-      }
-      return false;
-    },
+    onKey: (e) => listboxKey(e, items.length, active, setActive, pick, () => setItems([])),
   };
 }
 
