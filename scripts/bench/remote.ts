@@ -10,7 +10,9 @@
 //   cold connect with a cached artifact ÷ scp of it, 20 Mbit/s      goal ≤ 1.1
 //   cold connect with no artifact (streamed) ÷ scp raw, 20 Mbit/s   goal ≤ 1.3
 //   seconds from kill -9 of the serve to the tunnel answering again goal ≤ 3 s
-// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--only install,connect,tunnel,link,cold,heal] [--skip-netns]
+//   ms local-proxy adds to a model request's time to first byte     goal ≤ 5 ms
+//     (remote loopback -> ssh -R -> local provider proxy -> provider, minus direct)
+// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--only install,connect,tunnel,link,cold,heal,proxy] [--skip-netns]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -29,7 +31,7 @@ const opt = (name: string, dflt: number) => {
 const RUNS = opt("--runs", 5);
 // --only install,connect,tunnel,link  (default: all)
 const onlyIdx = args.indexOf("--only");
-const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link", "cold", "heal"]);
+const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link", "cold", "heal", "proxy"]);
 const MB = opt("--mb", 256);
 
 // Exit through process.exit on a signal so the harness's exit hooks remove the test user and sshd.
@@ -155,6 +157,57 @@ async function benchHeal(env: LocalEnv): Promise<void> {
   report("kill -9 -> tunnel answering again (s)", median(times), "<= 3", median(times) <= 3, `runs: ${times.map((x) => x.toFixed(2)).join(", ")}`);
 }
 
+/**
+ * credentials = "local-proxy": time to first byte of a streamed model request made on
+ * the remote's loopback through the -R forward and the local provider proxy, against
+ * the same request sent straight to the provider (what a key on the remote does).
+ */
+async function benchProxy(s: SshdHandle, kh: string): Promise<void> {
+  const { connectToHarness } = await import("../../remote/tests/ssh-cli-helpers.ts");
+  const { ProviderLink } = await import("../../remote/supervisor/provider-link.ts");
+  const { PROXY_SECRET_HEADER } = await import("../../core/providers/proxy.ts");
+  // A provider that answers at once with the first SSE event and then ends the stream.
+  const up = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      await req.text();
+      return new Response('data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n', { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  const conn = await connectToHarness(s, kh);
+  const link = new ProviderLink({ entries: [{ name: "up", kind: "openai", base_url: `http://127.0.0.1:${up.port}/v1`, model: "m", api_key_env: "K" }], deps: { secret: () => "sk-bench" } });
+  try {
+    const { port } = await link.attach(conn.client);
+    const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] });
+    const ttfb = async (url: string, headers: Record<string, string>) => {
+      const t0 = performance.now();
+      const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+      const reader = res.body!.getReader();
+      await reader.read();
+      const ms = performance.now() - t0;
+      await reader.cancel().catch(() => {});
+      return ms;
+    };
+    const direct = () => ttfb(`http://127.0.0.1:${up.port}/v1/chat/completions`, { authorization: "Bearer sk-bench" });
+    const proxied = () => ttfb(`http://127.0.0.1:${port}/p/up/chat/completions`, { [PROXY_SECRET_HEADER]: link.secret });
+    const n = Math.max(20, RUNS * 10);
+    for (let i = 0; i < 5; i++) await direct(), await proxied(); // warm-up
+    const d: number[] = [];
+    const p: number[] = [];
+    for (let i = 0; i < n; i++) {
+      d.push(await direct());
+      p.push(await proxied());
+    }
+    const added = median(p) - median(d);
+    report("local-proxy added time to first byte (ms)", added, "<= 5", added <= 5, `median direct ${median(d).toFixed(2)} ms, via ssh -R + proxy ${median(p).toFixed(2)} ms, ${n} requests each`);
+  } finally {
+    await link.stop();
+    conn.close();
+    await up.stop(true);
+  }
+}
+
 const sshd = await startSshd();
 let t = 0;
 const dir = mkdtempSync(join(tmpdir(), "rx-bench-remote-"));
@@ -257,6 +310,7 @@ try {
   }
   if (only.has("cold")) await benchCold(sshd, dir);
   if (only.has("heal")) await benchHeal(env);
+  if (only.has("proxy")) await benchProxy(sshd, kh);
   blaster.kill();
   env.cleanup();
 
