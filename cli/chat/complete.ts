@@ -2,7 +2,6 @@
 // lists one directory level of the workspace at a time (pi-tui's own `@`
 // search needs the external `fd` tool and walks the whole tree).
 import { CombinedAutocompleteProvider, type AutocompleteItem, type AutocompleteProvider, type SlashCommand } from "@mariozechner/pi-tui";
-import { completeReference } from "../../core/engine/references.ts";
 import { cleanText } from "./sanitize.ts";
 
 const MAX_ITEMS = 50;
@@ -17,7 +16,9 @@ export function atToken(textBeforeCursor: string): string | undefined {
  * outside the workspace; .gitignore'd entries left out): the same function
  * the web UI's /api/complete uses.
  */
-export function pathItems(workspace: string, token: string): AutocompleteItem[] {
+export async function pathItems(workspace: string, token: string): Promise<AutocompleteItem[]> {
+  // Loaded on first use: the path policy and .gitignore code stay out of the first frame.
+  const { completeReference } = await import("../../core/engine/references.ts");
   // Names come from the disk: no control characters in the menu or the typed text.
   return completeReference(workspace, token, undefined, MAX_ITEMS).map((i) => ({ value: cleanText(i.value), label: cleanText(i.label) }));
 }
@@ -35,7 +36,7 @@ export class ChatCompletions implements AutocompleteProvider {
   async getSuggestions(lines: string[], cursorLine: number, cursorCol: number, options: { signal: AbortSignal; force?: boolean }) {
     const token = atToken((lines[cursorLine] ?? "").slice(0, cursorCol));
     if (token !== undefined) {
-      const items = pathItems(this.workspace, token);
+      const items = await pathItems(this.workspace, token);
       return items.length ? { items, prefix: token } : null;
     }
     return this.inner.getSuggestions(lines, cursorLine, cursorCol, options);

@@ -132,16 +132,16 @@ describe("transcript", () => {
 });
 
 describe("@ completion", () => {
-  test("one directory level at a time, never outside the workspace", () => {
+  test("one directory level at a time, never outside the workspace", async () => {
     const ws = realpathSync(mkdtempSync(join(tmpdir(), "rx-complete-")));
     mkdirSync(join(ws, "src"));
     writeFileSync(join(ws, "src/app.ts"), "");
     writeFileSync(join(ws, "readme.md"), "");
     expect(atToken("look at @sr")).toBe("@sr");
     expect(atToken("mail a@b")).toBeUndefined();
-    expect(pathItems(ws, "@").map((i) => i.value)).toEqual(["@src/", "@readme.md"]);
-    expect(pathItems(ws, "@src/a").map((i) => i.value)).toEqual(["@src/app.ts"]);
-    expect(pathItems(ws, "@../")).toEqual([]);
+    expect((await pathItems(ws, "@")).map((i) => i.value)).toEqual(["@src/", "@readme.md"]);
+    expect((await pathItems(ws, "@src/a")).map((i) => i.value)).toEqual(["@src/app.ts"]);
+    expect(await pathItems(ws, "@../")).toEqual([]);
   });
 });
 
