@@ -122,3 +122,37 @@ test("cancel stops a running turn; --allow-writes lets a task edit and a code ro
   expect(rb.data.files).toEqual([{ path: join(s.ce.workspace, "out.txt"), action: "deleted" }]);
   expect(existsSync(join(s.ce.workspace, "out.txt"))).toBe(false);
 });
+
+test("--http serves the same tools over Streamable HTTP behind a bearer token", async () => {
+  const llm = await startScriptedOpenAI([{ text: "over http" }]);
+  const ce = makeCliEnv(llm.url);
+  const proc = Bun.spawn([process.execPath, mainTs, "mcp", "serve", "--http", "127.0.0.1:0", "--token", "t0ken-for-test"], { cwd: ce.workspace, env: ce.env, stdout: "ignore", stderr: "pipe" });
+  cleanups.push(() => llm.close(), () => ce.cleanup(), async () => (proc.kill(), await proc.exited));
+  const reader = proc.stderr.getReader();
+  let text = "";
+  for (let i = 0; i < 100 && !/http:\/\/\S+\/mcp/.test(text); i++) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  const url = /(http:\/\/\S+\/mcp)/.exec(text)![1]!;
+  expect(url).toStartWith("http://127.0.0.1:");
+  expect(text).not.toContain("t0ken-for-test");
+
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const bad = new Client({ name: "intruder", version: "1" });
+  await expect(bad.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer wrong" } } }))).rejects.toThrow();
+
+  const client = new Client({ name: "test-driver", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer t0ken-for-test" } } }));
+  cleanups.push(() => client.close());
+  expect((await client.listTools()).tools).toHaveLength(6);
+  const run = (await client.callTool({ name: "reasonix_run", arguments: { prompt: "hi" } })) as any;
+  const id = run.structuredContent.session_id;
+  let end: any;
+  for (let i = 0; i < 20 && !end; i++) {
+    const r = (await client.callTool({ name: "reasonix_events", arguments: { session_id: id, since: 0, timeout_seconds: 5 } })) as any;
+    end = r.structuredContent.events.find((e: any) => e.event.type === "turn_end");
+  }
+  expect(end.event.reason).toBe("done");
+});

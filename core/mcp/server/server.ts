@@ -78,7 +78,8 @@ const fail = (e: unknown): CallToolResult => {
   return { isError: true, content: [{ type: "text", text: `error: ${errorMessage(e)}${hint}` }] };
 };
 
-export function createReasonixMcpServer(o: ServeOptions): { server: Server; close(): Promise<void> } {
+/** The shared state (engines, sessions) and a factory of protocol servers over it (one per HTTP session). */
+export function createReasonixMcpServer(o: ServeOptions): { server: Server; newServer(): Server; close(): Promise<void> } {
   const engines = new Map<string, Engine>();
   const engineFor = (workspace: string): Engine => {
     let e = engines.get(workspace);
@@ -94,6 +95,7 @@ export function createReasonixMcpServer(o: ServeOptions): { server: Server; clos
     if (!existsSync(p) || !statSync(p).isDirectory()) throw new ReasonixError("workspace", `workspace ${p} is not a directory`);
     return realWorkspace(p);
   };
+  const newServer = (): Server => {
   const server = new Server({ name: "reasonix", version: buildInfo().version }, { capabilities: { tools: {} }, instructions: "Delegate coding tasks to Reasonix: reasonix_run starts one, reasonix_events follows it until turn_end." });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -141,8 +143,11 @@ export function createReasonixMcpServer(o: ServeOptions): { server: Server; clos
       return fail(e);
     }
   });
+  return server;
+  };
   return {
-    server,
+    server: newServer(),
+    newServer,
     async close() {
       await board.close();
       await Promise.all([...engines.values()].map((e) => e.close()));
