@@ -4,9 +4,6 @@
  * receives (`prepare`), the hooks, and the skill index for the first message.
  * Kept apart from engine.ts so the loop only sees small interfaces.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expandCommand } from "../commands/expand.ts";
 import { skillIndex, workspaceCommands, type CommandRegistry, type CommandSource } from "../commands/index.ts";
 import { runSkillTool } from "../commands/skill-tool.ts";
@@ -56,14 +53,7 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
   const commands = workspaceCommands({ workspace: o.workspace, home: o.home, values: o.values, trust });
   for (const src of o.commandSources ?? []) commands.registerSource(src);
   const hookDefs = loadHooks({ workspace: o.workspace, values: o.values, configSource: o.sources?.get("hooks"), trust });
-  let tmp: string | undefined;
-  const hooks = new HookRunner(hookDefs, {
-    workspace: o.workspace,
-    config: o.values,
-    policy: o.pathPolicy,
-    home: o.home,
-    tmpDir: () => (tmp ??= mkdtempSync(join(tmpdir(), "reasonix-hooks-"))),
-  });
+  const hooks = new HookRunner(hookDefs, { workspace: o.workspace, config: o.values, policy: o.pathPolicy, home: o.home });
   let startContext: string[] = [];
   const canRead = (abs: string): true | string => {
     const d = o.gate?.check(readFileTool, { path: abs });

@@ -7,7 +7,9 @@
  * for PreToolUse blocks the call (fail closed). Hooks run like the bash tool:
  * in the OS sandbox, with credentials scrubbed from the environment.
  */
-import { mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { getDotted } from "../config/load.ts";
 import { errorMessage } from "../errors.ts";
 import { homePaths } from "../home.ts";
@@ -22,8 +24,6 @@ export interface HookEnv {
   workspace: string;
   config: Record<string, unknown>;
   policy: PathPolicy;
-  /** Private temp directory (TMPDIR of the hook). */
-  tmpDir(): string;
   home?: string;
 }
 
@@ -73,9 +73,10 @@ export async function runHook(def: HookDef, payload: Record<string, unknown>, en
   };
   const mode = (getDotted(env.config, "sandbox.bash") ?? "enforce") as SandboxMode;
   let res;
+  // A private TMPDIR for this run, removed afterwards.
+  let tmp: string | undefined;
   try {
-    const tmp = env.tmpDir();
-    mkdirSync(tmp, { recursive: true, mode: 0o700 });
+    tmp = mkdtempSync(join(tmpdir(), "reasonix-hook-"));
     res = await runShell(def.command, {
       policy: env.policy,
       mode: mode === "off" ? "off" : "enforce",
@@ -91,6 +92,8 @@ export async function runHook(def: HookDef, payload: Record<string, unknown>, en
     });
   } catch (e) {
     return fail(`could not start: ${errorMessage(e)}`);
+  } finally {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
   }
   if (!res.ok) return fail(`could not start: ${res.refusal.message}`);
   if (res.timedOut) return fail(`timed out after ${def.timeoutSeconds} s and was killed`);
