@@ -50,6 +50,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
   const { log } = opts;
   const sessions = new Map<string, AcpSession>();
   const workspaces = new Workspaces(opts, log);
+  workspaces.onTerminal = (sessionId, terminalId) => sessions.get(sessionId)?.terminalStarted(terminalId);
   let clientCaps: acp.ClientCapabilities = {};
 
   const port = (ctx: acp.AgentContext) => {

@@ -17,6 +17,8 @@ export interface ClientLink {
   client: acp.AgentContext | undefined;
   caps: acp.ClientCapabilities;
   log?: AcpLog;
+  /** A bash call of this session now runs in this client terminal (shown in its tool call). */
+  terminalStarted?(sessionId: string, terminalId: string): void;
 }
 
 const FILE_TOOLS = new Set(["read_file", "write_file", "edit_file", "multi_edit"]);
@@ -58,7 +60,7 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
   return {
     ...bashTool,
     run: async (input: any, ctx: ToolContext): Promise<ToolResult> => {
-      const { client, caps, log } = link();
+      const { client, caps, log, terminalStarted } = link();
       const command = typeof input?.command === "string" ? input.command : "";
       if (!client || !caps.terminal || !command) return bashTool.run(input, ctx);
       const wrapped = await wrapCommand([...defaultShell(), command], bashSandboxOptions(ctx));
@@ -82,6 +84,7 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
       const timer = timeoutS ? setTimeout(() => ((timedOut = true), kill()), timeoutS * 1000) : undefined;
       try {
         terminalId = (await client.request<acp.CreateTerminalResponse>("terminal/create", { sessionId, command: wrapped.argv[0]!, args: wrapped.argv.slice(1), cwd: wrapped.cwd, env, outputByteLimit: limit * 4 })).terminalId;
+        terminalStarted?.(sessionId, terminalId);
         if (ctx.signal.aborted) onAbort();
         ctx.signal.addEventListener("abort", onAbort, { once: true });
         const exit = await client.request<acp.WaitForTerminalExitResponse>("terminal/wait_for_exit", { sessionId, terminalId });

@@ -78,6 +78,9 @@ export class AcpSession {
         });
       return;
     }
+    // bash calls run one at a time in call order: the oldest unanswered one is the one running.
+    if (e.type === "tool_call" && e.name === "bash") this.openBash.push(e.callId);
+    if (e.type === "tool_result") this.openBash = this.openBash.filter((id) => id !== e.callId);
     if (e.type === "error") this.lastError = e.message;
     if (e.type === "turn_end" && e.error && !this.lastError) this.lastError = e.error;
     for (const u of this.translator.live(e)) this.send(u);
@@ -133,6 +136,14 @@ export class AcpSession {
 
   cancel(): void {
     this.live.cancel();
+  }
+
+  private openBash: string[] = [];
+
+  /** The running bash call went to a client terminal: embed it in the call so the editor shows it live. */
+  terminalStarted(terminalId: string): void {
+    const callId = this.openBash[0];
+    if (callId) this.send({ sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", content: [{ type: "terminal", terminalId }] });
   }
 
   steer(blocks: acp.ContentBlock[]): SteerDisposition {

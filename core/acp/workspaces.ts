@@ -35,6 +35,8 @@ export class Workspaces {
   private readonly engines = new Map<string, Promise<WorkspaceEngine>>();
   private readonly store: SessionStore;
   private client: acp.AgentContext | undefined;
+  /** Set by the agent: routes "bash runs in terminal X" to the session. */
+  onTerminal?: (sessionId: string, terminalId: string) => void;
   private caps: acp.ClientCapabilities = {};
 
   constructor(
@@ -75,7 +77,7 @@ export class Workspaces {
       for (const w of cfg.warnings) this.log.info(`${workspace}: ${w}`);
       const perms = (cfg.values.permissions ?? {}) as { mode?: PermissionMode };
       const mode = this.opts.engine?.permissionMode ?? perms.mode ?? "ask";
-      const tools = clientToolRegistry(() => ({ client: this.client, caps: this.caps, log: this.log }));
+      const tools = clientToolRegistry(() => ({ client: this.client, caps: this.caps, log: this.log, terminalStarted: (s, t) => this.onTerminal?.(s, t) }));
       const toolSources = mcp ? [clientMcpSource({ workspace, home: this.opts.home, values: cfg.values, specs: mcp })] : undefined;
       const engine = createEngine({
         tools,

@@ -82,4 +82,8 @@ test("terminal: bash runs in the editor's terminal with the sandbox command line
   expect(out).toContain("from-terminal");
   expect(out).toContain(env.workspace);
   expect(out).toContain("[exit code 3]");
+  // The editor was told which terminal shows the call, live.
+  const call = editor.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call") as any;
+  const embedded = editor.updates.map((u) => u.update).find((u: any) => u.sessionUpdate === "tool_call_update" && u.content?.[0]?.type === "terminal") as any;
+  expect(embedded).toMatchObject({ toolCallId: call.toolCallId, content: [{ type: "terminal", terminalId: "term-1" }] });
 });
