@@ -300,6 +300,8 @@ export async function runChatApp(
   term.start(onKey, () => renderer.resized());
   term.setTitle(`reasonix · ${early.workspace.split("/").pop()}`);
   renderer.frame();
+  // Let the first frame reach the terminal before loading the engine blocks the event loop for a while.
+  await new Promise<void>((r) => process.stdout.write("", () => r()));
   try {
     setup = await load();
   } catch (e) {
