@@ -89,6 +89,8 @@ const startOrRestart = (restart: boolean) => (a: Common & { json: boolean; newTo
     withHost(a, async (conn, workspace, host) => {
       const { ensureServe } = await import("../../remote/bootstrap/bootstrap.ts");
       const { ServeCache } = await import("../../remote/supervisor/serve-cache.ts");
+      // Keys kept on the remote: a manifest left from local-proxy must not send the new serve to a proxy.
+      if (host.credentials !== "local-proxy") await (await import("../../remote/supervisor/provider-link.ts")).removeRemoteManifest(conn.client);
       const info = await ensureServe(conn.client, {
         workspace,
         restart,

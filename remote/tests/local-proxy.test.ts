@@ -4,8 +4,9 @@
 // remote file, /proc/*/environ or /proc/*/cmdline of the remote user; the
 // proxy answers 401 without the secret. Real sshd, compiled serve.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
@@ -152,4 +153,21 @@ describe.skipIf(skip)("credentials = local-proxy (real sshd, compiled serve)", (
     await turn(ready.local_port, token, id, "again", "second answer");
     expect(llm.chatRequests().at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
   }, 180_000);
+});
+
+test("remote add --credentials local-proxy is stored in the host's entry; other values are usage errors", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rx-cred-"));
+  try {
+    const run = (args: string[]) =>
+      Bun.spawnSync([process.execPath, resolve(import.meta.dir, "../../cli/main.ts"), "remote", "add", ...args], { env: { PATH: process.env.PATH, HOME: dir, REASONIX_HOME: dir, NO_COLOR: "1" } });
+    expect(run(["gpu", "dev@gpu.example", "--credentials", "local-proxy"]).exitCode).toBe(0);
+    expect(run(["plain", "dev@plain.example"]).exitCode).toBe(0);
+    expect(run(["bad", "dev@bad.example", "--credentials", "laptop"]).exitCode).toBe(2);
+    const toml = readFileSync(join(dir, "config.toml"), "utf8");
+    expect(toml).toMatch(/name = "gpu"[^[]*credentials = "local-proxy"/);
+    expect(toml.match(/credentials/g)!.length).toBe(1);
+    expect(toml).not.toContain('"bad"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
