@@ -16,8 +16,12 @@ const sandbox = await probeSandbox();
 if (!sandbox.available) console.warn(`SKIPPED MCP engine tests: the OS sandbox is unavailable (${sandbox.cause})`);
 
 const cleanups: (() => unknown)[] = [];
+const stateBefore = process.env.XDG_STATE_HOME;
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
+  // The engine reads the state dir from the environment; leave it as found for other files.
+  if (stateBefore === undefined) delete process.env.XDG_STATE_HOME;
+  else process.env.XDG_STATE_HOME = stateBefore;
 });
 
 async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]) {

@@ -15,8 +15,8 @@ const fixture = join(import.meta.dir, "fixtures", "changing-server.ts");
 
 test.skipIf(!sandbox.available)("a crashed stdio server comes back on next use with backoff", async () => {
   const ws = realpathSync(mkdtempSync(join(tmpdir(), "rx-mcp-restart-")));
-  process.env.XDG_STATE_HOME = join(ws, ".state");
-  const conn = new McpConnection(specFrom({ name: "chg", command: process.execPath, args: [fixture, ws] }, "user", "test"), { workspace: ws, home: join(ws, ".home"), config: {} });
+  const env = { ...process.env, XDG_STATE_HOME: join(ws, ".state") };
+  const conn = new McpConnection(specFrom({ name: "chg", command: process.execPath, args: [fixture, ws] }, "user", "test"), { workspace: ws, home: join(ws, ".home"), config: {}, env });
   try {
     await conn.start();
     expect(conn.status).toBe("ready");
