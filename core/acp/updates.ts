@@ -23,6 +23,7 @@ const KIND: Record<string, acp.ToolKind> = {
   move_file: "move",
   bash: "execute",
   todo_write: "think",
+  web_fetch: "fetch",
 };
 
 const BUILTIN = new Map<string, ToolDefinition>(builtinTools.map((t) => [t.name, t as ToolDefinition]));

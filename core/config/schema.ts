@@ -107,6 +107,16 @@ export const configSchema: Record<string, FieldSpec> = {
       env_passthrough: strs("extra environment variable names sandboxed bash may see (user config only)", []),
     },
   },
+  web_fetch: {
+    type: "table",
+    doc: "the web_fetch tool (each domain also needs a permission: WebFetch(domain:…))",
+    fields: {
+      allow_private: bool("reach loopback, private and link-local addresses too (user config only)", false),
+      max_bytes: int("read at most this many bytes of a response", 2097152),
+      timeout_seconds: num("give up a fetch after this long", 30),
+      max_redirects: int("same-host redirects followed", 5),
+    },
+  },
   serve: {
     type: "table",
     fields: {
@@ -195,4 +205,4 @@ export const configSchema: Record<string, FieldSpec> = {
 export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "trust", "mcp_server"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
-export const userOnlyKeys = new Set(["sandbox.ssh_agent", "sandbox.env_passthrough"]);
+export const userOnlyKeys = new Set(["sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private"]);

@@ -195,6 +195,12 @@ export class Permissions {
     // An installed MCP server's tools: installing it was the authorization (deny and ask rules came first).
     if (tool.kind === "external") return decide("allow", "a tool of an installed MCP server needs no per-call approval");
     if (this.modeValue === "yolo") return decide("allow", "yolo mode allows everything no deny rule blocks");
+    // The agent process itself reaches the network: even auto mode asks, per domain.
+    if (tool.kind === "network") {
+      return this.askOrFail(decide, `${what} reaches the network and needs approval`, {
+        hint: `add ${this.suggest(tool, subject)} to [permissions] allow, or use --permission-mode yolo`,
+      });
+    }
     if (tool.kind === "bash" && subject.bash!.nested) {
       const hz = subject.bash!.hazards.filter((h) => HAZARD_TEXT[h]).map((h) => HAZARD_TEXT[h]);
       const uses = [...new Set(hz)].join(", ");
@@ -233,6 +239,13 @@ export class Permissions {
         s.paths = [];
       }
     }
+    if (tool.domains) {
+      try {
+        s.domains = tool.domains(input).map((d) => String(d).toLowerCase());
+      } catch {
+        s.domains = [];
+      }
+    }
     return s;
   }
 
@@ -268,6 +281,14 @@ export class Permissions {
       return s.bash!.hazards.length === 0 && s.bash!.commands.every((c) => bashPatternMatchesArgv(pattern, c.argv));
     }
     if (r.spec === undefined) return true;
+    if (tool.kind === "network") {
+      // WebFetch(domain:example.com) covers example.com and its subdomains; an empty or unknown host matches no allow rule.
+      const want = r.spec.trim().toLowerCase().replace(/^domain:/, "");
+      const covered = (d: string) => d !== "" && (d === want || d.endsWith(`.${want}`));
+      const ds = s.domains ?? [];
+      if (ds.length === 0) return false;
+      return how === "broad" ? ds.some(covered) : ds.every(covered);
+    }
     const paths = s.paths ?? [];
     if (paths.length === 0) return false;
     const test = (p: string) => {
@@ -282,6 +303,7 @@ export class Permissions {
   private describe(tool: ToolDefinition, s: Subject): string {
     if (tool.kind === "bash") return `bash \`${oneLine(s.bash!.text)}\``;
     if (s.paths && s.paths.length > 0) return `${tool.name} ${s.paths.map((p) => this.display(p)).join(" → ")}`;
+    if (s.domains && s.domains.length > 0) return `${tool.name} ${s.domains.join(", ")}`;
     return tool.name;
   }
 
@@ -295,6 +317,7 @@ export class Permissions {
     if (tool.kind === "bash") return suggestBashRule(s.bash!);
     const family = tool.kind === "write" ? "Edit" : ruleFamilyFor(tool);
     if (family && s.paths && s.paths.length === 1) return `${family}(${this.display(s.paths[0]!)})`;
+    if (tool.kind === "network" && s.domains?.length === 1 && s.domains[0]) return `WebFetch(domain:${s.domains[0]})`;
     return tool.name;
   }
 }
@@ -302,6 +325,7 @@ export class Permissions {
 interface Subject {
   bash?: BashAnalysis;
   paths?: string[];
+  domains?: string[];
 }
 
 function ruleFamilyFor(tool: ToolDefinition): string | null {
@@ -309,6 +333,7 @@ function ruleFamilyFor(tool: ToolDefinition): string | null {
     case "bash": return "Bash";
     case "write": return "Edit";
     case "read": return tool.paths ? "Read" : null;
+    case "network": return "WebFetch";
     default: return null;
   }
 }

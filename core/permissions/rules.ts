@@ -9,7 +9,7 @@ import { ReasonixError } from "../errors.ts";
 import { analyzeBash, literalWords, type BashAnalysis } from "./bash.ts";
 
 /** Rule families that cover a class of tools rather than one tool name. */
-export type RuleFamily = "Bash" | "Edit" | "Write" | "Read";
+export type RuleFamily = "Bash" | "Edit" | "Write" | "Read" | "WebFetch";
 
 export type BashPattern =
   | { kind: "any" }
@@ -65,6 +65,9 @@ export function parseRule(source: string): Rule {
     throw new ReasonixError("permissions-rule", `permission rule "${source}" has an empty pattern`, { hint: `write ${name} alone to mean every call` });
   }
   if (name === "Bash" || name === "bash") rule.bash = spec === undefined ? { kind: "any" } : parseBashPattern(spec, source);
+  if (name === "WebFetch" && spec !== undefined && !/^domain:[A-Za-z0-9.-]+$/.test(spec.trim())) {
+    throw new ReasonixError("permissions-rule", `invalid permission rule "${source}": WebFetch takes domain:<host>`, { hint: "e.g. WebFetch(domain:example.com), which also covers its subdomains" });
+  }
   return rule;
 }
 

@@ -15,7 +15,13 @@ export type ToolKind =
    * installing was the authorization, so no per-call prompt; still blocked in
    * read-only and plan mode, and deny rules win.
    */
-  | "external";
+  | "external"
+  /**
+   * Reaches the network from the agent process (web_fetch): read-only, but
+   * asks unless an allow rule such as `WebFetch(domain:example.com)` covers
+   * every domain it names (or yolo mode); deny and ask rules win.
+   */
+  | "network";
 
 export interface ToolResult {
   ok: boolean;
@@ -77,5 +83,7 @@ export interface ToolDefinition<I = any> {
    * `Read(src/*)` match against these; a tool without it only matches bare names.
    */
   paths?(input: I): string[];
+  /** Network tools: the host names this call reaches, matched by `WebFetch(domain:…)` rules. */
+  domains?(input: I): string[];
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -8,11 +8,12 @@ import { lsTool } from "./ls.ts";
 import { moveFileTool } from "./move.ts";
 import { readFileTool } from "./read.ts";
 import { todoWriteTool } from "./todo.ts";
+import { webFetchTool } from "./web-fetch.ts";
 import { writeFileTool } from "./write.ts";
 
 export const builtinTools = [
   readFileTool, writeFileTool, editFileTool, multiEditTool, moveFileTool,
-  lsTool, globTool, grepTool, bashTool, todoWriteTool, docsTool,
+  lsTool, globTool, grepTool, bashTool, todoWriteTool, docsTool, webFetchTool,
 ] as const;
 
 /** Register every built-in tool (read_file … todo_write). */
