@@ -45,12 +45,14 @@ async function api(port: number, token: string, method: string, path: string, bo
 
 /** One prompt through the tunnel; resolves with the assistant's text from the history (bounded wait). */
 async function turn(port: number, token: string, id: string, prompt: string, want: string): Promise<void> {
+  const history = async () => ((await (await api(port, token, "GET", `/api/sessions/${id}/history`)).json()) as any).events as any[];
+  const earlier = (await history()).length;
   expect((await api(port, token, "POST", `/api/sessions/${id}/prompt`, { prompt })).status).toBe(202);
   for (let i = 0; i < 600; i++) {
-    const h = (await (await api(port, token, "GET", `/api/sessions/${id}/history`)).json()) as any;
-    if (h.events.some((e: any) => e.type === "assistant" && e.text === want)) return;
-    const end = h.events.find((e: any) => e.type === "turn_end" && e.reason !== "done");
-    if (end) throw new Error(`turn ended: ${JSON.stringify(h.events.slice(-4))}`);
+    const events = (await history()).slice(earlier);
+    if (events.some((e: any) => e.type === "assistant" && e.text === want)) return;
+    const end = events.find((e: any) => e.type === "turn_end" && e.reason !== "done");
+    if (end) throw new Error(`turn ended: ${JSON.stringify(events.slice(-4))}`);
     await Bun.sleep(100);
   }
   throw new Error("no answer within 60 s");
@@ -152,6 +154,36 @@ describe.skipIf(skip)("credentials = local-proxy (real sshd, compiled serve)", (
     const { id } = (await (await api(ready.local_port, token, "POST", "/api/sessions", {})).json()) as { id: string };
     await turn(ready.local_port, token, id, "again", "second answer");
     expect(llm.chatRequests().at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+  }, 180_000);
+
+  test("with no connection the remote serve's model call fails with \"laptop link down, retrying\"; the next connect brings it back", async () => {
+    const ready = r!.events.find((e) => e.event === "ready")!;
+    const token = /#token=([0-9a-f]+)/.exec(ready.url)![1]!;
+    expect(await interrupt(r!)).toBe(0);
+    r = null;
+    // The serve keeps running; talk to it on the remote's loopback (this machine in the test).
+    const servePort = Number(String(ready.remote_addr).split(":").pop());
+    const calls = llm.chatRequests().length;
+    const { id } = (await (await api(servePort, token, "POST", "/api/sessions", {})).json()) as { id: string };
+    expect((await api(servePort, token, "POST", `/api/sessions/${id}/prompt`, { prompt: "anyone?" })).status).toBe(202);
+    let end: any = null;
+    for (let i = 0; i < 600 && !end; i++) {
+      const h = (await (await api(servePort, token, "GET", `/api/sessions/${id}/history`)).json()) as any;
+      end = h.events.find((e: any) => e.type === "turn_end");
+      if (!end) await Bun.sleep(100);
+    }
+    expect(end?.reason).toBe("error");
+    expect(end.error).toContain("laptop link down, retrying");
+    expect(llm.chatRequests().length).toBe(calls);
+
+    r = startConnect(env);
+    const back = await r.waitFor((e) => e.event === "ready", 60_000);
+    expect(back.pid).toBe(ready.pid);
+    await r.waitFor((e) => e.event === "forward" && String(e.spec).startsWith("provider proxy") && e.status === "attached", 60_000);
+    llm.push({ text: "back again" });
+    await turn(servePort, token, id, "now?", "back again");
+    // Still nowhere in the remote user's files after failed and resumed turns.
+    expect(Bun.spawnSync(["grep", "-rlF", "--", KEY, sshd.home]).exitCode).toBe(1);
   }, 180_000);
 });
 
