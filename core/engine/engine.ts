@@ -20,6 +20,7 @@ import { combineSources, type ToolSource } from "../tools/sources.ts";
 import { workspaceMcp } from "../mcp/source.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import { mcpCommandSource, mcpResourceReader } from "../mcp/prompts.ts";
+import { serverStatuses } from "../mcp/report.ts";
 import { instructionsBlock, scanInstructionFiles, skippedWarning } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
 import { sessionExtensions, skillIndexFor } from "./extensions.ts";
@@ -160,7 +161,7 @@ export function createEngine(opts: EngineOptions): Engine {
       prepare: mcp ? async (p: string, sig: AbortSignal) => (p.startsWith("/mcp__") && (await mcp!.settle(sig)), ext.prepare(p, sig)) : ext.prepare,
       hooks: ext.hooks,
       toolSource: outside,
-      gate,
+      gate: ext.gate ?? gate,
       headless: !!opts.headless,
       maxSteps: maxSteps > 0 ? maxSteps : 50,
       compactRatio: compactRatio > 0 && compactRatio < 1 ? compactRatio : 0.8,
@@ -234,6 +235,10 @@ export function createEngine(opts: EngineOptions): Engine {
     async discoverModels(name: string): Promise<string[]> {
       const choice = selectModel(entries, name, undefined);
       return createProvider({ ...choice.entry, model: choice.model }, { secret }).listModels();
+    },
+    mcpServers() {
+      outsideTools();
+      return mcp ? serverStatuses(mcp.connections) : [];
     },
     models(): ModelInfo[] {
       let keys: Map<string, string>;

@@ -13,7 +13,8 @@ import type { PathPolicy } from "../policy/paths.ts";
 import { readFileTool } from "../tools/builtin/read.ts";
 import { trustState } from "../trust/index.ts";
 import type { ToolDefinition } from "../tools/types.ts";
-import type { PermissionGate } from "./permission-gate.ts";
+import { parseRule } from "../permissions/rules.ts";
+import { createPermissionGate, type PermissionGate } from "./permission-gate.ts";
 import { resolveReferences } from "./references.ts";
 
 export interface ExtensionOptions {
@@ -37,6 +38,8 @@ export interface SessionExtensions {
   hookDefs: HookDef[];
   /** run_skill when some skill may be loaded by the model. */
   tools: ToolDefinition[];
+  /** The session's gate, plus the `allowed-tools` of the command that started the running turn. */
+  gate?: PermissionGate;
   /** The typed message → the user message the model receives. */
   prepare(prompt: string, signal: AbortSignal): Promise<string>;
   /** Fire SessionStart (its context joins the first message that follows). */
@@ -55,6 +58,21 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
   const hookDefs = loadHooks({ workspace: o.workspace, values: o.values, configSource: o.sources?.get("hooks"), trust });
   const hooks = new HookRunner(hookDefs, { workspace: o.workspace, config: o.values, policy: o.pathPolicy, home: o.home });
   let startContext: string[] = [];
+  // `allowed-tools` of the command that started the current turn: they stand in
+  // for the prompt (never for a deny rule or a mode's block) until the next message.
+  let turnAllow: { rules: string[]; command: string } | undefined;
+  const inner = o.gate;
+  const gate: PermissionGate | undefined = inner && {
+    check(tool, input) {
+      const d = inner.check(tool, input);
+      if (!turnAllow || !(d.action === "ask" || d.headlessAsk)) return d;
+      const g = createPermissionGate({ mode: "ask", allow: turnAllow.rules, ask: [], deny: [], headless: false, workspace: o.workspace, pathPolicy: o.pathPolicy, projectConfigPath: "" });
+      const c = g.check(tool, input);
+      return c.action === "allow" ? { ...c, reason: `${c.reason} (allowed-tools of /${turnAllow.command})` } : d;
+    },
+    grant: (rule, scope) => inner.grant(rule, scope),
+    ...(inner.setMode ? { setMode: (m: Parameters<NonNullable<PermissionGate["setMode"]>>[0]) => inner.setMode!(m) } : {}),
+  };
   const canRead = (abs: string): true | string => {
     const d = o.gate?.check(readFileTool, { path: abs });
     return d?.action === "deny" ? d.reason : true;
@@ -64,9 +82,20 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
     hooks,
     hookDefs,
     tools: skillIndexFor(commands) ? [runSkillTool(commands, o.workspace)] : [],
+    gate,
     async prepare(prompt, signal) {
       commands.invalidate();
+      turnAllow = undefined;
       const expanded = await expandCommand(commands, prompt, { workspace: o.workspace, signal });
+      const rules = expanded.entry?.allowedTools ?? [];
+      rules.forEach((r, i) => {
+        try {
+          parseRule(r);
+        } catch (e) {
+          throw new ReasonixError("command_allowed_tools", `${expanded.entry!.path ?? expanded.entry!.source}: allowed-tools[${i}] ${JSON.stringify(r)}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      });
+      if (rules.length) turnAllow = { rules, command: expanded.entry!.name };
       const refs = await resolveReferences(expanded.content, { workspace: o.workspace, policy: o.pathPolicy, canRead, mcpResource: o.mcpResource, signal });
       const hook = await hooks.run("UserPromptSubmit", { prompt }, { signal });
       if (hook.block) throw new ReasonixError("hook_blocked", `a UserPromptSubmit hook blocked this message: ${hook.block}`);

@@ -76,3 +76,29 @@ test("an untrusted project command ends the turn with an error naming the file, 
   const end = evs.find((e) => e.type === "turn_end") as any;
   expect(end.error).toContain(`/ship (${join(sb.workspace, ".reasonix/commands/ship.md")}) not loaded: workspace not trusted (reasonix trust)`);
 });
+
+test("a command's allowed-tools stand in for the prompt during its turn only, never for a deny rule", async () => {
+  const { sb, llm } = await setup([
+    { toolCalls: [{ name: "write_file", arguments: { path: "notes/a.md", content: "A" } }] },
+    { text: "wrote" },
+    // A refused call ends a headless turn: no further step is asked for.
+    { toolCalls: [{ name: "write_file", arguments: { path: "notes/b.md", content: "B" } }] },
+    { toolCalls: [{ name: "write_file", arguments: { path: "secret/c.md", content: "C" } }] },
+  ]);
+  put(join(sb.home, "commands/note.md"), "---\nallowed-tools: [write_file, Edit(notes/**)]\n---\nWrite the note $1\n");
+  put(join(sb.home, "commands/leak.md"), "---\nallowed-tools: write_file\n---\nWrite $1\n");
+  const cfg = (await import("../../engine/tests/helpers.ts")).providerConfig(llm.url);
+  (cfg.permissions as Record<string, unknown>).deny = ["Edit(secret/**)"];
+  const engine = engineFor(sb, llm.url, { config: cfg, permissionMode: "ask", headless: true });
+  cleanups.push(() => engine.close());
+  const s = await engine.createSession();
+  expect(await s.submit("/note a")).toBe("done");
+  expect(await s.submit("now write b")).toBe("denied");
+  expect(await s.submit("/leak c")).toBe("denied");
+  const refusals = s.history().filter((e) => e.type === "tool_result").map((e: any) => e.output);
+  expect(refusals[1]).toContain("needs approval in ask mode");
+  expect(refusals[2]).toContain("is denied by the rule Edit(secret/**)");
+  expect(llm.chatRequests()).toHaveLength(4);
+  const { existsSync } = await import("node:fs");
+  expect([existsSync(join(sb.workspace, "notes/a.md")), existsSync(join(sb.workspace, "notes/b.md")), existsSync(join(sb.workspace, "secret/c.md"))]).toEqual([true, false, false]);
+});
