@@ -123,7 +123,7 @@ function humanReporter(name: string) {
         break;
       case "error":
         // During an outage the reason shows on the status line (the next "reconnecting").
-        if (!e.terminal && !outage) process.stderr.write(dim(`${e.message}\n`, process.stderr));
+        if (!e.terminal && !outage) process.stderr.write(dim(`${e.message}${e.hint ? ` (${e.hint})` : ""}\n`, process.stderr));
         break;
     }
   };

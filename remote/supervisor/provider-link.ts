@@ -75,7 +75,7 @@ export class ProviderLink {
    * promise for a background retry when the old port is still held; the forward
    * then comes back by itself.
    */
-  async attach(client: Client): Promise<{ port: number; retry?: Promise<boolean> }> {
+  async attach(client: Client): Promise<{ port: number; retry?: Promise<boolean>; changed: boolean }> {
     this.start();
     const proxy = this.proxy!;
     const prev = await this.readRemote(client);
@@ -105,8 +105,9 @@ export class ProviderLink {
       ...(this.o.defaultModel ? { default_model: this.o.defaultModel } : {}),
       providers: manifestEntries(this.o.entries),
     };
-    if (!prev || JSON.stringify(prev) !== JSON.stringify(manifest)) await this.writeRemote(client, manifest);
-    return { port, retry };
+    const changed = !prev || JSON.stringify(prev) !== JSON.stringify(manifest);
+    if (changed) await this.writeRemote(client, manifest);
+    return { port, retry, changed };
   }
 
   private async retry(client: Client, f: RemoteForward): Promise<boolean> {

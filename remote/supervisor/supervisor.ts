@@ -337,16 +337,18 @@ export class Supervisor {
     }
   }
 
-  private async attachProviderLink(conn: SshConnection): Promise<void> {
+  /** Resolves true when the remote manifest was (re)written: a serve already running has not read it. */
+  private async attachProviderLink(conn: SshConnection): Promise<boolean> {
     const link = this.o.providerLink!;
     const r = await link.attach(conn.client);
     const spec = `provider proxy: remote 127.0.0.1:${r.port} -> local 127.0.0.1:${link.localPort}`;
     if (!r.retry) {
       this.emit({ event: "forward", spec, status: "attached" });
-      return;
+      return r.changed;
     }
     this.emit({ event: "forward", spec, status: "failed", message: "the remote port is still held (usually by the previous, dead session); retrying" });
     void r.retry.then((ok) => ok && this.conn === conn && this.emit({ event: "forward", spec, status: "attached" }));
+    return r.changed;
   }
 
   /** Make the serve available on this connection and hang every listener on it. */
@@ -357,7 +359,7 @@ export class Supervisor {
     void sweepOrphanedParts(client, this.o.host).catch(() => {});
     const ws = this.o.bootstrap.workspace ?? "~";
     // Before any serve starts: it reads the provider manifest once, at start.
-    if (this.o.providerLink) await this.attachProviderLink(conn);
+    const manifestChanged = this.o.providerLink ? await this.attachProviderLink(conn) : false;
     let serve: ServeInfo | null = null;
     let via: "known" | "remote" | "started" = "known";
     const known = this.serve ?? this.o.cache?.get(this.o.host, ws) ?? null;
@@ -376,6 +378,16 @@ export class Supervisor {
       this.o.cache?.put(this.o.host, ws, serve);
     }
     this.serve = serve;
+    if (manifestChanged && serve.reused) {
+      // It read its providers at start: until restarted it uses its own keys, or a stale proxy URL.
+      this.emit({
+        event: "error",
+        code: "provider_manifest_stale",
+        message: `the remote serve (pid ${serve.pid}) started before the provider manifest was written: it does not use this machine's keys until it restarts`,
+        hint: `reasonix remote serve restart ${this.o.host}`,
+        terminal: false,
+      });
+    }
     this.tunnel.attach(client, serve.addr);
     for (const { f, l } of this.locals) {
       l.attach(client, f.target);

@@ -185,6 +185,30 @@ describe.skipIf(skip)("credentials = local-proxy (real sshd, compiled serve)", (
     // Still nowhere in the remote user's files after failed and resumed turns.
     expect(Bun.spawnSync(["grep", "-rlF", "--", KEY, sshd.home]).exitCode).toBe(1);
   }, 180_000);
+
+  test("a serve that started before the manifest is named (provider_manifest_stale); `serve restart` makes it use the laptop", async () => {
+    expect(await interrupt(r!)).toBe(0);
+    r = null;
+    sshd.runAsUser("rm -f ~/.reasonix/remote/provider-proxy.json");
+    r = startConnect(env);
+    const ready = await r.waitFor((e) => e.event === "ready", 60_000);
+    const stale = r.events.find((e) => e.event === "error" && e.code === "provider_manifest_stale")!;
+    expect(stale.terminal).toBe(false);
+    expect(stale.hint).toBe("reasonix remote serve restart box");
+    const restarted = Bun.spawnSync([process.execPath, resolve(import.meta.dir, "../../cli/main.ts"), "remote", "serve", "restart", "box", "--json"], { cwd: env.dir, env: env.env });
+    expect(restarted.exitCode).toBe(0);
+    // Same token and the tunnel follows the new serve (the supervisor's health check).
+    const token = /#token=([0-9a-f]+)/.exec(ready.url)![1]!;
+    await r.waitFor((e) => e.event === "serve_restarted" || (e.event === "ready" && e.pid !== ready.pid), 60_000).catch(() => null);
+    let ok = false;
+    for (let i = 0; i < 300 && !ok; i++) {
+      ok = (await api(ready.local_port, token, "GET", "/api/status").then((x) => x.status, () => 0)) === 200;
+      if (!ok) await Bun.sleep(100);
+    }
+    llm.push({ text: "after restart" });
+    const { id } = (await (await api(ready.local_port, token, "POST", "/api/sessions", {})).json()) as { id: string };
+    await turn(ready.local_port, token, id, "hi", "after restart");
+  }, 180_000);
 });
 
 test("remote add --credentials local-proxy is stored in the host's entry; other values are usage errors", () => {
