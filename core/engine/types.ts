@@ -218,5 +218,7 @@ export interface Engine {
   models(): ModelInfo[];
   /** Ask a provider entry's endpoint which models it serves (models_url or /models). */
   discoverModels?(name: string): Promise<string[]>;
+  /** The workspace's MCP servers as they are now (for a `/mcp` listing); empty when none are declared. */
+  mcpServers?(): import("../mcp/report.ts").McpServerStatus[];
   close(): Promise<void>;
 }

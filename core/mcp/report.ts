@@ -81,3 +81,43 @@ export async function testServer(spec: McpServerSpec, ctx: { workspace: string; 
   await conn.close();
   return report;
 }
+
+/** One server as a running session sees it (the `/mcp` listing of a front end). */
+export interface McpServerStatus {
+  name: string;
+  type: McpServerSpec["type"];
+  scope: McpServerSpec["scope"];
+  status: string;
+  error?: string;
+  tools: string[];
+  prompts: string[];
+  resources: string[];
+}
+
+export function serverStatuses(conns: readonly { spec: McpServerSpec; status: string; error?: string; tools: { name: string }[]; prompts: { name: string }[]; resources: { uri: string }[] }[]): McpServerStatus[] {
+  return conns.map((c) => ({
+    name: c.spec.name,
+    type: c.spec.type,
+    scope: c.spec.scope,
+    status: c.status,
+    ...(c.error ? { error: c.error } : {}),
+    tools: c.tools.map((t) => toolName(c.spec.name, t.name)),
+    prompts: c.prompts.map((p) => `/${toolName(c.spec.name, p.name)}`),
+    resources: c.resources.map((r) => `@${c.spec.name}:${r.uri}`),
+  }));
+}
+
+/** The text of a `/mcp` listing. */
+export function formatStatuses(list: McpServerStatus[]): string {
+  if (list.length === 0) return "no MCP servers (reasonix mcp add NAME -- CMD, or see reasonix docs show mcp.md)";
+  return list
+    .map((s) => {
+      const head = `${s.name} [${s.type}, ${s.scope}] ${s.status}${s.error ? `: ${s.error.split("\n")[0]}` : ""}`;
+      const lines = [head];
+      if (s.tools.length) lines.push(`  tools: ${s.tools.join(", ")}`);
+      if (s.prompts.length) lines.push(`  prompts: ${s.prompts.join(", ")}`);
+      if (s.resources.length) lines.push(`  resources: ${s.resources.slice(0, 20).join(", ")}${s.resources.length > 20 ? ` … (${s.resources.length})` : ""}`);
+      return lines.join("\n");
+    })
+    .join("\n");
+}

@@ -9,6 +9,7 @@ import { loadConfig } from "../../config/load.ts";
 import { createEngine } from "../../engine/engine.ts";
 import type { EngineEvent } from "../../engine/types.ts";
 import { probeSandbox } from "../../sandbox/index.ts";
+import { formatStatuses } from "../report.ts";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
 
 const fixture = join(import.meta.dir, "fixtures", "changing-server.ts");
@@ -83,6 +84,11 @@ describe.skipIf(!sandbox.available)("MCP tools in the engine", () => {
     expect(JSON.stringify(reqs[4]!.body.tools)).toBe(JSON.stringify(reqs[5]!.body.tools));
     expect(JSON.stringify(reqs[4]!.body.messages)).toContain("extra 2");
     void e; void f;
+    // What a front end's /mcp listing shows.
+    const status = engine.mcpServers!();
+    expect(status).toEqual([expect.objectContaining({ name: "chg", type: "stdio", scope: "user", status: "ready" })]);
+    expect(status[0]!.tools).toContain("mcp__chg__extra");
+    expect(formatStatuses(status)).toStartWith("chg [stdio, user] ready\n  tools: mcp__chg__add_tool, ");
   });
 
   test("progress arrives as tool_progress events; cancelling the turn cancels the MCP call", async () => {
