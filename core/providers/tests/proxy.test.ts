@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createProvider } from "../registry.ts";
 import { ProviderError } from "../errors.ts";
 import "../index.ts";
-import { PROXY_FILE_ENV, PROXY_SECRET_HEADER, manifestEntries, proxiedEntries, proxyManifestFromEnv, startProviderProxy, type ProviderProxy } from "../proxy.ts";
+import { PROXY_FILE_ENV, PROXY_MAX_BODY, PROXY_SECRET_HEADER, manifestEntries, proxiedEntries, proxyManifestFromEnv, startProviderProxy, type ProviderProxy } from "../proxy.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../testing/scripted-llm-anthropic.ts";
 import type { ProviderConfig } from "../types.ts";
@@ -70,6 +70,47 @@ describe("provider proxy", () => {
       expect(err.message).toStartWith("laptop link down, retrying");
       expect((err as ProviderError).retryable).toBe(true);
     }
+  });
+
+  test("a request body over PROXY_MAX_BODY is refused (413) and never forwarded", async () => {
+    const { llm, proxy } = await setup("openai", [{ text: "no" }]);
+    const res = await fetch(`http://127.0.0.1:${proxy.port}/p/m/chat/completions`, { method: "POST", body: new Uint8Array(PROXY_MAX_BODY + 1024), headers: { [PROXY_SECRET_HEADER]: proxy.secret } }).catch(() => null);
+    // Bun answers 413, or closes the connection mid-upload: either way nothing went through.
+    if (res) expect(res.status).toBe(413);
+    expect(llm.requests.length).toBe(0);
+  });
+
+  test("response bodies stream through: the first chunk arrives while the provider still holds the rest", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const up = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response(
+          new ReadableStream({
+            async start(c) {
+              c.enqueue(new TextEncoder().encode("data: first\n\n"));
+              await held;
+              c.enqueue(new TextEncoder().encode("data: second\n\n"));
+              c.close();
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    });
+    open.push({ stop: () => up.stop(true) });
+    const proxy = startProviderProxy({ entries: [{ name: "u", kind: "openai", base_url: `http://127.0.0.1:${up.port}/v1`, model: "m" }], deps: { secret: () => undefined } });
+    open.push(proxy);
+    const res = await fetch(`http://127.0.0.1:${proxy.port}/p/u/chat/completions`, { method: "POST", body: "{}", headers: { [PROXY_SECRET_HEADER]: proxy.secret } });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("first");
+    expect(first).not.toContain("second");
+    release();
+    let rest = "";
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    expect(rest).toContain("second");
   });
 
   test("the manifest file: read only when private; a missing file means no proxy", () => {
