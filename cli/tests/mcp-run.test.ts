@@ -3,6 +3,7 @@
 // inside the OS sandbox).
 import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
@@ -25,6 +26,14 @@ async function setup(steps: Parameters<typeof startScriptedOpenAI>[0], toml: str
   ce.env.XDG_STATE_HOME = join(ce.home, "..", "state");
   cleanups.push(() => llm.close(), () => ce.cleanup());
 }
+
+const freePort = () =>
+  new Promise<number>((r) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => r(port));
+    });
+  });
 
 const toolMessages = (req: { body: any }) => req.body.messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
 
@@ -83,6 +92,36 @@ describe.skipIf(skip)("reasonix run calls MCP tools", () => {
     expect(second).toContain('<resource server="everything" uri="demo://resource/static/document/architecture.md">');
     expect(second.length).toBeGreaterThan(200);
   });
+
+  for (const [mode, type, path] of [["streamableHttp", "http", "/mcp"], ["sse", "sse", "/sse"]] as const) {
+    test(`${type}: reasonix run calls a remote server-everything (echo, long-running with progress)`, async () => {
+      const port = await freePort();
+      const srv = Bun.spawn([nodeBin, everythingJs, mode], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+      cleanups.push(async () => (srv.kill(), await srv.exited));
+      const reader = srv.stderr.getReader();
+      let text = "";
+      for (let i = 0; i < 200 && !/listening|running on port/i.test(text); i++) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+      await setup(
+        [
+          { toolCalls: [{ name: "mcp__remote__echo", arguments: { message: `via ${type}` } }, { name: "mcp__remote__trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } }] },
+          { text: "done" },
+        ],
+        pluginToml("remote", { type, url: `http://127.0.0.1:${port}${path}` }),
+      );
+      const r = await runCli(ce, ["run", "--output-format", "stream-json", "go"]);
+      expect(r.stderr).not.toContain("error:");
+      expect(r.code).toBe(0);
+      const out = toolMessages(llm.chatRequests()[1]!);
+      expect(out[0]).toBe(`Echo: via ${type}`);
+      expect(out[1]).toContain("Long running operation completed");
+      expect(r.stdout).toContain('"type":"tool_progress"');
+    });
+  }
 
   test("server-filesystem under the sandbox writes in the workspace but not outside it", async () => {
     await setup(
