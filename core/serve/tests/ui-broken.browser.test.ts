@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { haveChromium, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
-if (!haveChromium) console.warn("skip: /usr/bin/chromium not found; the browser tests need Debian's chromium package");
+if (!haveChromium) console.warn("SKIPPED web UI v2 browser tests: /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
 
 const sessionOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.replace(/^\/sessions\//, ""));
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { haveChromium, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
-if (!haveChromium) console.warn("skip: /usr/bin/chromium not found; the browser tests need Debian's chromium package");
+if (!haveChromium) console.warn("SKIPPED web UI v2 browser tests: /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
 
 const ANSWER = [
   "## Plan",
@@ -95,7 +95,7 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
     );
     const page = await rig.open();
     await say(page, "use every writer");
-    const expectDiff = async (lines: string[]) => {
+    const expectDiff = async (lines: string[], keyboard = false) => {
       const allow = page.getByRole("button", { name: "Allow once" });
       await allow.waitFor();
       const card = page.locator(".tool.status-ask").first();
@@ -104,10 +104,14 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
       for (const l of lines) expect(diffText).toContain(l);
       // Not the JSON input with \n escapes.
       expect(await card.locator("details.tool-input").count()).toBe(0);
-      await allow.click();
+      if (keyboard) {
+        // A live request takes the keyboard: Enter allows once.
+        await page.waitForFunction(() => document.activeElement?.textContent === "Allow once");
+        await page.keyboard.press("Enter");
+      } else await allow.click();
       await page.locator(`.tool[data-call="${call}"]:not(.status-ask)`).waitFor();
     };
-    await expectDiff(["notes.md", "new file", "# Notes", "first line", "+2"]);
+    await expectDiff(["notes.md", "new file", "# Notes", "first line", "+2"], true);
     await shot(page, "diff-write");
     await expectDiff(["greet.ts", "export const b = 2;", "export const b = 20;", "+1", "−1"]);
     await page.getByRole("button", { name: "Allow once" }).waitFor();

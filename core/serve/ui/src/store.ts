@@ -266,7 +266,10 @@ export async function send(prompt: string): Promise<boolean> {
   state.view.thinking = true;
   // Until the first turn is on disk the list has no title: show the prompt.
   const row = state.sessions.find((s) => s.id === id);
-  if (row && !row.title) row.title = prompt.split("\n")[0]!.slice(0, 80);
+  if (row && !row.title) {
+    row.title = prompt.split("\n")[0]!.slice(0, 80);
+    state.sessions = [...state.sessions];
+  }
   changed();
   try {
     await api("POST", sessionPath(id, "prompt"), { prompt });

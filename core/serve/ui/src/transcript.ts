@@ -63,11 +63,13 @@ export interface View {
   changed: Map<string, FileDiff[]>;
   /** Answer blocks the current model attempt streamed into (a notice in between splits them). */
   attempt: Set<Item>;
+  /** Bumped when `changed` gains a diff. */
+  filesV: number;
   /** Bumped on every change. */
   v: number;
 }
 
-export const emptyView = (): View => ({ items: [], todos: [], usage: null, thinking: false, turnOpen: false, changed: new Map(), attempt: new Set(), v: 0 });
+export const emptyView = (): View => ({ items: [], todos: [], usage: null, thinking: false, turnOpen: false, changed: new Map(), attempt: new Set(), filesV: 0, v: 0 });
 
 function drop(view: View, gone: Set<Item>): void {
   if (gone.size) view.items = view.items.filter((i) => !gone.has(i));
@@ -110,6 +112,7 @@ export function missingKeyProvider(message: string): string | undefined {
 }
 
 function addChanged(view: View, diffs: FileDiff[] | undefined): void {
+  view.filesV++;
   for (const d of diffs ?? []) {
     const list = view.changed.get(d.path) ?? [];
     list.push(d);

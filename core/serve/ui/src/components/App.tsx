@@ -12,6 +12,14 @@ import { Side } from "./Side.tsx";
 import { Transcript } from "./Transcript.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
+import { pure } from "../pure.ts";
+import { isBusy as busyNow, shownModel } from "../store.ts";
+
+// Streamed deltas re-render only the transcript: the rest re-renders when what it shows changed.
+const HeaderP = pure(Header as (p: Record<string, unknown>) => preact.JSX.Element);
+const SessionsP = pure(Sessions as (p: Record<string, unknown>) => preact.JSX.Element);
+const SideP = pure(Side as (p: Record<string, unknown>) => preact.JSX.Element);
+const ComposerP = pure(Composer as (p: Record<string, unknown>) => preact.JSX.Element);
 
 type User = Extract<Item, { kind: "user" }>;
 
@@ -51,17 +59,17 @@ function Main() {
   const overlay = state.drawer || state.changesOpen;
   return (
     <div class="shell">
-      <Header />
+      <HeaderP status={state.status} models={state.models} transport={state.transport} drawer={state.drawer} side={state.changesOpen} model={shownModel()} selected={state.selectedModel} busy={busyNow()} />
       <div class="body">
-        <Sessions />
+        <SessionsP sessions={state.sessions} current={state.current} drawer={state.drawer} busy={[...state.busy].join(",")} />
         {overlay ? <div class="scrim narrow-only" onClick={() => { state.drawer = state.changesOpen = false; changed(); }} /> : null}
         <main class="chat" aria-label="Conversation">
           <Banner />
           <Trust />
           <Transcript actions={actions} />
-          <Composer />
+          <ComposerP current={state.current} busy={busyNow()} mode={state.mode} usage={state.view.usage} models={state.models} model={shownModel()} draft={draft.onSend} />
         </main>
-        <Side />
+        <SideP todos={state.view.todos} files={state.view.filesV} view={state.view} open={state.changesOpen} />
       </div>
       <div class="sr" role="status" aria-live="polite" id="announce">{state.announce}</div>
       <KeyDialog />

@@ -42,7 +42,13 @@ export function Header() {
       </div>
       <label class="model">
         <span class="sr">Model</span>
-        <select id="model" aria-label="Model" value={model} onChange={(e) => void pickModel((e.target as HTMLSelectElement).value)}>
+        <select id="model" aria-label="Model" value={model} onChange={(e) => {
+          const sel = e.target as HTMLSelectElement;
+          const name = sel.value;
+          // Shown as chosen only once it took effect (a keyless entry asks for its key first).
+          sel.value = model;
+          void pickModel(name);
+        }}>
           {!state.models.length ? <option value="">no models</option> : null}
           {state.models.map((m) => <option key={m.name} value={m.name}>{`${m.name}${m.hasKey ? "" : " (no key)"}`}</option>)}
         </select>

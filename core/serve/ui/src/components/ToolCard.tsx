@@ -1,6 +1,6 @@
 // One tool call: what it does, its approval (with the diff it would make),
 // its output (tail first, expandable) and the diff that landed.
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, sessionPath } from "../api.ts";
 import { changed, state } from "../store.ts";
 import { addSystem, type Item } from "../transcript.ts";
@@ -49,6 +49,12 @@ function Output({ text }: { text: string }) {
 
 function Approval({ t }: { t: Tool }) {
   const [sending, setSending] = useState(false);
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // A request that arrives live takes the keyboard (Enter allows once), unless the user is typing.
+    const typing = document.activeElement?.id === "prompt" && !!(document.activeElement as HTMLTextAreaElement).value;
+    if (!state.loading && !typing) first.current?.focus();
+  }, []);
   const decide = (decision: string) => async () => {
     if (!state.current) return;
     setSending(true);
@@ -65,7 +71,7 @@ function Approval({ t }: { t: Tool }) {
     <div class="approval" role="group" aria-label={`Approve ${req.summary}`}>
       <div class="summary">{req.summary}</div>
       <div class="buttons">
-        <button type="button" class="primary" disabled={sending} onClick={decide("once")} data-autofocus>Allow once</button>
+        <button type="button" class="primary" ref={first} disabled={sending} onClick={decide("once")}>Allow once</button>
         <button type="button" disabled={sending} onClick={decide("session")} title={req.suggestedRule ? `adds the rule ${req.suggestedRule} for this session` : undefined}>Allow for session</button>
         <button type="button" class="danger" disabled={sending} onClick={decide("deny")}>Deny</button>
       </div>
