@@ -101,7 +101,7 @@ export default defineCommand<RunArgs>({
 
     const fmt = args.outputFormat;
     let finalText = "";
-    let lastUsage: { turn: unknown; total: unknown; cacheHitPercent: number; cost?: { turn: number; total: number; currency: string; saved?: number } } | undefined;
+    let lastUsage: { turn: unknown; total: unknown; cacheHitPercent: number; cost?: { turn: number; total: number; currency: string }; cacheSaved?: number } | undefined;
     let errorText: string | undefined;
     if (fmt === "stream-json") {
       printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
@@ -154,7 +154,7 @@ export default defineCommand<RunArgs>({
       if (lastUsage) {
         const t = lastUsage.turn as { inputTokens: number; outputTokens: number };
         const c = lastUsage.cost;
-        const cost = c ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${c.saved ? `, cache saved ${c.saved.toFixed(4)}` : ""})` : "";
+        const cost = c ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${lastUsage.cacheSaved ? `, cache saved ${lastUsage.cacheSaved.toFixed(4)}` : ""})` : "";
         err.write(dim(`this turn: ${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${cost} · session ${session.id}\n`, err));
       }
       if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);

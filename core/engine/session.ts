@@ -12,6 +12,8 @@ import { chatWithRetry, type RetryHooks, type RetryPolicy } from "../providers/r
 import type { ChatRequest, Provider, StreamHandlers, ToolCall, ToolSchema } from "../providers/types.ts";
 import { EFFORTS, isEffort } from "../providers/reasoning.ts";
 import { priceOf, savedBy, type Prices } from "../providers/pricing.ts";
+import { checkVision, type ImageInput } from "../providers/images.ts";
+import { imageReferences } from "./images.ts";
 import { captureFile } from "../sessions/checkpoints.ts";
 import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
@@ -26,7 +28,7 @@ import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff }
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
-import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, TurnEndReason, Usage } from "./types.ts";
+import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason, Usage } from "./types.ts";
 
 export interface SessionDeps {
   workspace: string;
@@ -186,24 +188,34 @@ export class LiveSession implements EngineSession {
     return this.tmp;
   }
 
-  submit(prompt: string): Promise<TurnEndReason> {
+  submit(prompt: string, opts: SubmitOptions = {}): Promise<TurnEndReason> {
     if (this.closed) return Promise.reject(new ReasonixError("session_closed", "session is closed"));
     if (this.abort) return Promise.reject(new ReasonixError("session_busy", "a turn is already running in this session"));
-    const p = this.runTurn(prompt);
+    const p = this.runTurn(prompt, opts.images);
     this.running = p.catch(() => "error" as const);
     return p;
   }
 
-  private async runTurn(prompt: string): Promise<TurnEndReason> {
+  private async runTurn(prompt: string, attached?: ImageInput[]): Promise<TurnEndReason> {
     const ac = new AbortController();
     this.abort = ac;
     // Commands, @references and prompt hooks first, so the turn starts with the message it will send.
     let content: string | { failed: unknown } = prompt;
     if (this.deps.prepare) content = await this.deps.prepare(prompt, ac.signal).catch((e: unknown) => ({ failed: e }));
+    // Pictures: attached by the front end, or @shot.png in the text; only to a vision model.
+    let images: ImageInput[] = [];
+    if (typeof content === "string") {
+      try {
+        images = [...(attached ?? []), ...imageReferences(prompt, this.workspace, this.deps.pathPolicy)];
+        checkVision(images, this.deps.provider.vision === true, this.deps.provider.model, this.deps.provider.name);
+      } catch (e) {
+        content = { failed: e };
+      }
+    }
     const turn = this.state.nextTurn;
     this.commit({ t: "turn_start", turn, prompt, at: now() });
     this.emit({ type: "turn_start", sessionId: this.id, turn, prompt });
-    if (typeof content === "string") this.commit({ t: "msg", turn, msg: { role: "user", content } });
+    if (typeof content === "string") this.commit({ t: "msg", turn, msg: { role: "user", content, ...(images.length ? { images } : {}) } });
     let reason: TurnEndReason = "done";
     let error: string | undefined;
     this.endError = undefined;

@@ -65,8 +65,10 @@ export type EngineEvent =
       turn: Usage;
       total: Usage;
       cacheHitPercent: number;
-      /** Spend so far, when the model has prices (entry `prices` or the rate card); saved: what cache hits saved in the session. */
-      cost?: { turn: number; total: number; currency: string; saved?: number };
+      /** Spend so far, when the model has prices (entry `prices` or the rate card). */
+      cost?: { turn: number; total: number; currency: string };
+      /** What cache hits saved in the session so far, in cost's currency. */
+      cacheSaved?: number;
     }
   | { type: "compaction"; removedMessages: number; summaryChars: number }
   /**
@@ -113,6 +115,11 @@ export interface SessionSummary {
   turns: number;
 }
 
+export interface SubmitOptions {
+  /** Pictures pasted or attached in the front end (see core/providers/images.ts); sent only to vision models. */
+  images?: import("../providers/images.ts").ImageInput[];
+}
+
 /** One live session as a front end sees it. */
 export interface EngineSession {
   readonly id: string;
@@ -120,7 +127,7 @@ export interface EngineSession {
   /** Subscribe to events; returns an unsubscribe function. */
   subscribe(listener: EngineEventListener): () => void;
   /** Run one user turn to completion (resolves when turn_end was emitted). */
-  submit(prompt: string): Promise<TurnEndReason>;
+  submit(prompt: string, opts?: SubmitOptions): Promise<TurnEndReason>;
   /** Answer a pending approval_request. */
   approve(callId: string, decision: ApprovalDecision): void;
   /** Cancel the running turn, if any. */

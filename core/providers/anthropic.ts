@@ -3,6 +3,7 @@
  * client (no SDK needed for one endpoint).
  */
 import { applyAnthropicThinking } from "./reasoning.ts";
+import { anthropicImageBlock } from "./images.ts";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
@@ -35,7 +36,7 @@ export function toAnthropicMessages(messages: Message[]): { role: "user" | "assi
     else out.push({ role, content: blocks });
   };
   for (const m of messages) {
-    if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
+    if (m.role === "user") push("user", [{ type: "text", text: m.content }, ...(m.images ?? []).map(anthropicImageBlock)]);
     else if (m.role === "tool") {
       const b: Block = { type: "tool_result", tool_use_id: m.callId, content: m.content };
       if (m.isError) b.is_error = true;

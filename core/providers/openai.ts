@@ -8,6 +8,7 @@ import { mergeExtraBody } from "./config.ts";
 import { ProviderError, httpError } from "./errors.ts";
 import { ctxOf, fetchModelList, joinUrl, networkError, who, type ProviderCtx } from "./http.ts";
 import { StreamWatch } from "./stream-watch.ts";
+import { openAIImagePart } from "./images.ts";
 import { applyChatReasoning, reasoningShape, replaysReasoning, type ReasoningShape } from "./reasoning.ts";
 
 /** Before reasoning shapes: reasoning_content on tool-calling steps (DeepSeek thinking). */
@@ -20,7 +21,7 @@ type OpenAIClient = import("openai").OpenAI;
 export function toOpenAIMessages(system: string, messages: Message[], shape: ReasoningShape = DEFAULT_SHAPE): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [{ role: "system", content: system }];
   for (const m of messages) {
-    if (m.role === "user") out.push({ role: "user", content: m.content });
+    if (m.role === "user") out.push({ role: "user", content: m.images?.length ? [{ type: "text", text: m.content }, ...m.images.map(openAIImagePart)] : m.content });
     else if (m.role === "tool") out.push({ role: "tool", tool_call_id: m.callId, content: m.content });
     else {
       const msg: Record<string, unknown> = { role: "assistant", content: m.content };

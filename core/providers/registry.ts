@@ -36,6 +36,7 @@ export abstract class ConfiguredProvider {
   get name() { return this.cfg.name; }
   get model() { return this.cfg.model!; }
   get contextWindow() { return this.cfg.context_window ?? 0; }
+  get vision() { return this.cfg.vision === true; }
   /** The model's price: the entry's `prices`, else the embedded rate card (pricing.ts). */
   get prices(): Prices | undefined { return pricesFor(this.cfg, this.cfg.model!); }
   protected key(): string | undefined {

@@ -6,6 +6,7 @@
  * whole conversation is sent every step, so the prefix stays cacheable.
  */
 import { applyResponsesReasoning } from "./reasoning.ts";
+import { responsesImagePart } from "./images.ts";
 import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
@@ -20,7 +21,7 @@ import type { ChatRequest, ChatResult, FinishReason, Message, Provider, Provider
 export function toResponsesInput(messages: Message[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const m of messages) {
-    if (m.role === "user") out.push({ role: "user", content: m.content });
+    if (m.role === "user") out.push({ role: "user", content: m.images?.length ? [{ type: "input_text", text: m.content }, ...m.images.map(responsesImagePart)] : m.content });
     else if (m.role === "tool") out.push({ type: "function_call_output", call_id: m.callId, output: m.content });
     else {
       if (m.content) out.push({ role: "assistant", content: m.content });

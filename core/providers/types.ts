@@ -18,7 +18,7 @@ export type ThinkingBlock =
   | { type: "redacted_thinking"; data: string };
 
 export type Message =
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; /** Pictures sent with the text (see images.ts). */ images?: import("./images.ts").ImageInput[] }
   | {
       role: "assistant";
       content: string;
@@ -83,6 +83,8 @@ export interface Provider {
   readonly kind: string;
   readonly model: string;
   readonly contextWindow: number;
+  /** The entry says `vision = true`: user messages may carry images. */
+  readonly vision?: boolean;
   /** Per-million-token prices (entry `prices`, else the rate card), for cost receipts. */
   readonly prices?: import("./pricing.ts").Prices;
   /** One attempt: no retries here (see retry.ts). Throws ProviderError. */
@@ -105,6 +107,8 @@ export interface ProviderConfig {
   extra_body?: Record<string, unknown>;
   context_window?: number;
   max_output_tokens?: number;
+  /** The model accepts images (image input is sent only then). */
+  vision?: boolean;
   /** Give up an attempt when no byte arrived this long after sending (default 300). */
   first_byte_timeout_seconds?: number;
   /** Give up an attempt when the stream is silent this long between bytes (default 120). */

@@ -34,7 +34,7 @@ export function costReport(history: EngineEvent[]): CostReport {
   }
   const total = last?.total ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
   const c = last?.cost;
-  return { turns, total, ...(c ? { cost: c.total, currency: c.currency, ...(c.saved ? { saved: c.saved } : {}) } : {}) };
+  return { turns, total, ...(c ? { cost: c.total, currency: c.currency, ...(last?.cacheSaved ? { saved: last.cacheSaved } : {}) } : {}) };
 }
 
 export function formatCostReport(r: CostReport): string {

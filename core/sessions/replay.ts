@@ -90,8 +90,7 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         s.currency = r.currency ?? s.currency;
       }
       if (r.saved) s.totalSaved = (s.totalSaved ?? 0) + r.saved;
-      const saved = s.totalSaved ? { saved: round6(s.totalSaved) } : {};
-      const cost = s.currency !== undefined ? { cost: { turn: round6(s.turnCost), total: round6(s.totalCost), currency: s.currency, ...saved } } : {};
+      const cost = s.currency !== undefined ? { cost: { turn: round6(s.turnCost), total: round6(s.totalCost), currency: s.currency }, ...(s.totalSaved ? { cacheSaved: round6(s.totalSaved) } : {}) } : {};
       s.history.push({ type: "usage", turn: s.turnUsage, total: s.total, cacheHitPercent: cachePercent(s.turnUsage), ...cost });
       break;
     }
