@@ -92,13 +92,20 @@ test("acpx cancel stops a streaming prompt, which answers cancelled", async () =
   const { env } = await setup([{ text: "an answer that stalls half way", chunkSize: 3, stallAfter: 3 }]);
   expect((await acpx(env, "sessions", "new")).code).toBe(0);
   const prompt = spawnAcpx(env, ["--ttl", "2", "prompt", "go"]);
-  const out = new Response(prompt.stdout).text();
-  // Cancel once the first chunk has been written (bounded wait).
+  let text = "";
+  const out = (async () => {
+    const dec = new TextDecoder();
+    for await (const c of prompt.stdout) text += dec.decode(c, { stream: true });
+    return text;
+  })();
+  // Cancel only once the model is streaming (bounded waits): earlier, acpx drops the queued prompt itself.
+  for (let i = 0; i < 300 && !text.includes('"agent_message_chunk"'); i++) await Bun.sleep(100);
+  expect(text).toContain('"agent_message_chunk"');
   let cancelled = false;
-  for (let i = 0; i < 100 && !cancelled; i++) {
-    await Bun.sleep(100);
+  for (let i = 0; i < 20 && !cancelled; i++) {
     const c = await acpx(env, "cancel");
     cancelled = c.frames.some((f) => f.action === "cancel_result" && f.cancelled);
+    if (!cancelled) await Bun.sleep(200);
   }
   expect(cancelled).toBe(true);
   const frames = (await out).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
