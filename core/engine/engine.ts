@@ -5,7 +5,7 @@ import { ReasonixError } from "../errors.ts";
 import { homePaths, reasonixHome } from "../home.ts";
 import { createProvider } from "../providers/registry.ts";
 import { modelInfos, providerEntries, selectModel } from "../providers/config.ts";
-import { proxiedEntries, proxyManifestFromEnv } from "../providers/proxy.ts";
+import { PROXY_KEY_ENV, proxiedEntries, proxyManifestFromEnv, proxySecretReader } from "../providers/proxy.ts";
 import { defaultRetryPolicy } from "../providers/retry.ts";
 import "../providers/index.ts";
 import { parseRule } from "../permissions/rules.ts";
@@ -81,7 +81,8 @@ export function createEngine(opts: EngineOptions): Engine {
   const entries = proxy ? proxiedEntries(proxy) : providerEntries(values);
   const defaultModel = (proxy ? proxy.default_model : values.default_model) as string | undefined;
   const secrets = new SecretStore(join(home, ".env"));
-  const secret = (name: string) => secrets.get(name);
+  const proxySecret = proxy ? proxySecretReader(proxy) : null;
+  const secret = (name: string) => (proxySecret && name === PROXY_KEY_ENV ? proxySecret() : secrets.get(name));
   const store = new SessionStore(homePaths(home).sessions);
   const live = new Set<LiveSession>();
   let registry: ToolRegistry | undefined;
@@ -247,7 +248,7 @@ export function createEngine(opts: EngineOptions): Engine {
       } catch {
         keys = new Map();
       }
-      return modelInfos(entries, (n) => !!keys.get(n));
+      return modelInfos(entries, (n) => (!!proxySecret && n === PROXY_KEY_ENV) || !!keys.get(n));
     },
     async close() {
       await Promise.all([...live].map((s) => s.close()));

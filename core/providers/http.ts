@@ -23,14 +23,19 @@ export interface ProviderCtx {
   viaProxy?: boolean;
 }
 
-/** The header a provider proxy (proxy.ts) checks; an entry that sends it goes through one. */
+/** The header a provider proxy (proxy.ts) checks (it also takes the secret as the entry's key). */
 export const PROXY_SECRET_HEADER = "x-reasonix-proxy-secret";
+/**
+ * The api_key_env of entries behind a provider proxy: resolved from the proxy's
+ * manifest file (the per-connection secret), never from .env or the environment.
+ */
+export const PROXY_KEY_ENV = "REASONIX_PROVIDER_PROXY_SECRET";
 
 export const ctxOf = (cfg: ProviderConfig, url = cfg.base_url ?? ""): ProviderCtx => ({
   provider: cfg.name,
   host: hostOf(url),
   apiKeyEnv: cfg.api_key_env,
-  ...(cfg.headers?.[PROXY_SECRET_HEADER] ? { viaProxy: true } : {}),
+  ...(cfg.api_key_env === PROXY_KEY_ENV ? { viaProxy: true } : {}),
 });
 
 /** `provider "x" (host)` */

@@ -9,11 +9,11 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
-import { PROXY_SECRET_HEADER, joinUrl } from "./http.ts";
+import { PROXY_KEY_ENV, PROXY_SECRET_HEADER, joinUrl } from "./http.ts";
 import { providerKey, type ProviderDeps } from "./registry.ts";
 import type { ProviderConfig } from "./types.ts";
 
-export { PROXY_SECRET_HEADER };
+export { PROXY_KEY_ENV, PROXY_SECRET_HEADER };
 
 /** Request bodies larger than this are refused (413): a model request is far smaller. */
 export const PROXY_MAX_BODY = 32 * 1024 * 1024;
@@ -43,16 +43,37 @@ export function manifestEntries(entries: ProviderConfig[]): ProviderConfig[] {
 
 /**
  * The entries a process uses when its provider calls go through a proxy: each
- * points at `<url>/p/<name>` and sends the secret instead of a key.
+ * points at `<url>/p/<name>` and sends the secret as its key (api_key_env =
+ * PROXY_KEY_ENV, resolved by `proxySecretReader`, so a rotated secret is used
+ * from the next request on).
  */
 export function proxiedEntries(m: ProxyManifest): ProviderConfig[] {
   return m.providers.map((e) => ({
     ...e,
     base_url: `${m.url.replace(/\/+$/, "")}/p/${encodeURIComponent(e.name)}`,
-    api_key_env: undefined,
+    api_key_env: PROXY_KEY_ENV,
     models_url: undefined,
-    headers: { [PROXY_SECRET_HEADER]: m.secret },
+    headers: undefined,
+    auth: undefined,
   }));
+}
+
+/** The manifest's current secret, re-read when the file changes (the last good one if it cannot be read). */
+export function proxySecretReader(m: ProxyManifest & { file?: string }): () => string {
+  let secret = m.secret;
+  let stamp = "";
+  return () => {
+    if (!m.file) return secret;
+    try {
+      const st = statSync(m.file);
+      const now = `${st.mtimeMs}:${st.size}:${st.ino}`;
+      if (now !== stamp) {
+        secret = parseProxyManifest(readFileSync(m.file, "utf8")).secret;
+        stamp = now;
+      }
+    } catch {}
+    return secret;
+  };
 }
 
 /** Read and check a manifest file (0600, written by the side that runs the proxy). */
@@ -100,7 +121,9 @@ export function startProviderProxy(o: { entries: ProviderConfig[]; deps: Provide
     maxRequestBodySize: PROXY_MAX_BODY,
     idleTimeout: 0, // a model may think for minutes before its first byte
     async fetch(req) {
-      const given = req.headers.get(PROXY_SECRET_HEADER) ?? "";
+      // The secret arrives as the entry's key (Bearer or x-api-key, by kind), or in our own header.
+      const bearer = /^Bearer (.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
+      const given = req.headers.get(PROXY_SECRET_HEADER) ?? bearer ?? req.headers.get("x-api-key") ?? "";
       if (!same(given, secret)) return deny(401, "provider proxy: missing or wrong secret");
       const url = new URL(req.url);
       const m = /^\/p\/([^/]+)(\/.*)?$/.exec(url.pathname);
@@ -164,7 +187,7 @@ export const PROXY_FILE_ENV = "REASONIX_PROVIDER_PROXY_FILE";
  * is unset or the file does not exist. A file that exists but is unreadable,
  * malformed or readable by others is an error (fail closed).
  */
-export function proxyManifestFromEnv(env: Record<string, string | undefined> = process.env): ProxyManifest | null {
+export function proxyManifestFromEnv(env: Record<string, string | undefined> = process.env): (ProxyManifest & { file: string }) | null {
   const file = env[PROXY_FILE_ENV];
   if (!file) return null;
   let st: ReturnType<typeof statSync>;
@@ -175,7 +198,7 @@ export function proxyManifestFromEnv(env: Record<string, string | undefined> = p
   }
   if ((st.mode & 0o077) !== 0) throw new ConfigError(file, `provider proxy manifest must be private (mode 0600), found ${(st.mode & 0o777).toString(8)}`);
   try {
-    return parseProxyManifest(readFileSync(file, "utf8"));
+    return { ...parseProxyManifest(readFileSync(file, "utf8")), file };
   } catch (e) {
     throw new ConfigError(file, (e as Error).message);
   }

@@ -7,10 +7,11 @@
  * keys) in step. The remote serve reads that file at start (the launch script
  * names it in $REASONIX_PROVIDER_PROXY_FILE).
  *
- * The remote port and the secret live as long as that file: a serve that keeps
- * running across reconnects keeps a working URL and secret, so on reconnect the
- * same remote port is asked for again (retried in the background while sshd
- * still holds it for the dead session).
+ * The remote port lives as long as that file: a serve that keeps running across
+ * reconnects keeps a working URL, so on reconnect the same remote port is asked
+ * for again (retried in the background while sshd still holds it for the dead
+ * session). The secret is new for every connection that holds the forward: the
+ * serve re-reads it from the file (proxySecretReader) on its next request.
  */
 import { randomBytes } from "node:crypto";
 import type { Client } from "ssh2";
@@ -79,8 +80,9 @@ export class ProviderLink {
     this.start();
     const proxy = this.proxy!;
     const prev = await this.readRemote(client);
+    // Until this connection holds the forward, whoever holds it (an earlier connect of
+    // ours still alive) keeps its secret; it is rotated once the forward is ours.
     if (prev) proxy.setSecret(prev.secret);
-    else proxy.setSecret(randomBytes(32).toString("hex"));
     const want = prev ? Number(new URL(prev.url).port) : this.remotePort;
     const target = { host: "127.0.0.1", port: proxy.port };
     let port = 0;
@@ -91,23 +93,36 @@ export class ProviderLink {
         port = await this.forward.attach(client);
       } catch {
         // Usually our own previous session, still registered until sshd notices it is dead.
-        retry = this.retry(client, this.forward);
         port = want;
+        const f = this.forward;
+        retry = this.retry(client, f).then(async (ok) => {
+          if (ok && this.forward === f) await this.publish(client, port).catch(() => {});
+          return ok;
+        });
       }
     } else {
       this.forward = new RemoteForward({ type: "remote", bind: { host: "127.0.0.1", port: 0 }, target });
       port = await this.forward.attach(client);
     }
     this.remotePort = port;
+    const manifest = retry ? null : await this.publish(client, port);
+    // What a running serve read at its start: anything but the secret.
+    const fixed = (m: ProxyManifest | null) => (m ? JSON.stringify({ ...m, secret: "" }) : "");
+    const changed = !prev || (manifest !== null && fixed(prev) !== fixed(manifest));
+    return { port, retry, changed };
+  }
+
+  /** A fresh secret for this connection: the proxy takes it, then the remote file (0600). */
+  private async publish(client: Client, port: number): Promise<ProxyManifest> {
     const manifest: ProxyManifest = {
       url: `http://127.0.0.1:${port}`,
-      secret: proxy.secret,
+      secret: randomBytes(32).toString("hex"),
       ...(this.o.defaultModel ? { default_model: this.o.defaultModel } : {}),
       providers: manifestEntries(this.o.entries),
     };
-    const changed = !prev || JSON.stringify(prev) !== JSON.stringify(manifest);
-    if (changed) await this.writeRemote(client, manifest);
-    return { port, retry, changed };
+    this.proxy!.setSecret(manifest.secret);
+    await this.writeRemote(client, manifest);
+    return manifest;
   }
 
   private async retry(client: Client, f: RemoteForward): Promise<boolean> {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createProvider } from "../registry.ts";
 import { ProviderError } from "../errors.ts";
 import "../index.ts";
-import { PROXY_FILE_ENV, PROXY_MAX_BODY, PROXY_SECRET_HEADER, manifestEntries, proxiedEntries, proxyManifestFromEnv, startProviderProxy, type ProviderProxy } from "../proxy.ts";
+import { PROXY_FILE_ENV, PROXY_KEY_ENV, PROXY_MAX_BODY, PROXY_SECRET_HEADER, manifestEntries, proxiedEntries, proxyManifestFromEnv, proxySecretReader, startProviderProxy, type ProviderProxy } from "../proxy.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../testing/scripted-llm-anthropic.ts";
 import type { ProviderConfig } from "../types.ts";
@@ -34,7 +34,7 @@ describe("provider proxy", () => {
       const { llm, proxy, entries } = await setup(kind, [{ text: "hello there" }]);
       expect(JSON.stringify(entries)).not.toContain(KEY);
       expect(JSON.stringify(entries)).not.toContain("local-only");
-      const p = createProvider({ ...entries[0]!, model: "x-1" }, { secret: () => undefined });
+      const p = createProvider({ ...entries[0]!, model: "x-1" }, { secret: (n) => (n === PROXY_KEY_ENV ? proxy.secret : undefined) });
       let text = "";
       const r = await p.chat(req, { onText: (d) => (text += d) }, new AbortController().signal);
       expect(r.message.content).toBe("hello there");
@@ -55,6 +55,8 @@ describe("provider proxy", () => {
     expect((await fetch(url, { method: "POST", body })).status).toBe(401);
     expect((await fetch(url, { method: "POST", body, headers: { [PROXY_SECRET_HEADER]: "0".repeat(64) } })).status).toBe(401);
     expect((await fetch(url, { method: "POST", body, headers: { [PROXY_SECRET_HEADER]: proxy.secret.slice(0, 10) } })).status).toBe(401);
+    expect((await fetch(url, { method: "POST", body, headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    expect((await fetch(url, { method: "POST", body, headers: { "x-api-key": "wrong" } })).status).toBe(401);
     expect((await fetch(`http://127.0.0.1:${proxy.port}/p/nope/x`, { headers: { [PROXY_SECRET_HEADER]: proxy.secret } })).status).toBe(404);
     expect(llm.requests.length).toBe(0);
   });
@@ -65,7 +67,7 @@ describe("provider proxy", () => {
     await gone.stop(true);
     for (const kind of ["openai", "anthropic"]) {
       const [e] = proxiedEntries({ url: `http://127.0.0.1:${port}`, secret: "s".repeat(64), providers: [{ name: "m", kind, model: "x" }] });
-      const err = await createProvider(e!, { secret: () => undefined }).chat(req, {}, new AbortController().signal).catch((x) => x);
+      const err = await createProvider(e!, { secret: () => "s".repeat(64) }).chat(req, {}, new AbortController().signal).catch((x) => x);
       expect(err).toBeInstanceOf(ProviderError);
       expect(err.message).toStartWith("laptop link down, retrying");
       expect((err as ProviderError).retryable).toBe(true);
@@ -123,6 +125,12 @@ describe("provider proxy", () => {
     chmodSync(f, 0o600);
     const m = proxyManifestFromEnv({ [PROXY_FILE_ENV]: f })!;
     expect(proxiedEntries(m)[0]!.base_url).toBe("http://127.0.0.1:9/p/m");
+    // The secret is the entries' key, re-read when the file changes (a new connection rotates it).
+    expect(proxiedEntries(m)[0]!.api_key_env).toBe(PROXY_KEY_ENV);
+    const read = proxySecretReader(m);
+    expect(read()).toBe("a".repeat(64));
+    writeFileSync(f, JSON.stringify({ url: "http://127.0.0.1:9/", secret: "b".repeat(64), providers: [{ name: "m", kind: "openai", model: "x" }] }));
+    expect(read()).toBe("b".repeat(64));
     writeFileSync(f, JSON.stringify({ url: "http://evil.example/", secret: "a".repeat(64), providers: [{ name: "m", kind: "openai" }] }));
     expect(() => proxyManifestFromEnv({ [PROXY_FILE_ENV]: f })).toThrow(/127\.0\.0\.1/);
   });
