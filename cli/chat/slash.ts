@@ -4,6 +4,7 @@
 import { BUILTIN_PREFIX, type CommandRegistry } from "../../core/commands/registry.ts";
 import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
+import { EFFORTS } from "../../core/providers/reasoning.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
 import { compact, MODES, type ChatState } from "./session.ts";
@@ -130,6 +131,27 @@ export const slashCommands: SlashCommand[] = [
       }
       ctx.st.setMode(mode);
       ctx.print([`permission mode ${ctx.paint.bold(mode)}`]);
+    },
+  },
+  {
+    name: "effort",
+    args: "[none|minimal|low|medium|high|xhigh|max|default]",
+    description: "Reasoning effort for the rest of the session (each vendor maps it onto its own scale)",
+    run: async (ctx, arg) => {
+      const session = ctx.st.session;
+      if (!session.setReasoningEffort) return ctx.print([ctx.paint.yellow("this engine cannot change the reasoning effort")]);
+      let effort: string | undefined = arg.trim() || undefined;
+      if (!effort) {
+        const current = session.reasoningEffort ?? "default";
+        effort = await ctx.pick("Reasoning effort", [...EFFORTS, "default"].map((e) => ({ label: e, value: e, description: e === current ? "current" : e === "default" ? "the provider entry's reasoning_effort" : undefined })));
+        if (!effort) return;
+      }
+      try {
+        session.setReasoningEffort(effort === "default" ? undefined : effort);
+      } catch (e) {
+        return ctx.print([ctx.paint.red(errorMessage(e))]);
+      }
+      ctx.print([`reasoning effort ${ctx.paint.bold(effort)} from the next request on`]);
     },
   },
   {
