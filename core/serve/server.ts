@@ -317,7 +317,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const ok = await sessions.build();
       return json({ saved: target.apiKeyEnv, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);
     }
-    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|rewind|mode|model|approvals\/([^/]+)))?$/.exec(path);
+    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|rewind|mode|effort|model|approvals\/([^/]+)))?$/.exec(path);
     if (m) {
       let id: string;
       try {
@@ -362,6 +362,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const mode = str(await readJson(req), "mode")! as PermissionMode;
         await sessions.setMode(id, mode);
         return json({ mode });
+      }
+      if (action === "effort" && method === "POST") {
+        return json({ effort: await sessions.setEffort(id, str(await readJson(req), "effort")!) });
       }
       if (action === "model" && method === "POST") {
         const name = str(await readJson(req), "name")!;

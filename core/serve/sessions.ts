@@ -230,6 +230,18 @@ export class SessionManager {
     this.live.get(id)!.mode = mode;
   }
 
+  /** The session's reasoning effort ("default": the provider entry's reasoning_effort). */
+  async setEffort(id: string, effort: string): Promise<string> {
+    const session = await this.get(id);
+    if (!session.setReasoningEffort) throw new ApiError(501, "unsupported", "this engine cannot change the reasoning effort");
+    try {
+      session.setReasoningEffort(effort === "default" ? undefined : effort);
+    } catch (e) {
+      throw new ApiError(400, "bad_effort", `${errorMessage(e)}, or default`);
+    }
+    return session.reasoningEffort ?? "default";
+  }
+
   mode(id: string): PermissionMode | undefined {
     return this.live.get(id)?.mode;
   }
