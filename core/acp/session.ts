@@ -37,7 +37,7 @@ export class AcpSession {
     private readonly port: ClientPort,
     public mode: PermissionMode,
   ) {
-    this.translator = new UpdateTranslator(live.workspace, undefined, port.readCurrent);
+    this.translator = new UpdateTranslator(live.workspace, undefined, port.readCurrent, () => this.engine.models().find((m) => m.name === this.model)?.contextWindow ?? 0);
     this.attach(live);
   }
 

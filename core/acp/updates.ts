@@ -64,7 +64,12 @@ export class UpdateTranslator {
     private readonly tools: (name: string) => ToolDefinition | undefined = (n) => BUILTIN.get(n),
     /** Current text of a file for a write's before-image (default: the disk). */
     private readonly readCurrent?: (abs: string) => string | null,
+    /** The model's context window in tokens (0 = unknown), for usage_update.size. */
+    private readonly contextWindow: () => number = () => 0,
   ) {}
+
+  /** The turn's usage at the previous usage event: the difference is the last step's. */
+  private turnSoFar = { inputTokens: 0, outputTokens: 0 };
 
   private abs(p: string): string {
     return isAbsolute(p) ? p : resolve(this.workspace, p);
@@ -141,8 +146,15 @@ export class UpdateTranslator {
         return [this.toolResult(e.callId, e.name, e.ok, e.output, e.receipt)];
       case "todo":
         return [planOf(e.items)];
-      case "usage":
-        return [usageUpdate(e)];
+      case "turn_start":
+        this.turnSoFar = { inputTokens: 0, outputTokens: 0 };
+        return [];
+      case "usage": {
+        // What the context holds now: the last step's prompt and answer.
+        const used = e.turn.inputTokens - this.turnSoFar.inputTokens + (e.turn.outputTokens - this.turnSoFar.outputTokens);
+        this.turnSoFar = { inputTokens: e.turn.inputTokens, outputTokens: e.turn.outputTokens };
+        return [usageUpdate(e, Math.max(0, used), this.contextWindow())];
+      }
       case "attempt_discarded":
         // A cancelled step's text stays the (cut short) answer; nothing to take back.
         if (/cancel/i.test(e.reason)) return [];
@@ -186,12 +198,11 @@ export class UpdateTranslator {
   }
 }
 
-function usageUpdate(e: Extract<EngineEvent, { type: "usage" }>): Update {
-  const used = e.turn.inputTokens + e.turn.outputTokens;
+function usageUpdate(e: Extract<EngineEvent, { type: "usage" }>, used: number, size: number): Update {
   return {
     sessionUpdate: "usage_update",
     used,
-    size: 0,
+    size,
     ...(e.cost ? { cost: { amount: e.cost.total, currency: e.cost.currency } } : {}),
     _meta: { "reasonix.io": { turn: e.turn, total: e.total, cacheHitPercent: e.cacheHitPercent } },
   } as Update;

@@ -30,6 +30,7 @@ export function makeAcpEnv(llmUrl: string, extraToml = ""): AcpEnv {
       `base_url = "${llmUrl}"`,
       'model = "scripted-model"',
       'api_key_env = "SCRIPTED_KEY"',
+      "context_window = 64000",
       "[[providers]]",
       'name = "other"',
       'kind = "openai"',

@@ -45,7 +45,9 @@ test("a prompt streams message and thought chunks, usage, and ends with end_turn
   expect(editor.text(s.sessionId)).toBe("Hello from the scripted model.");
   expect(editor.text(s.sessionId, "agent_thought_chunk")).toBe("thinking it over");
   expect(editor.kinds(s.sessionId).filter((k) => k === "agent_message_chunk").length).toBeGreaterThan(1);
-  expect(editor.kinds(s.sessionId)).toContain("usage_update");
+  const usage = editor.updates.map((u) => u.update).find((u) => u.sessionUpdate === "usage_update") as any;
+  expect(usage.used).toBeGreaterThan(0);
+  expect(usage.size).toBe(64000); // the entry's context_window
   // Every update of the turn was written before the prompt's answer.
   const answer = frames.findIndex((f) => f.includes('"stopReason"'));
   const lastUpdate = frames.findLastIndex((f) => f.includes('"session/update"') && !f.includes("available_commands_update"));
