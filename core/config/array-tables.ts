@@ -49,6 +49,10 @@ export function findArrayTables(text: string, key: string): TableBlock[] {
 }
 
 const tomlValue = (v: unknown): string => {
+  // A flat table of strings (e.g. headers) as an inline table, so it stays inside its [[KEY]] block.
+  if (v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string")) {
+    return `{ ${Object.entries(v as Record<string, string>).map(([k, x]) => `${JSON.stringify(k)} = ${JSON.stringify(x)}`).join(", ")} }`;
+  }
   // smol-toml only stringifies tables; wrap and peel to serialise one value.
   const line = stringify({ v }).trim();
   return line.slice(line.indexOf("=") + 1).trim();

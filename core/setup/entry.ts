@@ -2,7 +2,7 @@
 // `reasonix setup add` and the web UI's provider setup.
 import { UsageError } from "../errors.ts";
 import type { ProviderConfig } from "../providers/types.ts";
-import { PRESETS, findPreset, keyEnvFor, type Preset } from "./presets.ts";
+import { CATALOG, findPreset, keyEnvFor, presetEntryFields, type Preset } from "./presets.ts";
 
 export interface EntryInput {
   name: string;
@@ -18,8 +18,8 @@ export interface EntryInput {
 /** Build the entry (model may stay unset when `requireModel` is false, e.g. before a connection test). */
 export function entryFromInput(i: EntryInput, requireModel = true): { entry: ProviderConfig; preset?: Preset } {
   const preset = i.preset ? findPreset(i.preset) : undefined;
-  if (i.preset && !preset) throw new UsageError(`unknown preset "${i.preset}"`, `presets: ${PRESETS.map((p) => p.id).join(", ")}`);
-  if (!preset && !i.baseUrl) throw new UsageError("give --preset P, or --base-url URL (with --model M)", `presets: ${PRESETS.map((p) => p.id).join(", ")}`);
+  if (i.preset && !preset) throw new UsageError(`unknown preset "${i.preset}"`, `presets: ${CATALOG.map((p) => p.id).join(", ")}`);
+  if (!preset && !i.baseUrl) throw new UsageError("give --preset P, or --base-url URL (with --model M)", `presets: ${CATALOG.map((p) => p.id).join(", ")}`);
   const baseUrl = i.baseUrl || preset?.baseUrl || "";
   if (!baseUrl) throw new UsageError(`--preset ${preset!.id} needs --base-url URL`);
   const model = i.model || preset?.model;
@@ -27,6 +27,6 @@ export function entryFromInput(i: EntryInput, requireModel = true): { entry: Pro
   const keyEnv = i.keyEnv || preset?.keyEnv || (i.withKey ? keyEnvFor(i.name) : undefined);
   return {
     preset,
-    entry: { name: i.name, kind: i.kind || preset?.kind || "openai", base_url: baseUrl, ...(model ? { model } : {}), ...(keyEnv ? { api_key_env: keyEnv } : {}) },
+    entry: { name: i.name, kind: i.kind || preset?.kind || "openai", base_url: baseUrl, ...(model ? { model } : {}), ...(keyEnv ? { api_key_env: keyEnv } : {}), ...presetEntryFields(preset, model) },
   };
 }

@@ -4,10 +4,23 @@
  * field lands in an ordinary `[[providers]]` entry the user can edit later.
  */
 
+import type { ProviderConfig } from "../providers/types.ts";
+import catalog from "./presets.json" with { type: "json" };
+
+export interface PresetModel {
+  id: string;
+  /** Tokens; written as the entry's context_window when this model is picked. */
+  contextWindow?: number;
+  /** Accepts images: written as vision = true. */
+  vision?: boolean;
+  /** Reasoning request shape, when auto-detection would not pick it (see core/providers/reasoning.ts). */
+  capability?: ProviderConfig["capability"];
+}
+
 export interface Preset {
   id: string;
   label: string;
-  kind: "openai" | "anthropic";
+  kind: "openai" | "anthropic" | "responses";
   /** Empty for the "any OpenAI-compatible URL" preset: the user gives it. */
   baseUrl: string;
   /** The .env variable the key is stored under; absent = the service needs no key. */
@@ -16,22 +29,38 @@ export interface Preset {
   model?: string;
   /** Runs on this machine (no key, plain http on localhost). */
   local?: boolean;
+  /** Offered in the interactive list; every preset works with --preset. */
+  featured?: boolean;
+  /** Known models of the service, with their limits. */
+  models?: PresetModel[];
+  headers?: Record<string, string>;
+  auth?: ProviderConfig["auth"];
+  capability?: ProviderConfig["capability"];
 }
 
-export const PRESETS: readonly Preset[] = [
-  { id: "openai", label: "OpenAI", kind: "openai", baseUrl: "https://api.openai.com/v1", keyEnv: "OPENAI_API_KEY", model: "gpt-4.1" },
-  { id: "anthropic", label: "Anthropic", kind: "anthropic", baseUrl: "https://api.anthropic.com", keyEnv: "ANTHROPIC_API_KEY", model: "claude-sonnet-4-5" },
-  { id: "deepseek", label: "DeepSeek", kind: "openai", baseUrl: "https://api.deepseek.com", keyEnv: "DEEPSEEK_API_KEY", model: "deepseek-chat" },
-  { id: "openrouter", label: "OpenRouter", kind: "openai", baseUrl: "https://openrouter.ai/api/v1", keyEnv: "OPENROUTER_API_KEY", model: "openrouter/auto" },
-  { id: "groq", label: "Groq", kind: "openai", baseUrl: "https://api.groq.com/openai/v1", keyEnv: "GROQ_API_KEY", model: "llama-3.3-70b-versatile" },
-  { id: "ollama", label: "Ollama (this machine)", kind: "openai", baseUrl: "http://127.0.0.1:11434/v1", local: true },
-  { id: "lmstudio", label: "LM Studio (this machine)", kind: "openai", baseUrl: "http://127.0.0.1:1234/v1", local: true },
-  { id: "custom", label: "Any OpenAI-compatible URL", kind: "openai", baseUrl: "" },
-];
+/** The whole catalog (presets.json, embedded in the binary). */
+export const CATALOG: readonly Preset[] = (catalog as unknown as { presets: Preset[] }).presets;
+
+/** The presets the interactive setup (terminal and web) offers, in order. */
+export const PRESETS: readonly Preset[] = CATALOG.filter((p) => p.featured);
+
+/** Entry fields a preset adds for a model: its context window, vision, headers, auth, capability. */
+export function presetEntryFields(p: Preset | undefined, model: string | undefined): Partial<ProviderConfig> {
+  if (!p) return {};
+  const m = p.models?.find((x) => x.id === model);
+  const capability = m?.capability ?? p.capability;
+  return {
+    ...(m?.contextWindow ? { context_window: m.contextWindow } : {}),
+    ...(m?.vision ? { vision: true } : {}),
+    ...(p.headers ? { headers: { ...p.headers } } : {}),
+    ...(p.auth ? { auth: p.auth } : {}),
+    ...(capability ? { capability } : {}),
+  };
+}
 
 export function findPreset(id: string): Preset | undefined {
   const want = id.toLowerCase().replace(/[\s_-]/g, "");
-  return PRESETS.find((p) => p.id === want || p.label.toLowerCase().replace(/[\s_-]/g, "") === want);
+  return CATALOG.find((p) => p.id.replace(/[\s_-]/g, "") === want || p.label.toLowerCase().replace(/[\s_-]/g, "") === want);
 }
 
 /** A key variable name derived from a provider name: "my-proxy" → MY_PROXY_API_KEY. */

@@ -111,7 +111,11 @@ export function addProvider(entry: ProviderConfig, opts: { home?: string; makeDe
     throw new UsageError(`a provider named "${entry.name}" already exists in ${u.path}`, `pick another name, or remove it first: reasonix setup remove ${entry.name}`);
   }
   const makeDefault = !!opts.makeDefault || !u.defaultModel || !defaultProvider(u);
-  const table = { name: entry.name, kind: entry.kind, base_url: entry.base_url, model: entry.model, api_key_env: entry.api_key_env };
+  const table = {
+    name: entry.name, kind: entry.kind, base_url: entry.base_url, model: entry.model, api_key_env: entry.api_key_env,
+    // From the presets catalog (presets.ts): limits and wire details of the service.
+    context_window: entry.context_window, vision: entry.vision, auth: entry.auth, capability: entry.capability, headers: entry.headers,
+  };
   editConfigFile(
     u.path,
     (text) => {

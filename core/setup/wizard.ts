@@ -10,7 +10,7 @@ import { UsageError } from "../errors.ts";
 import { reasonixHome } from "../home.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import { testConnection, type ConnectionResult } from "./connection.ts";
-import { PRESETS, keyEnvFor, type Preset } from "./presets.ts";
+import { PRESETS, keyEnvFor, presetEntryFields, type Preset } from "./presets.ts";
 import { ENV_NAME_RE, PROVIDER_NAME_RE, addProvider, checkEntry, hasKey, providerStatuses, storeKey } from "./providers.ts";
 
 export interface SetupIO {
@@ -88,7 +88,7 @@ export async function runSetupWizard(io: SetupIO, opts: { home?: string; timeout
   if (keyEnv && hasKey(keyEnv, home) && (await io.choose(`A key is already stored as ${keyEnv} in ${current.dotenv}.`, ["keep it", "enter a new key"], 0)) === 0) key = undefined;
   else if (keyEnv) key = await askKey(io, preset, keyEnv);
 
-  const entry: ProviderConfig = { name, kind, base_url: baseUrl, ...(preset.model ? { model: preset.model } : {}), ...(keyEnv ? { api_key_env: keyEnv } : {}) };
+  const entry: ProviderConfig = { name, kind, base_url: baseUrl, ...(preset.model ? { model: preset.model } : {}), ...(keyEnv ? { api_key_env: keyEnv } : {}), ...presetEntryFields(preset, preset.model) };
   let test: ConnectionResult;
   for (let attempt = 0; ; attempt++) {
     io.say(`Testing ${baseUrl} …`);
@@ -111,6 +111,10 @@ export async function runSetupWizard(io: SetupIO, opts: { home?: string; timeout
 
   // A model typed for the one-token test that then answered is the choice; otherwise pick (or type) one now.
   if (!(test.ok && test.method === "chat" && entry.model)) entry.model = await pickModel(io, test.models ?? [], entry.model ?? preset.model);
+  // The catalog's limits belong to the model finally picked.
+  delete entry.context_window;
+  delete entry.vision;
+  Object.assign(entry, presetEntryFields(preset, entry.model));
   checkEntry(entry);
   const dotenvPath = keyEnv && key !== undefined ? storeKey(keyEnv, key, home) : undefined;
   const { path } = addProvider(entry, { home, makeDefault: true });
