@@ -31,6 +31,7 @@ const providerFields: Record<string, FieldSpec> = {
   context_window: int("context window in tokens (0 = unknown)"),
   max_output_tokens: int("max output tokens (0 = provider default)"),
   vision: bool("the model accepts images (@image.png, pasted images)", false),
+  web_search: bool("anthropic kind: offer the provider's own web_search tool (Anthropic, DeepSeek)", false),
   first_byte_timeout_seconds: num("give up an attempt (and retry) when nothing arrives this long after the request", 300),
   idle_timeout_seconds: num("give up an attempt (and retry) when the stream is silent this long mid-answer", 120),
   auth: { type: "enum", values: ["x-api-key", "bearer"], doc: "anthropic kind: send the key as x-api-key (default) or Authorization: Bearer" },

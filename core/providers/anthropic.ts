@@ -83,6 +83,9 @@ export function buildAnthropicBody(cfg: ProviderConfig, req: ChatRequest): Recor
     stream: true,
   };
   if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  // The provider's own web search (Anthropic, DeepSeek's Anthropic endpoint): first, so a
+  // function tool keeps the cache breakpoint; fixed per entry, so the prefix stays stable.
+  if (cfg.web_search) body.tools = [{ type: "web_search_20250305", name: "web_search", max_uses: 5 }, ...(body.tools ?? [])];
   markCacheBreakpoints(body);
   applyAnthropicThinking(body, cfg, req.reasoningEffort);
   return mergeExtraBody(body, cfg.extra_body, cfg.name);

@@ -109,6 +109,8 @@ export interface ProviderConfig {
   max_output_tokens?: number;
   /** The model accepts images (image input is sent only then). */
   vision?: boolean;
+  /** anthropic kind: offer the provider's server-side web_search tool. */
+  web_search?: boolean;
   /** Give up an attempt when no byte arrived this long after sending (default 300). */
   first_byte_timeout_seconds?: number;
   /** Give up an attempt when the stream is silent this long between bytes (default 120). */

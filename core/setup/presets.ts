@@ -36,6 +36,8 @@ export interface Preset {
   headers?: Record<string, string>;
   auth?: ProviderConfig["auth"];
   capability?: ProviderConfig["capability"];
+  /** The provider runs its own web search (anthropic kind): written as web_search = true. */
+  webSearch?: boolean;
 }
 
 /** The whole catalog (presets.json, embedded in the binary). */
@@ -55,6 +57,7 @@ export function presetEntryFields(p: Preset | undefined, model: string | undefin
     ...(p.headers ? { headers: { ...p.headers } } : {}),
     ...(p.auth ? { auth: p.auth } : {}),
     ...(capability ? { capability } : {}),
+    ...(p.webSearch ? { web_search: true } : {}),
   };
 }
 

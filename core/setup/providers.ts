@@ -114,7 +114,7 @@ export function addProvider(entry: ProviderConfig, opts: { home?: string; makeDe
   const table = {
     name: entry.name, kind: entry.kind, base_url: entry.base_url, model: entry.model, api_key_env: entry.api_key_env,
     // From the presets catalog (presets.ts): limits and wire details of the service.
-    context_window: entry.context_window, vision: entry.vision, auth: entry.auth, capability: entry.capability, headers: entry.headers,
+    context_window: entry.context_window, vision: entry.vision, auth: entry.auth, capability: entry.capability, web_search: entry.web_search, headers: entry.headers,
   };
   editConfigFile(
     u.path,
