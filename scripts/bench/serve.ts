@@ -275,6 +275,8 @@ async function benchUi() {
   // (c) emit → DOM updated, one paced delta every 5 ms, each carrying a marker.
   const sid2 = await newSession();
   await openIt(sid2);
+  // Let the browser collect the big page it just left (GC would land in the timings).
+  await Bun.sleep(3000);
   await page.evaluate(() => {
     const w = window as any;
     w.__dom = [] as [number, number][];
