@@ -6,6 +6,7 @@
  */
 import type { Usage } from "../engine/types.ts";
 import rates from "./rates.json" with { type: "json" };
+import { hostOf, onDomain } from "./reasoning.ts";
 import type { ProviderConfig } from "./types.ts";
 
 export interface Prices {
@@ -23,20 +24,13 @@ interface Generation { from: string; input: number; cache_hit: number; output: n
 interface Vendor { hosts: string[]; models: Record<string, Generation[]> }
 const VENDORS = (rates as unknown as { vendors: Record<string, Vendor> }).vendors;
 
-const hostOf = (url: string | undefined): string => {
-  try {
-    return new URL(url ?? "").hostname.toLowerCase();
-  } catch {
-    return "";
-  }
-};
 
 /** The rate card entry for a base URL and model at a date (ISO, default today). */
 export function rateCard(baseUrl: string | undefined, model: string, at = new Date().toISOString()): Prices | undefined {
   const h = hostOf(baseUrl);
   const day = at.slice(0, 10);
   for (const [vendor, v] of Object.entries(VENDORS)) {
-    if (!v.hosts.some((s) => h === s || h.endsWith(`.${s}`))) continue;
+    if (!v.hosts.some((d) => onDomain(h, d))) continue;
     const key = v.models[model] ? model : Object.keys(v.models).find((k) => k.endsWith("*") && model.startsWith(k.slice(0, -1)));
     if (!key) return undefined;
     const gens = v.models[key]!;

@@ -33,7 +33,8 @@ export interface ReasoningShape {
   efforts: readonly string[];
 }
 
-const host = (url: string | undefined): string => {
+/** The lower-case host of a URL ("" when it is not one). */
+export const hostOf = (url: string | undefined): string => {
   try {
     return new URL(url ?? "").hostname.toLowerCase();
   } catch {
@@ -41,11 +42,14 @@ const host = (url: string | undefined): string => {
   }
 };
 
+/** Host h is domain d or one of its subdomains (never a look-alike such as d.evil.test). */
+export const onDomain = (h: string, d: string): boolean => h === d || h.endsWith(`.${d}`);
+
 /** The vendor behind an entry, from its base URL first, then its model id. */
 export function detectVendor(cfg: Pick<ProviderConfig, "base_url" | "model">): Exclude<Vendor, "plain"> {
-  const h = host(cfg.base_url);
+  const h = hostOf(cfg.base_url);
   const m = (cfg.model ?? "").toLowerCase();
-  const on = (...suffixes: string[]) => suffixes.some((s) => h === s || h.endsWith(`.${s}`));
+  const on = (...domains: string[]) => domains.some((d) => onDomain(h, d));
   if (on("deepseek.com")) return "deepseek";
   if (on("minimax.io", "minimaxi.com", "minimax.chat")) return "minimax";
   if (on("bigmodel.cn", "z.ai")) return "glm";
