@@ -77,7 +77,8 @@ export function markCacheBreakpoints(body: { tools?: Block[]; system: Block[]; m
 export function buildAnthropicBody(cfg: ProviderConfig, req: ChatRequest): Record<string, unknown> {
   const body: Record<string, unknown> & { system: Block[]; messages: { role: "user" | "assistant"; content: Block[] }[]; tools?: Block[] } = {
     model: cfg.model,
-    max_tokens: req.maxOutputTokens || cfg.max_output_tokens || DEFAULT_MAX_TOKENS,
+    // The Messages API requires max_tokens: 0 (auto) and -1 (omit) both mean our default.
+    max_tokens: [req.maxOutputTokens, cfg.max_output_tokens].find((n): n is number => typeof n === "number" && n > 0) ?? DEFAULT_MAX_TOKENS,
     system: [{ type: "text", text: req.system }],
     messages: toAnthropicMessages(req.messages),
     stream: true,

@@ -163,3 +163,18 @@ describe("reasoning on the other kinds", () => {
     }
   });
 });
+
+describe("max_output_tokens: 0 auto, -1 omit, N cap", () => {
+  test("chat completions omits the limit for 0 and -1; the Messages API, which requires one, uses its default", async () => {
+    expect((await sent({ max_output_tokens: -1 })).max_tokens).toBeUndefined();
+    expect((await sent({ max_output_tokens: 0 })).max_tokens).toBeUndefined();
+    expect((await sent({ max_output_tokens: 300 })).max_tokens).toBe(300);
+    const llm = await startScriptedAnthropic([{ text: "ok" }]);
+    try {
+      await createProvider({ name: "a", kind: "anthropic", model: "c", base_url: llm.url, max_output_tokens: -1 }, { secret: () => undefined }).chat(req(), {}, signal());
+      expect(llm.chatRequests()[0]!.body.max_tokens).toBe(8192);
+    } finally {
+      await llm.close();
+    }
+  });
+});
