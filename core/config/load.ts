@@ -86,6 +86,14 @@ export function parseConfigText(text: string, path: string, scope: "user" | "pro
     throw new ConfigError(path, errors.map((e) => `${e.key}: ${e.message}`).join("; "));
   }
   for (const w of warns) warnings.push(`${path}: ${w.key}: ${w.message}`);
+  // A small context window is allowed but costly: frequent compaction, fewer cache hits.
+  const providers = Array.isArray(data.providers) ? (data.providers as ConfigTable[]) : [];
+  providers.forEach((p, i) => {
+    const cw = p?.context_window;
+    if (typeof cw === "number" && cw > 0 && cw < 16384) {
+      warnings.push(`${path}: providers[${i}]${typeof p.name === "string" ? ` ("${p.name}")` : ""}.context_window = ${cw} is below 16384: compaction will run often and cache hits drop; use the model's documented context limit, not its output limit`);
+    }
+  });
   return { path, scope, data };
 }
 

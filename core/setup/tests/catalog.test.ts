@@ -70,3 +70,11 @@ describe("a preset added by setup, end to end", () => {
     expect(llm.chatRequests()[0]!.headers["x-api-key"]).toBeUndefined();
   });
 });
+
+test("a context window below 16384 loads with a warning naming the entry", () => {
+  const home = tmp("rx-cat-home-");
+  require("node:fs").writeFileSync(join(home, "config.toml"), '[[providers]]\nname = "tiny"\nkind = "openai"\nbase_url = "http://127.0.0.1:1/v1"\nmodel = "m"\ncontext_window = 8000\n');
+  const c = loadConfig({ home, cwd: tmp("rx-cat-ws-") });
+  expect(c.warnings.some((w) => w.includes('providers[0] ("tiny").context_window = 8000 is below 16384'))).toBe(true);
+  expect(providerEntries(c.values)[0]!.context_window).toBe(8000);
+});
