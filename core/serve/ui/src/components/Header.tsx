@@ -1,6 +1,7 @@
 // Top bar: drawer toggle (phones), host and workspace, model picker, link state.
 import { api, sessionPath } from "../api.ts";
 import { changed, isBusy, loadModels, loadSessions, setBanner, shownModel, state } from "../store.ts";
+import { EffortPicker } from "./EffortPicker.tsx";
 
 async function pickModel(name: string): Promise<void> {
   const m = state.models.find((x) => x.name === name);
@@ -53,6 +54,7 @@ export function Header() {
           {state.models.map((m) => <option key={m.name} value={m.name}>{`${m.name}${m.hasKey ? "" : " (no key)"}`}</option>)}
         </select>
       </label>
+      <EffortPicker />
       <span id="conn" class={`conn ${state.transport}`} title={live ? `live events over ${state.transport === "websocket" ? "WebSocket" : "SSE"}` : "reconnecting…"}>{live ? "live" : "offline"}</span>
       <button type="button" id="side-toggle" class="icon narrow-only" aria-label="Todo and changed files" aria-expanded={state.changesOpen} aria-controls="side" onClick={() => { state.changesOpen = !state.changesOpen; state.drawer = false; changed(); }}>☷</button>
     </header>
