@@ -38,7 +38,7 @@ export async function setupChat(args: ChatArgs): Promise<ChatSetup> {
   for (const w of cfg.warnings) warn(w);
   const perms = (cfg.values.permissions ?? {}) as { mode?: PermissionMode };
   const mode = args.permissionMode ?? perms.mode ?? "ask";
-  const engine = createEngine({ workspace: dir, config: cfg.values, configSources: cfg.sources, permissionMode: mode, extraWriteRoots: args.addDir });
+  const engine = createEngine({ workspace: dir, config: cfg.values, configSources: cfg.sources, projectTrusted: cfg.trust.trusted, permissionMode: mode, extraWriteRoots: args.addDir });
   const st = new ChatState({ engine, config: cfg.values, mode, model: args.model });
   const notes: string[] = [];
   let session;

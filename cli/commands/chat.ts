@@ -30,6 +30,13 @@ export async function chatMain(args: Partial<ChatCliArgs>): Promise<number> {
     continue: args.continue,
     resume: args.resume,
   };
+  {
+    const { resolve } = await import("node:path");
+    const { reasonixHome } = await import("../../core/home.ts");
+    const { realWorkspace } = await import("../../core/trust/index.ts");
+    const { beforeChat } = await import("../chat/first-use.ts");
+    await beforeChat(realWorkspace(resolve(args.dir ?? process.cwd())), reasonixHome());
+  }
   if (args.lineMode || !canDrawFullScreen()) {
     const [{ setupChat }, { runLineMode }, { webStarter }] = await Promise.all([import("../chat/setup.ts"), import("../chat/line-mode.ts"), import("../chat/web.ts")]);
     const setup = await setupChat(opts);

@@ -1,5 +1,6 @@
 import { UsageError } from "../../core/errors.ts";
 import { defineCommand } from "../command.ts";
+import { confirm } from "../confirm.ts";
 import { bold, dim, green, printJson, yellow } from "../output.ts";
 
 interface TrustArgs {
@@ -8,18 +9,6 @@ interface TrustArgs {
   revoke?: string;
   yes: boolean;
   json: boolean;
-}
-
-async function confirm(question: string): Promise<boolean> {
-  process.stderr.write(question);
-  const { createInterface } = await import("node:readline");
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
-  const answer = await new Promise<string>((res) => {
-    rl.once("line", res);
-    rl.once("close", () => res(""));
-  });
-  rl.close();
-  return /^y(es)?$/i.test(answer.trim());
 }
 
 export default defineCommand<TrustArgs>({
