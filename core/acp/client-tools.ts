@@ -70,6 +70,17 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
         log?.info("bash runs locally: its sandbox needs descriptors a client terminal cannot pass on");
         return bashTool.run(input, ctx);
       }
+      // The editor starts the terminal with its own environment (tokens and all):
+      // `env -i` replaces it with exactly the allowlisted environment a local run
+      // gets. Passed-through values may be secrets and would show in the
+      // command line, so with any of them set the command runs locally instead.
+      const passthrough = getDotted(ctx.config, "sandbox.env_passthrough");
+      if (Array.isArray(passthrough) && passthrough.some((k) => typeof k === "string" && wrapped.env[k] !== undefined)) {
+        wrapped.finish();
+        log?.info("bash runs locally: sandbox.env_passthrough values must not travel in a terminal command line");
+        return bashTool.run(input, ctx);
+      }
+      const argv = ["env", "-i", ...Object.entries(wrapped.env).map(([k, v]) => `${k}=${v}`), ...wrapped.argv];
       const limitRaw = Number(getDotted(ctx.config, "tools.bash_output_limit") ?? 30_000);
       const limit = Number.isFinite(limitRaw) && limitRaw > 0 ? limitRaw : 30_000;
       const timeoutS = timeoutFor(input, ctx);
@@ -83,7 +94,7 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
       const onAbort = () => ((aborted = true), kill());
       const timer = timeoutS ? setTimeout(() => ((timedOut = true), kill()), timeoutS * 1000) : undefined;
       try {
-        terminalId = (await client.request<acp.CreateTerminalResponse>("terminal/create", { sessionId, command: wrapped.argv[0]!, args: wrapped.argv.slice(1), cwd: wrapped.cwd, env, outputByteLimit: limit * 4 })).terminalId;
+        terminalId = (await client.request<acp.CreateTerminalResponse>("terminal/create", { sessionId, command: argv[0]!, args: argv.slice(1), cwd: wrapped.cwd, env, outputByteLimit: limit * 4 })).terminalId;
         terminalStarted?.(sessionId, terminalId);
         if (ctx.signal.aborted) onAbort();
         ctx.signal.addEventListener("abort", onAbort, { once: true });

@@ -87,3 +87,15 @@ test("terminal: bash runs in the editor's terminal with the sandbox command line
   const embedded = editor.updates.map((u) => u.update).find((u: any) => u.sessionUpdate === "tool_call_update" && u.content?.[0]?.type === "terminal") as any;
   expect(embedded).toMatchObject({ toolCallId: call.toolCallId, content: [{ type: "terminal", terminalId: "term-1" }] });
 });
+
+test("terminal: the editor's own environment (its tokens) never reaches bash; env_passthrough keeps bash local", async () => {
+  const { editor, llm, prompt } = await setup([{ toolCalls: [{ name: "bash", arguments: { command: "env" } }] }, { text: "ran" }], { terminal: true });
+  await prompt("show env");
+  expect(editor.terminals).toHaveLength(1);
+  const out = toolOutputs(llm)[0]!;
+  expect(out).toContain("PATH=");
+  expect(out).not.toContain("ghp-editor-secret");
+  expect(out).not.toContain("editor-db-secret");
+  expect(editor.terminals[0]!.command).toBe("env");
+  expect(editor.terminals[0]!.args?.[0]).toBe("-i");
+});

@@ -98,7 +98,8 @@ export class ScriptedEditor implements acp.Client {
 
   async createTerminal(p: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     this.terminals.push(p);
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    // Like a real editor, the terminal inherits the editor's own environment, secrets included.
+    const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", GITHUB_TOKEN: "ghp-editor-secret", PGPASSWORD: "editor-db-secret" };
     for (const v of p.env ?? []) env[v.name] = v.value;
     const proc = Bun.spawn([p.command, ...(p.args ?? [])], { cwd: p.cwd ?? undefined, env, stdout: "pipe", stderr: "pipe" });
     const id = `term-${this.procs.size + 1}`;
