@@ -53,6 +53,8 @@ export class ChatState {
     this.stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
     this.todos = [];
     session.setPermissionMode?.(this.mode);
+    // The /effort choice is the chat's, like the mode: it follows into the next session or model.
+    if (old?.reasoningEffort && !session.reasoningEffort) session.setReasoningEffort?.(old.reasoningEffort);
     this.unsubscribe = session.subscribe((e) => this.onEvent(e));
     if (old && old !== session && old.id !== session.id) await this.leave(old);
   }

@@ -34,3 +34,18 @@ test("/effort high, a bad value, /effort default", async () => {
   await session.submit("b");
   expect(llm.chatRequests()[1]!.body.reasoning_effort).toBeUndefined();
 });
+
+test("the chat's effort follows into a new session, like the permission mode", async () => {
+  const { ChatState } = await import("../chat/session.ts");
+  const sb = makeSandbox();
+  const llm = await startScriptedOpenAI([]);
+  const engine = engineFor(sb, llm.url);
+  cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
+  const st = new ChatState({ engine, config: {}, mode: "auto" });
+  await st.attach(await engine.createSession(), () => {});
+  st.session.setReasoningEffort!("max");
+  const next = await st.newSession();
+  expect(next.reasoningEffort).toBe("max");
+  next.setReasoningEffort!(undefined);
+  expect((await st.newSession()).reasoningEffort).toBeUndefined();
+});
