@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { haveChromium, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
+import { CHROMIUM, haveChromium, LAUNCH_ARGS, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI v2 browser tests: /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
@@ -234,7 +234,7 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
 
     // The sign-in page, as a browser without the token sees it.
     const { chromium } = await import("playwright-core");
-    const ctx = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    const ctx = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
     try {
       const p = await (await ctx.newContext({ bypassCSP: true })).newPage();
       await p.goto(`${rig.s.base}/`);

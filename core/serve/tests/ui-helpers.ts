@@ -10,7 +10,7 @@ import { cleanup, repoRoot, startServe, tempDir, writeSecret, type ServeProc } f
 export const CHROMIUM = "/usr/bin/chromium";
 export const haveChromium = existsSync(CHROMIUM);
 export const ARTIFACTS = join(repoRoot, "test-artifacts");
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 export interface UiRig {
   llm: ScriptedServer;
