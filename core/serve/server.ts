@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { ApprovalDecision, type PermissionMode, type RewindMode } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
+import { imageFromBase64, MAX_IMAGES, type ImageInput } from "../providers/images.ts";
 import { reasonixHome } from "../home.ts";
 import { formatHostPort, isLoopbackHost } from "./addr.ts";
 import { clearedCookie, COOKIE_NAME, CookieSigner, parseCookies, RateLimiter, safeEqual, sessionCookie, verifyPassword, type AuthConfig } from "./auth.ts";
@@ -104,6 +105,21 @@ const json = (body: unknown, status = 200, headers?: Record<string, string>): Re
 
 const problem = (status: number, code: string, message: string, headers?: Record<string, string>): Response =>
   json({ error: { code, message } }, status, headers);
+
+/** `images: [{ mediaType, data }]` (base64) pasted in the UI: checked here, sent only to vision models by the engine. */
+function pastedImages(v: unknown): ImageInput[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length > MAX_IMAGES) throw new ApiError(400, "bad_request", `"images" must be a list of at most ${MAX_IMAGES} { mediaType, data } objects`);
+  return v.map((x, i) => {
+    const o = x as { mediaType?: unknown; data?: unknown };
+    if (typeof o?.mediaType !== "string" || typeof o?.data !== "string") throw new ApiError(400, "bad_request", `images[${i}]: needs mediaType and base64 data`);
+    try {
+      return imageFromBase64(o.data, o.mediaType, `images[${i}]`);
+    } catch (e) {
+      throw new ApiError(400, "bad_image", errorMessage(e));
+    }
+  });
+}
 
 async function readJson(req: Request): Promise<Record<string, unknown>> {
   const text = await req.text();
@@ -372,8 +388,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return json({ model: name });
       }
       if (action === "prompt" && method === "POST") {
-        const prompt = str(await readJson(req), "prompt")!;
-        await sessions.submit(id, prompt);
+        const body = await readJson(req);
+        const prompt = str(body, "prompt")!;
+        await sessions.submit(id, prompt, pastedImages(body.images));
         return json({ accepted: true, id }, 202);
       }
       if (action === "cancel" && method === "POST") return json({ cancelled: sessions.cancel(id) });

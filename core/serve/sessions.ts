@@ -1,5 +1,6 @@
 import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ModelInfo, PermissionMode, RewindMode, RewindResult, SessionSummary, SteerDisposition } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
+import type { ImageInput } from "../providers/images.ts";
 import type { EventHub } from "./events.ts";
 
 export interface EngineFactoryOptions {
@@ -176,12 +177,12 @@ export class SessionManager {
   }
 
   /** Start a turn in the background; events stream to every client. */
-  async submit(id: string, prompt: string): Promise<void> {
+  async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
     const session = await this.get(id);
     const l = this.live.get(id)!;
     if (session.busy || l.running) throw new ApiError(409, "busy", "this session is already running a turn; cancel it or wait");
     this.hub.notice({ type: "busy", sessionId: id, busy: true });
-    const turn = session.submit(prompt);
+    const turn = images?.length ? session.submit(prompt, { images }) : session.submit(prompt);
     // The turn is on disk now: lists show its title right away.
     this.hub.notice({ type: "sessions_changed" });
     l.running = turn

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const workspace = join(dir, "ws");
   mkdirSync(home, { recursive: true, mode: 0o700 });
   mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\n`);
+  writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\nvision = true\n`);
   server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "token", token: TOKEN }, workspace, version: "test", defaultModel: "s", engineFactory: await engineFactoryFromConfig(home) });
 });
 afterAll(async () => {
@@ -46,4 +46,17 @@ test("set, refuse an unknown value, reset to default", async () => {
   await waitFor("the request", () => llm.chatRequests()[0], 20_000);
   expect(llm.chatRequests()[0]!.body.reasoning_effort).toBe("high"); // OpenAI-style scale: max → high
   expect(await (await call(`/api/sessions/${id}/effort`, "POST", { effort: "default" })).json()).toEqual({ effort: "default" });
+});
+
+test("a prompt with pasted images: checked, then sent as image parts; a bad one is a 400 naming it", async () => {
+  const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  const { id } = (await (await call("/api/sessions", "POST", {})).json()) as { id: string };
+  const bad = await call(`/api/sessions/${id}/prompt`, "POST", { prompt: "see", images: [{ mediaType: "image/png", data: Buffer.from("text").toString("base64") }] });
+  expect(bad.status).toBe(400);
+  expect(JSON.stringify(await bad.json())).toContain("images[0] is not a image/png image");
+  const before = llm.chatRequests().length;
+  llm.push({ text: "a dot" });
+  expect((await call(`/api/sessions/${id}/prompt`, "POST", { prompt: "see", images: [{ mediaType: "image/png", data: PNG }] })).status).toBe(202);
+  const sent = await waitFor("the request", () => llm.chatRequests()[before], 20_000);
+  expect(sent.body.messages.at(-1).content[1]).toEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } });
 });
