@@ -6,8 +6,8 @@
  * variables the server's own declaration sets. `sandbox = false` (user
  * config only) runs it unconfined, still with the scrubbed environment.
  */
-import { mkdirSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { getDotted } from "../config/load.ts";
 import { ReasonixError } from "../errors.ts";
@@ -52,6 +52,8 @@ export async function launchStdio(spec: McpServerSpec, ctx: LaunchContext): Prom
     env,
     stripEnv: savedCredentialNames(ctx.config, homePaths(ctx.home).dotenv),
     envPassthrough: (getDotted(ctx.config, "sandbox.env_passthrough") as string[] | undefined) ?? [],
+    // The server's own program and script files, wherever they are installed (even under /tmp).
+    extraRead: serverFiles(spec),
   });
   if (!wrapped.ok) {
     throw new ReasonixError("mcp-sandbox", `MCP server "${spec.name}" runs in the OS sandbox, but ${wrapped.refusal.cause}`, {
@@ -72,4 +74,22 @@ export async function launchStdio(spec: McpServerSpec, ctx: LaunchContext): Prom
     tail = (tail + chunk.toString()).slice(-STDERR_KEEP);
   });
   return { transport, backend: wrapped.backend, stderr: () => tail, finish: () => void wrapped.finish() };
+}
+
+/** Absolute paths among the command and its arguments that exist: the server's files, and their package folders. */
+function serverFiles(spec: McpServerSpec): string[] {
+  const out: string[] = [];
+  for (const a of [spec.command!, ...spec.args]) {
+    if (!isAbsolute(a) || !existsSync(a)) continue;
+    out.push(a);
+    // A script imports its siblings and its node_modules: bind the enclosing package.
+    let dir = dirname(a);
+    for (let i = 0; i < 8 && dir !== dirname(dir); i++, dir = dirname(dir)) {
+      if (basename(dir) === "node_modules") {
+        out.push(dir);
+        break;
+      }
+    }
+  }
+  return out;
 }

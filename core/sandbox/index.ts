@@ -66,6 +66,12 @@ export interface SandboxOptions {
   envPassthrough?: Iterable<string>;
   /** [sandbox] ssh_agent (user config only): pass SSH_AUTH_SOCK and bind its socket. */
   sshAgent?: boolean;
+  /**
+   * Paths the command must read although they lie under a directory the
+   * sandbox replaces (host /tmp, /var/tmp, /run): e.g. an MCP server's own
+   * files. Bound read-only; forbid_read still hides what it names.
+   */
+  extraRead?: string[];
   /** For tests: pretend to be another platform. */
   platform?: NodeJS.Platform;
 }
@@ -204,6 +210,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
       network: opts.network,
       scalars: { session_tmp: opts.sessionTmpDir, cwd, seccomp_fd: "3" },
       lists: {
+        read_roots: (opts.extraRead ?? []).filter((p) => existsSync(p) && hidden.some((h) => isWithin(p, h)) && !roots.some((r) => isWithin(p, r))),
         write_roots: roots,
         session_tmp_parents: visible([tmpParent]),
         run_keep: resolverUnderRun(),
