@@ -43,14 +43,14 @@ describe("embedded profiles", () => {
       asRoot: true,
       network: false,
       scalars: { session_tmp: "/S", cwd: "/W", seccomp_fd: "3" },
-      lists: { write_roots: ["/W", "/A"], session_tmp_parents: [], run_keep: ["/run/resolvconf/resolv.conf"], keep_ancestors: ["/W/.git"], protected: ["/W/.git/hooks"], forbid_dirs: ["/F"], forbid_files: ["/f"], ssh_agent: [], shared_tmp: [] },
+      lists: { read_roots: ["/tmp/srv"], write_roots: ["/W", "/A"], session_tmp_parents: [], run_keep: ["/run/resolvconf/resolv.conf"], keep_ancestors: ["/W/.git"], protected: ["/W/.git/hooks"], forbid_dirs: ["/F"], forbid_files: ["/f"], ssh_agent: [], shared_tmp: [] },
     });
     const s = args.join(" ");
     expect(s).toStartWith("--new-session --die-with-parent");
     expect(args).toContain("--unshare-pid");
     expect(s).toContain("--cap-drop ALL --unshare-net --seccomp 3 --ro-bind / / --dev /dev --proc /proc --tmpfs /run");
-    expect(s).toContain("--ro-bind /run/resolvconf/resolv.conf /run/resolvconf/resolv.conf --bind /S /tmp --bind /W /W --bind /A /A --bind /W/.git /W/.git --ro-bind /W/.git/hooks /W/.git/hooks --tmpfs /F --remount-ro /F --ro-bind /dev/null /f --chdir /W");
-    const on = renderBwrapArgs(loadBwrapProfile(), { asRoot: false, network: true, scalars: { session_tmp: "/S", cwd: "/W", seccomp_fd: "3" }, lists: { write_roots: [], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [], ssh_agent: [], shared_tmp: [] } });
+    expect(s).toContain("--ro-bind /run/resolvconf/resolv.conf /run/resolvconf/resolv.conf --bind /S /tmp --ro-bind /tmp/srv /tmp/srv --bind /W /W --bind /A /A --bind /W/.git /W/.git --ro-bind /W/.git/hooks /W/.git/hooks --tmpfs /F --remount-ro /F --ro-bind /dev/null /f --chdir /W");
+    const on = renderBwrapArgs(loadBwrapProfile(), { asRoot: false, network: true, scalars: { session_tmp: "/S", cwd: "/W", seccomp_fd: "3" }, lists: { read_roots: [], write_roots: [], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [], ssh_agent: [], shared_tmp: [] } });
     expect(on).toContain("--share-net");
     expect(on).not.toContain("--unshare-net");
     expect(on).not.toContain("--seccomp");
@@ -62,7 +62,7 @@ describe("embedded profiles", () => {
       asRoot: false,
       network: false,
       scalars: { session_tmp: "/S", cwd: "/W", seccomp_fd: "3" },
-      lists: { write_roots: ["/a b/--ro-bind x"], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [], ssh_agent: [], shared_tmp: [] },
+      lists: { read_roots: [], write_roots: ["/a b/--ro-bind x"], session_tmp_parents: [], run_keep: [], keep_ancestors: [], protected: [], forbid_dirs: [], forbid_files: [], ssh_agent: [], shared_tmp: [] },
     });
     const i = args.indexOf("/a b/--ro-bind x");
     expect(args[i - 1]).toBe("--bind");
