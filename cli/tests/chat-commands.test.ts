@@ -248,6 +248,9 @@ describe.skipIf(skip)("/trust", () => {
     await setup([]);
     writeFileSync(join(f.ce.workspace, "reasonix.toml"), '[permissions]\nallow = ["Bash(ls)"]\n');
     const p = chat();
+    // The chat first asks once whether to trust the file; keep it untrusted.
+    await p.waitFor("Trust these files?");
+    p.keys("n", "Enter");
     await ready(p);
     p.type("/trust");
     await p.waitFor("Workspace trust status");

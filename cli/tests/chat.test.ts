@@ -230,12 +230,15 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
 });
 
 describe.skipIf(skip)("reasonix chat without a model", () => {
-  test("says how to add one and leaves the terminal usable (exit 1)", async () => {
+  test("first use starts the setup wizard; Ctrl-C cancels it, writes nothing and leaves the terminal usable (exit 2)", async () => {
     await setup([]);
     writeFileSync(join(f.ce.home, "config.toml"), "");
     const p = chat([]);
-    const s = await p.waitFor("[exit 1]", { all: true });
-    expect(s).toContain("no model provider is configured");
-    expect(s).toContain("reasonix setup");
+    await p.waitFor("No model provider is configured yet");
+    await p.waitFor("choose 1-");
+    p.keys("C-c");
+    const s = await p.waitFor("[exit 2]", { all: true });
+    expect(s).toContain("setup cancelled; nothing was written");
+    expect(readFileSync(join(f.ce.home, "config.toml"), "utf8")).toBe("");
   });
 });
