@@ -177,7 +177,8 @@ describe("sessions through the engine", () => {
         { type: "tool_use", id: "toolu_x", name: "write_file", input: { path: "t.txt", content: "T" } },
       ],
     });
-    expect(third[2].content[0]).toEqual({ type: "tool_result", tool_use_id: "toolu_x", content: "wrote t.txt" });
+    // The tool result closes the previous user turn, so it carries that turn's cache breakpoint (issue 10).
+    expect(third[2].content[0]).toEqual({ type: "tool_result", tool_use_id: "toolu_x", content: "wrote t.txt", cache_control: { type: "ephemeral" } });
     expect(third[3].content[0]).toEqual({ type: "thinking", thinking: "all good", signature: "sig-B" });
     expect(readFileSync(join(sb.workspace, "t.txt"), "utf8")).toBe("T");
   });
