@@ -3,23 +3,9 @@
 // Items are mutated in place and their `v` bumped, so components can skip
 // everything that did not change.
 
-export interface DiffHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
-export interface FileDiff {
-  path: string;
-  from?: string;
-  kind: "add" | "modify" | "delete" | "move";
-  added: number;
-  removed: number;
-  hunks: DiffHunk[];
-  truncated?: boolean;
-}
+// The engine's diff shapes, as they arrive on the wire (type-only: nothing of the engine is bundled).
+import type { DiffHunk, FileDiff } from "../../../engine/file-diff.ts";
+export type { DiffHunk, FileDiff };
 
 export type ToolStatus = "running" | "ask" | "allowed" | "ok" | "err" | "denied";
 
