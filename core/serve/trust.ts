@@ -1,10 +1,10 @@
 // The browser's view of workspace trust: what the project files would loosen,
 // and approving exactly the content the user was shown.
-import { reasonixHome } from "../home.ts";
+import { homePaths, reasonixHome } from "../home.ts";
+import { realWorkspace } from "../trust/index.ts";
+import { listProjectInputs } from "../trust/inputs.ts";
 import { trustReport, type TrustReport } from "../trust/report.ts";
 import { recordTrust } from "../trust/store.ts";
-import { listProjectInputs } from "../trust/inputs.ts";
-import { homePaths } from "../home.ts";
 import { ApiError } from "./sessions.ts";
 
 export interface TrustApi {
@@ -17,13 +17,14 @@ export function trustApi(workspace: string, home = reasonixHome()): TrustApi {
   return {
     report: () => trustReport(workspace, home),
     approve(seen) {
-      const now = listProjectInputs(trustReport(workspace, home).workspace);
+      const real = realWorkspace(workspace);
+      const now = listProjectInputs(real);
       const same = now.length === Object.keys(seen).length && now.every((i) => seen[i.rel] === i.sha256);
       if (!same) {
         throw new ApiError(409, "trust_changed", "the project files changed since they were shown; review them again");
       }
-      recordTrust(homePaths(home).config, trustReport(workspace, home).workspace, now);
-      return trustReport(workspace, home);
+      recordTrust(homePaths(home).config, real, now);
+      return trustReport(real, home);
     },
   };
 }
