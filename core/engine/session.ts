@@ -559,7 +559,8 @@ export class LiveSession implements EngineSession {
     signal: AbortSignal,
     last?: { tokens: number; messages: number },
     force = false,
-  ): Promise<{ last?: { tokens: number; messages: number }; compacted: boolean }> {
+    trigger: "auto" | "overflow" | "manual" = force ? "overflow" : "auto",
+  ): Promise<{ last?: { tokens: number; messages: number }; compacted: boolean; removed?: number; summaryChars?: number }> {
     const unchanged = { last, compacted: false };
     const msgs = this.state.messages;
     // The provider's own count of the last prompt is best; our estimate guards
@@ -571,7 +572,7 @@ export class LiveSession implements EngineSession {
     if (!force && estimate < this.deps.compactRatio * window) return unchanged;
     const plan = planCompaction(msgs, this.state.preamble, Math.floor(Math.min(window, estimate) * 0.2));
     if (!plan) return unchanged;
-    await this.deps.hooks?.fire("PreCompact", { trigger: force ? "overflow" : "auto" }, signal);
+    await this.deps.hooks?.fire("PreCompact", { trigger }, signal);
     const req: ChatRequest = {
       system: this.deps.system,
       tools: this.schemas,
@@ -585,8 +586,31 @@ export class LiveSession implements EngineSession {
     if (!text) return unchanged;
     const summary = wrapSummary(text);
     this.commit({ t: "compaction", turn, headCount: this.state.preamble, keepFrom: plan.keepFrom, summary });
-    this.emit({ type: "compaction", removedMessages: plan.keepFrom - this.state.preamble, summaryChars: summary.length });
-    return { last: undefined, compacted: true };
+    const removed = plan.keepFrom - this.state.preamble;
+    this.emit({ type: "compaction", removedMessages: removed, summaryChars: summary.length });
+    return { last: undefined, compacted: true, removed, summaryChars: summary.length };
+  }
+
+  /**
+   * Compact now (`/compact`), between turns: the same summary request as the
+   * automatic compaction, with PreCompact's trigger "manual". Null when there
+   * is no middle worth summarizing. Busy while it runs (cancel() stops it).
+   */
+  async compact(): Promise<{ removedMessages: number; summaryChars: number } | null> {
+    if (this.closed) throw new ReasonixError("session_closed", "session is closed");
+    if (this.abort) throw new ReasonixError("session_busy", "cannot compact while a turn is running", { hint: "wait for the turn to end or cancel it (Esc), then /compact" });
+    const ac = new AbortController();
+    this.abort = ac;
+    const run = (async () => {
+      const r = await this.maybeCompact(Math.max(0, this.state.nextTurn - 1), ac.signal, undefined, true, "manual");
+      return r.compacted ? { removedMessages: r.removed!, summaryChars: r.summaryChars! } : null;
+    })();
+    this.running = run.then(() => "done" as const, () => "error" as const);
+    try {
+      return await run;
+    } finally {
+      this.abort = null;
+    }
   }
 
   /** Rewind to just before `turn`: files, conversation, or both. */

@@ -155,6 +155,13 @@ export interface EngineSession {
    * ("queued_followup").
    */
   steer?(text: string): SteerDisposition;
+  /**
+   * Summarize the conversation now (`/compact`): the old middle becomes a
+   * model-written summary, the recent tail stays verbatim, the system prompt
+   * and tools are untouched. Null when there is nothing worth compacting;
+   * rejects while a turn runs.
+   */
+  compact?(): Promise<{ removedMessages: number; summaryChars: number } | null>;
 }
 
 export type SteerDisposition = "steer_accepted" | "queued_followup";
