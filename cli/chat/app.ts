@@ -92,7 +92,8 @@ export async function runChatApp(
       out.push(c.dim("starting…"));
       return out;
     }
-    const busy = st.session.busy ? `working ${Math.floor((Date.now() - busySince) / 1000)}s · Esc cancels` : undefined;
+    // busySince is 0 for work a slash command started (/compact): no clock for it.
+    const busy = st.session.busy ? `working${busySince ? ` ${Math.floor((Date.now() - busySince) / 1000)}s` : ""} · Esc cancels` : undefined;
     out.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
     return out;
   };
@@ -147,6 +148,7 @@ export async function runChatApp(
   const stopTicker = () => {
     clearInterval(ticker);
     ticker = undefined;
+    busySince = 0;
   };
   const send = (text: string) => {
     transcript.prompt(text);

@@ -209,7 +209,19 @@ export const slashCommands: SlashCommand[] = [
   {
     name: "compact",
     description: "Summarise the conversation to free context",
-    run: (ctx) => ctx.print(["the engine compacts by itself past [agent] compact_ratio of context_window; a manual /compact needs an engine call that does not exist yet"]),
+    run: async (ctx) => {
+      if (busyGuard(ctx)) return;
+      const s = ctx.st.session;
+      if (!s.compact) return ctx.print(["this engine compacts only by itself (past [agent] compact_ratio of context_window)"]);
+      ctx.print([ctx.paint.dim("compacting: the model summarizes the earlier conversation…")]);
+      try {
+        const r = await s.compact();
+        // Done: the engine's compaction event has already been shown.
+        if (!r) ctx.print(["nothing to compact yet: the conversation is too short"]);
+      } catch (e) {
+        ctx.print([ctx.paint.red(`compact: ${errorMessage(e)}`)]);
+      }
+    },
   },
   {
     name: "context",

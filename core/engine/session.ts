@@ -570,7 +570,9 @@ export class LiveSession implements EngineSession {
     const window = this.deps.provider.contextWindow > 0 ? this.deps.provider.contextWindow : force ? estimate : 0;
     if (window <= 0) return unchanged;
     if (!force && estimate < this.deps.compactRatio * window) return unchanged;
-    const plan = planCompaction(msgs, this.state.preamble, Math.floor(Math.min(window, estimate) * 0.2));
+    // Asked for (/compact): the tail is a fifth of the conversation itself, so even a short one compacts.
+    const tail = trigger === "manual" ? estimateTokens(msgs.slice(this.state.preamble)) : Math.min(window, estimate);
+    const plan = planCompaction(msgs, this.state.preamble, Math.floor(tail * 0.2));
     if (!plan) return unchanged;
     await this.deps.hooks?.fire("PreCompact", { trigger }, signal);
     const req: ChatRequest = {
