@@ -3,7 +3,7 @@
 import { Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings, TUI_KEYBINDINGS, truncateToWidth, type TUI } from "@mariozechner/pi-tui";
 import { errorMessage } from "../../core/errors.ts";
 import { decisionForKey, type Paint } from "./cards.ts";
-import { ChatCompletions } from "./complete.ts";
+import { atToken, ChatCompletions } from "./complete.ts";
 import { LiveRenderer } from "./live.ts";
 import { Picker } from "./picker.ts";
 import { cleanText } from "./sanitize.ts";
@@ -11,6 +11,7 @@ import { InputHistory } from "./history.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, type ChatState } from "./session.ts";
+import { SteerLines } from "./steer.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 
@@ -41,6 +42,7 @@ export async function runChatApp(
   let renderer!: LiveRenderer;
   const width = () => Math.max(10, term.columns - 1);
   const transcript = new Transcript(paint, (lines) => renderer.commit(lines), width);
+  const steering = new SteerLines(paint);
 
   // Alt+Enter inserts a new line too (Shift+Enter needs a terminal that reports it).
   setKeybindings(new KeybindingsManager(TUI_KEYBINDINGS, { "tui.input.newLine": ["shift+enter", "alt+enter"] }));
@@ -79,6 +81,7 @@ export async function runChatApp(
 
   const live = (w: number): string[] => {
     const out = transcript.live(w);
+    out.push(...steering.live(w));
     for (const q of setup ? st.queue : earlyQueue) out.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
     if (hint) out.push(c.yellow(hint));
     if (picker) out.push(...picker.render(w));
@@ -189,7 +192,9 @@ export async function runChatApp(
       return;
     }
     if (st.session.busy) {
-      st.queue.push(text);
+      // Enter while a turn runs steers it (Tab queues the text for after the turn instead).
+      if (st.session.steer) steering.send(st.session, text);
+      else st.queue.push(text);
       renderer.request();
       return;
     }
@@ -273,6 +278,16 @@ export async function runChatApp(
       return;
     }
     if (matchesKey(data, "ctrl+o")) return transcript.expandLast();
+    // Tab while a turn runs: queue the message for after it (unless it completes a command or @path).
+    if (matchesKey(data, "tab") && st.session.busy && editor.getText().trim() && !editor.isShowingAutocomplete() && !/^\/\S*$/.test(editor.getText()) && atToken(editor.getText()) === undefined) {
+      const text = editor.getText().trim();
+      editor.setText("");
+      history.add(text);
+      editor.addToHistory(text);
+      st.queue.push(text);
+      renderer.request();
+      return;
+    }
     editor.handleInput(data);
     renderer.request();
   };
@@ -339,6 +354,8 @@ export async function runChatApp(
     }
     if (e.type === "turn_end" && sentHere.length === 0 && !st.queue.length) setTimeout(() => !st.session.busy && stopTicker(), 0);
     transcript.event(e);
+    const steered = steering.take(e);
+    if (steered.length) transcript.info(steered.map((l) => truncateToWidth(l, width(), "…")));
     renderer.request();
   });
   header();

@@ -69,6 +69,7 @@ export const slashCommands: SlashCommand[] = [
         p.bold("Keys"),
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
+        `  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn`,
         `  Ctrl-O expand the last output · Ctrl-L redraw · Ctrl-C clear, twice exit`,
         `  @path reference a file (Tab completes) · approvals: y once, a session, p always, n deny`,
       ]);

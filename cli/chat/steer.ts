@@ -1,0 +1,43 @@
+// Steering from the full-screen chat: Enter while a turn runs hands the text
+// to the engine (session.steer), which adds it at the turn's next model step.
+// The line shows in the live area with its disposition and moves into the
+// scrollback at the next step boundary, so a streaming answer is never cut.
+import { truncateToWidth } from "@mariozechner/pi-tui";
+import type { EngineEvent, EngineSession, SteerDisposition } from "../../core/engine/types.ts";
+import { errorMessage } from "../../core/errors.ts";
+import type { Paint } from "./cards.ts";
+import { cleanText } from "./sanitize.ts";
+
+const label: Record<SteerDisposition, string> = {
+  steer_accepted: "steering · sent to the running turn",
+  queued_followup: "steering · the turn had ended: it goes with your next message",
+};
+
+export class SteerLines {
+  private pending: string[] = [];
+
+  constructor(private readonly p: Paint) {}
+
+  /** Give `text` to the running turn; the line to show (or the error). */
+  send(session: EngineSession, text: string): void {
+    let line: string;
+    try {
+      const d = session.steer!(text);
+      line = `${this.p.cyan("» ")}${cleanText(text).replace(/\s+/g, " ")}  ${this.p.dim(`(${label[d]})`)}`;
+    } catch (e) {
+      line = this.p.red(`not sent: ${errorMessage(e)}`);
+    }
+    this.pending.push(line);
+  }
+
+  live(width: number): string[] {
+    return this.pending.map((l) => truncateToWidth(l, width, "…"));
+  }
+
+  /** At a step boundary (a complete message, a tool result, the turn's end) the lines join the scrollback. */
+  take(e: EngineEvent): string[] {
+    if (this.pending.length === 0) return [];
+    if (e.type !== "assistant" && e.type !== "tool_result" && e.type !== "turn_end") return [];
+    return this.pending.splice(0);
+  }
+}
