@@ -78,6 +78,16 @@ export const configSchema: Record<string, FieldSpec> = {
       max_steps: int("stop a turn after this many model steps", 50),
       max_output_tokens: int("max output tokens"),
       reasoning_language: str("visible reasoning language"),
+      planner_model: str("provider entry of the planner, run on explicit plan requests (user config only; docs/planner.md)"),
+    },
+  },
+  guardian: {
+    type: "table",
+    doc: "the Guardian risk gate for auto/yolo modes (docs/guardian.md)",
+    fields: {
+      enabled: bool("review risky tool calls with a second model before they run (a project may turn it on, never off)", false),
+      model: str("provider entry of the reviewer (user config only; default: the session's model)"),
+      timeout_seconds: num("no verdict within this long fails closed (an approval prompt, or a refusal headless)", 60),
     },
   },
   tools: {
@@ -207,4 +217,4 @@ export const configSchema: Record<string, FieldSpec> = {
 export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "trust", "mcp_server"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
-export const userOnlyKeys = new Set(["sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private"]);
+export const userOnlyKeys = new Set(["sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model"]);

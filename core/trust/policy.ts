@@ -136,6 +136,9 @@ const rules: Record<string, Rule> = {
   "skills.paths": trustedOnly,
   "skills.excluded_paths": always,
   "skills.disabled_skills": always,
+  // The Guardian only tightens: a project may turn it on, never off (its model is the user's: userOnlyKeys).
+  "guardian.enabled": (v, _ctx, u) => (v === true || u !== true ? keep : { keep: false, reason: "a project may turn the Guardian on, never off", trustable: false }),
+  "guardian.timeout_seconds": lowerOnly(),
 };
 
 function userProviderNames(user: Table): string[] {
