@@ -23,6 +23,7 @@ import { mcpCommandSource, mcpResourceReader } from "../mcp/prompts.ts";
 import { serverStatuses } from "../mcp/report.ts";
 import { instructionsBlock, scanInstructionFiles, skippedWarning } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
+import { createGuardian } from "../guardian/setup.ts";
 import { sessionExtensions, skillIndexFor } from "./extensions.ts";
 import { workspaceCommands } from "../commands/index.ts";
 import { systemPrompt } from "./prompt.ts";
@@ -147,6 +148,8 @@ export function createEngine(opts: EngineOptions): Engine {
       // "Always allow" edits reasonix.toml for the user; keep its approval in step.
       onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });
+    // The Guardian (core/guardian): a second model reviews risky calls in auto/yolo modes; none unless [guardian] enabled.
+    const guardian = createGuardian({ values, sources, entries, deps: { secret }, session: { provider, name: choice.name }, retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) }, workspace, pathPolicy, headless: !!opts.headless, mode: () => gate.mode ?? mode });
     // Commands, skills, @references and hooks (core/commands, core/hooks).
     const outside = outsideTools();
     // MCP prompts are /mcp__<server>__<prompt> commands; resources are @<server>:<uri> references.
@@ -161,6 +164,7 @@ export function createEngine(opts: EngineOptions): Engine {
       // An MCP prompt command may name a server still starting: give it the grace period first.
       prepare: mcp ? async (p: string, sig: AbortSignal) => (p.startsWith("/mcp__") && (await mcp!.settle(sig)), ext.prepare(p, sig)) : ext.prepare,
       hooks: ext.hooks,
+      ...(guardian ? { guardian } : {}),
       toolSource: outside,
       gate: ext.gate ?? gate,
       headless: !!opts.headless,

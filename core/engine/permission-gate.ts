@@ -17,6 +17,8 @@ export interface PermissionGate {
   check(tool: ToolDefinition, input: unknown): PermissionDecision;
   grant(rule: string, scope: "session" | "persist"): void;
   setMode?(mode: PermissionMode): void;
+  /** The mode in force now (it changes with setMode). */
+  readonly mode?: PermissionMode;
 }
 
 export interface GateOptions {

@@ -27,6 +27,7 @@ import { planCompaction, estimateTokens } from "./compaction.ts";
 import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff } from "./file-diff.ts";
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
 import type { PermissionGate } from "./permission-gate.ts";
+import type { GuardianHook } from "../guardian/guardian.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
 import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason, Usage } from "./types.ts";
 
@@ -54,6 +55,8 @@ export interface SessionDeps {
   /** The typed message → the user message the model receives (commands, @references, UserPromptSubmit hooks). */
   prepare?(prompt: string, signal: AbortSignal): Promise<string>;
   hooks?: SessionHooks;
+  /** The Guardian risk gate (core/guardian): reviews risky calls the rules would let run unasked. */
+  guardian?: GuardianHook;
 }
 
 
@@ -424,6 +427,11 @@ export class LiveSession implements EngineSession {
         continue;
       }
       const allowed = await this.authorize(call, tool, args.value, signal, !!hook?.approve);
+      if (typeof allowed === "object") {
+        // Refused by the Guardian: the reason goes to the model, the round goes on.
+        settle(i, { ok: false, output: allowed.refused });
+        continue;
+      }
       if (allowed !== true) {
         denied = true;
         settle(i, { ok: false, output: allowed });
@@ -460,12 +468,23 @@ export class LiveSession implements EngineSession {
   }
 
   /** true when the call may run, else the refusal text the model sees. */
-  private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal, hookApproved = false): Promise<true | string> {
-    const d = this.deps.gate.check(tool, input);
-    if (d.action === "allow") return true;
+  private async authorize(call: ToolCall, tool: ToolDefinition, input: unknown, signal: AbortSignal, hookApproved = false): Promise<true | string | { refused: string }> {
+    let d = this.deps.gate.check(tool, input);
+    if (d.action === "allow" && !this.deps.guardian) return true;
     // A PreToolUse hook's approval stands in for the prompt (also in a headless run), never for a deny rule or mode.
     if (hookApproved && (d.action === "ask" || d.headlessAsk)) return true;
-    const summary = safeSummary(tool, input);
+    let summary = safeSummary(tool, input);
+    let onApproved: (() => void) | undefined;
+    if (d.action === "allow") {
+      // Deny rules and mode blocks came first; the Guardian reviews only what would run unasked.
+      const g = await this.deps.guardian!.review({ tool, input, summary, messages: this.state.messages, signal, warn: (c, m) => this.notice(c, m) });
+      if (g.action === "allow") return true;
+      if (g.action === "refuse") return { refused: g.reason };
+      if (g.action === "deny") return g.reason;
+      d = { ...d, action: "ask" };
+      summary = `${summary} — ${g.note}`;
+      onApproved = g.onApproved;
+    }
     if (d.action === "deny") return `permission denied: ${d.reason}`;
     if (this.deps.headless) {
       return `permission denied: ${summary} needs approval (${d.reason}) and this headless run cannot ask. Allow it with --auto (-y, --permission-mode auto)${tool.kind === "write" ? ", --add-dir for paths outside the workspace" : ""}, or add "${d.suggestedRule}" to [permissions] allow`;
@@ -483,6 +502,7 @@ export class LiveSession implements EngineSession {
     this.pending.delete(call.id);
     this.emit({ type: "approval_resolved", callId: call.id, decision });
     if (decision === "deny") return signal.aborted ? "cancelled" : `permission denied: the user refused ${summary}`;
+    onApproved?.();
     if (decision === "session" || decision === "persist") this.deps.gate.grant(d.suggestedRule, decision);
     return true;
   }
