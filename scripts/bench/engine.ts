@@ -12,8 +12,11 @@
 // 3. Catalog: 200 custom commands (150 user, 50 project, approved) and 50
 //    skills read, trust-checked and resolved as a session start does.
 //    Goal: ≤ 20 ms.
+// 4. Guardian path: per gated call, Guardian on vs off in the same run, minus
+//    the Guardian model's own (bare HTTP) time (engine-guardian.ts).
+//    Goal: ≤ 5 ms.
 //
-//   bun scripts/bench/engine.ts [--rounds 200] [--events 10000]
+//   bun scripts/bench/engine.ts [--rounds 200] [--events 10000] [--guardian-calls 100]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +29,7 @@ import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripte
 import { ToolRegistry } from "../../core/tools/registry.ts";
 import { skillIndex, workspaceCommands } from "../../core/commands/index.ts";
 import { hashInput } from "../../core/trust/inputs.ts";
+import { guardianBench, printGuardianBench } from "./engine-guardian.ts";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -171,6 +175,9 @@ try {
   const catalog = await catalogBench();
   console.log(`command catalog: ${catalog.commands} commands + ${catalog.skills} skills (${catalog.project} project files, trust-checked)`);
   console.log(`  build + skill index ${catalog.ms.toFixed(1)} ms  (goal ≤ 20 ms: ${catalog.ms <= 20 ? "met" : "NOT met"}; ratio to goal ${(catalog.ms / 20).toFixed(2)})`);
+
+  // --- 4. Guardian path per gated call ------------------------------------------
+  printGuardianBench(await guardianBench(opt("guardian-calls", 100)));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
