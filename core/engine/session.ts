@@ -27,6 +27,7 @@ import { planCompaction, estimateTokens } from "./compaction.ts";
 import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff } from "./file-diff.ts";
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
 import type { PermissionGate } from "./permission-gate.ts";
+import { GoalDriver } from "../goal/driver.ts";
 import type { GuardianHook } from "../guardian/guardian.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
 import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason, Usage } from "./types.ts";
@@ -104,7 +105,20 @@ export class LiveSession implements EngineSession {
     this.useTools(deps.toolSource?.snapshot());
     this.repair();
     deps.hooks?.attach({ sessionId: this.id, warn: (code, message) => this.notice(code, message) });
+    // Goal mode (core/goal): its state lives in this session's log as `goal` records.
+    this.goal = new GoalDriver({
+      session: this,
+      provider: deps.provider,
+      config: deps.config,
+      saved: this.state.goal,
+      record: (change, goal, message) => {
+        this.commit({ t: "goal", change, goal, ...(message ? { message } : {}), at: now() });
+        this.emit({ type: "goal", change, goal, ...(message ? { message } : {}) });
+      },
+      warn: (code, message) => this.notice(code, message),
+    });
   }
+  readonly goal: GoalDriver;
 
   /** A notice for the user (a hook failure): recorded and shown, never sent to the model. */
   private notice(code: string, message: string): void {
@@ -562,6 +576,7 @@ export class LiveSession implements EngineSession {
       config: this.deps.config,
       extraWriteRoots: this.deps.extraWriteRoots,
       pathPolicy: this.deps.pathPolicy,
+      goal: this.goal,
       emitTodo: (items) => {
         this.commit({ t: "todo", items });
         this.emit({ type: "todo", items });

@@ -101,7 +101,60 @@ export type EngineEvent =
    * every front end shows it once), never sent to the model.
    */
   | { type: "warning"; code: string; message: string }
+  /**
+   * Goal mode (core/goal): the goal's state changed. `goal` is the whole
+   * state after the change; `message` says why (a pause reason, the budget
+   * summary, a strategy redirect). Recorded, so history() replays it.
+   */
+  | { type: "goal"; change: GoalChange; goal: GoalView; message?: string }
   | { type: "error"; code: string; message: string };
+
+export type GoalStatus = "active" | "paused" | "complete" | "blocked" | "cleared";
+export type GoalChange = "started" | "turn" | "redirect" | "signoff" | "paused" | "resumed" | "complete" | "blocked" | "cleared";
+
+/** A goal as front ends show it (see docs/goal.md). */
+export interface GoalView {
+  objective: string;
+  status: GoalStatus;
+  /** Why it is paused, blocked or complete (a short sentence). */
+  reason?: string;
+  /** Machine-readable pause cause: user, cancelled, error, evaluator, budget_spend, turn_limit, interrupted, denied. */
+  pauseCode?: string;
+  startedAt: string;
+  /** Cumulative statistics across pauses and resumes. */
+  turns: number;
+  requests: number;
+  tokens: number;
+  workMs: number;
+  /** The last evidence the model reported with update_goal. */
+  evidence?: string;
+  /** Checks the model said it could not run (update_goal completion.unverified). */
+  unverified?: string[];
+  /** Todo steps signed off with complete_step, in order. */
+  signoffs: { step: string; evidence: string }[];
+  /** [agent] goal_token_budget in force (0 = off) and the token count where the current slice began. */
+  tokenBudget: number;
+  budgetFrom: number;
+  /** [agent] goal_max_turns in force (0 = off) and the turn count where the current slice began. */
+  maxTurns: number;
+  turnsFrom: number;
+}
+
+/** Goal mode of one session (core/goal/driver.ts). */
+export interface GoalControl {
+  /** The session's goal (the latest state), if it ever had one. */
+  status(): GoalView | undefined;
+  /** True while the goal loop is driving turns. */
+  readonly running: boolean;
+  /** Start a goal and keep working until it is complete, blocked, paused or cleared; resolves with the final state. */
+  start(objective: string): Promise<GoalView>;
+  /** Continue a paused goal (a fresh budget/turn slice); resolves like start(). */
+  resume(): Promise<GoalView>;
+  /** Pause after the running turn (immediately when idle). */
+  pause(): GoalView;
+  /** Drop the goal (cancels a running goal turn). */
+  clear(): GoalView | undefined;
+}
 
 export type EngineEventListener = (event: EngineEvent) => void;
 
@@ -155,6 +208,8 @@ export interface EngineSession {
    * ("queued_followup").
    */
   steer?(text: string): SteerDisposition;
+  /** Goal mode: keep working across turns toward an objective (core/goal). */
+  readonly goal?: GoalControl;
   /**
    * Summarize the conversation now (`/compact`): the old middle becomes a
    * model-written summary, the recent tail stays verbatim, the system prompt

@@ -141,6 +141,13 @@ const str = (body: Record<string, unknown>, key: string, required = true): strin
   return v;
 };
 
+/** A turn number from a request body (absent is fine only when `optional`). */
+function turnNumber(v: unknown, optional = false): number | undefined {
+  if (v === undefined && optional) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new ApiError(400, "bad_request", `"turn" must be a turn number (1 or more)`);
+  return v;
+}
+
 const decodablePath = (path: string): boolean => {
   try {
     decodeURIComponent(path);
@@ -333,7 +340,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const ok = await sessions.build();
       return json({ saved: target.apiKeyEnv, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);
     }
-    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|rewind|mode|effort|model|approvals\/([^/]+)))?$/.exec(path);
+    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|rewind|fork|title|mode|effort|model|approvals\/([^/]+)))?$/.exec(path);
     if (m) {
       let id: string;
       try {
@@ -368,11 +375,20 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       if (action === "rewind" && method === "POST") {
         const body = await readJson(req);
-        const turn = body.turn;
+        const turn = turnNumber(body.turn)!;
         const mode = str(body, "mode")! as RewindMode;
-        if (typeof turn !== "number" || !Number.isInteger(turn) || turn < 1) throw new ApiError(400, "bad_request", `"turn" must be a turn number (1 or more)`);
         if (!["code", "conversation", "both"].includes(mode)) throw new ApiError(400, "bad_request", `"mode" must be code, conversation or both`);
         return json(await sessions.rewind(id, turn, mode));
+      }
+      if (action === "fork" && method === "POST") {
+        const turn = turnNumber((await readJson(req)).turn, true);
+        const s = await sessions.fork(id, turn);
+        return json({ id: s.id, from: id, ...(turn !== undefined ? { turn } : {}) }, 201);
+      }
+      if (action === "title" && method === "POST") {
+        const title = (await readJson(req)).title;
+        if (typeof title !== "string") throw new ApiError(400, "bad_request", `"title" must be a string ("" = the automatic title)`);
+        return json({ title: await sessions.rename(id, title) });
       }
       if (action === "mode" && method === "POST") {
         const mode = str(await readJson(req), "mode")! as PermissionMode;

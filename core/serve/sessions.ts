@@ -223,6 +223,28 @@ export class SessionManager {
     return r;
   }
 
+  /** A new session from this one's conversation just before `turn` (absent: all of it); see core/sessions/fork.ts. */
+  async fork(id: string, turn?: number): Promise<EngineSession> {
+    await this.mustOwn(id);
+    const engine = this.need();
+    if (!engine.forkSession) throw new ApiError(501, "unsupported", "this engine cannot fork sessions");
+    const session = await engine.forkSession(id, turn !== undefined ? { turn } : {});
+    const model = (session as { model?: unknown }).model;
+    this.attach(session, typeof model === "string" ? model : undefined);
+    this.hub.notice({ type: "sessions_changed" });
+    return session;
+  }
+
+  /** Set the title every tab shows ("" = the first prompt); returns the title now shown. */
+  async rename(id: string, title: string): Promise<string> {
+    await this.mustOwn(id);
+    const engine = this.need();
+    if (!engine.renameSession) throw new ApiError(501, "unsupported", "this engine cannot rename sessions");
+    const shown = await engine.renameSession(id, title);
+    this.hub.notice({ type: "sessions_changed" });
+    return shown;
+  }
+
   async setMode(id: string, mode: PermissionMode): Promise<void> {
     if (!UI_MODES.includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${UI_MODES.join(", ")}`);
     const session = await this.get(id);

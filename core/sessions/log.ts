@@ -45,7 +45,8 @@ export class AppendLog<T> {
 
   static create<T>(path: string): AppendLog<T> {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    return new AppendLog<T>(path, openSync(path, "wx", 0o600));
+    // O_APPEND like open(): a title appended by another process (title.ts) is never overwritten.
+    return new AppendLog<T>(path, openSync(path, "ax", 0o600));
   }
 
   /** Open for appending and load what is there, cutting a torn tail first. */

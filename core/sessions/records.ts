@@ -1,5 +1,5 @@
 /** What a session log (`$REASONIX_HOME/sessions/<id>.jsonl`) holds, one record per line. */
-import type { FileDiff, TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
+import type { FileDiff, GoalChange, GoalView, TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 
 export type RewindMode = "code" | "conversation" | "both";
@@ -19,6 +19,8 @@ export type SessionRecord =
   | { t: "rewind"; turn: number; mode: RewindMode; at: string }
   | { t: "model"; model: string }
   /** A notice for the user (not the model), e.g. a skipped instruction file; shown as a `warning` event. */
-  | { t: "warning"; code: string; message: string };
+  | { t: "warning"; code: string; message: string }
+  /** Goal mode: the goal's whole state after a change (the last one wins on replay). */
+  | { t: "goal"; change: GoalChange; goal: GoalView; message?: string; at: string };
 
 export type MetaRecord = Extract<SessionRecord, { t: "meta" }>;

@@ -32,6 +32,8 @@ export interface SessionState {
   /** What cache hits saved so far, in `currency`. */
   totalSaved?: number;
   currency?: string;
+  /** Goal mode: the goal's latest state (core/goal). */
+  goal?: import("../engine/types.ts").GoalView;
 }
 
 export const addUsage = (a: Usage, b: Usage): Usage => {
@@ -113,13 +115,17 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         if (mark) {
           // The conversation as it was just before that turn started.
           const prefix = replay(records, mark.record);
-          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, totalSaved: s.totalSaved, currency: s.currency, model: s.model, openTurn: undefined });
+          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, totalSaved: s.totalSaved, currency: s.currency, model: s.model, goal: s.goal, openTurn: undefined });
         }
       }
       s.updatedAt = r.at;
       break;
     case "warning":
       s.history.push({ type: "warning", code: r.code, message: r.message });
+      break;
+    case "goal":
+      s.goal = r.goal;
+      s.history.push({ type: "goal", change: r.change, goal: r.goal, ...(r.message ? { message: r.message } : {}) });
       break;
     case "checkpoint":
     case "meta":

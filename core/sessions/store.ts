@@ -1,5 +1,5 @@
 import { randomBytes, createHash } from "node:crypto";
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionSummary } from "../engine/types.ts";
 import { ReasonixError } from "../errors.ts";
@@ -53,6 +53,15 @@ export class SessionFile {
     } catch {}
   }
 }
+
+function readLastByte(fd: number, size: number): number {
+  const b = Buffer.alloc(1);
+  readSync(fd, b, 0, 1, size - 1);
+  return b[0]!;
+}
+
+/** The user's title, else the first prompt (one line, at most 80 characters). */
+export const shownTitle = (st: SessionState): string => st.title ?? (st.turns[0]?.prompt ?? "").replace(/\s+/g, " ").trim().slice(0, 80);
 
 const pidAlive = (pid: number): boolean => {
   try {
@@ -109,10 +118,67 @@ export class SessionStore {
     return new SessionFile(id, log, [rec], this.blobDir(id), this.lockPath(id));
   }
 
-  open(id: string): SessionFile {
+  /**
+   * A new session whose log starts with `records` (its meta record first),
+   * written whole and atomically, then opened for appending like any other.
+   */
+  createFrom(records: SessionRecord[]): SessionFile {
+    const meta = records[0];
+    if (meta?.t !== "meta") throw new Error("a session log starts with its meta record");
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.checkId(meta.id);
+    if (existsSync(this.logPath(meta.id))) throw new ReasonixError("session_exists", `session ${meta.id} already exists`);
+    this.lock(meta.id);
+    try {
+      writeFileAtomic(this.logPath(meta.id), records.map((r) => `${JSON.stringify(r)}\n`).join(""), { mode: 0o600, dirMode: 0o700 });
+      return this.attach(meta.id);
+    } catch (e) {
+      try { unlinkSync(this.lockPath(meta.id)); } catch {}
+      throw e;
+    }
+  }
+
+  /** A session's records, read without its lock (the owner only ever appends whole lines). */
+  records(id: string): SessionRecord[] {
+    return parseJsonl<SessionRecord>(readFileSync(this.existing(id), "utf8")).records;
+  }
+
+  /**
+   * Append one record that is not part of the conversation (a title) without
+   * the session lock: one O_APPEND write of a whole line, like the owner's, so
+   * a session open in another process (`reasonix web`) can still be renamed.
+   */
+  appendDetached(id: string, r: SessionRecord): void {
+    const fd = openSync(this.existing(id), "a+", 0o600);
+    try {
+      // A torn last line (a crash mid-write) must not swallow this record.
+      const size = fstatSync(fd).size;
+      const torn = size > 0 && readLastByte(fd, size) !== 0x0a;
+      const buf = Buffer.from(`${torn ? "\n" : ""}${JSON.stringify(r)}\n`);
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The log path of a session that exists (else session_not_found). */
+  private existing(id: string): string {
     this.checkId(id);
-    if (!existsSync(this.logPath(id))) throw new ReasonixError("session_not_found", `no session "${id}" in ${this.dir}`, { hint: "list sessions with: reasonix sessions list", exitCode: 2 });
+    const p = this.logPath(id);
+    if (!existsSync(p)) throw new ReasonixError("session_not_found", `no session "${id}" in ${this.dir}`, { hint: "list sessions with: reasonix sessions list", exitCode: 2 });
+    return p;
+  }
+
+  open(id: string): SessionFile {
+    this.existing(id);
     this.lock(id);
+    return this.attach(id);
+  }
+
+  /** Open the log of a session whose lock we hold. */
+  private attach(id: string): SessionFile {
     const { log, loaded } = AppendLog.open<SessionRecord>(this.logPath(id));
     return new SessionFile(id, log, loaded.records, this.blobDir(id), this.lockPath(id));
   }
@@ -123,10 +189,7 @@ export class SessionStore {
 
   /** Read-only load (no lock), e.g. for `sessions show`. */
   load(id: string): SessionState {
-    this.checkId(id);
-    const p = this.logPath(id);
-    if (!existsSync(p)) throw new ReasonixError("session_not_found", `no session "${id}" in ${this.dir}`, { hint: "list sessions with: reasonix sessions list", exitCode: 2 });
-    return replay(parseJsonl<SessionRecord>(readFileSync(p, "utf8")).records);
+    return replay(this.records(id));
   }
 
   list(): SessionSummary[] {
@@ -144,15 +207,15 @@ export class SessionStore {
           continue;
         }
         const st = this.load(id);
-        const first = st.turns[0]?.prompt ?? "";
         const summary: SessionSummary = {
           id,
           workspace: st.meta.workspace,
-          title: first.replace(/\s+/g, " ").trim().slice(0, 80),
+          title: shownTitle(st),
           model: st.model,
           createdAt: st.meta.createdAt,
           updatedAt: stat.mtime.toISOString(),
           turns: st.turns.length,
+          ...(st.forkedFrom ? { forkedFrom: st.forkedFrom } : {}),
         };
         this.summaries.set(id, { stamp, summary });
         out.push(summary);

@@ -47,6 +47,8 @@ export interface ToolContext {
   /** Extra writable roots granted for this run (--add-dir). */
   extraWriteRoots: string[];
   emitTodo?(items: { content: string; status: "pending" | "in_progress" | "completed" }[]): void;
+  /** Goal mode's side of the session, for update_goal and complete_step (core/goal). */
+  goal?: import("../goal/types.ts").GoalToolPort;
   /** Progress of a long call (MCP progress notifications), shown by front ends. */
   emitProgress?(p: { progress: number; total?: number; message?: string }): void;
   /**

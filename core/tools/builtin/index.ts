@@ -10,10 +10,13 @@ import { readFileTool } from "./read.ts";
 import { todoWriteTool } from "./todo.ts";
 import { webFetchTool } from "./web-fetch.ts";
 import { writeFileTool } from "./write.ts";
+import { completeStepTool, updateGoalTool } from "../../goal/tools.ts";
 
 export const builtinTools = [
   readFileTool, writeFileTool, editFileTool, multiEditTool, moveFileTool,
   lsTool, globTool, grepTool, bashTool, todoWriteTool, docsTool, webFetchTool,
+  // Goal mode's tools are in every session: the tool block stays the same when a goal starts (core/goal/tools.ts).
+  updateGoalTool, completeStepTool,
 ] as const;
 
 /** Register every built-in tool (read_file … todo_write). */
