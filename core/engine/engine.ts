@@ -14,6 +14,8 @@ import { reapproveOwnEdit } from "../trust/report.ts";
 import { trustState } from "../trust/index.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { SessionStore } from "../sessions/store.ts";
+import { forkSession as forkLog } from "../sessions/fork.ts";
+import { setSessionTitle } from "../sessions/title.ts";
 import { registerBuiltinTools } from "../tools/builtin/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { combineSources, type ToolSource } from "../tools/sources.ts";
@@ -225,6 +227,19 @@ export function createEngine(opts: EngineOptions): Engine {
         file.close();
         throw e;
       }
+    },
+    async forkSession(id, o = {}) {
+      // The original is only read; the fork is a new log, locked and opened here.
+      const file = forkLog(store, id, { turn: o.turn, workspace });
+      try {
+        return await open(file, file.state().model);
+      } catch (e) {
+        file.close();
+        throw e;
+      }
+    },
+    async renameSession(id, title) {
+      return setSessionTitle(store, id, title, { workspace });
     },
     async listSessions(): Promise<SessionSummary[]> {
       return store.list().filter((s) => s.workspace === workspace);

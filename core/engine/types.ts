@@ -166,6 +166,8 @@ export interface SessionSummary {
   createdAt: string;
   updatedAt: string;
   turns: number;
+  /** The session this one was forked from, and the turn it was cut before (absent: its whole conversation). */
+  forkedFrom?: { id: string; turn?: number };
 }
 
 export interface SubmitOptions {
@@ -282,6 +284,14 @@ export interface Engine {
   createSession(opts?: { model?: string }): Promise<EngineSession>;
   /** With `model`: continue the conversation on another provider entry (recorded in the log). */
   resumeSession(id: string, opts?: { model?: string }): Promise<EngineSession>;
+  /**
+   * A new session holding this one's conversation just before `turn` (absent:
+   * up to its last finished turn), linked to it in its log. The original is
+   * untouched; files on disk are not rewound (see core/sessions/fork.ts).
+   */
+  forkSession?(id: string, opts?: { turn?: number }): Promise<EngineSession>;
+  /** Set the session's title ("" = back to its first prompt); returns the title now shown. */
+  renameSession?(id: string, title: string): Promise<string>;
   listSessions(): Promise<SessionSummary[]>;
   deleteSession(id: string): Promise<void>;
   models(): ModelInfo[];

@@ -20,6 +20,10 @@ export type SessionRecord =
   | { t: "model"; model: string }
   /** A notice for the user (not the model), e.g. a skipped instruction file; shown as a `warning` event. */
   | { t: "warning"; code: string; message: string }
+  /** A title the user set (overrides the first prompt); "" = back to the automatic title. See title.ts. */
+  | { t: "title"; title: string; at: string }
+  /** Forked from session `from`, just before its turn `turn` (absent: after its last finished turn). See fork.ts. */
+  | { t: "fork"; from: string; turn?: number; at: string }
   /** Goal mode: the goal's whole state after a change (the last one wins on replay). */
   | { t: "goal"; change: GoalChange; goal: GoalView; message?: string; at: string };
 

@@ -34,6 +34,10 @@ export interface SessionState {
   currency?: string;
   /** Goal mode: the goal's latest state (core/goal). */
   goal?: import("../engine/types.ts").GoalView;
+  /** The user's title (a `title` record), when set. */
+  title?: string;
+  /** The session this one was forked from. */
+  forkedFrom?: { id: string; turn?: number };
 }
 
 export const addUsage = (a: Usage, b: Usage): Usage => {
@@ -115,7 +119,7 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         if (mark) {
           // The conversation as it was just before that turn started.
           const prefix = replay(records, mark.record);
-          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, totalSaved: s.totalSaved, currency: s.currency, model: s.model, goal: s.goal, openTurn: undefined });
+          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, totalSaved: s.totalSaved, currency: s.currency, model: s.model, goal: s.goal, openTurn: undefined, title: s.title, forkedFrom: s.forkedFrom });
         }
       }
       s.updatedAt = r.at;
@@ -126,6 +130,12 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
     case "goal":
       s.goal = r.goal;
       s.history.push({ type: "goal", change: r.change, goal: r.goal, ...(r.message ? { message: r.message } : {}) });
+      break;
+    case "title":
+      s.title = r.title || undefined;
+      break;
+    case "fork":
+      s.forkedFrom = { id: r.from, ...(r.turn !== undefined ? { turn: r.turn } : {}) };
       break;
     case "checkpoint":
     case "meta":
