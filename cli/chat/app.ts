@@ -335,10 +335,14 @@ export async function runChatApp(
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {
-    ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config);
-    const entries = ctx.commands.catalog().entries;
-    // Names and descriptions come from files in the workspace: cleaned for the menu.
-    editor.setAutocompleteProvider(new ChatCompletions(entries.map((e) => ({ name: cleanText(e.name), description: cleanText(e.description), argumentHint: e.argumentHint && cleanText(e.argumentHint) })), st.engine.workspace));
+    const reg = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources?.() ?? []);
+    ctx.commands = reg;
+    // Names and descriptions come from files in the workspace and MCP servers: cleaned for the menu.
+    const menu = () => {
+      const entries = reg.catalog().entries;
+      return { key: entries, commands: () => entries.map((e) => ({ name: cleanText(e.name), description: cleanText(e.description), argumentHint: e.argumentHint && cleanText(e.argumentHint) })) };
+    };
+    editor.setAutocompleteProvider(new ChatCompletions(menu, st.engine.workspace));
   } catch (e) {
     transcript.info([c.yellow(`custom commands and skills are not available: ${errorMessage(e)}`)]);
   }

@@ -1,16 +1,18 @@
 // The workspace's command catalog for the chat, loaded after the first frame
 // (it reads the documentation index, skills and trust records).
-import { workspaceCommands, type CommandEntry, type CommandRegistry } from "../../core/commands/index.ts";
+import { workspaceCommands, type CommandEntry, type CommandRegistry, type CommandSource } from "../../core/commands/index.ts";
 import { slashCommands } from "./slash.ts";
 
 /**
  * The workspace's command catalog (core/commands) with the chat's own
- * commands as built-ins: custom commands, skills and `/docs` come from there,
+ * commands as built-ins: custom commands, skills, MCP prompts and `/docs` come from there,
  * and a project or user command of the same name wins (ours stay reachable
  * as `/reasonix:<name>`).
  */
-export function chatCommands(workspace: string, home: string, values: Record<string, unknown>): CommandRegistry {
+export function chatCommands(workspace: string, home: string, values: Record<string, unknown>, engineSources: CommandSource[] = []): CommandRegistry {
   const reg = workspaceCommands({ workspace, home, values });
+  // The MCP servers' prompts (/mcp__<server>__<prompt>), listed as the servers come up.
+  for (const s of engineSources) reg.registerSource(s);
   reg.registerSource({
     id: "chat",
     list: (): CommandEntry[] => slashCommands.map((c) => ({ name: c.name, description: c.description, argumentHint: c.args, kind: "builtin", scope: "builtin", source: "chat" })),

@@ -24,13 +24,26 @@ export async function pathItems(workspace: string, token: string): Promise<Autoc
 }
 
 export class ChatCompletions implements AutocompleteProvider {
-  private readonly inner: CombinedAutocompleteProvider;
+  private inner: CombinedAutocompleteProvider;
+  private list: readonly unknown[] | undefined;
 
+  /** `commands`: a list, or a function asked at each use (the catalog grows as MCP servers come up). */
   constructor(
-    commands: SlashCommand[],
+    private readonly commands: SlashCommand[] | (() => { key: readonly unknown[]; commands(): SlashCommand[] }),
     private readonly workspace: string,
   ) {
-    this.inner = new CombinedAutocompleteProvider(commands, workspace, null);
+    this.inner = new CombinedAutocompleteProvider(Array.isArray(commands) ? commands : [], workspace, null);
+  }
+
+  /** The provider for the catalog as it is now (rebuilt only when the catalog changed). */
+  private current(): CombinedAutocompleteProvider {
+    if (Array.isArray(this.commands)) return this.inner;
+    const now = this.commands();
+    if (now.key !== this.list) {
+      this.list = now.key;
+      this.inner = new CombinedAutocompleteProvider(now.commands(), this.workspace, null);
+    }
+    return this.inner;
   }
 
   async getSuggestions(lines: string[], cursorLine: number, cursorCol: number, options: { signal: AbortSignal; force?: boolean }) {
@@ -39,14 +52,14 @@ export class ChatCompletions implements AutocompleteProvider {
       const items = await pathItems(this.workspace, token);
       return items.length ? { items, prefix: token } : null;
     }
-    return this.inner.getSuggestions(lines, cursorLine, cursorCol, options);
+    return this.current().getSuggestions(lines, cursorLine, cursorCol, options);
   }
 
   applyCompletion(lines: string[], cursorLine: number, cursorCol: number, item: AutocompleteItem, prefix: string) {
-    return this.inner.applyCompletion(lines, cursorLine, cursorCol, item, prefix);
+    return this.current().applyCompletion(lines, cursorLine, cursorCol, item, prefix);
   }
 
   shouldTriggerFileCompletion(lines: string[], cursorLine: number, cursorCol: number): boolean {
-    return this.inner.shouldTriggerFileCompletion(lines, cursorLine, cursorCol);
+    return this.current().shouldTriggerFileCompletion(lines, cursorLine, cursorCol);
   }
 }

@@ -159,7 +159,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
 
   await st.attach(st.session, onEvent);
   try {
-    ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config);
+    ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources?.() ?? []);
   } catch (e) {
     println(`custom commands and skills are not available: ${errorMessage(e)}`);
   }

@@ -37,6 +37,10 @@ export interface SlashCommand {
   run(ctx: SlashContext, arg: string): Promise<void> | void;
 }
 
+/** The commands every front end shares (core/commands/session-commands.ts), loaded on first use. */
+const sessionCommand = async (ctx: SlashContext, name: string) =>
+  (await import("../../core/commands/session-commands.ts")).runSessionCommand(name, { session: ctx.st.session, engine: ctx.st.engine });
+
 const busyGuard = (ctx: SlashContext): boolean => {
   if (!ctx.st.session.busy) return false;
   ctx.print([ctx.paint.yellow("a turn is running: wait for it or press Esc to cancel it first")]);
@@ -212,16 +216,19 @@ export const slashCommands: SlashCommand[] = [
     description: "Summarise the conversation to free context",
     run: async (ctx) => {
       if (busyGuard(ctx)) return;
-      const s = ctx.st.session;
-      if (!s.compact) return ctx.print(["this engine compacts only by itself (past [agent] compact_ratio of context_window)"]);
       ctx.print([ctx.paint.dim("compacting: the model summarizes the earlier conversation…")]);
-      try {
-        const r = await s.compact();
-        // Done: the engine's compaction event has already been shown.
-        if (!r) ctx.print(["nothing to compact yet: the conversation is too short"]);
-      } catch (e) {
-        ctx.print([ctx.paint.red(`compact: ${errorMessage(e)}`)]);
-      }
+      const r = await sessionCommand(ctx, "compact");
+      // Compacted: the engine's compaction event has been shown already.
+      if (!r.compacted) ctx.print([r.ok ? r.text : ctx.paint.red(r.text)]);
+    },
+  },
+  {
+    name: "mcp",
+    description: "MCP servers: status, tools, prompts and resources",
+    run: async (ctx) => {
+      const r = await sessionCommand(ctx, "mcp");
+      // Names and errors come from servers and config files: cleaned for the terminal.
+      ctx.print(r.text.split("\n").map((l) => (/^\S/.test(l) ? ctx.paint.bold(cleanText(l)) : cleanText(l))));
     },
   },
   {
@@ -320,6 +327,7 @@ export function routeSlash(reg: CommandRegistry | undefined, text: string): "loc
   const entry = reg?.resolve(name);
   if (entry) return entry.source === "chat" ? "local" : "engine";
   if (reg?.blocked(name)) return "engine"; // the engine says why it may not run
+  if (name.startsWith("mcp__")) return "engine"; // an MCP prompt of a server still starting: the engine waits for it
   const base = name.startsWith(BUILTIN_PREFIX) ? name.slice(BUILTIN_PREFIX.length) : name;
   return slashCommands.some((c) => c.name === base) || base === "quit" ? "local" : "unknown";
 }

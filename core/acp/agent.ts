@@ -88,7 +88,17 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
 
   const announce = (s: AcpSession) => {
     // After the answer: clients learn the session id from it before updates arrive.
-    setTimeout(() => s.send({ sessionUpdate: "available_commands_update", availableCommands: availableCommands(s.workspace, opts.home, log) }), 0);
+    const list = () => availableCommands(s.workspace, opts.home, log, s.engine);
+    let sent = "";
+    const send = () => {
+      const now = list();
+      if (JSON.stringify(now) === sent) return;
+      sent = JSON.stringify(now);
+      s.send({ sessionUpdate: "available_commands_update", availableCommands: now });
+    };
+    setTimeout(send, 0);
+    // Once the MCP servers are up, again with their prompts (only if the list changed).
+    void s.engine.mcpStarted?.().then(() => setTimeout(send, 0), () => {});
   };
 
   const app = acp

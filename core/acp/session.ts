@@ -10,6 +10,7 @@ import type { Engine, EngineEvent, EngineSession, PermissionMode, SteerDispositi
 import type { AcpLog } from "./log.ts";
 import { configOptions, EFFORT_VALUES, modeSelectable, modeState as modeStateOf, modelState, slashCommand } from "./modes.ts";
 import { askPermission, permissionRequest } from "./permissions.ts";
+import { runSessionCommand, sessionCommand } from "../commands/session-commands.ts";
 import { promptText } from "./prompt.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
 
@@ -33,7 +34,7 @@ export class AcpSession {
 
   constructor(
     private live: EngineSession,
-    private readonly engine: Engine,
+    readonly engine: Engine,
     private readonly port: ClientPort,
     public mode: PermissionMode,
   ) {
@@ -97,6 +98,8 @@ export class AcpSession {
     const text = promptText(blocks);
     const cmd = slashCommand(text);
     if (cmd) return this.command(cmd.name, cmd.arg);
+    const own = sessionCommand(text);
+    if (own) return this.sessionCommand(own);
     this.prompting = true;
     this.lastError = undefined;
     try {
@@ -110,6 +113,19 @@ export class AcpSession {
       const stop = stopReason(reason);
       if (!stop) throw RequestError.internalError({ sessionId: this.id, reason }, this.lastError ?? "the turn failed");
       return { stopReason: stop };
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  /** /compact, /mcp (core/commands/session-commands.ts): the answer as a message, then end_turn. */
+  private async sessionCommand(name: string): Promise<acp.PromptResponse> {
+    this.prompting = true;
+    try {
+      const r = await runSessionCommand(name, { session: this.live, engine: this.engine });
+      this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: r.text } });
+      await this.flush();
+      return { stopReason: "end_turn" };
     } finally {
       this.prompting = false;
     }

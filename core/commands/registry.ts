@@ -17,6 +17,7 @@ const beats = (a: CommandEntry, b: CommandEntry): boolean => RANK[a.scope] > RAN
 export class CommandRegistry {
   private readonly sources: CommandSource[] = [];
   private cached: Catalog | undefined;
+  private cachedStamp = "";
 
   /** Add a source (replacing one with the same id). */
   registerSource(source: CommandSource): void {
@@ -38,7 +39,9 @@ export class CommandRegistry {
   }
 
   catalog(): Catalog {
-    if (this.cached) return this.cached;
+    const stamp = this.sources.map((s) => s.stamp?.() ?? "").join("\u0000");
+    if (this.cached && stamp === this.cachedStamp) return this.cached;
+    this.cachedStamp = stamp;
     const winners = new Map<string, CommandEntry>();
     const shadowed: Shadowed[] = [];
     const notLoaded: CommandEntry[] = [];

@@ -57,6 +57,12 @@ export interface CommandSource {
   /** Unique per registry, e.g. "custom", "skills", "chat", "mcp". */
   id: string;
   list(): CommandEntry[];
+  /**
+   * For a source whose list changes while the catalog is in use (MCP servers
+   * coming up): a stamp that changes whenever list() would answer
+   * differently, so the catalog is rebuilt then and only then.
+   */
+  stamp?(): string;
 }
 
 /** An entry that lost its name to another, for `doctor capabilities`. */

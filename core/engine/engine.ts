@@ -260,6 +260,14 @@ export function createEngine(opts: EngineOptions): Engine {
       outsideTools();
       return mcp ? serverStatuses(mcp.connections) : [];
     },
+    commandSources() {
+      outsideTools();
+      return mcp ? [mcpCommandSource(mcp)] : [];
+    },
+    async mcpStarted() {
+      outsideTools();
+      await mcp?.start();
+    },
     models(): ModelInfo[] {
       let keys: Map<string, string>;
       try {

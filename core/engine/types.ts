@@ -299,5 +299,14 @@ export interface Engine {
   discoverModels?(name: string): Promise<string[]>;
   /** The workspace's MCP servers as they are now (for a `/mcp` listing); empty when none are declared. */
   mcpServers?(): import("../mcp/report.ts").McpServerStatus[];
+  /**
+   * Catalog sources the engine adds to the workspace's files: the MCP
+   * servers' prompts as `/mcp__<server>__<prompt>` (their list grows as
+   * servers come up; see CommandSource.stamp). Front ends register these in
+   * their command registry so `/` lists what the engine will expand.
+   */
+  commandSources?(): import("../commands/types.ts").CommandSource[];
+  /** Resolves when every MCP server has finished starting (ready or failed); at once when there are none. */
+  mcpStarted?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,6 +12,8 @@ import { toolName } from "./tools.ts";
 export function mcpCommandSource(manager: McpManager): CommandSource {
   return {
     id: "mcp",
+    // Servers come up (and prompts change) while front ends show the catalog.
+    stamp: () => manager.connections.map((c) => `${c.name}:${c.status}:${c.prompts.map((p) => `${p.name}/${p.description ?? ""}/${(p.arguments ?? []).map((a) => a.name).join(",")}`).join(";")}`).join("|"),
     list(): CommandEntry[] {
       const out: CommandEntry[] = [];
       for (const c of manager.connections) {

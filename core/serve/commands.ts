@@ -3,7 +3,8 @@
 // terminal chat, ACP and `reasonix run` use.
 import { realpathSync } from "node:fs";
 import { loadConfig } from "../config/load.ts";
-import { workspaceCommands, type CommandEntry } from "../commands/index.ts";
+import { workspaceCommands, type CommandEntry, type CommandSource } from "../commands/index.ts";
+import { sessionCommandSource } from "../commands/session-commands.ts";
 import { completeReference } from "../engine/references.ts";
 import { createPathPolicy } from "../policy/paths.ts";
 import { reasonixHome } from "../home.ts";
@@ -26,14 +27,19 @@ const view = (e: CommandEntry): CommandView => ({
   source: e.source,
 });
 
-export function commandsApi(workspace: () => string, home?: string) {
+/** `engineSources`: the live engine's catalog sources (MCP prompts, listed as servers come up). */
+export function commandsApi(workspace: () => string, home?: string, engineSources: () => CommandSource[] = () => []) {
   const root = () => realpathSync(workspace());
   return {
     /** GET /api/commands: what `/` offers, what was shadowed, what is listed but not loaded. */
     catalog() {
       const ws = root();
       const h = home ?? reasonixHome();
-      const cat = workspaceCommands({ workspace: ws, home: h, values: loadConfig({ cwd: ws, home: h }).values }).catalog();
+      const reg = workspaceCommands({ workspace: ws, home: h, values: loadConfig({ cwd: ws, home: h }).values });
+      // /compact and /mcp: the web UI runs them on the open session (POST /api/sessions/:id/command).
+      reg.registerSource(sessionCommandSource);
+      for (const s of engineSources()) reg.registerSource(s);
+      const cat = reg.catalog();
       return {
         commands: cat.entries.map(view),
         shadowed: cat.shadowed.map((s) => ({ ...view(s.entry), by: s.by.source, ...(s.reachableAs ? { reachableAs: s.reachableAs } : {}) })),

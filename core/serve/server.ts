@@ -185,7 +185,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const setupAllowed = isLoopbackHost(opts.host) && !behindProxy && !!opts.saveProviderKey;
   const sseStreams = new Set<() => void>();
   const files = new WorkspaceFiles(() => sessions.engineWorkspace);
-  const commands = commandsApi(() => sessions.engineWorkspace, opts.home);
+  const commands = commandsApi(() => sessions.engineWorkspace, opts.home, () => sessions.commandSources());
   /** Shown in the header and tab title: several remote tabs are common. */
   const host = hostname();
 
@@ -340,7 +340,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const ok = await sessions.build();
       return json({ saved: target.apiKeyEnv, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);
     }
-    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|rewind|fork|title|mode|effort|model|approvals\/([^/]+)))?$/.exec(path);
+    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|command|rewind|fork|title|mode|effort|model|approvals\/([^/]+)))?$/.exec(path);
     if (m) {
       let id: string;
       try {
@@ -369,6 +369,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const model = (s as { model?: unknown }).model;
         return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, ...(typeof model === "string" ? { model } : {}), ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
       }
+      if (action === "command" && method === "POST") return json(await sessions.command(id, str(await readJson(req), "name")!));
       if (action === "steer" && method === "POST") {
         const text = str(await readJson(req), "text")!;
         return json({ disposition: await sessions.steer(id, text) });

@@ -2,6 +2,8 @@ import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ModelInfo, P
 import { errorMessage, ReasonixError } from "../errors.ts";
 import type { ImageInput } from "../providers/images.ts";
 import type { EventHub } from "./events.ts";
+import { runSessionCommand, SESSION_COMMANDS, type SessionCommandResult } from "../commands/session-commands.ts";
+import type { CommandSource } from "../commands/types.ts";
 
 export interface EngineFactoryOptions {
   workspace: string;
@@ -208,6 +210,19 @@ export class SessionManager {
   }
 
   /** Guidance for the running turn (or the next one). */
+  /** The engine's catalog sources (MCP prompts) for GET /api/commands. */
+  commandSources(): CommandSource[] {
+    return this.engine?.commandSources?.() ?? [];
+  }
+
+  /** `/compact` or `/mcp` on a session (POST /api/sessions/:id/command). */
+  async command(id: string, name: string): Promise<SessionCommandResult> {
+    if (!SESSION_COMMANDS.some((c) => c.name === name)) throw new ApiError(400, "bad_command", `"name" must be one of ${SESSION_COMMANDS.map((c) => c.name).join(", ")}`);
+    const session = await this.get(id);
+    if (name === "compact" && session.busy) throw new ApiError(409, "busy", "cannot compact while a turn is running; wait for it or cancel it first");
+    return runSessionCommand(name, { session, engine: this.need() });
+  }
+
   async steer(id: string, text: string): Promise<SteerDisposition> {
     const session = await this.get(id);
     if (!session.steer) throw new ApiError(501, "unsupported", "this engine cannot steer a running turn");

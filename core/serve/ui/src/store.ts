@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, sessionPath, type Json } from "./api.ts";
 import type { Envelope, Transport } from "./live.ts";
 import { addSteer, addSystem, apply, emptyView, type View } from "./transcript.ts";
+import { runSessionCommand, sessionCommandName } from "./session-commands.ts";
 
 export interface SessionRow {
   id: string;
@@ -248,6 +249,17 @@ export async function send(prompt: string): Promise<boolean> {
   if (!prompt.trim()) return false;
   const id = state.current ?? (await newSession());
   if (!id) return false;
+  const cmd = sessionCommandName(prompt);
+  if (cmd) {
+    try {
+      const r = await runSessionCommand(id, cmd);
+      if (!r.compacted) addSystem(state.view, r.text, r.ok ? "info" : "error");
+    } catch (x) {
+      addSystem(state.view, `/${cmd}: ${(x as Error).message}`, "error");
+    }
+    changed();
+    return true;
+  }
   state.stick++;
   if (state.busy.has(id)) {
     try {

@@ -1,6 +1,6 @@
 // The `/` menu: typing /part at the start of the prompt lists matching
 // entries of the workspace's command catalog (GET /api/commands: custom
-// commands, skills, /docs); Enter or Tab inserts the chosen one, Esc closes.
+// commands, skills, MCP prompts, /docs, /compact, /mcp); Enter or Tab inserts the chosen one, Esc closes.
 import type { RefObject } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
@@ -48,7 +48,8 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
     onInput() {
       const q = query();
       if (q === null) return setItems([]);
-      // Read once per page; an error just means no menu.
+      // Read again each time the menu opens (MCP servers add their prompts as they come up); an error just means no menu.
+      if (q === "") catalog.current = null;
       catalog.current ??= api<{ commands: CommandItem[] }>("GET", "/api/commands").then((r) => r.commands).catch(() => ((catalog.current = null), []));
       const mine = ++req.current;
       void catalog.current.then((all) => {

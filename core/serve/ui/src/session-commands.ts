@@ -1,0 +1,18 @@
+// `/compact` and `/mcp` typed in the prompt box: the server runs them on the
+// open session (POST /api/sessions/:id/command, the same code as the
+// terminal chat and ACP) instead of sending them to the model.
+import { api, sessionPath } from "./api.ts";
+
+export interface CommandResult {
+  ok: boolean;
+  text: string;
+  /** /compact compacted: the session's compaction event shows it. */
+  compacted?: boolean;
+}
+
+/** "compact" or "mcp" for exactly `/compact` / `/mcp` (also `/reasonix:…`), else undefined. */
+export function sessionCommandName(text: string): string | undefined {
+  return /^\/(?:reasonix:)?(compact|mcp)\s*$/.exec(text.trim())?.[1];
+}
+
+export const runSessionCommand = (id: string, name: string): Promise<CommandResult> => api<CommandResult>("POST", sessionPath(id, "command"), { name });
