@@ -78,6 +78,11 @@ export const configSchema: Record<string, FieldSpec> = {
       max_steps: int("stop a turn after this many model steps", 50),
       max_output_tokens: int("max output tokens"),
       reasoning_language: str("visible reasoning language"),
+      max_subagent_depth: int("how deep subagents may delegate (root session = 0; 0 turns the task tool off)", 2),
+      max_subagent_concurrency: int("subagents running at once in one session tree (more wait)", 6),
+      max_parallel_writers: int("writing subagents running at once, only on non-overlapping write_paths", 3),
+      subagent_model: str("provider entry subagents run on (user config only; default: the parent's model)"),
+      subagent_models: { type: "table", values: { type: "string" }, doc: "provider entry per subagent profile name (user config only)" },
       planner_model: str("provider entry of the planner, run on explicit plan requests (user config only; docs/planner.md)"),
     },
   },
@@ -217,4 +222,4 @@ export const configSchema: Record<string, FieldSpec> = {
 export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "trust", "mcp_server"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
-export const userOnlyKeys = new Set(["sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model"]);
+export const userOnlyKeys = new Set(["agent.subagent_model", "agent.subagent_models", "sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model"]);

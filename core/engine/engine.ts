@@ -29,6 +29,9 @@ import { createGuardian } from "../guardian/setup.ts";
 import { sessionExtensions, skillIndexFor } from "./extensions.ts";
 import { workspaceCommands } from "../commands/index.ts";
 import { systemPrompt } from "./prompt.ts";
+import { createAgentWiring } from "../agents/wiring.ts";
+import type { ChildRequest } from "../agents/child.ts";
+import { findProfile } from "../agents/profiles.ts";
 import { LiveSession, type Prices } from "./session.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
@@ -130,7 +133,15 @@ export function createEngine(opts: EngineOptions): Engine {
     }
   }
 
-  async function open(file: import("../sessions/store.ts").SessionFile, modelKey: string): Promise<LiveSession> {
+  // Subagents (core/agents): the `task` tool, child sessions linked to their parent, profiles.
+  const agents = createAgentWiring({
+    workspace, home, values,
+    create: (model) => store.create({ workspace, model, createdAt: new Date().toISOString() }),
+    open: (file, model, child) => open(file, model, child),
+    resolveModel: (wanted) => selectModel(entries, wanted, defaultModel).name,
+  });
+
+  async function open(file: import("../sessions/store.ts").SessionFile, modelKey: string, child?: ChildRequest): Promise<LiveSession> {
     const choice = selectModel(entries, modelKey, defaultModel);
     const provider = createProvider({ ...choice.entry, model: choice.model, ...(maxOutputTokens > 0 && !choice.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
     registry ??= opts.tools ?? builtinTools();
@@ -156,13 +167,14 @@ export function createEngine(opts: EngineOptions): Engine {
     const outside = outsideTools();
     // MCP prompts are /mcp__<server>__<prompt> commands; resources are @<server>:<uri> references.
     const mcpExt = mcp ? { commandSources: [mcpCommandSource(mcp)], mcpResource: mcpResourceReader(mcp) } : {};
-    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt });
+    const sub = agents.forSession({ child, owner: () => session });
+    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt, runProfile: sub.runProfile });
     const session: LiveSession = new LiveSession(file, {
       workspace,
       provider,
       modelName: choice.name,
       system: systemPrompt({ workspace, reasoningLanguage: typeof agent.reasoning_language === "string" ? agent.reasoning_language : undefined }),
-      tools: [...tools, ...ext.tools],
+      tools: sub.tools([...tools, ...ext.tools]),
       // An MCP prompt command may name a server still starting: give it the grace period first.
       prepare: mcp ? async (p: string, sig: AbortSignal) => (p.startsWith("/mcp__") && (await mcp!.settle(sig)), ext.prepare(p, sig)) : ext.prepare,
       hooks: ext.hooks,
@@ -255,6 +267,10 @@ export function createEngine(opts: EngineOptions): Engine {
     async discoverModels(name: string): Promise<string[]> {
       const choice = selectModel(entries, name, undefined);
       return createProvider({ ...choice.entry, model: choice.model }, { secret }).listModels();
+    },
+    async runSubagent(name, task, o) {
+      const commands = workspaceCommands({ workspace, home, values, trust: trustState(workspace, values, !!(loaded?.trust.viaFlag ?? opts.trustProject)) });
+      return agents.runProfile(findProfile(commands, name), task, o);
     },
     mcpServers() {
       outsideTools();

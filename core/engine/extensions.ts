@@ -4,7 +4,8 @@
  * receives (`prepare`), the hooks, and the skill index for the first message.
  * Kept apart from engine.ts so the loop only sees small interfaces.
  */
-import { expandCommand } from "../commands/expand.ts";
+import { expandCommand, parseSlash } from "../commands/expand.ts";
+import type { CommandEntry } from "../commands/types.ts";
 import { skillIndex, workspaceCommands, type CommandRegistry, type CommandSource } from "../commands/index.ts";
 import { runSkillTool } from "../commands/skill-tool.ts";
 import { ReasonixError } from "../errors.ts";
@@ -30,6 +31,8 @@ export interface ExtensionOptions {
   commandSources?: CommandSource[];
   /** MCP resources for `@server:uri` (set by the MCP client when it has servers). */
   mcpResource?(server: string, uri: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** `/name task` of a subagent profile (core/agents): runs the child, returns the message for this conversation. */
+  runProfile?(entry: CommandEntry, task: string, signal: AbortSignal): Promise<string>;
 }
 
 export interface SessionExtensions {
@@ -96,6 +99,10 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
         }
       });
       if (rules.length) turnAllow = { rules, command: expanded.entry!.name };
+      // A subagent profile runs as a child; only the task and its answer join this conversation.
+      if (expanded.entry?.skill?.runAs === "subagent" && o.runProfile) {
+        expanded.content = await o.runProfile(expanded.entry, parseSlash(prompt)?.args ?? "", signal);
+      }
       const refs = await resolveReferences(expanded.content, { workspace: o.workspace, policy: o.pathPolicy, canRead, mcpResource: o.mcpResource, signal });
       const hook = await hooks.run("UserPromptSubmit", { prompt }, { signal });
       if (hook.block) throw new ReasonixError("hook_blocked", `a UserPromptSubmit hook blocked this message: ${hook.block}`);

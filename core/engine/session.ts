@@ -417,7 +417,7 @@ export class LiveSession implements EngineSession {
       const call = calls[i]!;
       const tool = this.toolMap.get(call.name);
       const args = parseArgs(call.arguments);
-      if (tool && tool.kind !== "read") await flush();
+      if (tool && tool.kind !== "read" && !tool.parallel) await flush();
       if (denied || signal.aborted) {
         settle(i, { ok: false, output: denied ? "skipped: an earlier call in this round was refused" : "cancelled" });
         continue;
@@ -453,7 +453,7 @@ export class LiveSession implements EngineSession {
       }
       const before = isWriter(tool.name) ? snapshot(tool.name, args.value, this.deps.workspace) : undefined;
       const progress = (p: { progress: number; total?: number; message?: string }) => this.emit({ type: "tool_progress", callId: call.id, ...p });
-      const run = this.execute(tool, args.value, { ...ctx, emitProgress: progress }).then((r) => {
+      const run = this.execute(tool, args.value, { ...ctx, callId: call.id, emitProgress: progress }).then((r) => {
         if (before && r.ok) {
           try {
             diffs.set(call.id, landedFileDiffs(tool.name, args.value, this.deps.workspace, before));
@@ -463,7 +463,7 @@ export class LiveSession implements EngineSession {
         }
         settle(i, r);
       });
-      if (tool.kind === "read") batch.push(run);
+      if (tool.kind === "read" || tool.parallel) batch.push(run);
       else await run;
     }
     await flush();
@@ -519,6 +519,26 @@ export class LiveSession implements EngineSession {
     onApproved?.();
     if (decision === "session" || decision === "persist") this.deps.gate.grant(d.suggestedRule, decision);
     return true;
+  }
+
+  /**
+   * Surface an approval asked elsewhere (a subagent's) as this session's own:
+   * front ends see the request and answer it with approve(); `answer` gets the
+   * decision. Returns a function that withdraws the request unanswered.
+   */
+  relayApproval(request: Extract<EngineEvent, { type: "approval_request" }>, answer: (d: ApprovalDecision) => void): () => void {
+    const id = request.callId;
+    const finish = (d: ApprovalDecision, tell: boolean) => {
+      if (!this.approvals.has(id)) return;
+      this.approvals.delete(id);
+      this.pending.delete(id);
+      this.emit({ type: "approval_resolved", callId: id, decision: d });
+      if (tell) answer(d);
+    };
+    this.approvals.set(id, (d) => finish(d, true));
+    this.pending.set(id, request);
+    this.emit(request);
+    return () => finish("deny", false);
   }
 
   approve(callId: string, decision: ApprovalDecision): void {

@@ -158,6 +158,14 @@ export interface GoalControl {
 
 export type EngineEventListener = (event: EngineEvent) => void;
 
+/** How a subagent run ended: its session, its final answer. */
+export interface SubagentOutcome {
+  ok: boolean;
+  sessionId?: string;
+  reason: TurnEndReason;
+  answer: string;
+}
+
 export interface SessionSummary {
   id: string;
   workspace: string;
@@ -166,6 +174,8 @@ export interface SessionSummary {
   createdAt: string;
   updatedAt: string;
   turns: number;
+  /** A subagent session: the session and tool call that started it (core/agents). */
+  parent?: { id: string; callId?: string; agent: string; depth: number; readOnly: boolean };
   /** The session this one was forked from, and the turn it was cut before (absent: its whole conversation). */
   forkedFrom?: { id: string; turn?: number };
 }
@@ -299,6 +309,12 @@ export interface Engine {
   discoverModels?(name: string): Promise<string[]>;
   /** The workspace's MCP servers as they are now (for a `/mcp` listing); empty when none are declared. */
   mcpServers?(): import("../mcp/report.ts").McpServerStatus[];
+  /**
+   * Run a subagent profile (a `runAs: subagent` skill) on a task in its own
+   * session, outside any parent (`reasonix subagent try|run`); `readOnly`
+   * gives it the strict read-only tools whatever the profile says.
+   */
+  runSubagent?(name: string, task: string, opts: { readOnly: boolean; signal?: AbortSignal }): Promise<SubagentOutcome>;
   /**
    * Catalog sources the engine adds to the workspace's files: the MCP
    * servers' prompts as `/mcp__<server>__<prompt>` (their list grows as

@@ -18,6 +18,8 @@ export type SessionRecord =
   | { t: "turn_end"; turn: number; reason: TurnEndReason; error?: string; at: string }
   | { t: "rewind"; turn: number; mode: RewindMode; at: string }
   | { t: "model"; model: string }
+  /** A subagent's link to the session (and tool call) that started it (core/agents). */
+  | { t: "parent"; id: string; callId?: string; agent: string; depth: number; readOnly: boolean; at: string }
   /** A notice for the user (not the model), e.g. a skipped instruction file; shown as a `warning` event. */
   | { t: "warning"; code: string; message: string }
   /** A title the user set (overrides the first prompt); "" = back to the automatic title. See title.ts. */

@@ -25,6 +25,8 @@ export interface SessionState {
   updatedAt?: string;
   /** Usage of the latest turn so far. */
   turnUsage: Usage;
+  /** A subagent session: who started it (core/agents). */
+  parent?: { id: string; callId?: string; agent: string; depth: number; readOnly: boolean };
   /** Leading messages that are the session preamble (project instructions). */
   preamble: number;
   turnCost: number;
@@ -123,6 +125,9 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         }
       }
       s.updatedAt = r.at;
+      break;
+    case "parent":
+      s.parent = { id: r.id, ...(r.callId ? { callId: r.callId } : {}), agent: r.agent, depth: r.depth, readOnly: r.readOnly };
       break;
     case "warning":
       s.history.push({ type: "warning", code: r.code, message: r.message });

@@ -215,6 +215,7 @@ export class SessionStore {
           createdAt: st.meta.createdAt,
           updatedAt: stat.mtime.toISOString(),
           turns: st.turns.length,
+          ...(st.parent ? { parent: st.parent } : {}),
           ...(st.forkedFrom ? { forkedFrom: st.forkedFrom } : {}),
         };
         this.summaries.set(id, { stamp, summary });

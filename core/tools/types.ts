@@ -49,6 +49,8 @@ export interface ToolContext {
   emitTodo?(items: { content: string; status: "pending" | "in_progress" | "completed" }[]): void;
   /** Goal mode's side of the session, for update_goal and complete_step (core/goal). */
   goal?: import("../goal/types.ts").GoalToolPort;
+  /** The id of the tool call being run (set by the loop; subagents record it as their parent call). */
+  callId?: string;
   /** Progress of a long call (MCP progress notifications), shown by front ends. */
   emitProgress?(p: { progress: number; total?: number; message?: string }): void;
   /**
@@ -77,6 +79,11 @@ export interface ToolDefinition<I = any> {
   /** JSON Schema of the input object, sent to the model verbatim. */
   inputSchema: Record<string, unknown>;
   kind: ToolKind;
+  /**
+   * Calls of this tool may run side by side with neighbouring calls of the
+   * same round, as readers do (the `task` tool: its own scheduler bounds it).
+   */
+  parallel?: boolean;
   /** One-line summary for approval prompts and logs. */
   summarize(input: I): string;
   /**

@@ -62,6 +62,13 @@ const lowerOnly = (zeroIsUnlimited = false): Rule => (v, ctx, u) => {
   return norm(theirs) <= norm(mine) ? keep : untrusted;
 };
 
+/** A limit the project may lower below the user's value (or `def` when the user set none), never raise. */
+const lowerThanUser = (def: number): Rule => (v, ctx, u) => {
+  if (ctx.trusted) return keep;
+  const mine = typeof u === "number" ? u : def;
+  return typeof v === "number" && v <= mine ? keep : untrusted;
+};
+
 /** Resolve a project path setting to a real path; undefined when it cannot be judged safely. */
 function realInside(raw: string, workspace: string): string | undefined {
   if (raw.includes("$")) return undefined; // ${VAR} expands differently later; not judged here
@@ -100,6 +107,10 @@ const rules: Record<string, Rule> = {
   "agent.reasoning_language": always,
   "agent.max_steps": lowerOnly(),
   "agent.max_output_tokens": lowerOnly(true),
+  // Subagent limits: a project may lower them (below the user's value, or the default when unset), never raise them.
+  "agent.max_subagent_depth": lowerThanUser(2),
+  "agent.max_subagent_concurrency": lowerThanUser(6),
+  "agent.max_parallel_writers": lowerThanUser(3),
   "tools.bash_timeout_seconds": lowerOnly(),
   "tools.bash_output_limit": lowerOnly(),
   // Narrowing is always allowed; the merge keeps only tools the user also enables.

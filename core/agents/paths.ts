@@ -1,0 +1,31 @@
+/**
+ * Declared write paths of writer subagents: two writers may run at once only
+ * when no path of one lies inside (or equals) a path of the other. A writer
+ * that declared nothing overlaps everything.
+ */
+import { isAbsolute, relative, resolve, sep } from "node:path";
+
+/** Workspace-absolute prefixes of the declared paths (a glob counts from its first wildcard's folder). */
+export function normalizeWritePaths(workspace: string, paths: readonly string[]): string[] {
+  return paths.map((p) => {
+    const wild = p.search(/[*?[{]/);
+    const literal = wild < 0 ? p : p.slice(0, wild).replace(/[^/]*$/, "");
+    return resolve(workspace, literal || ".");
+  });
+}
+
+const inside = (a: string, b: string) => {
+  const r = relative(b, a);
+  return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
+};
+
+/** Do two normalized path sets overlap? An empty set stands for "anywhere". */
+export function pathsOverlap(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0) return true;
+  return a.some((x) => b.some((y) => inside(x, y) || inside(y, x)));
+}
+
+/** Is `abs` inside one of the normalized write paths? */
+export function withinWritePaths(abs: string, paths: readonly string[]): boolean {
+  return paths.some((p) => inside(abs, p));
+}
