@@ -32,7 +32,8 @@ const list = defineCommand<{ json: boolean; here: boolean; dir?: string }>({
     }
     for (const s of items) {
       process.stdout.write(`${bold(s.id)}  ${dim(s.updatedAt.replace("T", " ").slice(0, 19))}  ${s.turns} turn${s.turns === 1 ? "" : "s"}  ${dim(s.model)}\n`);
-      process.stdout.write(`  ${s.title || dim("(no prompt yet)")}  ${dim(s.workspace)}\n`);
+      const fork = s.forkedFrom ? dim(`  forked from ${s.forkedFrom.id}${s.forkedFrom.turn ? ` before turn ${s.forkedFrom.turn}` : ""}`) : "";
+      process.stdout.write(`  ${s.title || dim("(no prompt yet)")}  ${dim(s.workspace)}${fork}\n`);
     }
   },
 });
@@ -125,4 +126,46 @@ const rewind = defineCommand<{ id: string; turn: number; mode: string; json: boo
   },
 });
 
-export default defineGroup("sessions", "List, show, rewind and delete saved sessions", [list, show, rewind, del]);
+const fork = defineCommand<{ id: string; turn?: number; json: boolean }>({
+  command: "fork <id>",
+  describe: "Start a new session from a session's conversation (just before --turn N, else all of it); the original is untouched",
+  builder: (y) =>
+    y
+      .positional("id", { type: "string", demandOption: true })
+      .option("turn", { type: "number", describe: "Cut just before this turn (its prompt is not copied)" })
+      .option("json", { type: "boolean", default: false, describe: "Print as JSON" }),
+  run: async (args) => {
+    const { forkSession } = await import("../../core/sessions/fork.ts");
+    const { shownTitle } = await import("../../core/sessions/store.ts");
+    if (args.turn !== undefined && (!Number.isInteger(args.turn) || args.turn < 1)) {
+      const { UsageError } = await import("../../core/errors.ts");
+      throw new UsageError(`--turn must be a turn number (1 or more), got ${args.turn}`);
+    }
+    const file = forkSession(await store(), args.id, { turn: args.turn });
+    const st = file.state();
+    file.close();
+    const out = { id: file.id, from: args.id, ...(args.turn !== undefined ? { turn: args.turn } : {}), title: shownTitle(st), turns: st.turns.length };
+    if (args.json) return printJson(out);
+    process.stdout.write(`${file.id}\n`);
+    process.stderr.write(`forked ${args.id}${args.turn !== undefined ? ` before turn ${args.turn}` : ""} into ${file.id} (${out.turns} turn${out.turns === 1 ? "" : "s"}); files on disk are unchanged\n`);
+    process.stderr.write(dim(`continue it with: reasonix chat --resume ${file.id}\n`));
+  },
+});
+
+const rename = defineCommand<{ id: string; title: string; json: boolean }>({
+  command: "rename <id> <title>",
+  describe: 'Set a session\'s title ("" goes back to its first prompt)',
+  builder: (y) =>
+    y
+      .positional("id", { type: "string", demandOption: true })
+      .positional("title", { type: "string", demandOption: true })
+      .option("json", { type: "boolean", default: false, describe: "Print as JSON" }),
+  run: async (args) => {
+    const { setSessionTitle } = await import("../../core/sessions/title.ts");
+    const title = setSessionTitle(await store(), args.id, String(args.title));
+    if (args.json) return printJson({ id: args.id, title });
+    process.stderr.write(`session ${args.id} is now titled "${title}"\n`);
+  },
+});
+
+export default defineGroup("sessions", "List, show, rename, fork, rewind and delete saved sessions", [list, show, rename, fork, rewind, del]);
