@@ -53,10 +53,10 @@ const keep: Verdict = { keep: true };
 const untrusted: Verdict = { keep: false, reason: UNTRUSTED, trustable: true };
 const always: Rule = () => keep;
 const trustedOnly: Rule = (_v, ctx) => (ctx.trusted ? keep : untrusted);
-/** A limit the project may lower but not raise (0 = no limit when `zeroIsUnlimited`). */
-const lowerOnly = (zeroIsUnlimited = false): Rule => (v, ctx, u) => {
+/** A limit the project may lower but not raise (0 = no limit when `zeroIsUnlimited`; `def`: the default when the user set none). */
+const lowerOnly = (zeroIsUnlimited = false, def = 0): Rule => (v, ctx, u) => {
   if (ctx.trusted) return keep;
-  const mine = typeof u === "number" ? u : 0;
+  const mine = typeof u === "number" ? u : def;
   const theirs = typeof v === "number" ? v : Infinity;
   const norm = (n: number) => (zeroIsUnlimited && n === 0 ? Infinity : n);
   return norm(theirs) <= norm(mine) ? keep : untrusted;
@@ -107,6 +107,10 @@ const rules: Record<string, Rule> = {
   "agent.reasoning_language": always,
   "agent.max_steps": lowerOnly(),
   "agent.max_output_tokens": lowerOnly(true),
+  // Goal mode's bounds: a project may tighten them, never loosen (0 = no limit / off).
+  "agent.goal_max_turns": lowerOnly(true, 100),
+  "agent.goal_token_budget": lowerOnly(true),
+  "agent.goal_evaluator_timeout_seconds": lowerOnly(false, 60),
   // Subagent limits: a project may lower them (below the user's value, or the default when unset), never raise them.
   "agent.max_subagent_depth": lowerThanUser(2),
   "agent.max_subagent_concurrency": lowerThanUser(6),
