@@ -17,6 +17,7 @@ const KIND: Record<string, acp.ToolKind> = {
   ls: "read",
   glob: "search",
   grep: "search",
+  code_index: "search",
   write_file: "edit",
   edit_file: "edit",
   multi_edit: "edit",
