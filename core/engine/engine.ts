@@ -123,6 +123,13 @@ export function createEngine(opts: EngineOptions): Engine {
    * the workspace. Judged again at every session start: a directory swapped
    * for a symlink since the config was read must not widen the root.
    */
+  /** A provider for a configured entry: a command's `model:` runs one turn on it. */
+  const providerFor = (name: string) => {
+    const c = selectModel(entries, name, undefined);
+    const provider = createProvider({ ...c.entry, model: c.model, ...(maxOutputTokens > 0 && !c.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
+    return { provider, prices: pricesOf(c.entry) };
+  };
+
   function checkProjectRoot(): void {
     const root = (sandbox as SandboxConfig).workspace_root;
     if (!root || projectTrusted || !sources?.get("sandbox.workspace_root")?.startsWith(projectFile)) return;
@@ -168,7 +175,7 @@ export function createEngine(opts: EngineOptions): Engine {
     // MCP prompts are /mcp__<server>__<prompt> commands; resources are @<server>:<uri> references.
     const mcpExt = mcp ? { commandSources: [mcpCommandSource(mcp)], mcpResource: mcpResourceReader(mcp) } : {};
     const sub = agents.forSession({ child, owner: () => session });
-    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt, runProfile: sub.runProfile });
+    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt, runProfile: sub.runProfile, models: entries.map((e) => e.name) });
     const session: LiveSession = new LiveSession(file, {
       workspace,
       provider,
@@ -178,6 +185,8 @@ export function createEngine(opts: EngineOptions): Engine {
       // An MCP prompt command may name a server still starting: give it the grace period first.
       prepare: mcp ? async (p: string, sig: AbortSignal) => (p.startsWith("/mcp__") && (await mcp!.settle(sig)), ext.prepare(p, sig)) : ext.prepare,
       hooks: ext.hooks,
+      turnModel: ext.turnModel,
+      providerFor,
       ...(guardian ? { guardian } : {}),
       toolSource: outside,
       gate: ext.gate ?? gate,

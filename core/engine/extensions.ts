@@ -8,11 +8,13 @@ import { expandCommand, parseSlash } from "../commands/expand.ts";
 import type { CommandEntry } from "../commands/types.ts";
 import { skillIndex, workspaceCommands, type CommandRegistry, type CommandSource } from "../commands/index.ts";
 import { runSkillTool } from "../commands/skill-tool.ts";
+import { turnModelFor, type TurnModel } from "../commands/turn-model.ts";
+import { relToWorkspace } from "../trust/inputs.ts";
 import { ReasonixError } from "../errors.ts";
 import { HookRunner, loadHooks, type HookDef } from "../hooks/index.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import { readFileTool } from "../tools/builtin/read.ts";
-import { trustState } from "../trust/index.ts";
+import { inputTrusted, trustState } from "../trust/index.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { parseRule } from "../permissions/rules.ts";
 import { createPermissionGate, type PermissionGate } from "./permission-gate.ts";
@@ -31,6 +33,8 @@ export interface ExtensionOptions {
   commandSources?: CommandSource[];
   /** MCP resources for `@server:uri` (set by the MCP client when it has servers). */
   mcpResource?(server: string, uri: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** The configured provider entry names, for a command's `model:` (absent: the field is not honoured). */
+  models?: string[];
   /** `/name task` of a subagent profile (core/agents): runs the child, returns the message for this conversation. */
   runProfile?(entry: CommandEntry, task: string, signal: AbortSignal): Promise<string>;
 }
@@ -45,6 +49,8 @@ export interface SessionExtensions {
   gate?: PermissionGate;
   /** The typed message → the user message the model receives. */
   prepare(prompt: string, signal: AbortSignal): Promise<string>;
+  /** The `model:` of the command that started the turn being prepared (core/commands/turn-model.ts). */
+  turnModel(): TurnModel | undefined;
   /** Fire SessionStart (its context joins the first message that follows). */
   start(sessionId: string, source: "startup" | "resume"): Promise<void>;
 }
@@ -64,6 +70,7 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
   // `allowed-tools` of the command that started the current turn: they stand in
   // for the prompt (never for a deny rule or a mode's block) until the next message.
   let turnAllow: { rules: string[]; command: string } | undefined;
+  let turnModel: TurnModel | undefined;
   const inner = o.gate;
   const gate: PermissionGate | undefined = inner && {
     check(tool, input) {
@@ -89,6 +96,7 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
     async prepare(prompt, signal) {
       commands.invalidate();
       turnAllow = undefined;
+      turnModel = undefined;
       const expanded = await expandCommand(commands, prompt, { workspace: o.workspace, signal });
       const rules = expanded.entry?.allowedTools ?? [];
       rules.forEach((r, i) => {
@@ -99,6 +107,7 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
         }
       });
       if (rules.length) turnAllow = { rules, command: expanded.entry!.name };
+      if (o.models) turnModel = turnModelFor(expanded.entry, { models: o.models, trusted: (e) => !!e.path && inputTrusted(trust, relToWorkspace(o.workspace, e.path)) });
       // A subagent profile runs as a child; only the task and its answer join this conversation.
       if (expanded.entry?.skill?.runAs === "subagent" && o.runProfile) {
         expanded.content = await o.runProfile(expanded.entry, parseSlash(prompt)?.args ?? "", signal);
@@ -110,6 +119,7 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
       startContext = [];
       return extra.length ? `${refs.content}\n\n<hook-context>\n${extra.join("\n")}\n</hook-context>` : refs.content;
     },
+    turnModel: () => turnModel,
     async start(_sessionId, source) {
       const r = await hooks.run("SessionStart", { source });
       startContext.push(...r.context);

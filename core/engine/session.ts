@@ -56,6 +56,10 @@ export interface SessionDeps {
   /** The typed message → the user message the model receives (commands, @references, UserPromptSubmit hooks). */
   prepare?(prompt: string, signal: AbortSignal): Promise<string>;
   hooks?: SessionHooks;
+  /** The `model:` of the command that started the turn just prepared (see core/commands/turn-model.ts). */
+  turnModel?(): import("../commands/turn-model.ts").TurnModel | undefined;
+  /** A provider for another configured entry (a command's `model:` for one turn). */
+  providerFor?(name: string): { provider: Provider; prices?: Prices };
   /** The Guardian risk gate (core/guardian): reviews risky calls the rules would let run unasked. */
   guardian?: GuardianHook;
 }
@@ -219,12 +223,14 @@ export class LiveSession implements EngineSession {
     // Commands, @references and prompt hooks first, so the turn starts with the message it will send.
     let content: string | { failed: unknown } = prompt;
     if (this.deps.prepare) content = await this.deps.prepare(prompt, ac.signal).catch((e: unknown) => ({ failed: e }));
+    // A command's `model:` front matter runs this one turn on that provider entry.
+    if (typeof content === "string") content = this.useTurnModel(content);
     // Pictures: attached by the front end, or @shot.png in the text; only to a vision model.
     let images: ImageInput[] = [];
     if (typeof content === "string") {
       try {
         images = [...(attached ?? []), ...imageReferences(prompt, this.workspace, this.deps.pathPolicy)];
-        checkVision(images, this.deps.provider.vision === true, this.deps.provider.model, this.deps.provider.name);
+        checkVision(images, this.provider.vision === true, this.provider.model, this.provider.name);
       } catch (e) {
         content = { failed: e };
       }
@@ -265,6 +271,7 @@ export class LiveSession implements EngineSession {
         this.commit({ t: "turn_end", turn, reason, ...(error ? { error } : {}), at: now() });
       } finally {
         this.abort = null;
+        this.turnProvider = undefined;
         for (const resolve of this.approvals.values()) resolve("deny");
         this.approvals.clear();
         this.pending.clear();
@@ -290,7 +297,7 @@ export class LiveSession implements EngineSession {
       const sentCount = req.messages.length;
       let result;
       try {
-        result = await chatWithRetry(this.deps.provider, req, this.streamHandlers(), signal, this.deps.retry, this.retryHooks());
+        result = await chatWithRetry(this.provider, req, this.streamHandlers(), signal, this.deps.retry, this.retryHooks());
       } catch (e) {
         // The provider says the prompt is too long (context_window unset or
         // too high): compact once and try the same step again.
@@ -366,14 +373,14 @@ export class LiveSession implements EngineSession {
 
   /** End the turn on a finish reason that is not a usable answer; turn_end carries why. */
   private ending(reason: TurnEndReason, limit?: number): TurnEndReason {
-    this.endError = endMessage(reason, this.deps.provider.name, limit);
+    this.endError = endMessage(reason, this.provider.name, limit);
     return reason;
   }
   private endError: string | undefined;
 
   private recordUsage(turn: number, usage: Usage): void {
     // The entry's `prices` (engine) first, else the provider's rate card.
-    const p = this.deps.prices ?? this.deps.provider.prices;
+    const p = this.turnProvider ? (this.turnProvider.prices ?? this.turnProvider.provider.prices) : (this.deps.prices ?? this.deps.provider.prices);
     const cost = p ? priceOf(usage, p) : undefined;
     const saved = p && usage.cacheHitTokens > 0 ? savedBy(usage, p) : 0;
     this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency, ...(saved > 0 ? { saved } : {}) } : {}) });
@@ -578,6 +585,25 @@ export class LiveSession implements EngineSession {
   }
   private steers: string[] = [];
 
+  /** The provider of the running turn: the session's, or the one a command's `model:` chose for this turn. */
+  private turnProvider: { provider: Provider; prices?: Prices } | undefined;
+  private get provider(): Provider {
+    return this.turnProvider?.provider ?? this.deps.provider;
+  }
+
+  /** Apply the prepared command's `model:` (a warning when it was ignored); the prepared text, or why the turn cannot start. */
+  private useTurnModel(content: string): string | { failed: unknown } {
+    const tm = this.deps.turnModel?.();
+    if (tm?.warning) this.notice("command_model_ignored", tm.warning);
+    if (!tm?.name || tm.name === this.deps.modelName || !this.deps.providerFor) return content;
+    try {
+      this.turnProvider = this.deps.providerFor(tm.name);
+      return content;
+    } catch (e) {
+      return { failed: e };
+    }
+  }
+
   /** Commit pending guidance as user messages; true when there was some. */
   private takeSteers(turn: number): boolean {
     if (this.steers.length === 0) return false;
@@ -622,7 +648,7 @@ export class LiveSession implements EngineSession {
     // against endpoints that report no (or too little) usage.
     const local = estimateTokens(msgs) + Math.ceil((this.deps.system.length + JSON.stringify(this.schemas).length) / 4);
     const estimate = Math.max(local, last ? last.tokens + estimateTokens(msgs.slice(last.messages)) : 0);
-    const window = this.deps.provider.contextWindow > 0 ? this.deps.provider.contextWindow : force ? estimate : 0;
+    const window = this.provider.contextWindow > 0 ? this.provider.contextWindow : force ? estimate : 0;
     if (window <= 0) return unchanged;
     if (!force && estimate < this.deps.compactRatio * window) return unchanged;
     // Asked for (/compact): the tail is a fifth of the conversation itself, so even a short one compacts.
@@ -635,7 +661,7 @@ export class LiveSession implements EngineSession {
       tools: this.schemas,
       messages: [...msgs.slice(0, plan.keepFrom), { role: "user", content: COMPACTION_REQUEST }],
     };
-    const res = await chatWithRetry(this.deps.provider, req, { onWaiting: (n) => this.emit({ type: "waiting", ...n }) }, signal, this.deps.retry, {
+    const res = await chatWithRetry(this.provider, req, { onWaiting: (n) => this.emit({ type: "waiting", ...n }) }, signal, this.deps.retry, {
       onRetry: (n) => this.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
     });
     this.recordUsage(turn, res.usage);
