@@ -69,7 +69,7 @@ export const slashCommands: SlashCommand[] = [
       ctx.print([
         p.bold("Commands"),
         ...slashCommands.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
-        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${e.kind}, ${e.scope})`)))] : []),
+        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${e.skill?.runAs === "subagent" ? "subagent" : e.kind}, ${e.scope})`)))] : []),
         p.bold("Keys"),
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,

@@ -15,10 +15,11 @@ import serve from "./serve.ts";
 import setup from "./setup.ts";
 import upgrade from "./upgrade.ts";
 import sessions from "./sessions.ts";
+import subagent from "./subagent.ts";
 import trust from "./trust.ts";
 import version from "./version.ts";
 import web from "./web.ts";
 import whoami from "./whoami.ts";
 
 // Listed in the order `reasonix --help` shows them: daily use first.
-export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, remote, mcp, sandbox, trust, setup, config, docs, doctor, login, logout, whoami, upgrade, version];
+export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, subagent, remote, mcp, sandbox, trust, setup, config, docs, doctor, login, logout, whoami, upgrade, version];
