@@ -9,6 +9,7 @@
  */
 import type { EngineEvent } from "../core/engine/types.ts";
 import { dim, red, yellow } from "./output.ts";
+import { goalEventLine } from "../core/goal/format.ts";
 
 interface Out {
   write(s: string): unknown;
@@ -137,6 +138,11 @@ export class TextRunOutput {
       case "retry":
         this.line(dim(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}`, err));
         break;
+      case "goal": {
+        const text = goalEventLine(e);
+        if (text) this.line(e.change === "paused" || e.change === "blocked" ? yellow(text, err) : dim(text, err));
+        break;
+      }
       case "compaction":
         this.line(dim(`compacted ${e.removedMessages} messages into a summary`, err));
         break;

@@ -14,6 +14,7 @@ interface RunArgs {
   resume?: string;
   outputFormat: "text" | "json" | "stream-json";
   trustProject: boolean;
+  goal?: string;
 }
 
 const MODES = ["ask", "auto", "yolo", "plan", "read-only"] as const;
@@ -40,10 +41,12 @@ export default defineCommand<RunArgs>({
       .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the latest session of this workspace" })
       .option("resume", { type: "string", describe: "Continue the session with this id" })
       .option("trust-project", { type: "boolean", default: false, describe: "Approve this workspace's project files as they are now, for this run only (CI)" })
+      .option("goal", { type: "string", describe: "Goal mode: keep working across turns until the objective is complete (exit 0), blocked or paused (exit 1). With --resume/-c and no objective: resume the session's paused goal" })
       .option("output-format", { type: "string", choices: ["text", "json", "stream-json"], default: "text", describe: "text, one JSON result, or one JSON event per line" })
       .example('reasonix run "fix the failing test" --auto', "")
       .example("git diff | reasonix run --output-format json", "")
-      .epilog("Exit codes: 0 finished, 1 provider or tool failure, 2 usage error, 3 stopped by --max-steps or a refused permission, 130 interrupted.") as any,
+      .example('reasonix run --auto --goal "make npm test pass"', "")
+      .epilog("Exit codes: 0 finished (--goal: complete), 1 provider or tool failure (--goal: blocked or paused, with the reason), 2 usage error, 3 stopped by --max-steps or a refused permission, 130 interrupted.") as any,
   run: async (args) => {
     const { UsageError } = await import("../../core/errors.ts");
     if (args.continue && args.resume) throw new UsageError("use either -c/--continue or --resume ID, not both");
@@ -51,8 +54,13 @@ export default defineCommand<RunArgs>({
     if (args.maxSteps !== undefined && (!Number.isInteger(args.maxSteps) || args.maxSteps < 1)) throw new UsageError("--max-steps must be a positive integer");
 
     let prompt = (args.prompt ?? []).join(" ").trim();
-    if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
-    if (!prompt) throw new UsageError("no prompt: pass it as an argument or on stdin", 'e.g. reasonix run "explain src/main.ts"');
+    const goalMode = args.goal !== undefined;
+    // --goal "objective", or --goal with the objective as the prompt; empty with --resume/-c: resume the paused goal.
+    const objective = goalMode ? (args.goal!.trim() || prompt) : "";
+    if (goalMode && args.goal!.trim() && prompt) throw new UsageError("give the objective once: --goal \"…\" or the prompt, not both");
+    if (goalMode && !objective && !args.resume && !args.continue) throw new UsageError("--goal needs an objective", 'e.g. reasonix run --goal "make npm test pass" (or --resume ID --goal to resume a paused goal)');
+    if (!goalMode && !prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+    if (!goalMode && !prompt) throw new UsageError("no prompt: pass it as an argument or on stdin", 'e.g. reasonix run "explain src/main.ts"');
 
     const { loadConfig } = await import("../../core/config/load.ts");
     const { createEngine } = await import("../../core/engine/index.ts");
@@ -67,6 +75,10 @@ export default defineCommand<RunArgs>({
     const cfg = loadConfig({ cwd: dir, trustProject: args.trustProject });
     for (const w of cfg.warnings) warn(w);
     const mode = args.auto ? "auto" : (args.permissionMode as (typeof MODES)[number] | undefined);
+    // `#note`: appended to the project's instruction file, never sent to the model.
+    const configMode = ((cfg.values.permissions ?? {}) as { mode?: string }).mode;
+    const noted = goalMode ? undefined : await (await import("../note.ts")).noteFromRun(prompt, dir, mode ?? configMode ?? "ask", args.outputFormat);
+    if (noted !== undefined) return noted;
     const engine = createEngine({
       workspace: dir,
       config: cfg.values,
@@ -129,13 +141,20 @@ export default defineCommand<RunArgs>({
     };
     process.on("SIGINT", onSigint);
     let reason;
+    let goal: import("../../core/engine/types.ts").GoalView | undefined;
     try {
-      reason = await session.submit(prompt);
+      if (goalMode) {
+        if (!session.goal) throw new UsageError("this session cannot run goals");
+        goal = objective ? await session.goal.start(objective) : await session.goal.resume();
+        reason = goal.status === "complete" ? "done" : interrupted ? "cancelled" : "error";
+      } else reason = await session.submit(prompt);
     } finally {
       process.off("SIGINT", onSigint);
       await engine.close();
     }
     const exit = reason === "done" ? 0 : reason === "max_steps" || reason === "denied" ? 3 : reason === "cancelled" ? 130 : 1;
+    // A goal's outcome is its reason (paused/blocked), not the last turn's error.
+    if (goal && goal.status !== "complete") errorText = `goal ${goal.status}: ${goal.reason ?? ""}`;
     if (fmt === "json") {
       printJson({
         session_id: session.id,
@@ -147,6 +166,7 @@ export default defineCommand<RunArgs>({
         usage: lastUsage?.total ?? null,
         cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
         ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
+        ...(goal ? { goal } : {}),
       });
     } else if (fmt === "text") {
       text!.finish();
@@ -158,6 +178,7 @@ export default defineCommand<RunArgs>({
         err.write(dim(`this turn: ${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${cost} · session ${session.id}\n`, err));
       }
       if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);
+      if (goal && goal.status !== "complete") err.write(`${yellow("stopped:", err)} goal ${goal.status}: ${goal.reason ?? ""}; continue with: reasonix run --resume ${session.id} --goal\n`);
       if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);
     }
     return exit;
