@@ -26,6 +26,7 @@ import { serverStatuses } from "../mcp/report.ts";
 import { instructionsBlock, scanInstructionFiles, skippedWarning } from "./instructions.ts";
 import { createPermissionGate } from "./permission-gate.ts";
 import { createGuardian } from "../guardian/setup.ts";
+import { createPlanner } from "../planner/setup.ts";
 import { sessionExtensions, skillIndexFor } from "./extensions.ts";
 import { workspaceCommands } from "../commands/index.ts";
 import { systemPrompt } from "./prompt.ts";
@@ -188,6 +189,8 @@ export function createEngine(opts: EngineOptions): Engine {
       turnModel: ext.turnModel,
       providerFor,
       ...(guardian ? { guardian } : {}),
+      // The planner (core/planner): [agent] planner_model, on explicit plan requests only.
+      ...((p) => (p ? { planner: p } : {}))(createPlanner({ values, sources, entries, deps: { secret }, workspace, tools: [...tools, ...ext.tools], retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) } })),
       toolSource: outside,
       gate: ext.gate ?? gate,
       headless: !!opts.headless,

@@ -29,6 +29,7 @@ import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./f
 import type { PermissionGate } from "./permission-gate.ts";
 import { GoalDriver } from "../goal/driver.ts";
 import type { GuardianHook } from "../guardian/guardian.ts";
+import type { Planner, PlannerHost } from "../planner/planner.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
 import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason, Usage } from "./types.ts";
 
@@ -62,6 +63,8 @@ export interface SessionDeps {
   providerFor?(name: string): { provider: Provider; prices?: Prices };
   /** The Guardian risk gate (core/guardian): reviews risky calls the rules would let run unasked. */
   guardian?: GuardianHook;
+  /** The two-model planner (core/planner): runs on explicit plan requests, before the executor. */
+  planner?: Planner;
 }
 
 
@@ -241,12 +244,16 @@ export class LiveSession implements EngineSession {
     if (typeof content === "string") this.commit({ t: "msg", turn, msg: { role: "user", content, ...(images.length ? { images } : {}) } });
     let reason: TurnEndReason = "done";
     let error: string | undefined;
+    let rollback = false;
     this.endError = undefined;
     this.cutShort = "";
     try {
       if (typeof content !== "string") throw content.failed;
-      reason = await this.loop(turn, ac.signal);
-      error = this.endError;
+      // An explicit plan request goes to the planner first (never in Plan Mode, the executor's own workflow).
+      const planned = this.deps.planner && this.deps.gate.mode !== "plan" ? await this.deps.planner.beforeTurn(this.plannerHost(turn, ac.signal), prompt) : undefined;
+      reason = planned ? planned.end : await this.loop(turn, ac.signal);
+      error = planned ? planned.error : this.endError;
+      rollback = !!planned?.rollback;
     } catch (e) {
       if (ac.signal.aborted) {
         reason = "cancelled";
@@ -269,6 +276,11 @@ export class LiveSession implements EngineSession {
           this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content: "error: cancelled before it ran", isError: true } });
         }
         this.commit({ t: "turn_end", turn, reason, ...(error ? { error } : {}), at: now() });
+        // A failed plan-only/approval turn leaves no half-planned tail in the conversation.
+        if (rollback) {
+          this.commit({ t: "rewind", turn, mode: "conversation", at: now() });
+          this.notice("planner_rolled_back", error ?? "the planner failed; the turn was rolled back");
+        }
       } finally {
         this.abort = null;
         this.turnProvider = undefined;
@@ -546,6 +558,47 @@ export class LiveSession implements EngineSession {
     this.pending.set(id, request);
     this.emit(request);
     return () => finish("deny", false);
+  }
+
+  /** Goal start (core/planner/goal-hook.ts): the planner's plan for the objective; undefined without a planner. */
+  planForGoal(objective: string, signal: AbortSignal): Promise<string | undefined> {
+    return this.deps.planner ? this.deps.planner.planForGoal(this.plannerHost(this.state.nextTurn, signal), objective) : Promise.resolve(undefined);
+  }
+
+  /** What the planner may do in this session: read-only tools through the rules, the plan record, approvals. */
+  private plannerHost(turn: number, signal: AbortSignal): PlannerHost {
+    const ctx = this.toolContext(turn, signal, new Set());
+    return {
+      signal,
+      headless: this.deps.headless,
+      messages: () => this.state.messages,
+      preamble: () => this.state.preamble,
+      runTool: async (tool, input) => {
+        const d = this.deps.gate.check(tool, input);
+        return d.action === "allow" ? this.execute(tool, input, ctx) : { ok: false, output: `refused: ${d.reason}` };
+      },
+      recordPlan: (route, plan, text) => {
+        this.commit({ t: "plan", turn, route, plan, text, at: now() });
+        this.emit({ type: "plan", route, plan, text });
+      },
+      addMessage: (msg) => {
+        this.commit({ t: "msg", turn, msg });
+        if (msg.role === "assistant") this.emit({ type: "assistant", text: msg.content });
+      },
+      ask: async (request) => {
+        const decision = await new Promise<ApprovalDecision>((resolve) => {
+          this.approvals.set(request.callId, resolve);
+          signal.addEventListener("abort", () => resolve("deny"), { once: true });
+          this.pending.set(request.callId, request);
+          this.emit(request);
+        });
+        this.approvals.delete(request.callId);
+        this.pending.delete(request.callId);
+        this.emit({ type: "approval_resolved", callId: request.callId, decision });
+        return decision;
+      },
+      warn: (code, message) => this.notice(code, message),
+    };
   }
 
   approve(callId: string, decision: ApprovalDecision): void {

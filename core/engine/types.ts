@@ -102,6 +102,12 @@ export type EngineEvent =
    */
   | { type: "warning"; code: string; message: string }
   /**
+   * The planner (core/planner) delivered a plan for an explicit plan request.
+   * `text` is the plan rendered as Markdown for front ends that just print it.
+   * Recorded, so history() replays it.
+   */
+  | { type: "plan"; route: PlanRoute; plan: Plan; text: string }
+  /**
    * Goal mode (core/goal): the goal's state changed. `goal` is the whole
    * state after the change; `message` says why (a pause reason, the budget
    * summary, a strategy redirect). Recorded, so history() replays it.
@@ -154,6 +160,22 @@ export interface GoalControl {
   pause(): GoalView;
   /** Drop the goal (cancels a running goal turn). */
   clear(): GoalView | undefined;
+}
+
+/** How an explicit plan request is routed (core/planner/detect.ts). */
+export type PlanRoute = "plan_first" | "plan_only" | "plan_approval" | "goal";
+
+/** A structured plan (the planner's submit_plan). */
+export interface Plan {
+  summary: string;
+  steps: string[];
+  /** Files/symbols the planner actually looked at, vs ones it expects but did not check. */
+  verifiedTouchpoints: string[];
+  candidateTouchpoints: string[];
+  nonGoals: string[];
+  risks: string[];
+  acceptanceCriteria: string[];
+  verificationCommands: string[];
 }
 
 export type EngineEventListener = (event: EngineEvent) => void;

@@ -1,5 +1,5 @@
 /** What a session log (`$REASONIX_HOME/sessions/<id>.jsonl`) holds, one record per line. */
-import type { FileDiff, GoalChange, GoalView, TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
+import type { FileDiff, GoalChange, GoalView, Plan, PlanRoute, TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 
 export type RewindMode = "code" | "conversation" | "both";
@@ -27,6 +27,8 @@ export type SessionRecord =
   /** Forked from session `from`, just before its turn `turn` (absent: after its last finished turn). See fork.ts. */
   | { t: "fork"; from: string; turn?: number; at: string }
   /** Goal mode: the goal's whole state after a change (the last one wins on replay). */
-  | { t: "goal"; change: GoalChange; goal: GoalView; message?: string; at: string };
+  | { t: "goal"; change: GoalChange; goal: GoalView; message?: string; at: string }
+  /** The planner's plan for an explicit plan request (core/planner); shown as a `plan` event. */
+  | { t: "plan"; turn: number; route: PlanRoute; plan: Plan; text: string; at: string };
 
 export type MetaRecord = Extract<SessionRecord, { t: "meta" }>;

@@ -136,6 +136,9 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       s.goal = r.goal;
       s.history.push({ type: "goal", change: r.change, goal: r.goal, ...(r.message ? { message: r.message } : {}) });
       break;
+    case "plan":
+      s.history.push({ type: "plan", route: r.route, plan: r.plan, text: r.text });
+      break;
     case "title":
       s.title = r.title || undefined;
       break;
