@@ -16,7 +16,10 @@
 //    the Guardian model's own (bare HTTP) time (engine-guardian.ts).
 //    Goal: ≤ 5 ms.
 //
-//   bun scripts/bench/engine.ts [--rounds 200] [--events 10000] [--guardian-calls 100]
+// 5. Subagent spawn: per `task` call, minus a plain tool call and the
+//    child model's own (bare HTTP) time (engine-subagent.ts). Goal: ≤ 20 ms.
+//
+//   bun scripts/bench/engine.ts [--rounds 200] [--events 10000] [--guardian-calls 100] [--spawns 50]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +33,7 @@ import { ToolRegistry } from "../../core/tools/registry.ts";
 import { skillIndex, workspaceCommands } from "../../core/commands/index.ts";
 import { hashInput } from "../../core/trust/inputs.ts";
 import { guardianBench, printGuardianBench } from "./engine-guardian.ts";
+import { printSubagentBench, subagentBench } from "./engine-subagent.ts";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -178,6 +182,9 @@ try {
 
   // --- 4. Guardian path per gated call ------------------------------------------
   printGuardianBench(await guardianBench(opt("guardian-calls", 100)));
+
+  // --- 5. Subagent spawn per task call ------------------------------------------
+  printSubagentBench(await subagentBench(opt("spawns", 50)));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
