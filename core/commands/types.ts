@@ -12,7 +12,7 @@ export type CommandScope = "builtin" | "user" | "project" | "mcp";
 export interface SkillMeta {
   /** auto: listed to the model in the skill index; manual: only `/name` runs it. */
   invocation: "auto" | "manual";
-  /** subagent: meant to run in its own context (recorded; runs inline until subagents exist). */
+  /** subagent: meant to run in its own context (a subagent profile: `/name task` runs it as a child, core/agents). */
   runAs: "inline" | "subagent";
   tools?: string[];
 }
