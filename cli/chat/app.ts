@@ -14,6 +14,7 @@ import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
+import { isGoalPrompt } from "../../core/goal/prompts.ts";
 
 const paint: Paint = { dim: c.dim, bold: c.bold, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 const DOUBLE_MS = 1500;
@@ -352,7 +353,7 @@ export async function runChatApp(
       if (i >= 0) sentHere.splice(i, 1);
       else {
         transcript.prompt(e.prompt);
-        transcript.info([c.dim("  (sent from the browser UI)")]);
+        if (!isGoalPrompt(e.prompt)) transcript.info([c.dim("  (sent from the browser UI)")]);
         startTicker();
       }
     }

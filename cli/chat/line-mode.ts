@@ -9,6 +9,8 @@ import { cleanText, scrub } from "./sanitize.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
+import { goalEventLine } from "../../core/goal/format.ts";
+import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
   const { st, history } = setup;
@@ -98,6 +100,14 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         breakLine();
         println(`warning: ${e.message}`);
         break;
+      case "goal": {
+        const line = goalEventLine(e);
+        if (line) {
+          breakLine();
+          println(line);
+        }
+        break;
+      }
       case "compaction":
         println(`(compacted ${e.removedMessages} earlier messages)`);
         break;
@@ -168,7 +178,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   for (const n of setup.notes) println(n);
   // A resumed conversation: its prompts and answers, plainly.
   for (const e of scrub(st.session.history())) {
-    if (e.type === "turn_start") println(`> ${e.prompt}`);
+    if (e.type === "turn_start") println(`> ${isGoalPrompt(e.prompt) ? goalPromptLine(e.prompt) : e.prompt}`);
     else if (e.type === "assistant" && e.text.trim()) println(e.text.trimEnd());
     else if (e.type === "tool_result") println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? e.name) : e.output.split("\n")[0]}`);
   }

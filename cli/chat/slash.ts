@@ -5,6 +5,7 @@ import { BUILTIN_PREFIX, type CommandRegistry } from "../../core/commands/regist
 import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { EFFORTS } from "../../core/providers/reasoning.ts";
+import { runGoalCommand } from "../../core/goal/command.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
 import { compact, MODES, type ChatState } from "./session.ts";
@@ -258,6 +259,22 @@ export const slashCommands: SlashCommand[] = [
       const t = ctx.st.todos;
       if (t.length === 0) return ctx.print(["no todos"]);
       ctx.print(t.map((i) => `${i.status === "completed" ? "[x]" : i.status === "in_progress" ? "[>]" : "[ ]"} ${i.content}`));
+    },
+  },
+  {
+    name: "goal",
+    args: "<objective> | status | pause | resume | clear",
+    description: "Goal mode: keep working across turns until the objective is complete, blocked or paused",
+    run: (ctx, arg) => {
+      let r;
+      try {
+        r = runGoalCommand(ctx.st.session.goal, arg);
+      } catch (e) {
+        return ctx.print([ctx.paint.red(`goal: ${errorMessage(e)}`)]);
+      }
+      if (r.lines.length) ctx.print(r.lines.map(cleanText));
+      // The loop drives turns in the background; its goal events show progress.
+      r.loop?.catch((e) => ctx.print([ctx.paint.red(`goal: ${errorMessage(e)}`)]));
     },
   },
   {

@@ -6,6 +6,8 @@ import type { EngineEvent } from "../../core/engine/types.ts";
 import { approvalLines, callSummary, cardLine, changeLines, decisionText, outputLines, type Paint, type PendingApproval } from "./cards.ts";
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
 import { cleanText, scrub } from "./sanitize.ts";
+import { goalEventLine } from "../../core/goal/format.ts";
+import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 interface Running {
   name: string;
@@ -40,6 +42,8 @@ export class Transcript {
 
   /** Echo of the user's prompt into the scrollback. */
   prompt(raw: string): void {
+    // A goal turn's long instructions stand as one line.
+    if (isGoalPrompt(raw)) return this.commit(["", this.p.cyan(`› ${goalPromptLine(raw)}`)]);
     const text = cleanText(raw);
     const w = this.width();
     this.commit(["", ...text.split("\n").map((l, i) => truncateToWidth(`${i === 0 ? this.p.cyan("› ") : "  "}${l}`, w, "…")), ""]);
@@ -113,9 +117,23 @@ export class Transcript {
         this.flushStream();
         this.commit([this.p.dim("(the answer reached the output limit; the model is asked to continue)")]);
         break;
+      case "goal": {
+        const line = goalEventLine(e);
+        if (!line) break;
+        this.flushStream();
+        const paint = e.change === "complete" ? this.p.green : e.change === "paused" || e.change === "blocked" ? this.p.yellow : this.p.dim;
+        this.commit(line.split("\n").map((l) => paint(l)));
+        break;
+      }
       case "warning":
         this.flushStream();
         this.commit([`${this.p.yellow("warning:")} ${e.message}`]);
+        break;
+      case "plan":
+        // A plan-only answer already is the plan.
+        if (e.route === "plan_only") break;
+        this.flushStream();
+        this.commit([this.p.dim(`plan from the planner (${e.route.replace("_", " ")}):`), ...e.text.split("\n")]);
         break;
       case "turn_end":
         this.flushStream();

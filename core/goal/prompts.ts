@@ -59,3 +59,12 @@ export const EVALUATOR_SYSTEM = [
 export function evaluatorInput(objective: string, todos: string, transcript: string): string {
   return [`Objective:\n${objective}`, todos ? `Todo list:\n${todos}` : "Todo list: (none)", `Transcript of the turn:\n${transcript}`].join("\n\n");
 }
+
+/** A goal turn's prompt (front ends show it as one short line instead of the whole text). */
+export const isGoalPrompt = (prompt: string): boolean => prompt.startsWith("[Goal mode]");
+
+/** One line standing for a goal turn's prompt. */
+export const goalPromptLine = (prompt: string): string => {
+  const turn = /\(goal turn (\d+)\)/.exec(prompt);
+  return turn ? `goal turn ${turn[1]}` : prompt.startsWith(BUDGET_SUMMARY_PROMPT) ? "goal: budget summary" : "goal turn 1";
+};
