@@ -12,6 +12,7 @@ import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
+import { noteFromChat } from "./note.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
@@ -181,6 +182,8 @@ export async function runChatApp(
       renderer.request();
       return;
     }
+    // `#note`: to the project's instruction file, not to the model.
+    if (await noteFromChat(ctx, text)) return renderer.request();
     const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
     if (route === "local") {
       await runSlash(ctx, text).catch((e) => transcript.info([c.red(errorMessage(e))]));

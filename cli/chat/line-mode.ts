@@ -9,6 +9,7 @@ import { cleanText, scrub } from "./sanitize.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
+import { noteFromChat } from "./note.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
@@ -227,6 +228,10 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     // A terminal echoes what was typed; piped input is shown here.
     if (!process.stdin.isTTY) out(`${text}\n`);
     history.add(text);
+    if (await noteFromChat(ctx, text)) {
+      if (!quit && !turn) out("> ");
+      continue;
+    }
     const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
     if (route === "local" || route === "unknown") {
       if (route === "local") await runSlash(ctx, text).catch((e) => println(`error: ${errorMessage(e)}`));

@@ -5,6 +5,8 @@ import { realpathSync } from "node:fs";
 import { loadConfig } from "../config/load.ts";
 import { workspaceCommands, type CommandEntry, type CommandSource } from "../commands/index.ts";
 import { sessionCommandSource } from "../commands/session-commands.ts";
+import { appendNote, notedMessage, parseNote } from "../commands/note.ts";
+import { ApiError } from "./sessions.ts";
 import { completeReference } from "../engine/references.ts";
 import { createPathPolicy } from "../policy/paths.ts";
 import { reasonixHome } from "../home.ts";
@@ -45,6 +47,13 @@ export function commandsApi(workspace: () => string, home?: string, engineSource
         shadowed: cat.shadowed.map((s) => ({ ...view(s.entry), by: s.by.source, ...(s.reachableAs ? { reachableAs: s.reachableAs } : {}) })),
         notLoaded: cat.notLoaded.map((e) => ({ ...view(e), reason: e.notLoaded })),
       };
+    },
+    /** POST /api/note {text}: `#note` typed in the prompt box, after the UI asked (core/commands/note.ts). */
+    note(text: string) {
+      const note = parseNote(text);
+      if (note === undefined) throw new ApiError(400, "not_a_note", '"text" must be # followed by a one-line note');
+      const t = appendNote(root(), note);
+      return { path: t.rel, created: !t.exists, message: notedMessage(t) };
     },
     /** GET /api/complete?prefix=@src/: one directory level, .gitignore respected. */
     complete(prefix: string) {

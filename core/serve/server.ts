@@ -309,6 +309,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (path === "/api/sessions" && method === "GET") return json({ sessions: await sessions.list() });
     if (path === "/api/files" && method === "GET") return json({ files: files.search((url.searchParams.get("q") ?? "").slice(0, 200)) });
     if (path === "/api/commands" && method === "GET") return json(commands.catalog());
+    if (path === "/api/note" && method === "POST") return json(commands.note(str(await readJson(req), "text")!));
     if (path === "/api/complete" && method === "GET") return json(commands.complete((url.searchParams.get("prefix") ?? "").slice(0, 1000)));
     if (path === "/api/sessions" && method === "POST") {
       const body = await readJson(req);

@@ -1,8 +1,8 @@
-// The web UI's /compact and /mcp (POST /api/sessions/:id/command) and the MCP
+// The web UI's /compact and /mcp (POST /api/sessions/:id/command), #note (POST /api/note) and the MCP
 // servers' prompts in GET /api/commands, against a real stdio MCP server
 // (@modelcontextprotocol/server-everything, sandboxed) and the scripted model.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { probeSandbox } from "../../sandbox/index.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
@@ -21,6 +21,7 @@ const TOKEN = "session-commands-token-0123456789abc";
 let llm: ScriptedServer;
 let server: RunningServer;
 let dir: string;
+let workspace: string;
 const stateBefore = process.env.XDG_STATE_HOME;
 
 const isCompactionRequest = (req: { body: any }) => String(req.body.messages.at(-1)?.content).includes("<compaction-request>");
@@ -35,7 +36,7 @@ beforeAll(async () => {
     { text: "after compaction" },
   ]);
   const home = join(dir, "home");
-  const workspace = join(dir, "ws");
+  workspace = join(dir, "ws");
   mkdirSync(home, { recursive: true, mode: 0o700 });
   mkdirSync(workspace, { recursive: true });
   process.env.XDG_STATE_HOME = join(dir, "state");
@@ -111,5 +112,15 @@ describe.skipIf(skip)("web UI session commands", () => {
     expect(text).toContain("WEB-SUMMARY");
     expect(text).not.toContain("OLD-QUESTION");
     expect(text).not.toContain("OLD-ANSWER");
+  });
+
+  test("POST /api/note appends a #note to the project instructions (the UI asked first); other text is refused", async () => {
+    const r = await call("/api/note", "POST", { text: "#web note: keep PRs small" });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ path: "AGENTS.md", created: true, message: expect.stringContaining("noted in AGENTS.md") });
+    expect(readFileSync(join(workspace, "AGENTS.md"), "utf8")).toBe("- web note: keep PRs small\n");
+    const bad = await call("/api/note", "POST", { text: "just a prompt" });
+    expect(bad.status).toBe(400);
+    expect(readFileSync(join(workspace, "AGENTS.md"), "utf8")).toBe("- web note: keep PRs small\n");
   });
 });

@@ -16,3 +16,12 @@ export function sessionCommandName(text: string): string | undefined {
 }
 
 export const runSessionCommand = (id: string, name: string): Promise<CommandResult> => api<CommandResult>("POST", sessionPath(id, "command"), { name });
+
+/** `#note` (one line; `##` headings and `#!` stay prompts): the note text, else undefined. Mirrors core/commands/note.ts. */
+export function noteText(text: string): string | undefined {
+  const t = text.trim();
+  if (!t.startsWith("#") || t.startsWith("##") || t.startsWith("#!") || t.includes("\n")) return undefined;
+  return t.slice(1).trim() || undefined;
+}
+
+export const addNote = (text: string): Promise<{ path: string; created: boolean; message: string }> => api("POST", "/api/note", { text });

@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, sessionPath, type Json } from "./api.ts";
 import type { Envelope, Transport } from "./live.ts";
 import { addSteer, addSystem, apply, emptyView, type View } from "./transcript.ts";
-import { runSessionCommand, sessionCommandName } from "./session-commands.ts";
+import { addNote, noteText, runSessionCommand, sessionCommandName } from "./session-commands.ts";
 
 export interface SessionRow {
   id: string;
@@ -249,6 +249,22 @@ export async function send(prompt: string): Promise<boolean> {
   if (!prompt.trim()) return false;
   const id = state.current ?? (await newSession());
   if (!id) return false;
+  // `#note`: to the project's instruction file (after a yes unless the mode is auto/yolo), not to the model.
+  const note = noteText(prompt);
+  if (note !== undefined) {
+    if (state.mode !== "auto" && state.mode !== "yolo" && !window.confirm(`Add this note to the project instructions (AGENTS.md or the existing REASONIX.md/CLAUDE.md)?\n\n${note}`)) {
+      addSystem(state.view, "Note not added.");
+      changed();
+      return true;
+    }
+    try {
+      addSystem(state.view, (await addNote(prompt)).message);
+    } catch (x) {
+      addSystem(state.view, `Note not added: ${(x as Error).message}`, "error");
+    }
+    changed();
+    return true;
+  }
   const cmd = sessionCommandName(prompt);
   if (cmd) {
     try {
