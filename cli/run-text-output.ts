@@ -146,6 +146,16 @@ export class TextRunOutput {
       case "compaction":
         this.line(dim(`compacted ${e.removedMessages} messages into a summary`, err));
         break;
+      case "plan":
+        // A plan-only answer already is the plan (stdout); otherwise it is shown as a status block.
+        if (e.route === "plan_only") break;
+        this.closeReasoning();
+        this.line(dim(`plan from the planner (${e.route.replace("_", " ")}):`, err));
+        for (const l of e.text.split("\n")) this.line(l);
+        break;
+      case "warning":
+        this.line(`${yellow("warning:", err)} ${e.message}`);
+        break;
       case "error":
         this.line(`${red("error:", err)} ${e.message}`);
         break;

@@ -101,6 +101,11 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         breakLine();
         println(`warning: ${e.message}`);
         break;
+      case "plan":
+        if (e.route === "plan_only") break;
+        breakLine();
+        println(`plan from the planner (${e.route.replace("_", " ")}):\n${e.text}`);
+        break;
       case "goal": {
         const line = goalEventLine(e);
         if (line) {

@@ -246,6 +246,10 @@ export function apply(view: View, ev: Ev): void {
     case "warning":
       system(view, `Warning: ${ev.message}`, "warn");
       break;
+    case "plan":
+      // The planner's plan (Markdown), shown like an answer; a plan-only answer already is the plan.
+      if (ev.route !== "plan_only") view.items.push({ kind: "assistant", key: key("p"), v: 0, text: String(ev.text ?? ""), reasoning: "", streaming: false });
+      break;
     case "error": {
       const msg = String(ev.message ?? "");
       system(view, `Error: ${msg}`, "error", missingKeyProvider(msg));
