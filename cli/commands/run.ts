@@ -79,10 +79,6 @@ export default defineCommand<RunArgs>({
     const configMode = ((cfg.values.permissions ?? {}) as { mode?: string }).mode;
     const noted = goalMode ? undefined : await (await import("../note.ts")).noteFromRun(prompt, dir, mode ?? configMode ?? "ask", args.outputFormat);
     if (noted !== undefined) return noted;
-    // `#note`: appended to the project's instruction file, never sent to the model.
-    const configMode = ((cfg.values.permissions ?? {}) as { mode?: string }).mode;
-    const noted = goalMode ? undefined : await (await import("../note.ts")).noteFromRun(prompt, dir, mode ?? configMode ?? "ask", args.outputFormat);
-    if (noted !== undefined) return noted;
     const engine = createEngine({
       workspace: dir,
       config: cfg.values,
