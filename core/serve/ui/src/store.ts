@@ -16,6 +16,8 @@ export interface SessionRow {
   turns?: number;
   busy: boolean;
   live: boolean;
+  /** The session this one was forked from (and the turn it was cut before). */
+  forkedFrom?: { id: string; turn?: number };
 }
 
 export interface ModelRow {

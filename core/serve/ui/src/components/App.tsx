@@ -12,6 +12,8 @@ import { Side } from "./Side.tsx";
 import { Transcript } from "./Transcript.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
+import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
+import { forkSession } from "../session-actions.ts";
 import { pure } from "../pure.ts";
 import { isBusy as busyNow, shownModel } from "../store.ts";
 
@@ -38,7 +40,19 @@ const actions: UserActions = {
     state.rewindFor = u;
     changed();
   },
+  fork(u: User) {
+    if (state.current) void forkSession(state.current, u);
+  },
 };
+
+const ChatHeadP = pure(ChatHead);
+
+/** The chat head's props: the open session's row (title, where it was forked from). */
+function chatHead(): ChatHeadProps {
+  const row = state.sessions.find((s) => s.id === state.current);
+  const from = row?.forkedFrom;
+  return { id: state.current, title: row?.title ?? "", forkedFrom: from, fromTitle: from ? state.sessions.find((s) => s.id === from.id)?.title : undefined };
+}
 
 function Banner() {
   const b = state.banner;
@@ -64,6 +78,7 @@ function Main() {
         <SessionsP sessions={state.sessions} current={state.current} drawer={state.drawer} busy={[...state.busy].join(",")} />
         {overlay ? <div class="scrim narrow-only" onClick={() => { state.drawer = state.changesOpen = false; changed(); }} /> : null}
         <main class="chat" aria-label="Conversation">
+          <ChatHeadP key={state.current ?? ""} {...chatHead()} />
           <Banner />
           <Trust />
           <Transcript actions={actions} />

@@ -40,6 +40,7 @@ export interface UserActions {
   edit(u: User): void;
   retry(u: User): void;
   rewind(u: User): void;
+  fork(u: User): void;
 }
 
 function UserImpl({ u, actions, idle }: { u: User; v: number; actions: UserActions; idle: boolean }) {
@@ -57,6 +58,7 @@ function UserImpl({ u, actions, idle }: { u: User; v: number; actions: UserActio
               <button type="button" class="link" onClick={() => actions.rewind(u)}>Rewind…</button>
             </>
           ) : null}
+          {u.turn > 0 ? <button type="button" class="link fork" title="A new session with the conversation before this message; its text goes in the box to edit (files on disk are not changed)" onClick={() => actions.fork(u)}>Fork from here</button> : null}
         </div>
       ) : null}
     </div>

@@ -1,6 +1,10 @@
-// The session list: search, grouped by day, relative times; a drawer on phones.
+// The session list: search, grouped by day, relative times, rename in place
+// (✎ or double-click), fork and delete; a drawer on phones.
 import { useState } from "preact/hooks";
+import { forkSession, renameSession } from "../session-actions.ts";
 import { deleteSession, newSession, openSession, state, type SessionRow } from "../store.ts";
+import { ForkIcon, PencilIcon } from "./Icons.tsx";
+import { TitleEdit } from "./TitleEdit.tsx";
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
@@ -28,12 +32,23 @@ export function dayGroup(iso: string | undefined, now = new Date()): string {
 }
 
 function Row({ s }: { s: SessionRow }) {
+  const [editing, setEditing] = useState(false);
   const title = s.title || "New session";
   const busy = state.busy.has(s.id);
+  if (editing) {
+    return (
+      <li data-session={s.id} class="editing">
+        <TitleEdit value={s.title ?? ""} label={`New title for ${title}`} onDone={(t) => {
+          setEditing(false);
+          if (t !== null) void renameSession(s.id, t);
+        }} />
+      </li>
+    );
+  }
   return (
     <li data-session={s.id} class={`${s.id === state.current ? "active" : ""} ${busy ? "busy" : ""}`}>
-      <button type="button" class="open" onClick={() => void openSession(s.id)} title={`resume ${s.id}`} aria-current={s.id === state.current ? "page" : undefined}>
-        <span class="title">{title}</span>
+      <button type="button" class="open" onClick={() => void openSession(s.id)} onDblClick={() => setEditing(true)} title={`resume ${s.id}`} aria-current={s.id === state.current ? "page" : undefined}>
+        <span class="title">{s.forkedFrom ? <span class="fork-mark" title="a fork"><ForkIcon /> </span> : null}{title}</span>
         <span class="meta">
           {relativeTime(s.updatedAt)}
           {s.turns ? ` · ${plural(s.turns, "turn")}` : ""}
@@ -41,9 +56,13 @@ function Row({ s }: { s: SessionRow }) {
           {busy ? " · working" : ""}
         </span>
       </button>
-      <button type="button" class="delete" aria-label={`delete session ${title}`} title="delete" onClick={() => {
-        if (confirm(`Delete session "${title}"? This cannot be undone.`)) void deleteSession(s.id);
-      }}>×</button>
+      <span class="row-actions">
+        <button type="button" class="rename" aria-label={`rename session ${title}`} title="Rename" onClick={() => setEditing(true)}><PencilIcon /></button>
+        <button type="button" class="fork" aria-label={`fork session ${title}`} title="Fork: a new session with this conversation" onClick={() => void forkSession(s.id)}><ForkIcon /></button>
+        <button type="button" class="delete" aria-label={`delete session ${title}`} title="delete" onClick={() => {
+          if (confirm(`Delete session "${title}"? This cannot be undone.`)) void deleteSession(s.id);
+        }}>×</button>
+      </span>
     </li>
   );
 }
