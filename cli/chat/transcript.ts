@@ -135,12 +135,6 @@ export class Transcript {
         this.flushStream();
         this.commit([this.p.dim(`plan from the planner (${e.route.replace("_", " ")}):`), ...e.text.split("\n")]);
         break;
-      case "plan":
-        // A plan-only answer already is the plan.
-        if (e.route === "plan_only") break;
-        this.flushStream();
-        this.commit([this.p.dim(`plan from the planner (${e.route.replace("_", " ")}):`), ...e.text.split("\n")]);
-        break;
       case "turn_end":
         this.flushStream();
         this.running.clear();
