@@ -14,7 +14,7 @@ import { isStateChanging, RequestGuard } from "./guard.ts";
 import { ApiError, SessionManager, type EngineFactory } from "./sessions.ts";
 import { seenDigests, trustApi } from "./trust.ts";
 import { providerSetupRoute, providerSetupStatus } from "./setup-provider.ts";
-import { uiAssets } from "./ui/assets.ts";
+import { uiAssetGzip, uiAssetPlain, uiAssets, type UiAssetKind } from "./ui/assets.ts";
 
 export interface ServerOptions {
   host: string;
@@ -61,17 +61,16 @@ export interface RunningServer {
 
 const FLUSH = (fn: () => void) => setImmediate(fn);
 
-/** The UI's script and stylesheet, gzipped once on first use (tunnels are often slow). */
-const gzipped: Partial<Record<"js" | "css", Uint8Array<ArrayBuffer>>> = {};
-function asset(req: Request, kind: "js" | "css"): Response {
+/** The UI's script and stylesheet: embedded gzipped, sent as they are (tunnels are often slow). */
+function asset(req: Request, kind: UiAssetKind): Response {
   const type = kind === "js" ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
   const headers: Record<string, string> = { "content-type": type, vary: "accept-encoding" };
-  let body: string | Uint8Array<ArrayBuffer> = uiAssets[kind];
+  let body = uiAssetPlain;
   if (/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")) {
-    body = gzipped[kind] ??= Bun.gzipSync(uiAssets[kind], { level: 9 }) as Uint8Array<ArrayBuffer>;
+    body = uiAssetGzip;
     headers["content-encoding"] = "gzip";
   }
-  return withHeaders(new Response(body, { headers }), { "cache-control": "public, max-age=31536000, immutable" });
+  return withHeaders(new Response(body(kind), { headers }), { "cache-control": "public, max-age=31536000, immutable" });
 }
 const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "deny"];
 const LOGIN_LIMIT = 5;

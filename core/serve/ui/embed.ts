@@ -10,8 +10,9 @@ import { join, resolve } from "node:path";
 
 export interface UiBundle {
   html: string;
-  js: string;
-  css: string;
+  /** The script and the stylesheet gzipped (level 9), base64: what browsers get, a third of the bytes in the binary. */
+  jsGz: string;
+  cssGz: string;
   /** Short content hash, used as the asset cache-buster. */
   digest: string;
 }
@@ -59,5 +60,6 @@ export function embedUi(): UiBundle {
   const html = read("index.html");
   const css = STYLES.map(read).join("\n");
   const digest = createHash("sha256").update(html).update("\0").update(js).update("\0").update(css).digest("hex").slice(0, 12);
-  return { html, js, css, digest };
+  const gz = (text: string) => Buffer.from(Bun.gzipSync(text, { level: 9 })).toString("base64");
+  return { html, jsGz: gz(js), cssGz: gz(css), digest };
 }
