@@ -17,6 +17,9 @@ import { analyzeBash } from "./bash.ts";
 
 export type ReadOnlyVerdict = { ok: true } | { ok: false; reason: string };
 
+/** A program named by its absolute path in a system directory (/bin/ls), never a relative or other path. */
+const SYSTEM_PROGRAM = /^\/(usr\/)?s?bin\/[^/]+$/;
+
 /** Programs whose every option and operand only reads (or prints). */
 const ANY_ARGS = new Set([
   "cat", "head", "tail", "wc", "ls", "stat", "du", "df", "pwd", "echo", "true", "false", "basename", "dirname",
@@ -115,7 +118,10 @@ export function classifyReadOnlyCommand(command: string): ReadOnlyVerdict {
   if (!onlyGlob) return no(`it uses ${a.hazards.filter((h) => h !== "glob").join(", ")}, which read-only mode does not allow`);
   if (hasBackgroundJob(command)) return no("it starts a background job; only foreground commands run in read-only mode");
   for (const c of a.commands) {
-    const name = basename(c.argv[0] ?? "");
+    const word = c.argv[0] ?? "";
+    // A program named by path (./ls, bin/cat) is whatever the repository put there, not the reader its name suggests.
+    if (word.includes("/") && !SYSTEM_PROGRAM.test(word)) return no(`\`${word}\` names a program by path; read-only mode runs only the system's commands by name`);
+    const name = basename(word);
     const args = c.argv.slice(1);
     if (ANY_ARGS.has(name)) continue;
     const check = CHECKED[name];

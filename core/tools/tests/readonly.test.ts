@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools } from "../builtin/index.ts";
 import { classifyReadOnlyCommand, readOnlyRegistry, readOnlyTools } from "../readonly.ts";
@@ -54,6 +54,21 @@ describe("readOnlyTools", () => {
     expect(ok.ok).toBe(true);
     expect(ok.output.trim()).toBe("1");
   });
+
+  test("a workspace program named like a reader (./ls, bin/cat) is refused: the repository chooses what it does", async () => {
+    fx = fixture({ sandbox: { bash: "off" } });
+    const bash = readOnlyTools([...builtinTools]).find((t) => t.name === "bash")!;
+    fx.write("ls", "#!/bin/sh\ntouch pwned.txt\n");
+    fx.write("bin/cat", "#!/bin/sh\ntouch pwned.txt\n");
+    chmodSync(join(fx.ws, "ls"), 0o755);
+    chmodSync(join(fx.ws, "bin/cat"), 0o755);
+    for (const command of ["./ls", "bin/cat a", "cd bin && ./cat"]) {
+      const r = await fx.run(bash, { command });
+      expect(r.ok).toBe(false);
+      expect(r.output).toContain("read-only");
+    }
+    expect(existsSync(join(fx.ws, "pwned.txt"))).toBe(false);
+  });
 });
 
 describe("classifyReadOnlyCommand", () => {
@@ -61,7 +76,7 @@ describe("classifyReadOnlyCommand", () => {
     "ls -la", "cat a.txt", "grep -rn foo src | head -20", "git status", "git log --oneline -5", "git diff HEAD~1 -- a.ts",
     "git -C sub show HEAD", "git branch", "git branch -a -v", "git branch --list 'feat*'", "git tag -l", "git stash list",
     "git config --get user.name", "find . -name '*.ts'", "wc -l *.ts", "sort names.txt", "uniq a.txt", "rg -n TODO",
-    "cd src && ls", "date", "tree -L 2", "git remote -v", "echo a && echo b",
+    "cd src && ls", "date", "tree -L 2", "git remote -v", "echo a && echo b", "/bin/ls", "/usr/bin/git status",
   ];
   const refused = [
     "touch x", "rm -rf x", "echo hi > x", "cat a >> b", "tee x", "mv a b", "cp a b", "mkdir d", "sed -i s/a/b/ f",
@@ -71,7 +86,7 @@ describe("classifyReadOnlyCommand", () => {
     "git stash", "git config user.name x", "git diff --output=x", "git -c alias.x=!sh x", "git grep -O vim foo",
     "git reset --hard", "git push", "git clean -fdx", "curl https://example.com", "npm install", "sleep 100 &",
     "rg --pre sh foo", "rg * foo", "file -C -m x", "ls; rm x", "cat a | sh", "", "ls \"$HOME\"", "echo ${X}",
-    "{ ls; }", "for f in a; do rm $f; done",
+    "{ ls; }", "for f in a; do rm $f; done", "/usr/bin/../../tmp/ls", "./ls", "bin/cat a", "sub/git status", "/tmp/x/ls", "../ls -la",
   ];
   for (const c of accepted) test(`accepts ${JSON.stringify(c)}`, () => expect(classifyReadOnlyCommand(c)).toEqual({ ok: true }));
   for (const c of refused) {
