@@ -71,7 +71,8 @@ export class GoalDriver implements GoalControl, GoalToolPort {
     return this.view ? { ...this.view, signoffs: [...this.view.signoffs] } : undefined;
   }
 
-  async start(objective: string): Promise<GoalView> {
+  /** Throws at once (not as a rejection) when the goal cannot start. */
+  start(objective: string): Promise<GoalView> {
     const text = objective.trim();
     if (!text) throw new ReasonixError("usage", "the goal is empty", { hint: "e.g. /goal make the test suite pass", exitCode: 2 });
     this.checkIdle();
@@ -87,7 +88,8 @@ export class GoalDriver implements GoalControl, GoalToolPort {
     });
   }
 
-  async resume(): Promise<GoalView> {
+  /** Throws at once (not as a rejection) when there is nothing to resume. */
+  resume(): Promise<GoalView> {
     this.checkIdle();
     const v = this.view;
     if (!v || (v.status !== "paused" && v.status !== "blocked")) {

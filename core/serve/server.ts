@@ -340,7 +340,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const ok = await sessions.build();
       return json({ saved: target.apiKeyEnv, engine: { ready: ok, error: sessions.error } }, ok ? 200 : 500);
     }
-    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|steer|command|rewind|fork|title|mode|effort|model|approvals\/([^/]+)))?$/.exec(path);
+    const m = /^\/api\/sessions\/([^/]+)(?:\/(history|resume|prompt|cancel|goal|steer|command|rewind|fork|title|mode|effort|model|approvals\/([^/]+)))?$/.exec(path);
     if (m) {
       let id: string;
       try {
@@ -370,6 +370,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, ...(typeof model === "string" ? { model } : {}), ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
       }
       if (action === "command" && method === "POST") return json(await sessions.command(id, str(await readJson(req), "name")!));
+      if (action === "goal" && method === "GET") return json(await sessions.goal(id, "status"));
+      if (action === "goal" && method === "POST") {
+        const body = await readJson(req);
+        return json(await sessions.goal(id, str(body, "action")!, str(body, "objective", false)));
+      }
       if (action === "steer" && method === "POST") {
         const text = str(await readJson(req), "text")!;
         return json({ disposition: await sessions.steer(id, text) });

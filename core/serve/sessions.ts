@@ -2,6 +2,7 @@ import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ModelInfo, P
 import { errorMessage, ReasonixError } from "../errors.ts";
 import type { ImageInput } from "../providers/images.ts";
 import type { EventHub } from "./events.ts";
+import { goalAction, type GoalReply } from "./goal.ts";
 import { runSessionCommand, SESSION_COMMANDS, type SessionCommandResult } from "../commands/session-commands.ts";
 import type { CommandSource } from "../commands/types.ts";
 
@@ -221,6 +222,18 @@ export class SessionManager {
     const session = await this.get(id);
     if (name === "compact" && session.busy) throw new ApiError(409, "busy", "cannot compact while a turn is running; wait for it or cancel it first");
     return runSessionCommand(name, { session, engine: this.need() });
+  }
+
+  /** Goal mode (GET/POST /api/sessions/:id/goal); the loop runs in the background (core/serve/goal.ts). */
+  async goal(id: string, action: string, objective?: string): Promise<GoalReply> {
+    const session = await this.get(id);
+    return goalAction(session, action, objective, {
+      busy: (running) => {
+        this.hub.notice({ type: "busy", sessionId: id, busy: running });
+        this.hub.notice({ type: "sessions_changed" });
+      },
+      failed: (message) => this.hub.emit(id, { type: "error", code: "goal_failed", message }),
+    });
   }
 
   async steer(id: string, text: string): Promise<SteerDisposition> {

@@ -110,7 +110,7 @@ test("update_goal blocked stops the goal with what is needed; resume continues i
   const final = await s.goal!.start("deploy to staging");
   expect(final.status).toBe("blocked");
   expect(final.reason).toBe("need the staging password");
-  await expect(s.goal!.start("another")).rejects.toThrow(/already has a blocked goal/);
+  expect(() => s.goal!.start("another")).toThrow(/already has a blocked goal/);
   llm.push({ toolCalls: [report("complete", "deployed")] }, { text: "done" });
   const after = await s.goal!.resume();
   expect(after.status).toBe("complete");
