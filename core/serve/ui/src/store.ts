@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, sessionPath, type Json } from "./api.ts";
 import type { Envelope, Transport } from "./live.ts";
 import { addSteer, addSystem, apply, emptyView, type View } from "./transcript.ts";
+import { goalCommand, goalRequest, goalStatusText } from "./goal.ts";
 import { addNote, noteText, runSessionCommand, sessionCommandName } from "./session-commands.ts";
 
 export interface SessionRow {
@@ -263,6 +264,18 @@ export async function send(prompt: string): Promise<boolean> {
       addSystem(state.view, (await addNote(prompt)).message);
     } catch (x) {
       addSystem(state.view, `Note not added: ${(x as Error).message}`, "error");
+    }
+    changed();
+    return true;
+  }
+  // `/goal …`: goal mode on this session (core/serve/goal.ts), not a prompt.
+  const goal = goalCommand(prompt);
+  if (goal) {
+    try {
+      const r = await goalRequest(id, goal);
+      if (goal.action === "status") addSystem(state.view, goalStatusText(r));
+    } catch (x) {
+      addSystem(state.view, `/goal: ${(x as Error).message}`, "error");
     }
     changed();
     return true;

@@ -6,6 +6,9 @@
 // The engine's diff shapes, as they arrive on the wire (type-only: nothing of the engine is bundled).
 import type { DiffHunk, FileDiff } from "../../../engine/file-diff.ts";
 export type { DiffHunk, FileDiff };
+import type { EngineEvent, GoalView } from "../../../engine/types.ts";
+import { goalEventLine } from "../../../goal/format.ts";
+import { goalPromptLine, isGoalPrompt } from "../../../goal/prompts.ts";
 
 export type ToolStatus = "running" | "ask" | "allowed" | "ok" | "err" | "denied";
 
@@ -53,6 +56,8 @@ export interface View {
   filesV: number;
   /** Bumped on every change. */
   v: number;
+  /** Goal mode: the session's goal as its last `goal` event left it. */
+  goal?: GoalView;
 }
 
 export const emptyView = (): View => ({ items: [], todos: [], usage: null, thinking: false, turnOpen: false, changed: new Map(), attempt: new Set(), filesV: 0, v: 0 });
@@ -115,7 +120,8 @@ export function apply(view: View, ev: Ev): void {
       view.model = ev.model;
       break;
     case "turn_start":
-      view.items.push({ kind: "user", key: key("u"), v: 0, turn: ev.turn, text: String(ev.prompt ?? "") });
+      // A goal turn's long instructions stand as one line.
+      view.items.push({ kind: "user", key: key("u"), v: 0, turn: ev.turn, text: isGoalPrompt(String(ev.prompt ?? "")) ? goalPromptLine(String(ev.prompt)) : String(ev.prompt ?? "") });
       view.turnOpen = true;
       view.thinking = true;
       break;
@@ -241,6 +247,12 @@ export function apply(view: View, ev: Ev): void {
         const msg = String(ev.error ?? "turn failed");
         if (!said(msg)) system(view, `Error: ${msg}`, "error", missingKeyProvider(msg));
       } else if (ev.reason !== "done") system(view, `Stopped (${ev.reason}): ${ev.error ?? ""}`, "error");
+      break;
+    }
+    case "goal": {
+      view.goal = ev.goal as GoalView;
+      const line = goalEventLine(ev as Extract<EngineEvent, { type: "goal" }>);
+      if (line) system(view, line, ev.change === "paused" || ev.change === "blocked" ? "warn" : "info");
       break;
     }
     case "warning":

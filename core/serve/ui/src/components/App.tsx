@@ -10,6 +10,7 @@ import type { UserActions } from "./Messages.tsx";
 import { Sessions } from "./Sessions.tsx";
 import { Side } from "./Side.tsx";
 import { Transcript } from "./Transcript.tsx";
+import { GoalBar } from "./GoalBar.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
 import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
@@ -82,6 +83,7 @@ function Main() {
           <Banner />
           <Trust />
           <Transcript actions={actions} />
+          <GoalBar id={state.current} goal={state.view.goal} view={state.view} />
           <ComposerP current={state.current} busy={busyNow()} mode={state.mode} usage={state.view.usage} models={state.models} model={shownModel()} draft={draft.onSend} />
         </main>
         <SideP todos={state.view.todos} files={state.view.filesV} view={state.view} open={state.changesOpen} />
