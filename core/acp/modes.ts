@@ -71,6 +71,7 @@ export function modelState(model: string, models: ModelInfo[]) {
 export const AVAILABLE_COMMANDS: acp.AvailableCommand[] = [
   { name: "mode", description: "Switch the permission mode", input: { hint: "ask | auto | plan | read-only" } },
   { name: "model", description: "Continue this conversation on another model", input: { hint: "provider entry name" } },
+  { name: "goal", description: "Goal mode: keep working across turns until the objective is complete, blocked or paused", input: { hint: "<objective> | status | resume | clear" } },
 ];
 
 /** "/mode plan" → { name: "mode", arg: "plan" }; null for ordinary prompts and unknown commands. */

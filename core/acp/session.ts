@@ -12,6 +12,7 @@ import { configOptions, EFFORT_VALUES, modeSelectable, modeState as modeStateOf,
 import { askPermission, permissionRequest } from "./permissions.ts";
 import { runSessionCommand, sessionCommand } from "../commands/session-commands.ts";
 import { promptText } from "./prompt.ts";
+import { goalPromptArg, runAcpGoal } from "./goal.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
 
 /** What a session needs from the connection. */
@@ -96,6 +97,8 @@ export class AcpSession {
   async prompt(blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
     if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session (cancel it, or steer it)");
     const text = promptText(blocks);
+    const goalArg = goalPromptArg(text);
+    if (goalArg !== undefined) return this.goal(goalArg);
     const cmd = slashCommand(text);
     if (cmd) return this.command(cmd.name, cmd.arg);
     const own = sessionCommand(text);
@@ -126,6 +129,18 @@ export class AcpSession {
       this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: r.text } });
       await this.flush();
       return { stopReason: "end_turn" };
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  /** `/goal …` (core/acp/goal.ts): the request stays open while the goal drives turns. */
+  private async goal(arg: string): Promise<acp.PromptResponse> {
+    this.prompting = true;
+    try {
+      const stopReason = await runAcpGoal(this.live, arg, (t) => this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${t}\n` } }));
+      await this.flush();
+      return { stopReason };
     } finally {
       this.prompting = false;
     }

@@ -7,6 +7,8 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { proposedDiffs } from "../engine/diff.ts";
 import type { EngineEvent, TodoItem, TurnEndReason } from "../engine/types.ts";
 import { builtinTools } from "../tools/builtin/index.ts";
+import { goalEventLine } from "../goal/format.ts";
+import { goalPromptLine, isGoalPrompt } from "../goal/prompts.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { isAbsolute, resolve } from "node:path";
 
@@ -28,6 +30,12 @@ const KIND: Record<string, acp.ToolKind> = {
 };
 
 const BUILTIN = new Map<string, ToolDefinition>(builtinTools.map((t) => [t.name, t as ToolDefinition]));
+
+/** A goal event as one message line (core/goal/format.ts wording). */
+function goalUpdate(e: Extract<EngineEvent, { type: "goal" }>): Update[] {
+  const line = goalEventLine(e);
+  return line ? [{ sessionUpdate: "agent_message_chunk", content: text(`\n[${line}]\n`) }] : [];
+}
 
 /** How a turn's end reads as an ACP stop reason; undefined = answer with an error instead. */
 export function stopReason(reason: TurnEndReason): acp.StopReason | undefined {
@@ -165,6 +173,8 @@ export class UpdateTranslator {
         return [];
       case "warning":
         return [{ sessionUpdate: "agent_thought_chunk", content: text(`[warning] ${e.message}\n`) }];
+      case "goal":
+        return goalUpdate(e);
       default:
         return [];
     }
@@ -176,7 +186,10 @@ export class UpdateTranslator {
     for (const e of history) {
       switch (e.type) {
         case "turn_start":
-          out.push({ sessionUpdate: "user_message_chunk", content: text(e.prompt) });
+          out.push({ sessionUpdate: "user_message_chunk", content: text(isGoalPrompt(e.prompt) ? goalPromptLine(e.prompt) : e.prompt) });
+          break;
+        case "goal":
+          out.push(...goalUpdate(e));
           break;
         case "assistant":
           if (e.reasoning) out.push({ sessionUpdate: "agent_thought_chunk", content: text(e.reasoning) });
