@@ -29,3 +29,14 @@ export function pathsOverlap(a: readonly string[], b: readonly string[]): boolea
 export function withinWritePaths(abs: string, paths: readonly string[]): boolean {
   return paths.some((p) => inside(abs, p));
 }
+
+/**
+ * The write roots a child session's path policy is narrowed to (its file
+ * tools, its bash sandbox, its hooks): none for a read-only child, the
+ * declared paths for a writer that declared some; undefined: the session's own.
+ */
+export function childWriteScope(workspace: string, child: { readOnly: boolean; writePaths: readonly string[] } | undefined): string[] | undefined {
+  if (!child) return undefined;
+  if (child.readOnly) return [];
+  return child.writePaths.length > 0 ? normalizeWritePaths(workspace, child.writePaths) : undefined;
+}

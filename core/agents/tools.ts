@@ -5,6 +5,7 @@
  * write paths when there are any.
  */
 import { isAbsolute, resolve } from "node:path";
+import { getDotted } from "../config/load.ts";
 import { expandTilde } from "../home.ts";
 import { readOnlyTools } from "../tools/readonly.ts";
 import type { ToolDefinition } from "../tools/types.ts";
@@ -46,6 +47,23 @@ function confineWriter(tool: ToolDefinition, workspace: string, writePaths: stri
   };
 }
 
+/**
+ * A confined writer's bash: the OS sandbox keeps it inside the write paths
+ * (its path policy is narrowed, see childWriteScope); without the sandbox
+ * nothing would, so it refuses to run.
+ */
+function confineBash(tool: ToolDefinition): ToolDefinition {
+  return {
+    ...tool,
+    async run(input, ctx) {
+      if (getDotted(ctx.config, "sandbox.bash") === "off") {
+        return { ok: false, output: 'Refused: this subagent may write only inside its declared write_paths, which only the OS sandbox can hold a shell command to, and [sandbox] bash = "off". Fix: use the file tools, run the subagent without write_paths, or turn the sandbox on ([sandbox] bash = "enforce").' };
+      }
+      return tool.run(input, ctx);
+    },
+  };
+}
+
 export interface ChildToolOptions {
   readOnly: boolean;
   /** Names (or rule families) to keep; absent or empty: all. */
@@ -62,6 +80,6 @@ export function childTools(all: readonly ToolDefinition[], o: ChildToolOptions):
     list = list.filter((t) => want.has(t.name));
   }
   if (o.readOnly) return readOnlyTools(list);
-  if (o.writePaths.length > 0) list = list.map((t) => (t.kind === "write" ? confineWriter(t, o.workspace, o.writePaths) : t));
+  if (o.writePaths.length > 0) list = list.map((t) => (t.kind === "write" ? confineWriter(t, o.workspace, o.writePaths) : t.kind === "bash" ? confineBash(t) : t));
   return list;
 }

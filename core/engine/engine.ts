@@ -33,6 +33,7 @@ import { systemPrompt } from "./prompt.ts";
 import { createAgentWiring } from "../agents/wiring.ts";
 import type { ChildRequest } from "../agents/child.ts";
 import { findProfile } from "../agents/profiles.ts";
+import { childWriteScope } from "../agents/paths.ts";
 import { LiveSession, type Prices } from "./session.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
@@ -156,7 +157,11 @@ export function createEngine(opts: EngineOptions): Engine {
     const tools = registry.list(asStrings(toolsCfg.enabled));
     checkProjectRoot();
     // One path policy for the permission check and the file tools' enforcement.
-    const pathPolicy = createPathPolicy({ config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home });
+    const policyOpts = { config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home };
+    const pathPolicy = createPathPolicy(policyOpts);
+    // A subagent's tools and bash sandbox write only in its write paths (none when read-only); refusals reach its model.
+    const onlyWrite = childWriteScope(workspace, child);
+    const toolPolicy = onlyWrite ? createPathPolicy({ ...policyOpts, onlyWrite, full: pathPolicy }) : pathPolicy;
     const gate = createPermissionGate({
       mode,
       allow: asStrings(perms.allow),
@@ -198,7 +203,7 @@ export function createEngine(opts: EngineOptions): Engine {
       compactRatio: compactRatio > 0 && compactRatio < 1 ? compactRatio : 0.8,
       config: values,
       extraWriteRoots,
-      pathPolicy,
+      pathPolicy: toolPolicy,
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
       prices: pricesOf(choice.entry),
       onClose: () => live.delete(session),

@@ -17,7 +17,7 @@
  * Rules:
  * - writes must fall inside a write root (workspace_root, allow_write,
  *   extra roots such as --add-dir / --write); `/` and Reasonix state are
- *   refused as roots;
+ *   refused as roots; `onlyWrite` narrows them (a confined subagent);
  * - inside writable roots the protected paths stay read-only: `.reasonix/`,
  *   `reasonix.toml`, `.mcp.json`, and the git state that makes the host's git
  *   run code (hooks, config, commondir, gitdir, worktree and submodule git
@@ -62,6 +62,16 @@ export interface PathPolicyOptions {
   reasonixHome?: string;
   /** Environment for `${VAR}` expansion. Default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Narrow the write roots to these paths (relative ones resolve against the
+   * workspace root): a subagent confined to its declared write_paths, or none
+   * at all for a read-only one. Only paths the full policy would let be
+   * written are kept (never a root outside it, never protected state); the
+   * workspace itself stays readable but is no longer a write root.
+   */
+  onlyWrite?: readonly string[];
+  /** With onlyWrite: the policy of the same options without it, when the caller has built it already. */
+  full?: PathPolicy;
 }
 
 export type PathDenyCode =
@@ -214,6 +224,12 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   };
   for (const w of cfg.allow_write ?? []) addRoot(rootFor(w, "sandbox.allow_write"));
   for (const w of opts.extraWrite ?? []) addRoot(rootFor(w, "--write"));
+  if (opts.onlyWrite) {
+    // Narrowing only: each path must be writable under the full policy.
+    const full = opts.full ?? createPathPolicy({ ...opts, onlyWrite: undefined });
+    const kept = opts.onlyWrite.map((p) => full.checkWrite(p)).filter((d) => d.allowed && d.path !== sep).map((d) => d.path);
+    writeRoots.splice(0, writeRoots.length, ...new Set(kept));
+  }
 
   const forbidRead: string[] = [stateDir];
   const addForbid = (raw: string, field: string) => {

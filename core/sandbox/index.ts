@@ -188,9 +188,13 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
     const roots = layout.writeRoots;
     const sharedTmp = sharedTmpDirs();
     const hidden = ["/tmp", "/run", ...sharedTmp];
-    const visible = (xs: string[]) => xs.filter((p) => visibleInBwrap(p, roots, hidden));
+    // A workspace that is not writable (a confined subagent's policy) stays readable.
+    const ws = opts.policy.workspaceRoot;
+    const wanted = [...(opts.extraRead ?? []), ...(roots.some((r) => isWithin(ws, r)) ? [] : [ws])];
+    const readRoots = wanted.filter((p) => existsSync(p) && hidden.some((h) => isWithin(p, h)) && !roots.some((r) => isWithin(p, r)));
+    const visible = (xs: string[]) => xs.filter((p) => visibleInBwrap(p, [...roots, ...readRoots], hidden));
     const tmpParent = dirname(opts.sessionTmpDir);
-    if (hidden.some((h) => isWithin(cwd, h)) && !roots.some((r) => isWithin(cwd, r))) {
+    if (hidden.some((h) => isWithin(cwd, h)) && ![...roots, ...readRoots].some((r) => isWithin(cwd, r))) {
       const fix = "run from the workspace or add the directory with --write / sandbox.allow_write";
       return { ok: false, refusal: { code: "cwd-hidden", cause: `${cwd} is not visible inside the sandbox`, fix, message: `${cwd} is not visible inside the sandbox (host /tmp, /var/tmp and /run are replaced by empty or private dirs). Fix: ${fix}.` } };
     }
@@ -210,7 +214,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
       network: opts.network,
       scalars: { session_tmp: opts.sessionTmpDir, cwd, seccomp_fd: "3" },
       lists: {
-        read_roots: (opts.extraRead ?? []).filter((p) => existsSync(p) && hidden.some((h) => isWithin(p, h)) && !roots.some((r) => isWithin(p, r))),
+        read_roots: readRoots,
         write_roots: roots,
         session_tmp_parents: visible([tmpParent]),
         run_keep: resolverUnderRun(),

@@ -51,7 +51,7 @@ export function peakOverlap(spans: World["spans"], roles: (r: string) => boolean
 
 export async function world(
   script: (t: Turn) => ReplyStep,
-  o: { agent?: Record<string, unknown>; permissions?: Record<string, unknown>; headless?: boolean; mode?: EngineOptions["permissionMode"]; delayMs?: (t: Turn) => number } = {},
+  o: { agent?: Record<string, unknown>; permissions?: Record<string, unknown>; sandbox?: Record<string, unknown>; headless?: boolean; mode?: EngineOptions["permissionMode"]; delayMs?: (t: Turn) => number } = {},
 ): Promise<World> {
   const sb = makeSandbox();
   const turns: Turn[] = [];
@@ -69,7 +69,8 @@ export async function world(
   const cfg = providerConfig(llm.url);
   cfg.agent = { ...(cfg.agent as object), ...(o.agent ?? {}) };
   cfg.permissions = { ...(cfg.permissions as object), ...(o.permissions ?? {}) };
-  cfg.sandbox = { bash: "off" };
+  // Unconfined bash unless a test asks for the OS sandbox (subagent-sandbox.test.ts).
+  cfg.sandbox = o.sandbox ?? { bash: "off" };
   const tools = new ToolRegistry();
   registerBuiltinTools(tools);
   const engine = engineFor(sb, llm.url, { config: cfg, tools, headless: o.headless ?? true, permissionMode: o.mode ?? "auto", mcp: false } as never);
