@@ -22,6 +22,7 @@ import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import type { ToolSource } from "../tools/sources.ts";
+import { callSummary } from "../tools/summary.ts";
 import type { SessionHooks } from "../hooks/index.ts";
 import { planCompaction, estimateTokens } from "./compaction.ts";
 import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff } from "./file-diff.ts";
@@ -506,7 +507,7 @@ export class LiveSession implements EngineSession {
     if (d.action === "allow" && !this.deps.guardian) return true;
     // A PreToolUse hook's approval stands in for the prompt (also in a headless run), never for a deny rule or mode.
     if (hookApproved && (d.action === "ask" || d.headlessAsk)) return true;
-    let summary = safeSummary(tool, input);
+    let summary = callSummary(tool, input);
     let onApproved: (() => void) | undefined;
     if (d.action === "allow") {
       // Deny rules and mode blocks came first; the Guardian reviews only what would run unasked.
@@ -786,12 +787,3 @@ function proposedDiff(tool: string, input: unknown, workspace: string): FileDiff
     return [];
   }
 }
-
-function safeSummary(tool: ToolDefinition, input: unknown): string {
-  try {
-    return `${tool.name}: ${tool.summarize(input)}`;
-  } catch {
-    return tool.name;
-  }
-}
-
