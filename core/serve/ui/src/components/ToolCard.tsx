@@ -32,6 +32,23 @@ const STATUS: Record<Tool["status"], [string, string]> = {
 
 const TAIL_LINES = 12;
 
+/**
+ * Listings whose output is context for the model rather than news for the
+ * user (the todo list is in the side panel): folded until opened; a failure
+ * shows. File contents (read_file) and command output keep their tail in view.
+ */
+const QUIET = new Set(["ls", "glob", "grep", "todo_write", "docs", "code_index"]);
+
+function Folded({ text }: { text: string }) {
+  const n = text.split("\n").length;
+  return (
+    <details class="tool-fold">
+      <summary>output · {n} line{n === 1 ? "" : "s"}</summary>
+      <Output text={text} />
+    </details>
+  );
+}
+
 function Output({ text }: { text: string }) {
   const [all, setAll] = useState(false);
   const lines = text.split("\n");
@@ -105,7 +122,7 @@ function ToolCardImpl({ t }: { t: Tool; v: number }) {
       ) : null}
       {asking ? <Approval t={t} /> : null}
       {landed?.length && !asking ? <details class="tool-diff" open><summary>changes</summary><Diffs diffs={landed} /></details> : null}
-      {out ? <Output text={out} /> : null}
+      {out ? QUIET.has(t.name) && t.status === "ok" ? <Folded text={out} /> : <Output text={out} /> : null}
     </div>
   );
 }
