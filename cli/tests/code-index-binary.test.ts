@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { builtDist, type BuiltDist } from "../../../scripts/lib/built-dist.ts";
-import { makeCliEnv, type CliEnv } from "../../../cli/tests/run-helpers.ts";
-import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import * as F from "./code-index-fixtures.ts";
+import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
+import { makeCliEnv, type CliEnv } from "./run-helpers.ts";
+import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import * as F from "../../core/tools/tests/code-index-fixtures.ts";
 
 let dist: BuiltDist;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedOpenAI, type ScriptStep } from "../../testing/scripted-llm.ts";
-import { makeCliEnv, runCli } from "../../../cli/tests/run-helpers.ts";
+import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
+import { makeCliEnv, runCli } from "./run-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import { makeCliEnv, runCli, type CliEnv } from "../../../cli/tests/run-helpers.ts";
-import { bashCall, verdict } from "./helpers.ts";
+import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+import { bashCall, verdict } from "../../core/guardian/tests/helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
