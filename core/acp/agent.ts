@@ -14,6 +14,7 @@ import type { AcpLog } from "./log.ts";
 import { availableCommands } from "./commands.ts";
 import { AcpSession } from "./session.ts";
 import { guardBatches } from "./batch-guard.ts";
+import { canElicit } from "./elicitation.ts";
 import { toRequestError } from "./errors.ts";
 import { Workspaces, type WorkspaceOptions } from "./workspaces.ts";
 
@@ -57,6 +58,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
     return {
       notify: (p: acp.SessionNotification) => ctx.notify(acp.methods.client.session.update, p),
       requestPermission: (p: acp.RequestPermissionRequest) => ctx.request(acp.methods.client.session.requestPermission, p),
+      ...(canElicit(clientCaps) ? { elicit: (p: acp.CreateElicitationRequest) => ctx.request(acp.methods.client.elicitation.create, p) } : {}),
       log,
     };
   };

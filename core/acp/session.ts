@@ -10,6 +10,7 @@ import type { Engine, EngineEvent, EngineSession, PermissionMode, SteerDispositi
 import type { AcpLog } from "./log.ts";
 import { configOptions, EFFORT_VALUES, modeSelectable, modeState as modeStateOf, modelState, slashCommand } from "./modes.ts";
 import { askPermission, permissionRequest } from "./permissions.ts";
+import { relayElicitation, type ElicitPort } from "./elicitation.ts";
 import { runSessionCommand, sessionCommand } from "../commands/session-commands.ts";
 import { promptText } from "./prompt.ts";
 import { goalPromptArg, runAcpGoal } from "./goal.ts";
@@ -22,6 +23,8 @@ export interface ClientPort {
   log: AcpLog;
   /** Current text of a file for diffs (an editor buffer when the client offers fs reads). */
   readCurrent?: (abs: string) => string | null;
+  /** Present when the client shows input forms (elicitation.form): MCP servers' questions go there. */
+  elicit?: ElicitPort;
 }
 
 export class AcpSession {
@@ -52,6 +55,7 @@ export class AcpSession {
     this.unsubscribe?.();
     this.live = live;
     this.unsubscribe = live.subscribe((e) => this.onEvent(e));
+    live.offerElicitation?.(!!this.port.elicit);
   }
 
   /** Queue one update; updates go out in the order they were queued. */
@@ -80,6 +84,14 @@ export class AcpSession {
         });
       return;
     }
+    if (e.type === "elicitation_request") {
+      if (!this.port.elicit) return;
+      const elicit = this.port.elicit;
+      // After the tool_call announcement, like a permission request.
+      void this.flush().then(() => relayElicitation(this.id, e, this.live, elicit, (why) => this.port.log.error(`${this.id}: ${why}`)));
+      return;
+    }
+    if (e.type === "elicitation_resolved") return;
     // bash calls run one at a time in call order: the oldest unanswered one is the one running.
     if (e.type === "tool_call" && e.name === "bash") this.openBash.push(e.callId);
     if (e.type === "tool_result") this.openBash = this.openBash.filter((id) => id !== e.callId);

@@ -187,6 +187,19 @@ export const configSchema: Record<string, FieldSpec> = {
       tool_timeout_seconds: { type: "table", values: { type: "number" }, doc: "per-tool call timeout, by the server's tool name" },
       enabled: bool("start this server", true),
       sandbox: bool("run a stdio server inside the OS sandbox (false: user config only)", true),
+      oauth: {
+        type: "table",
+        doc: "pre-registered OAuth client / client-credentials grant (user config only; secrets in $REASONIX_HOME/.env)",
+        fields: {
+          client_id: str("client id the authorization server issued"),
+          client_secret_env: str("variable in $REASONIX_HOME/.env holding the client secret"),
+          private_key_env: str("variable in $REASONIX_HOME/.env holding a PEM key (private_key_jwt)"),
+          signing_algorithm: str("JWS algorithm for private_key_jwt", "RS256"),
+          issuer: str("the authorization server the credentials may be sent to"),
+          grant: { type: "enum", values: ["authorization_code", "client_credentials"], default: "authorization_code", doc: "OAuth grant" },
+          scope: str("scope to request"),
+        },
+      },
     },
   },
   mcp: {

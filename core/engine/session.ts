@@ -29,10 +29,14 @@ import { isWriter, landedFileDiffs, proposedFileDiffs, snapshot, type FileDiff }
 import { continueRequest, cutOffCalls, cutToolCallResult, endMessage } from "./finish.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import { GoalDriver } from "../goal/driver.ts";
-import type { GuardianHook } from "../guardian/guardian.ts";
+import type { GuardianHook, ReviewRequest } from "../guardian/guardian.ts";
 import type { Planner, PlannerHost } from "../planner/planner.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
-import type { ApprovalDecision, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason, Usage } from "./types.ts";
+import { ElicitationDesk } from "./elicitation.ts";
+import type { ApprovalDecision, ElicitAnswer, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason, Usage, UsageRole } from "./types.ts";
+
+/** Tokens another model (planner, Guardian) spent for this session, at that model's prices. */
+type SecondSpend = { role: UsageRole; prices?: Prices };
 
 export interface SessionDeps {
   workspace: string;
@@ -108,6 +112,7 @@ export class LiveSession implements EngineSession {
     private readonly deps: SessionDeps,
   ) {
     this.state = file.state();
+    this.desk = new ElicitationDesk({ headless: deps.headless, emit: (e) => this.emit(e), warn: (code, message) => this.notice(code, message) });
     // The tool block is part of the cached prefix: built here, and rebuilt only
     // when an outside source's tools changed, at a turn boundary (syncTools).
     this.useTools(deps.toolSource?.snapshot());
@@ -127,6 +132,16 @@ export class LiveSession implements EngineSession {
     });
   }
   readonly goal: GoalDriver;
+  /** MCP servers' input requests (elicitation), answered like approvals. */
+  private readonly desk: ElicitationDesk;
+
+  offerElicitation(on: boolean): void {
+    this.desk.offered = on;
+  }
+
+  answerElicitation(id: string, answer: ElicitAnswer): void {
+    this.desk.answer(id, answer);
+  }
 
   /** A notice for the user (a hook failure): recorded and shown, never sent to the model. */
   private notice(code: string, message: string): void {
@@ -151,7 +166,7 @@ export class LiveSession implements EngineSession {
     // to catch up — the step streaming now and the approvals waiting for an answer.
     if (this.partial.reasoning) h.push({ type: "reasoning_delta", text: this.partial.reasoning });
     if (this.partial.text) h.push({ type: "text_delta", text: this.partial.text });
-    h.push(...this.pending.values());
+    h.push(...this.pending.values(), ...this.desk.pending());
     return h;
   }
 
@@ -391,12 +406,13 @@ export class LiveSession implements EngineSession {
   }
   private endError: string | undefined;
 
-  private recordUsage(turn: number, usage: Usage): void {
+  /** `by`: a call of the planner's or the Guardian's model, priced at its own prices. */
+  private recordUsage(turn: number, usage: Usage, by?: SecondSpend): void {
     // The entry's `prices` (engine) first, else the provider's rate card.
-    const p = this.turnProvider ? (this.turnProvider.prices ?? this.turnProvider.provider.prices) : (this.deps.prices ?? this.deps.provider.prices);
+    const p = by ? by.prices : this.turnProvider ? (this.turnProvider.prices ?? this.turnProvider.provider.prices) : (this.deps.prices ?? this.deps.provider.prices);
     const cost = p ? priceOf(usage, p) : undefined;
     const saved = p && usage.cacheHitTokens > 0 ? savedBy(usage, p) : 0;
-    this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency, ...(saved > 0 ? { saved } : {}) } : {}) });
+    this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency, ...(saved > 0 ? { saved } : {}) } : {}), ...(by ? { role: by.role } : {}) });
     this.emit(this.state.history[this.state.history.length - 1]!);
   }
 
@@ -511,7 +527,7 @@ export class LiveSession implements EngineSession {
     let onApproved: (() => void) | undefined;
     if (d.action === "allow") {
       // Deny rules and mode blocks came first; the Guardian reviews only what would run unasked.
-      const g = await this.deps.guardian!.review({ tool, input, summary, messages: this.state.messages, signal, warn: (c, m) => this.notice(c, m) });
+      const g = await this.deps.guardian!.review({ tool, input, summary, messages: this.state.messages, signal, warn: (c, m) => this.notice(c, m), ...this.guardianRecords(call.id, tool.name, summary) });
       if (g.action === "allow") return true;
       if (g.action === "refuse") return { refused: g.reason };
       if (g.action === "deny") return g.reason;
@@ -561,6 +577,19 @@ export class LiveSession implements EngineSession {
     return () => finish("deny", false);
   }
 
+  /** The Guardian's spend and verdicts go to the log (usage with role guardian, guardian records). */
+  private guardianRecords(callId: string, name: string, summary: string): Pick<ReviewRequest, "spent" | "record"> {
+    const turn = this.state.openTurn ?? Math.max(0, this.state.nextTurn - 1);
+    return {
+      spent: (usage, prices) => this.recordUsage(turn, usage, { role: "guardian", prices }),
+      record: (v) => {
+        const review = { callId, name, summary, ...v };
+        this.commit({ t: "guardian", turn, at: now(), ...review });
+        this.emit({ type: "guardian", ...review });
+      },
+    };
+  }
+
   /** Goal start (core/planner/goal-hook.ts): the planner's plan for the objective; undefined without a planner. */
   planForGoal(objective: string, signal: AbortSignal): Promise<string | undefined> {
     return this.deps.planner ? this.deps.planner.planForGoal(this.plannerHost(this.state.nextTurn, signal), objective) : Promise.resolve(undefined);
@@ -599,6 +628,7 @@ export class LiveSession implements EngineSession {
         return decision;
       },
       warn: (code, message) => this.notice(code, message),
+      spent: (usage, prices) => this.recordUsage(turn, usage, { role: "planner", prices }),
     };
   }
 
@@ -677,6 +707,7 @@ export class LiveSession implements EngineSession {
       extraWriteRoots: this.deps.extraWriteRoots,
       pathPolicy: this.deps.pathPolicy,
       goal: this.goal,
+      elicit: (ask) => this.desk.ask(ask, signal),
       emitTodo: (items) => {
         this.commit({ t: "todo", items });
         this.emit({ type: "todo", items });

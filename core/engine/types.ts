@@ -55,6 +55,13 @@ export type EngineEvent =
       diff?: FileDiff[];
     }
   | { type: "approval_resolved"; callId: string; decision: ApprovalDecision }
+  /**
+   * An MCP server asks the user for input (elicitation, form mode): answer
+   * with answerElicitation. `schema` is the server's requestedSchema (an
+   * object of primitive fields); `callId` the tool call it came during.
+   */
+  | { type: "elicitation_request"; id: string; server: string; message: string; schema: Record<string, unknown>; callId?: string }
+  | { type: "elicitation_resolved"; id: string; action: ElicitAnswer["action"] }
   /** `diff`: for file writers that succeeded, what landed on disk. */
   | { type: "tool_result"; callId: string; name: string; ok: boolean; output: string; receipt?: string; diff?: FileDiff[] }
   | { type: "todo"; items: TodoItem[] }
@@ -69,6 +76,10 @@ export type EngineEvent =
       cost?: { turn: number; total: number; currency: string };
       /** What cache hits saved in the session so far, in cost's currency. */
       cacheSaved?: number;
+      /** The step reported here was the planner's or the Guardian's (absent: the executor's). */
+      role?: UsageRole;
+      /** Session spend by role, once the planner or the Guardian spent any; `total` and `cost` include it. */
+      byRole?: Partial<Record<UsageRole, RoleSpend>>;
     }
   | { type: "compaction"; removedMessages: number; summaryChars: number }
   /**
@@ -113,7 +124,38 @@ export type EngineEvent =
    * summary, a strategy redirect). Recorded, so history() replays it.
    */
   | { type: "goal"; change: GoalChange; goal: GoalView; message?: string }
+  /**
+   * The Guardian (core/guardian) reviewed tool call `callId` before it ran.
+   * Recorded, so history() replays it. See GuardianReview.
+   */
+  | ({ type: "guardian" } & GuardianReview)
   | { type: "error"; code: string; message: string };
+
+/** Who spent tokens besides the executor (the session's own model). */
+export type UsageRole = "planner" | "guardian";
+
+/** One role's spend in a session so far; `cost` in the usage event's currency, when priced. */
+export interface RoleSpend {
+  usage: Usage;
+  cost?: number;
+}
+
+/**
+ * A Guardian review of one call. `outcome`: allow (it ran unasked), deny
+ * (refused; `reason` went to the model), ask (a human decides: high risk
+ * without authorization, or no verdict). `risk` and `authorization` are
+ * absent when no valid verdict came (`unavailable`, the cause in `reason`).
+ */
+export interface GuardianReview {
+  callId: string;
+  name: string;
+  summary: string;
+  outcome: "allow" | "deny" | "ask";
+  risk?: "low" | "medium" | "high" | "critical";
+  authorization?: "high" | "medium" | "low" | "unknown";
+  reason: string;
+  unavailable?: boolean;
+}
 
 export type GoalStatus = "active" | "paused" | "complete" | "blocked" | "cleared";
 export type GoalChange = "started" | "turn" | "redirect" | "signoff" | "paused" | "resumed" | "complete" | "blocked" | "cleared";
@@ -178,6 +220,17 @@ export interface Plan {
   verificationCommands: string[];
 }
 
+/** What an MCP server asks the user (core/engine/elicitation.ts). */
+export interface ElicitationAsk {
+  server: string;
+  message: string;
+  schema: Record<string, unknown>;
+  callId?: string;
+}
+
+/** The user's answer to an elicitation_request. */
+export type ElicitAnswer = { action: "accept"; content?: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };
+
 export type EngineEventListener = (event: EngineEvent) => void;
 
 /** How a subagent run ended: its session, its final answer. */
@@ -217,6 +270,13 @@ export interface EngineSession {
   submit(prompt: string, opts?: SubmitOptions): Promise<TurnEndReason>;
   /** Answer a pending approval_request. */
   approve(callId: string, decision: ApprovalDecision): void;
+  /**
+   * The front end shows elicitation_request events and answers them. Until
+   * it says so (and always in a headless run) MCP input requests are declined.
+   */
+  offerElicitation?(on: boolean): void;
+  /** Answer a pending elicitation_request; an accepted form that does not fit its schema throws, naming the field. */
+  answerElicitation?(id: string, answer: ElicitAnswer): void;
   /** Cancel the running turn, if any. */
   cancel(): void;
   readonly busy: boolean;
@@ -273,6 +333,8 @@ export interface ModelInfo {
   apiKeyEnv?: string;
   /** `context_window` of the entry (tokens), when set. */
   contextWindow?: number;
+  /** The entry says `vision = true` (user messages may carry images). */
+  vision?: boolean;
 }
 
 /** What `createEngine` (core/engine/index.ts) needs; everything but workspace has a default. */

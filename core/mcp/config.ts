@@ -20,6 +20,7 @@ import { isTable } from "../config/validate.ts";
 import { ReasonixError } from "../errors.ts";
 import { inputTrusted } from "../trust/index.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
+import { parseOAuth, type McpOAuthSpec } from "./oauth-config.ts";
 
 export type McpTransport = "stdio" | "http" | "sse";
 export type McpScope = "user" | "project" | "mcp.json";
@@ -46,6 +47,10 @@ export interface McpServerSpec {
   file: string;
   /** Set when the server will not start, with why (e.g. the workspace is not trusted). */
   blocked?: string;
+  /** Pre-registered client / client-credentials grant (user config only, see oauth-config.ts). */
+  oauth?: McpOAuthSpec;
+  /** Something in the declaration that was ignored, with why (shown as a problem). */
+  ignored?: string;
 }
 
 export interface ResolvedServers {
@@ -108,6 +113,8 @@ export function specFrom(raw: Record<string, unknown>, scope: McpScope, file: st
     sandbox: scope === "user" ? raw.sandbox !== false : true,
     scope,
     file,
+    // Credentials are the user's alone: a project file never picks them.
+    ...(raw.oauth === undefined ? {} : scope === "user" ? { oauth: parseOAuth(raw.oauth, where) } : { ignored: `${where}: oauth ignored; OAuth client settings count only in the user config` }),
   };
 }
 
@@ -167,6 +174,7 @@ export function resolveServers(loaded: LoadedConfig, workspace: string): Resolve
 
   const rank: Record<McpScope, number> = { project: 0, "mcp.json": 1, user: 2 };
   all.sort((a, b) => rank[a.scope] - rank[b.scope]);
+  for (const s of all) if (s.ignored) problems.push(s.ignored);
   const byName = new Map<string, McpServerSpec>();
   const shadowed: McpServerSpec[] = [];
   for (const s of all) {

@@ -5,16 +5,16 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type CallToolResult, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ErrorCode, McpError, type CallToolResult, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
 import { expandSpec, type McpServerSpec } from "./config.ts";
 import { launchStdio, type LaunchContext, type Launched } from "./launch.ts";
-import { oauthProviderFor } from "./oauth.ts";
+import { FileOAuthProvider, oauthProviderFor, stepUpFetch } from "./oauth.ts";
 import type { CallOptions, ToolCaller } from "./tools.ts";
 
 export type ServerStatus = "disabled" | "blocked" | "idle" | "starting" | "ready" | "failed";
@@ -57,6 +57,8 @@ export class McpConnection implements ToolCaller {
   private failures = 0;
   private retryAt = 0;
   private closed = false;
+  /** Calls in flight that can put a server's input request to their user (newest last). */
+  private readonly askers: NonNullable<CallOptions["elicit"]>[] = [];
 
   constructor(readonly spec: McpServerSpec, private readonly ctx: ConnectionContext) {
     this.status = spec.blocked ? "blocked" : spec.enabled ? "idle" : "disabled";
@@ -91,8 +93,10 @@ export class McpConnection implements ToolCaller {
     // A static Authorization header always wins over OAuth.
     const hasAuth = Object.keys(spec.headers).some((h) => h.toLowerCase() === "authorization");
     const authProvider = hasAuth ? undefined : oauthProviderFor(spec, this.ctx.home, { interactive: false });
+    // A background sign-in cannot widen its scope (that needs the browser): say what to run instead.
+    const fetch = authProvider instanceof FileOAuthProvider ? stepUpFetch(authProvider) : undefined;
     this.backend = spec.type;
-    return spec.type === "sse" ? new SSEClientTransport(url, { requestInit, authProvider }) : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+    return spec.type === "sse" ? new SSEClientTransport(url, { requestInit, authProvider, fetch }) : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch });
   }
 
   private async connect(): Promise<void> {
@@ -108,7 +112,8 @@ export class McpConnection implements ToolCaller {
       client = new Client(
         { name: "reasonix", version: buildInfo().version },
         {
-          capabilities: {},
+          // Form input only (no URL mode); defaults the user left alone are filled in.
+          capabilities: { elicitation: { form: { applyDefaults: true } } },
           jsonSchemaValidator: new LazyValidator(),
           listChanged: {
             tools: { onChanged: (err, tools) => !err && tools && this.setTools(tools) },
@@ -118,6 +123,7 @@ export class McpConnection implements ToolCaller {
         },
       );
       const c = client;
+      c.setRequestHandler(ElicitRequestSchema, (req) => this.elicit(req.params));
       c.onclose = () => this.lost(c, "the server closed the connection");
       await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`);
       this.timings.connect = Math.round(performance.now() - t0);
@@ -190,19 +196,34 @@ export class McpConnection implements ToolCaller {
     const onprogress = opts.onProgress
       ? (p: { progress: number; total?: number; message?: string }) => opts.onProgress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) })
       : undefined;
+    if (opts.elicit) this.askers.push(opts.elicit);
     try {
       // An aborted signal makes the SDK send notifications/cancelled for this request.
       return (await client.callTool({ name: tool, arguments: args }, undefined, { signal: opts.signal, timeout, ...(onprogress ? { onprogress } : {}) })) as CallToolResult;
     } catch (e) {
       // The server answered with a JSON-RPC error: the connection is fine. Anything
       // else (the process died, HTTP failed, the session is gone) means reconnect next time.
-      const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
+      // A 403 (e.g. a scope this sign-in lacks) is an answer too: a new sign-in is picked up without reconnecting.
+      const answered = (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) || (e instanceof StreamableHTTPError && e.code === 403);
       if (!answered && !opts.signal.aborted) {
         this.lost(client, `the connection failed (${errorMessage(e)})`);
         await client.close().catch(() => {});
       }
       throw e;
+    } finally {
+      if (opts.elicit) this.askers.splice(this.askers.lastIndexOf(opts.elicit), 1);
     }
+  }
+
+  /**
+   * A server's elicitation/create goes to the user of the newest call in
+   * flight; outside any call no one asked for this server's help: declined.
+   */
+  private async elicit(p: { message: string; mode?: string; requestedSchema?: unknown }): Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean | string[]> }> {
+    const ask = this.askers.at(-1);
+    if (!ask || (p.mode ?? "form") !== "form") return { action: "decline" };
+    const a = await ask({ message: p.message, schema: (p.requestedSchema ?? {}) as Record<string, unknown> });
+    return a.action === "accept" ? { action: "accept", content: (a.content ?? {}) as Record<string, string | number | boolean | string[]> } : { action: a.action };
   }
 
   /** A prompt's messages as one text (text parts as is, other parts named). */

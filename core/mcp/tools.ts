@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitAnswer } from "../engine/types.ts";
 import type { ToolDefinition, ToolResult } from "../tools/types.ts";
 
 /** Providers accept tool names of ^[A-Za-z0-9_-]{1,64}$. */
@@ -24,6 +25,8 @@ export function toolName(server: string, tool: string): string {
 export interface CallOptions {
   signal: AbortSignal;
   onProgress?(p: { progress: number; total?: number; message?: string }): void;
+  /** The user behind this call, for the server's input requests (elicitation); absent: declined. */
+  elicit?(ask: { message: string; schema: Record<string, unknown> }): Promise<ElicitAnswer>;
 }
 
 /** What a tool adapter needs from its server connection. */
@@ -104,7 +107,8 @@ export function adaptTool(caller: ToolCaller, tool: Tool): ToolDefinition<Record
     kind: readOnly ? "read" : "external",
     summarize: (input) => `${name} ${JSON.stringify(input ?? {}).slice(0, 160)}`,
     async run(input, ctx) {
-      const r = await caller.call(tool.name, input ?? {}, { signal: ctx.signal, onProgress: ctx.emitProgress });
+      const elicit = ctx.elicit ? (a: { message: string; schema: Record<string, unknown> }) => ctx.elicit!({ ...a, server: caller.name, ...(ctx.callId ? { callId: ctx.callId } : {}) }) : undefined;
+      const r = await caller.call(tool.name, input ?? {}, { signal: ctx.signal, onProgress: ctx.emitProgress, ...(elicit ? { elicit } : {}) });
       return toToolResult(r);
     },
   };

@@ -93,5 +93,6 @@ export function modelInfos(entries: ProviderConfig[], hasSecret: (name: string) 
     hasKey: c.entry.api_key_env ? hasSecret(c.entry.api_key_env) : true,
     apiKeyEnv: c.entry.api_key_env,
     ...(c.entry.context_window ? { contextWindow: c.entry.context_window } : {}),
+    ...(c.entry.vision === true ? { vision: true } : {}),
   }));
 }

@@ -61,6 +61,9 @@ export class ScriptedEditor implements acp.Client {
   writes: acp.WriteTextFileRequest[] = [];
   reads: acp.ReadTextFileRequest[] = [];
   terminals: acp.CreateTerminalRequest[] = [];
+  elicitations: acp.CreateElicitationRequest[] = [];
+  /** How the editor's user answers an input form (elicitation/create). */
+  elicitAnswer: (r: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse> = () => ({ action: "decline" });
   private waiters: { pred: (u: acp.SessionNotification) => boolean; resolve: () => void }[] = [];
 
   async requestPermission(p: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
@@ -68,6 +71,11 @@ export class ScriptedEditor implements acp.Client {
     if (typeof this.answer === "function") return this.answer(p);
     if (this.answer === "cancelled") return { outcome: { outcome: "cancelled" } };
     return { outcome: { outcome: "selected", optionId: this.answer } };
+  }
+
+  async createElicitation(p: acp.CreateElicitationRequest): Promise<acp.CreateElicitationResponse> {
+    this.elicitations.push(p);
+    return this.elicitAnswer(p);
   }
 
   async sessionUpdate(p: acp.SessionNotification): Promise<void> {

@@ -2,11 +2,12 @@
 // servers' prompts join available_commands_update once the servers are up,
 // and one sent back as prompt text is expanded through prompts/get. Real
 // stdio server (@modelcontextprotocol/server-everything, sandboxed).
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { probeSandbox } from "../../sandbox/index.ts";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { testScope } from "../../mcp/tests/fixtures/engine-setup.ts";
 import { connect, initParams, makeAcpEnv } from "./helpers.ts";
 
 const everythingJs = join(import.meta.dir, "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -15,13 +16,7 @@ const sandbox = await probeSandbox();
 const skip = !existsSync(everythingJs) || !nodeBin || !sandbox.available;
 if (skip) console.warn(`SKIPPED ACP /compact, /mcp and MCP prompt tests: ${!existsSync(everythingJs) ? "server-everything is not installed (npm ci)" : !nodeBin ? "node is not on PATH" : `the OS sandbox is unavailable (${sandbox.cause})`}`);
 
-const cleanups: (() => unknown)[] = [];
-const stateBefore = process.env.XDG_STATE_HOME;
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  if (stateBefore === undefined) delete process.env.XDG_STATE_HOME;
-  else process.env.XDG_STATE_HOME = stateBefore;
-});
+const cleanups = testScope();
 
 type Cmd = { name: string; description: string; input?: { hint: string } };
 const isCompactionRequest = (req: { body: any }) => String(req.body.messages.at(-1)?.content).includes("<compaction-request>");

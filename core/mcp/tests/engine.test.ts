@@ -1,56 +1,19 @@
 // MCP through the engine: the tool block changes only at a turn boundary
 // after tools/list_changed (cache rule), progress reaches the front end as
 // tool_progress events, and cancelling a turn sends MCP cancellation.
-import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../config/load.ts";
-import { createEngine } from "../../engine/engine.ts";
 import type { EngineEvent } from "../../engine/types.ts";
 import { probeSandbox } from "../../sandbox/index.ts";
 import { formatStatuses } from "../report.ts";
-import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { engineWithChangingServer, testScope } from "./fixtures/engine-setup.ts";
 
-const fixture = join(import.meta.dir, "fixtures", "changing-server.ts");
 const sandbox = await probeSandbox();
 if (!sandbox.available) console.warn(`SKIPPED MCP engine tests: the OS sandbox is unavailable (${sandbox.cause})`);
 
-const cleanups: (() => unknown)[] = [];
-const stateBefore = process.env.XDG_STATE_HOME;
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  // The engine reads the state dir from the environment; leave it as found for other files.
-  if (stateBefore === undefined) delete process.env.XDG_STATE_HOME;
-  else process.env.XDG_STATE_HOME = stateBefore;
-});
-
-async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "rx-mcp-engine-")));
-  const home = join(root, "home");
-  const workspace = join(root, "ws");
-  mkdirSync(home);
-  mkdirSync(workspace);
-  const llm = await startScriptedOpenAI(steps);
-  writeFileSync(join(home, ".env"), "SCRIPTED_KEY=sk-test\n", { mode: 0o600 });
-  writeFileSync(
-    join(home, "config.toml"),
-    [
-      'default_model = "scripted"',
-      "[[providers]]",
-      'name = "scripted"', 'kind = "openai"', `base_url = "${llm.url}"`, 'model = "m"', 'api_key_env = "SCRIPTED_KEY"',
-      "[[plugins]]",
-      'name = "chg"', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(fixture)}, ${JSON.stringify(workspace)}]`,
-      "[mcp]", "startup_grace_seconds = 60",
-      "",
-    ].join("\n"),
-  );
-  process.env.XDG_STATE_HOME = join(root, "state");
-  const cfg = loadConfig({ cwd: workspace, home });
-  const engine = createEngine({ workspace, home, config: cfg.values, headless: true, permissionMode: "auto" });
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => llm.close(), () => engine.close());
-  return { llm, engine, workspace };
-}
+const cleanups = testScope();
+const setup = (steps: Parameters<typeof engineWithChangingServer>[1]) => engineWithChangingServer(cleanups, steps);
 
 const toolNames = (req: { body: any }) => req.body.tools.map((t: any) => t.function.name) as string[];
 
