@@ -43,7 +43,8 @@ export function buildStamp(): { version: string; commit: string; buildTime: stri
 
 export const targetName = (t: Target) => `reasonix-${t.os}-${t.arch}`;
 
-export async function compileTarget(t: Target, outDir: string, stamp = buildStamp()): Promise<string> {
+/** PLUGINS: bundler plugins for a variant build (scripts/bench/tools.ts builds one without the grammars to weigh them). */
+export async function compileTarget(t: Target, outDir: string, stamp = buildStamp(), plugins: Bun.BunPlugin[] = []): Promise<string> {
   const dir = join(outDir, targetName(t));
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, t.os === "windows" ? "reasonix.exe" : "reasonix");
@@ -67,6 +68,7 @@ export async function compileTarget(t: Target, outDir: string, stamp = buildStam
     minify: true,
     sourcemap: "none",
     define: { __REASONIX_BUILD__: JSON.stringify(stamp) },
+    plugins,
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

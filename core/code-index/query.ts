@@ -22,9 +22,8 @@ export const qualified = (s: CodeSymbol): string => (s.container ? `${s.containe
  * case-insensitive exact 1, prefix 2, at a word boundary (camelCase, _ or .)
  * 3, anywhere 4, the query's letters in order 5.
  */
-export function matchScore(name: string, query: string, q: string): number {
+export function matchScore(name: string, query: string, q: string, lower = name.toLowerCase()): number {
   if (name === query) return 0;
-  const lower = name.toLowerCase();
   if (lower === q) return 1;
   if (lower.startsWith(q)) return 2;
   const at = lower.indexOf(q);
@@ -50,6 +49,14 @@ const byRank = (a: Hit, b: Hit) =>
   (a.file.rel < b.file.rel ? -1 : a.file.rel > b.file.rel ? 1 : 0) ||
   a.sym.line - b.sym.line;
 
+/** Lowercased symbol names per file entry (an entry is replaced, never changed, when its file changes). */
+const lowered = new WeakMap<object, string[]>();
+function lowerNames(file: IndexedFile): string[] {
+  let l = lowered.get(file.entry);
+  if (!l) lowered.set(file.entry, (l = file.entry.symbols.map((s) => s.name.toLowerCase())));
+  return l;
+}
+
 /** Symbols matching QUERY (a name, part of one, or Container.name), best first. */
 export function searchSymbols(files: IndexedFile[], query: string): Hit[] {
   const q = query.toLowerCase();
@@ -58,8 +65,10 @@ export function searchSymbols(files: IndexedFile[], query: string): Hit[] {
   const wantLower = want.toLowerCase();
   const hits: Hit[] = [];
   for (const file of files) {
-    for (const sym of file.entry.symbols) {
-      let score = matchScore(sym.name, query, q);
+    const lower = lowerNames(file);
+    for (let i = 0; i < lower.length; i++) {
+      const sym = file.entry.symbols[i]!;
+      let score = matchScore(sym.name, query, q, lower[i]);
       if (dotted && sym.container) {
         const s = matchScore(qualified(sym), want, wantLower);
         if (s >= 0 && (score < 0 || s < score)) score = s;

@@ -69,22 +69,26 @@ export class CodeIndex {
     this.load();
     const stats: RefreshStats = { files: [], parsed: 0, rehashed: 0, reused: 0, capped: false };
     const seen = new Set<string>();
+    const prefix = relative(this.workspace, scope).split("\\").join("/");
     let lastYield = performance.now();
-    for (const abs of this.sources(scope, policy, stats)) {
+    let parsedSinceYield = 0;
+    for (const src of this.sources(scope, policy, stats)) {
       if (signal?.aborted) throw signal.reason ?? new Error("aborted");
-      const rel = relative(this.workspace, abs).split("\\").join("/");
+      const rel = src.rel === "" ? prefix : prefix === "" ? src.rel : `${prefix}/${src.rel}`;
       seen.add(rel);
-      const entry = await this.update(rel, abs, stats);
-      if (entry) stats.files.push({ rel, abs, entry });
+      const before = stats.parsed;
+      const entry = await this.update(rel, src.abs, stats);
+      if (entry) stats.files.push({ rel, abs: src.abs, entry });
+      parsedSinceYield += stats.parsed - before;
       // Parsing is synchronous: give the event loop a turn now and then so
       // streams, other tools and Ctrl-C stay responsive during a cold index.
-      if (performance.now() - lastYield > 25) {
+      if (parsedSinceYield > 0 && performance.now() - lastYield > 25) {
         await new Promise((r) => setImmediate(r));
         lastYield = performance.now();
+        parsedSinceYield = 0;
       }
     }
     // Forget files that are gone from the scope (deleted, renamed, now ignored).
-    const prefix = relative(this.workspace, scope).split("\\").join("/");
     for (const rel of this.files.keys()) {
       const inScope = prefix === "" || rel === prefix || rel.startsWith(`${prefix}/`);
       if (inScope && !seen.has(rel) && !stats.capped) {
@@ -96,8 +100,8 @@ export class CodeIndex {
     return stats;
   }
 
-  /** Source files under scope that the walk admits, in path order. */
-  private *sources(scope: string, policy: PathPolicy, stats: RefreshStats): Generator<string> {
+  /** Source files under scope that the walk admits, in path order (rel: relative to scope, "" for scope itself). */
+  private *sources(scope: string, policy: PathPolicy, stats: RefreshStats): Generator<{ rel: string; abs: string }> {
     let st;
     try {
       st = statSync(scope);
@@ -105,7 +109,7 @@ export class CodeIndex {
       return;
     }
     if (st.isFile()) {
-      if (langFor(scope)) yield scope;
+      if (langFor(scope)) yield { rel: "", abs: scope };
       return;
     }
     let n = 0;
@@ -116,7 +120,7 @@ export class CodeIndex {
         stats.capped = true;
         return;
       }
-      yield f.abs;
+      yield f;
     }
   }
 

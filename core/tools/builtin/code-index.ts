@@ -36,7 +36,6 @@ function outline(files: IndexedFile[], single: boolean, limit: number, ctx: Tool
   }
   const out: string[] = [];
   let symbols = 0;
-  let listed = 0;
   let cutAt = -1;
   for (let i = 0; i < files.length; i++) {
     const f = files[i]!;
@@ -48,14 +47,14 @@ function outline(files: IndexedFile[], single: boolean, limit: number, ctx: Tool
       continue;
     }
     out.push(f.entry.note ? `${display(f.abs, ctx)} (${f.entry.note})` : display(f.abs, ctx), ...body.slice(0, limit - out.length - 1));
-    listed++;
   }
   if (files.length === 0) return "no TypeScript, JavaScript, Python, Go or Rust files here";
   if (cutAt >= 0) {
     const rest = files.slice(cutAt).filter((f) => f.entry.symbols.length > 0);
     out.push(`… output cut at ${limit} lines: ${plural(rest.length, "more file")} with symbols not shown; outline a narrower path, use action symbols, or raise max_results`);
   }
-  out.push(`(${plural(files.length, "file")}, ${plural(symbols, "symbol")}${listed < files.length ? `; files without symbols not listed` : ""})`);
+  const empty = files.filter((f) => f.entry.symbols.length === 0 && !f.entry.note).length;
+  out.push(`(${plural(files.length, "file")}, ${plural(symbols, "symbol")}${empty > 0 ? `; ${plural(empty, "file")} without symbols not listed` : ""})`);
   return out.join("\n");
 }
 
