@@ -1,5 +1,6 @@
 import { defineCommand } from "../command.ts";
 import type { EngineEvent } from "../../core/engine/types.ts";
+import { roleSpendText } from "../../core/sessions/cost.ts";
 import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
 
 interface RunArgs {
@@ -113,7 +114,7 @@ export default defineCommand<RunArgs>({
 
     const fmt = args.outputFormat;
     let finalText = "";
-    let lastUsage: { turn: unknown; total: unknown; cacheHitPercent: number; cost?: { turn: number; total: number; currency: string }; cacheSaved?: number } | undefined;
+    let lastUsage: Extract<EngineEvent, { type: "usage" }> | undefined;
     let errorText: string | undefined;
     if (fmt === "stream-json") {
       printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
@@ -166,16 +167,18 @@ export default defineCommand<RunArgs>({
         usage: lastUsage?.total ?? null,
         cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
         ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
+        ...(lastUsage?.byRole ? { usage_by_role: lastUsage.byRole } : {}),
         ...(goal ? { goal } : {}),
       });
     } else if (fmt === "text") {
       text!.finish();
       const err = process.stderr;
       if (lastUsage) {
-        const t = lastUsage.turn as { inputTokens: number; outputTokens: number };
+        const t = lastUsage.turn;
         const c = lastUsage.cost;
         const cost = c ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${lastUsage.cacheSaved ? `, cache saved ${lastUsage.cacheSaved.toFixed(4)}` : ""})` : "";
         err.write(dim(`this turn: ${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${cost} · session ${session.id}\n`, err));
+        if (lastUsage.byRole) err.write(dim(`of the session's spend: ${roleSpendText(lastUsage.byRole, c?.currency)}\n`, err));
       }
       if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);
       if (goal && goal.status !== "complete") err.write(`${yellow("stopped:", err)} goal ${goal.status}: ${goal.reason ?? ""}; continue with: reasonix run --resume ${session.id} --goal\n`);

@@ -11,7 +11,8 @@ import { chatWithRetry, type RetryPolicy } from "../providers/retry.ts";
 import type { Message, Provider } from "../providers/types.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolDefinition } from "../tools/types.ts";
-import type { PermissionMode } from "../engine/types.ts";
+import type { GuardianReview, PermissionMode, Usage } from "../engine/types.ts";
+import type { Prices } from "../providers/pricing.ts";
 import { riskyBecause } from "./classify.ts";
 import { GUARDIAN_SYSTEM, guardianMessage } from "./prompt.ts";
 import { effectiveAuthorization, guardianOutcome, parseVerdict, type Verdict } from "./verdict.ts";
@@ -35,6 +36,10 @@ export interface ReviewRequest {
   signal: AbortSignal;
   /** A notice for the user (recorded, never sent to the model). */
   warn?(code: string, message: string): void;
+  /** The reviewer's tokens, at its model's prices (the session records them as the guardian's spend). */
+  spent?(usage: Usage, prices: Prices | undefined): void;
+  /** The review's result, for the session log (a `guardian` record). */
+  record?(review: Omit<GuardianReview, "callId" | "name" | "summary">): void;
 }
 
 /** What the session needs: one call. */
@@ -86,6 +91,7 @@ export class Guardian implements GuardianHook {
       if (r.signal.aborted) return { action: "deny", reason: "cancelled" };
       const cause = `the Guardian (${this.o.modelName}) could not review ${r.summary}: ${got.error}`;
       r.warn?.("guardian_unavailable", cause);
+      r.record?.({ outcome: this.o.headless ? "deny" : "ask", reason: got.error, unavailable: true });
       if (this.o.headless) {
         return { action: "deny", reason: `permission denied: ${cause}. A headless run fails closed. Fix: check the [guardian] model entry and timeout_seconds, or run interactively to approve it yourself` };
       }
@@ -93,9 +99,12 @@ export class Guardian implements GuardianHook {
     }
     const v = got.verdict;
     const auth = effectiveAuthorization(v, reapproved);
-    if (guardianOutcome(v.risk, auth) === "allow") return { action: "allow" };
+    const allowed = guardianOutcome(v.risk, auth) === "allow";
     // High risk without the user's authorization: the user may re-approve it (counts as high authorization).
-    if (v.risk === "high" && !this.o.headless) {
+    const asks = !allowed && v.risk === "high" && !this.o.headless;
+    r.record?.({ outcome: allowed ? "allow" : asks ? "ask" : "deny", risk: v.risk, authorization: auth, reason: v.reason });
+    if (allowed) return { action: "allow" };
+    if (asks) {
       return {
         action: "ask",
         note: `Guardian: high risk, user authorization ${auth}: ${v.reason} (approving counts as your explicit authorization)`,
@@ -112,6 +121,7 @@ export class Guardian implements GuardianHook {
     const content = guardianMessage(r.messages, { tool: r.tool.name, kind: r.tool.kind, summary: r.summary, input: r.input, workspace: this.o.workspace, mode: a.mode, reapproved: a.reapproved, why: a.why });
     try {
       const res = await chatWithRetry(this.o.provider, { system: GUARDIAN_SYSTEM, tools: [], messages: [{ role: "user", content }] }, {}, signal, this.o.retry);
+      r.spent?.(res.usage, this.o.provider.prices);
       return parseVerdict(res.message.content);
     } catch (e) {
       if (timeout.aborted && !r.signal.aborted) return { ok: false, error: `no verdict within ${this.o.timeoutMs / 1000} s ([guardian] timeout_seconds)` };

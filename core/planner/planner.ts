@@ -16,7 +16,8 @@ import { errorMessage } from "../errors.ts";
 import { chatWithRetry, type RetryPolicy } from "../providers/retry.ts";
 import type { Message, Provider, ToolSchema } from "../providers/types.ts";
 import type { ToolDefinition, ToolResult } from "../tools/types.ts";
-import type { ApprovalDecision, EngineEvent, Plan, PlanRoute, TurnEndReason } from "../engine/types.ts";
+import type { ApprovalDecision, EngineEvent, Plan, PlanRoute, TurnEndReason, Usage } from "../engine/types.ts";
+import type { Prices } from "../providers/pricing.ts";
 import { detectPlanRoute } from "./detect.ts";
 import { SUBMIT_PLAN, parsePlan, renderPlan } from "./plan.ts";
 import { FINALIZE, executorPlanMessage, plannerSystem, plannerTurn } from "./prompt.ts";
@@ -40,6 +41,8 @@ export interface PlannerHost {
   /** Put an approval question to the user; resolves with the answer. */
   ask(request: Extract<EngineEvent, { type: "approval_request" }>): Promise<ApprovalDecision>;
   warn(code: string, message: string): void;
+  /** The planner's tokens, at its model's prices (recorded as the planner's spend). */
+  spent?(usage: Usage, prices: Prices | undefined): void;
 }
 
 /** undefined: the executor runs the turn; otherwise the turn ends here. */
@@ -139,6 +142,7 @@ export class Planner {
       for (let step = 1; step <= PLANNER_MAX_STEPS + 1; step++) {
         if (step === PLANNER_MAX_STEPS + 1) messages.push({ role: "user", content: FINALIZE });
         const res = await chatWithRetry(this.o.provider, { system: this.system, tools: this.schemas, messages }, {}, host.signal, this.o.retry);
+        host.spent?.(res.usage, this.o.provider.prices);
         const msg = res.message;
         messages.push(msg);
         const calls = msg.toolCalls ?? [];

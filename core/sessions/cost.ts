@@ -2,7 +2,7 @@
  * Spend per turn and per session from a session's history (usage events
  * carry running totals, so the last one of a turn is that turn's spend).
  */
-import type { EngineEvent, Usage } from "../engine/types.ts";
+import type { EngineEvent, RoleSpend, Usage, UsageRole } from "../engine/types.ts";
 
 export interface TurnCost {
   turn: number;
@@ -18,6 +18,8 @@ export interface CostReport {
   cost?: number;
   saved?: number;
   currency?: string;
+  /** The planner's and the Guardian's share of `total` and `cost`. */
+  byRole?: Partial<Record<UsageRole, RoleSpend>>;
 }
 
 export function costReport(history: EngineEvent[]): CostReport {
@@ -34,7 +36,7 @@ export function costReport(history: EngineEvent[]): CostReport {
   }
   const total = last?.total ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
   const c = last?.cost;
-  return { turns, total, ...(c ? { cost: c.total, currency: c.currency, ...(last?.cacheSaved ? { saved: last.cacheSaved } : {}) } : {}) };
+  return { turns, total, ...(c ? { cost: c.total, currency: c.currency, ...(last?.cacheSaved ? { saved: last.cacheSaved } : {}) } : {}), ...(last?.byRole ? { byRole: last.byRole } : {}) };
 }
 
 export function formatCostReport(r: CostReport): string {
@@ -42,5 +44,17 @@ export function formatCostReport(r: CostReport): string {
   const lines = r.turns.map((t) => `turn ${t.turn}: ${t.inputTokens} in (${t.cacheHitTokens} cached), ${t.outputTokens} out, ${money(t.cost)}`);
   const pct = r.total.inputTokens > 0 ? Math.round((100 * r.total.cacheHitTokens) / r.total.inputTokens) : 0;
   lines.push(`session: ${r.total.inputTokens} in (${pct}% cached), ${r.total.outputTokens} out, ${r.cost === undefined ? "no prices for this model (set prices in its [[providers]] entry)" : money(r.cost)}${r.saved ? `, cache saved ${money(r.saved)}` : ""}`);
+  // The second models' share, included in the session line above.
+  for (const [role, spend] of Object.entries(r.byRole ?? {})) {
+    const u = spend.usage;
+    lines.push(`  of which ${role}: ${u.inputTokens} in (${u.cacheHitTokens} cached), ${u.outputTokens} out, ${spend.cost === undefined ? "no prices" : money(spend.cost)}`);
+  }
   return `${lines.join("\n")}\n`;
+}
+
+/** "planner 450000 tokens, 0.5000 USD; guardian 1145 tokens, 0.0009 USD" — the second models' share. */
+export function roleSpendText(byRole: Partial<Record<UsageRole, RoleSpend>>, currency?: string): string {
+  return Object.entries(byRole)
+    .map(([role, s]) => `${role} ${s.usage.inputTokens + s.usage.outputTokens} tokens${s.cost !== undefined ? `, ${s.cost.toFixed(4)}${currency ? ` ${currency}` : ""}` : ""}`)
+    .join("; ");
 }

@@ -1,5 +1,5 @@
 /** What a session log (`$REASONIX_HOME/sessions/<id>.jsonl`) holds, one record per line. */
-import type { FileDiff, GoalChange, GoalView, Plan, PlanRoute, TodoItem, TurnEndReason, Usage } from "../engine/types.ts";
+import type { FileDiff, GoalChange, GoalView, GuardianReview, Plan, PlanRoute, TodoItem, TurnEndReason, Usage, UsageRole } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 
 export type RewindMode = "code" | "conversation" | "both";
@@ -11,8 +11,11 @@ export type SessionRecord =
   | { t: "msg"; turn: number; msg: Message; receipt?: string; diff?: FileDiff[] }
   /** A file's content before a writer changed it; blob null = the file did not exist. */
   | { t: "checkpoint"; turn: number; path: string; blob: string | null }
-  /** cost: spend of this step in `currency`, when the model has prices; saved: what the cache saved on it. */
-  | { t: "usage"; turn: number; usage: Usage; cost?: number; currency?: string; saved?: number }
+  /**
+   * cost: spend of this step in `currency`, when the model has prices; saved: what the cache saved on it.
+   * role: the planner's or the Guardian's model call (absent: the executor's).
+   */
+  | { t: "usage"; turn: number; usage: Usage; cost?: number; currency?: string; saved?: number; role?: UsageRole }
   | { t: "todo"; items: TodoItem[] }
   | { t: "compaction"; turn: number; headCount: number; keepFrom: number; summary: string }
   | { t: "turn_end"; turn: number; reason: TurnEndReason; error?: string; at: string }
@@ -29,6 +32,8 @@ export type SessionRecord =
   /** Goal mode: the goal's whole state after a change (the last one wins on replay). */
   | { t: "goal"; change: GoalChange; goal: GoalView; message?: string; at: string }
   /** The planner's plan for an explicit plan request (core/planner); shown as a `plan` event. */
-  | { t: "plan"; turn: number; route: PlanRoute; plan: Plan; text: string; at: string };
+  | { t: "plan"; turn: number; route: PlanRoute; plan: Plan; text: string; at: string }
+  /** The Guardian's review of a tool call (core/guardian), before it ran; shown as a `guardian` event. */
+  | ({ t: "guardian"; turn: number; at: string } & GuardianReview);
 
 export type MetaRecord = Extract<SessionRecord, { t: "meta" }>;

@@ -1,4 +1,4 @@
-import type { EngineEvent, Usage } from "../engine/types.ts";
+import type { EngineEvent, RoleSpend, Usage, UsageRole } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 import type { MetaRecord, SessionRecord } from "./records.ts";
 
@@ -40,6 +40,8 @@ export interface SessionState {
   title?: string;
   /** The session this one was forked from. */
   forkedFrom?: { id: string; turn?: number };
+  /** Spend of the planner and the Guardian (included in total and totalCost). */
+  byRole?: Partial<Record<UsageRole, RoleSpend>>;
 }
 
 export const addUsage = (a: Usage, b: Usage): Usage => {
@@ -98,8 +100,10 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         s.currency = r.currency ?? s.currency;
       }
       if (r.saved) s.totalSaved = (s.totalSaved ?? 0) + r.saved;
+      if (r.role) addRoleSpend(s, r.role, r.usage, r.cost);
       const cost = s.currency !== undefined ? { cost: { turn: round6(s.turnCost), total: round6(s.totalCost), currency: s.currency }, ...(s.totalSaved ? { cacheSaved: round6(s.totalSaved) } : {}) } : {};
-      s.history.push({ type: "usage", turn: s.turnUsage, total: s.total, cacheHitPercent: cachePercent(s.turnUsage), ...cost });
+      const roles = { ...(r.role ? { role: r.role } : {}), ...(s.byRole ? { byRole: { ...s.byRole } } : {}) };
+      s.history.push({ type: "usage", turn: s.turnUsage, total: s.total, cacheHitPercent: cachePercent(s.turnUsage), ...cost, ...roles });
       break;
     }
       break;
@@ -121,7 +125,7 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
         if (mark) {
           // The conversation as it was just before that turn started.
           const prefix = replay(records, mark.record);
-          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, totalSaved: s.totalSaved, currency: s.currency, model: s.model, goal: s.goal, openTurn: undefined, title: s.title, forkedFrom: s.forkedFrom });
+          Object.assign(s, prefix, { nextTurn: s.nextTurn, total: s.total, totalCost: s.totalCost, totalSaved: s.totalSaved, byRole: s.byRole, currency: s.currency, model: s.model, goal: s.goal, openTurn: undefined, title: s.title, forkedFrom: s.forkedFrom });
         }
       }
       s.updatedAt = r.at;
@@ -139,6 +143,11 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
     case "plan":
       s.history.push({ type: "plan", route: r.route, plan: r.plan, text: r.text });
       break;
+    case "guardian": {
+      const { t: _t, turn: _turn, at: _at, ...review } = r;
+      s.history.push({ type: "guardian", ...review });
+      break;
+    }
     case "title":
       s.title = r.title || undefined;
       break;
@@ -152,6 +161,13 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+function addRoleSpend(s: SessionState, role: UsageRole, usage: Usage, cost: number | undefined): void {
+  const by = (s.byRole ??= {});
+  const was = by[role];
+  const spent = (was?.cost ?? 0) + (cost ?? 0);
+  by[role] = { usage: was ? addUsage(was.usage, usage) : { ...usage }, ...(was?.cost !== undefined || cost !== undefined ? { cost: round6(spent) } : {}) };
+}
 
 export function safeParse(text: string): unknown {
   try {

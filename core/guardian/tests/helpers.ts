@@ -16,12 +16,16 @@ export interface Pair {
 
 export const verdict = (risk: string, user_authorization: string, reason: string): ScriptStep => ({ text: JSON.stringify({ risk, user_authorization, reason }) });
 
-export function pairConfig(execUrl: string, guardUrl: string, extra: { guardian?: Record<string, unknown>; deny?: string[]; allow?: string[]; mode?: PermissionMode } = {}): Record<string, unknown> {
+/** `prices`: per-million prices of each entry (the executor's "exec", the reviewer's "guard"). */
+type PairOptions = { guardian?: Record<string, unknown>; deny?: string[]; allow?: string[]; mode?: PermissionMode; prices?: Record<string, Record<string, unknown>> };
+
+export function pairConfig(execUrl: string, guardUrl: string, extra: PairOptions = {}): Record<string, unknown> {
+  const priced = (name: string) => (extra.prices?.[name] ? { prices: extra.prices[name] } : {});
   return {
     default_model: "exec",
     providers: [
-      { name: "exec", kind: "openai", base_url: execUrl, model: "exec-model", api_key_env: "SCRIPTED_KEY" },
-      { name: "guard", kind: "openai", base_url: guardUrl, model: "guard-model", api_key_env: "SCRIPTED_KEY" },
+      { name: "exec", kind: "openai", base_url: execUrl, model: "exec-model", api_key_env: "SCRIPTED_KEY", ...priced("exec") },
+      { name: "guard", kind: "openai", base_url: guardUrl, model: "guard-model", api_key_env: "SCRIPTED_KEY", ...priced("guard") },
     ],
     agent: { max_steps: 10, compact_ratio: 0.8 },
     permissions: { mode: extra.mode ?? "auto", allow: extra.allow ?? [], ask: [], deny: extra.deny ?? [] },
@@ -32,7 +36,7 @@ export function pairConfig(execUrl: string, guardUrl: string, extra: { guardian?
   };
 }
 
-export async function startPair(execSteps: ScriptStep[], guardSteps: ScriptStep[], o: { headless?: boolean; mode?: PermissionMode; guardian?: Record<string, unknown>; deny?: string[]; allow?: string[] } = {}): Promise<Pair> {
+export async function startPair(execSteps: ScriptStep[], guardSteps: ScriptStep[], o: PairOptions & { headless?: boolean } = {}): Promise<Pair> {
   const sb = makeSandbox();
   const exec = await startScriptedOpenAI(execSteps);
   const guard = await startScriptedOpenAI(guardSteps);
