@@ -40,6 +40,24 @@ describe("rate card", () => {
     expect(rateCard("https://api.openai.com/v1", "no-such-model")).toBeUndefined();
   });
 
+  test("Opus 4.5 and later are priced apart from Opus 4/4.1 (the more specific key wins)", () => {
+    expect(rateCard("https://api.anthropic.com", "claude-opus-4-5-20251101")).toMatchObject({ input: 5, cacheHit: 0.5, output: 25 });
+    expect(rateCard("https://api.anthropic.com", "claude-opus-4-6")?.input).toBe(5);
+    expect(rateCard("https://api.anthropic.com", "claude-opus-4-1-20250805")).toMatchObject({ input: 15, cacheHit: 1.5, output: 75 });
+    expect(rateCard("https://api.anthropic.com", "claude-opus-4-20250514")?.input).toBe(15);
+  });
+
+  test("every generation names its source and check date, or is marked unverified with a date", async () => {
+    const { default: card } = await import("../rates.json", { with: { type: "json" } });
+    const gens = Object.values((card as { vendors: Record<string, { models: Record<string, Record<string, unknown>[]> }> }).vendors).flatMap((v) => Object.values(v.models).flat());
+    expect(gens.length).toBeGreaterThan(10);
+    for (const g of gens) {
+      const verified = typeof g.source === "string" && /^https:\/\//.test(g.source) && /^\d{4}-\d\d-\d\d$/.test(String(g.checked));
+      const unverified = /^\d{4}-\d\d-\d\d$/.test(String(g.unverified));
+      expect({ g, marked: verified !== unverified }).toEqual({ g, marked: true });
+    }
+  });
+
   test("an entry's prices override the card", () => {
     const p = pricesFor({ name: "d", kind: "openai", base_url: "https://api.deepseek.com", prices: { input: 1, output: 2 } }, "deepseek-chat")!;
     expect(p).toEqual({ input: 1, output: 2, cacheHit: 1, currency: "USD", source: "config" });
