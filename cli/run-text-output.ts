@@ -10,6 +10,7 @@
 import type { EngineEvent } from "../core/engine/types.ts";
 import { dim, red, yellow } from "./output.ts";
 import { goalEventLine } from "../core/goal/format.ts";
+import { guardianLine, guardianTone } from "../core/guardian/format.ts";
 
 interface Out {
   write(s: string): unknown;
@@ -152,6 +153,9 @@ export class TextRunOutput {
         this.closeReasoning();
         this.line(dim(`plan from the planner (${e.route.replace("_", " ")}):`, err));
         for (const l of e.text.split("\n")) this.line(l);
+        break;
+      case "guardian":
+        this.line(guardianTone(e) === "warn" ? yellow(guardianLine(e), err) : dim(guardianLine(e), err));
         break;
       case "warning":
         this.line(`${yellow("warning:", err)} ${e.message}`);

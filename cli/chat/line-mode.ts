@@ -11,6 +11,7 @@ import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.
 import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
+import { guardianLine } from "../../core/guardian/format.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
@@ -100,6 +101,10 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       case "warning":
         breakLine();
         println(`warning: ${e.message}`);
+        break;
+      case "guardian":
+        breakLine();
+        println(guardianLine(e));
         break;
       case "plan":
         if (e.route === "plan_only") break;

@@ -7,6 +7,7 @@ import { approvalLines, callSummary, cardLine, changeLines, decisionText, output
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
 import { cleanText, scrub } from "./sanitize.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
+import { guardianLine, guardianTone } from "../../core/guardian/format.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 interface Running {
@@ -128,6 +129,10 @@ export class Transcript {
       case "warning":
         this.flushStream();
         this.commit([`${this.p.yellow("warning:")} ${e.message}`]);
+        break;
+      case "guardian":
+        this.flushStream();
+        this.commit([(guardianTone(e) === "warn" ? this.p.yellow : this.p.dim)(guardianLine(e))]);
         break;
       case "plan":
         // A plan-only answer already is the plan.

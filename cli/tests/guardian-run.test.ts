@@ -40,6 +40,9 @@ describe("reasonix run --auto with the Guardian", () => {
     expect(r.stderr).not.toContain("error:");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("the Guardian refused deleting precious");
+    // Each review is one line on stderr.
+    expect(r.stderr).toContain("reviewed by Guardian: allowed bash: touch notes.txt (low risk, authorization high): creates a file the user asked for");
+    expect(r.stderr).toContain("reviewed by Guardian: denied bash: rm -rf precious (critical risk, authorization unknown): deletes data the user did not mention");
     expect(existsSync(join(ce.workspace, "notes.txt"))).toBe(true);
     expect(existsSync(join(ce.workspace, "precious"))).toBe(true);
     // `ls` skipped the Guardian: two reviews for three bash calls.

@@ -8,6 +8,7 @@ import type { DiffHunk, FileDiff } from "../../../engine/file-diff.ts";
 export type { DiffHunk, FileDiff };
 import type { EngineEvent, GoalView } from "../../../engine/types.ts";
 import { goalEventLine } from "../../../goal/format.ts";
+import { guardianLine, guardianTone } from "../../../guardian/format.ts";
 import { goalPromptLine, isGoalPrompt } from "../../../goal/prompts.ts";
 
 export type ToolStatus = "running" | "ask" | "allowed" | "ok" | "err" | "denied";
@@ -258,6 +259,11 @@ export function apply(view: View, ev: Ev): void {
     case "warning":
       system(view, `Warning: ${ev.message}`, "warn");
       break;
+    case "guardian": {
+      const g = ev as Extract<EngineEvent, { type: "guardian" }>;
+      system(view, guardianLine(g), guardianTone(g));
+      break;
+    }
     case "plan":
       // The planner's plan (Markdown), shown like an answer; a plan-only answer already is the plan.
       if (ev.route !== "plan_only") view.items.push({ kind: "assistant", key: key("p"), v: 0, text: String(ev.text ?? ""), reasoning: "", streaming: false });
