@@ -9,7 +9,7 @@ import { PROXY_KEY_ENV, proxiedEntries, proxyManifestFromEnv, proxySecretReader 
 import { defaultRetryPolicy } from "../providers/retry.ts";
 import "../providers/index.ts";
 import { parseRule } from "../permissions/rules.ts";
-import { createPathPolicy, isWithin, resolveReal, type SandboxConfig } from "../policy/paths.ts";
+import { createPathPolicy, isWithin, resolveReal, type PathPolicy, type SandboxConfig } from "../policy/paths.ts";
 import { reapproveOwnEdit } from "../trust/report.ts";
 import { trustState } from "../trust/index.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
@@ -93,6 +93,8 @@ export function createEngine(opts: EngineOptions): Engine {
   const secret = (name: string) => (proxySecret && name === PROXY_KEY_ENV ? proxySecret() : secrets.get(name));
   const store = new SessionStore(homePaths(home).sessions);
   const live = new Set<LiveSession>();
+  /** Each open session's full path policy: a subagent reuses its parent's (same inputs; bash re-scans git state per command). */
+  const fullPolicies = new WeakMap<LiveSession, PathPolicy>();
   let registry: ToolRegistry | undefined;
   // Outside tools (MCP servers start in the background when the first session opens).
   let toolSource: ToolSource | undefined | null = null;
@@ -158,7 +160,8 @@ export function createEngine(opts: EngineOptions): Engine {
     checkProjectRoot();
     // One path policy for the permission check and the file tools' enforcement.
     const policyOpts = { config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home };
-    const pathPolicy = createPathPolicy(policyOpts);
+    const parent = child?.parent && [...live].find((s) => s.id === child.parent!.id);
+    const pathPolicy = (parent && fullPolicies.get(parent)) || createPathPolicy(policyOpts);
     // A subagent's tools and bash sandbox write only in its write paths (none when read-only); refusals reach its model.
     const onlyWrite = childWriteScope(workspace, child);
     const toolPolicy = onlyWrite ? createPathPolicy({ ...policyOpts, onlyWrite, full: pathPolicy }) : pathPolicy;
@@ -209,6 +212,7 @@ export function createEngine(opts: EngineOptions): Engine {
       onClose: () => live.delete(session),
     });
     live.add(session);
+    fullPolicies.set(session, pathPolicy);
     await ext.start(session.id, file.state().turns.length > 0 ? "resume" : "startup");
     return session;
   }

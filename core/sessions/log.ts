@@ -34,11 +34,20 @@ export function parseJsonl<T>(text: string): LoadedLog<T> {
 }
 
 /**
- * An append-only JSONL file. Every append is one write of a whole line,
- * followed by fsync, so a crash can only tear the line being written.
+ * An append-only JSONL file. Every append is one write of a whole line, so a
+ * crash can only tear the line being written, and a killed process loses
+ * nothing it appended. The fsync (durability across a power loss) is group
+ * committed: records appended in one synchronous stretch (a turn's start and
+ * its prompt, a reply and its usage) share one fsync, run as a microtask, so
+ * before any code that awaits after the append goes on (a tool write after its
+ * checkpoint, the next request). close() syncs what is pending first.
  */
 export class AppendLog<T> {
   private fd: number | null;
+  /** Appended but not yet fsynced. */
+  private dirty = false;
+  /** A failed group fsync, thrown by the next append (never swallowed). */
+  private failed: unknown;
   private constructor(readonly path: string, fd: number) {
     this.fd = fd;
   }
@@ -70,14 +79,36 @@ export class AppendLog<T> {
 
   append(record: T): void {
     if (this.fd === null) throw new Error(`session log ${this.path} is closed`);
+    if (this.failed !== undefined) throw this.failed;
     const buf = Buffer.from(`${JSON.stringify(record)}\n`);
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    if (!this.dirty) {
+      this.dirty = true;
+      queueMicrotask(() => {
+        try {
+          this.sync();
+        } catch (e) {
+          this.failed = e;
+        }
+      });
+    }
+  }
+
+  /** fsync what was appended since the last sync (normally left to the microtask). */
+  sync(): void {
+    if (!this.dirty || this.fd === null) return;
+    this.dirty = false;
     fsyncSync(this.fd);
   }
 
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    if (this.fd === null) return;
+    try {
+      this.sync();
+    } finally {
+      closeSync(this.fd);
+      this.fd = null;
+    }
   }
 }
