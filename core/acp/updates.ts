@@ -8,6 +8,7 @@ import { proposedDiffs } from "../engine/diff.ts";
 import type { EngineEvent, TodoItem, TurnEndReason } from "../engine/types.ts";
 import { builtinTools } from "../tools/builtin/index.ts";
 import { goalEventLine } from "../goal/format.ts";
+import { guardianLine } from "../guardian/format.ts";
 import { goalPromptLine, isGoalPrompt } from "../goal/prompts.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { isAbsolute, resolve } from "node:path";
@@ -36,6 +37,19 @@ function goalUpdate(e: Extract<EngineEvent, { type: "goal" }>): Update[] {
   const line = goalEventLine(e);
   return line ? [{ sessionUpdate: "agent_message_chunk", content: text(`\n[${line}]\n`) }] : [];
 }
+
+/**
+ * The planner's plan: its steps as ACP's native plan (pending entries, in
+ * order), and the whole plan as an agent message. A replayed plan-only
+ * answer skips the message: its stored assistant message already is the plan.
+ */
+function plannerUpdate(e: Extract<EngineEvent, { type: "plan" }>, replaying: boolean): Update[] {
+  const plan: Update = { sessionUpdate: "plan", entries: e.plan.steps.map((step) => ({ content: step, priority: "high", status: "pending" })) };
+  return replaying && e.route === "plan_only" ? [plan] : [plan, { sessionUpdate: "agent_message_chunk", content: text(`\n${e.text}\n\n`) }];
+}
+
+/** A Guardian review, in the thought stream (it is the agent's own check, not its answer). */
+const guardianUpdate = (e: Extract<EngineEvent, { type: "guardian" }>): Update => ({ sessionUpdate: "agent_thought_chunk", content: text(`\n[${guardianLine(e)}]\n`) });
 
 /** How a turn's end reads as an ACP stop reason; undefined = answer with an error instead. */
 export function stopReason(reason: TurnEndReason): acp.StopReason | undefined {
@@ -175,6 +189,10 @@ export class UpdateTranslator {
         return [{ sessionUpdate: "agent_thought_chunk", content: text(`[warning] ${e.message}\n`) }];
       case "goal":
         return goalUpdate(e);
+      case "plan":
+        return plannerUpdate(e, false);
+      case "guardian":
+        return [guardianUpdate(e)];
       default:
         return [];
     }
@@ -190,6 +208,12 @@ export class UpdateTranslator {
           break;
         case "goal":
           out.push(...goalUpdate(e));
+          break;
+        case "plan":
+          out.push(...plannerUpdate(e, true));
+          break;
+        case "guardian":
+          out.push(guardianUpdate(e));
           break;
         case "assistant":
           if (e.reasoning) out.push({ sessionUpdate: "agent_thought_chunk", content: text(e.reasoning) });
