@@ -5,6 +5,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, 
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { tarGz, zip } from "./lib/archive.ts";
+import { grammarPackPlugin } from "./lib/grammar-pack.ts";
 
 export interface Target {
   os: "linux" | "darwin" | "windows";
@@ -43,8 +44,8 @@ export function buildStamp(): { version: string; commit: string; buildTime: stri
 
 export const targetName = (t: Target) => `reasonix-${t.os}-${t.arch}`;
 
-/** PLUGINS: bundler plugins for a variant build (scripts/bench/tools.ts builds one without the grammars to weigh them). */
-export async function compileTarget(t: Target, outDir: string, stamp = buildStamp(), plugins: Bun.BunPlugin[] = []): Promise<string> {
+/** opts.grammars false: leave code_index's grammars out (scripts/bench/tools.ts weighs them that way). */
+export async function compileTarget(t: Target, outDir: string, stamp = buildStamp(), opts: { grammars?: boolean } = {}): Promise<string> {
   const dir = join(outDir, targetName(t));
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, t.os === "windows" ? "reasonix.exe" : "reasonix");
@@ -68,7 +69,8 @@ export async function compileTarget(t: Target, outDir: string, stamp = buildStam
     minify: true,
     sourcemap: "none",
     define: { __REASONIX_BUILD__: JSON.stringify(stamp) },
-    plugins,
+    // code_index's tree-sitter grammars, embedded as one compressed file.
+    plugins: [grammarPackPlugin(opts.grammars ?? true)],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -1,6 +1,13 @@
-// Imported lazily (on the first code_index call): the macro below inlines the
-// compressed grammars, and nothing else should pay for decoding them.
-import { embedGrammars } from "./embed.ts" with { type: "macro" };
-import type { EmbeddedGrammars } from "./embed.ts";
+// Where the grammars come from. Running from source: the installed package's
+// .wasm files. In the compiled binary the build replaces this module (see
+// grammarPackPlugin in scripts/build.ts) with one that reads the grammar pack
+// embedded in the executable, so the binary never looks for node_modules.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { GRAMMAR_FILES, wasmDir } from "./pack.ts";
 
-export const grammarAssets: EmbeddedGrammars = embedGrammars();
+/** The .wasm bytes of a runtime or grammar file by stem (e.g. "tree-sitter-rust"), or null when not carried. */
+export function grammarBytes(name: string): Uint8Array | null {
+  if (!(GRAMMAR_FILES as readonly string[]).includes(name)) return null;
+  return readFileSync(join(wasmDir(), `${name}.wasm`));
+}

@@ -1,7 +1,8 @@
 /**
  * tree-sitter's WebAssembly runtime and the grammars code_index parses with,
- * loaded once per process from the copies compiled into this program
- * (assets.ts). Each grammar is decompressed and compiled on first use.
+ * loaded once per process (assets.ts: from the package when running from
+ * source, from the pack embedded in the compiled binary otherwise). Each
+ * grammar is loaded and compiled on first use.
  */
 import type { Language, Parser } from "@vscode/tree-sitter-wasm";
 
@@ -35,11 +36,11 @@ const parsers = new Map<LangId, Promise<Parser>>();
 
 function loadRuntime(): Promise<Runtime> {
   runtime ??= (async () => {
-    const [{ grammarAssets }, ts] = await Promise.all([import("./assets.ts"), import("@vscode/tree-sitter-wasm")]);
+    const [{ grammarBytes }, ts] = await Promise.all([import("./assets.ts"), import("@vscode/tree-sitter-wasm")]);
     const unpack = (name: string): Uint8Array => {
-      const b64 = grammarAssets.files[name];
-      if (!b64) throw new Error(`code_index: grammar ${name} is not compiled into this program`);
-      return Bun.zstdDecompressSync(Buffer.from(b64, "base64"));
+      const bytes = grammarBytes(name);
+      if (!bytes) throw new Error(`code_index: grammar ${name} is not part of this program`);
+      return bytes;
     };
     const mod = ((ts as { default?: unknown }).default ?? ts) as { Parser: typeof Parser; Language: typeof Language };
     // wasmBinary: the runtime never looks for tree-sitter.wasm on disk; locateFile keeps it off URL guessing.

@@ -22,7 +22,7 @@ export const qualified = (s: CodeSymbol): string => (s.container ? `${s.containe
  * case-insensitive exact 1, prefix 2, at a word boundary (camelCase, _ or .)
  * 3, anywhere 4, the query's letters in order 5.
  */
-export function matchScore(name: string, query: string, q: string, lower = name.toLowerCase()): number {
+export function matchScore(name: string, query: string, q: string, lower = name.toLowerCase(), fuzzy = true): number {
   if (name === query) return 0;
   if (lower === q) return 1;
   if (lower.startsWith(q)) return 2;
@@ -36,7 +36,7 @@ export function matchScore(name: string, query: string, q: string, lower = name.
     return 4;
   }
   // Subsequence ("hndlr" finds "handler"), only for queries of 3+ characters.
-  if (q.length < 3) return -1;
+  if (!fuzzy || q.length < 3) return -1;
   let j = 0;
   for (let i = 0; i < lower.length && j < q.length; i++) if (lower[i] === q[j]) j++;
   return j === q.length ? 5 : -1;
@@ -57,25 +57,33 @@ function lowerNames(file: IndexedFile): string[] {
   return l;
 }
 
-/** Symbols matching QUERY (a name, part of one, or Container.name), best first. */
-export function searchSymbols(files: IndexedFile[], query: string): Hit[] {
+/**
+ * Symbols matching QUERY (a name, part of one, or Container.name), best first.
+ * Letters-in-order matches rank last, so they are looked for only while fewer
+ * than FUZZY_BELOW better matches were found (0: never).
+ */
+export function searchSymbols(files: IndexedFile[], query: string, fuzzyBelow = Infinity): Hit[] {
   const q = query.toLowerCase();
   const dotted = query.includes(".") || query.includes("::");
   const want = query.replace(/::/g, ".");
   const wantLower = want.toLowerCase();
-  const hits: Hit[] = [];
-  for (const file of files) {
-    const lower = lowerNames(file);
-    for (let i = 0; i < lower.length; i++) {
-      const sym = file.entry.symbols[i]!;
-      let score = matchScore(sym.name, query, q, lower[i]);
-      if (dotted && sym.container) {
-        const s = matchScore(qualified(sym), want, wantLower);
-        if (s >= 0 && (score < 0 || s < score)) score = s;
+  const pass = (fuzzy: boolean, out: Hit[]) => {
+    for (const file of files) {
+      const lower = lowerNames(file);
+      for (let i = 0; i < lower.length; i++) {
+        const sym = file.entry.symbols[i]!;
+        let score = matchScore(sym.name, query, q, lower[i], fuzzy);
+        if (dotted && sym.container) {
+          const s = matchScore(qualified(sym), want, wantLower, undefined, fuzzy);
+          if (s >= 0 && (score < 0 || s < score)) score = s;
+        }
+        if (fuzzy ? score === 5 : score >= 0) out.push({ file, sym, score });
       }
-      if (score >= 0) hits.push({ file, sym, score });
     }
-  }
+  };
+  const hits: Hit[] = [];
+  pass(false, hits);
+  if (hits.length < fuzzyBelow && q.length >= 3) pass(true, hits);
   return hits.sort(byRank);
 }
 
@@ -83,7 +91,7 @@ export function searchSymbols(files: IndexedFile[], query: string): Hit[] {
 export function findDefinitions(files: IndexedFile[], name: string): Hit[] {
   const want = name.replace(/::/g, ".");
   const lower = want.toLowerCase();
-  const hits = searchSymbols(files, name).filter((h) => h.score <= 1 || qualified(h.sym).toLowerCase() === lower);
+  const hits = searchSymbols(files, name, 0).filter((h) => h.score <= 1 || qualified(h.sym).toLowerCase() === lower);
   const exact = hits.filter((h) => h.sym.name === want || qualified(h.sym) === want);
   return exact.length > 0 ? exact : hits;
 }

@@ -99,7 +99,7 @@ async function codeIndex(input: Input, ctx: ToolContext): Promise<ToolResult> {
   const note = capped ? "\n(the index stopped at 50,000 source files; give a narrower path)" : "";
   if (action === "outline") return done(outline(files, single, limit, ctx) + note);
   if (action === "symbols") {
-    const hits = searchSymbols(files, query);
+    const hits = searchSymbols(files, query, limit);
     if (hits.length === 0) return done(`no symbols match ${JSON.stringify(query)}${note}`);
     const lines = hits.slice(0, limit).map(symbolLine);
     if (hits.length > limit) lines.push(`… ${hits.length - limit} more; refine the query or raise max_results`);

@@ -1,0 +1,45 @@
+// Build support: the grammar pack code_index needs, embedded in the compiled
+// binary. The plugin swaps core/code-index/assets.ts (which reads the .wasm
+// files from node_modules when running from source) for a module that reads
+// the pack embedded as a file, so the binary carries each grammar once,
+// zstd-compressed, and never looks for node_modules.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeGrammarPack } from "../../core/code-index/pack.ts";
+
+let pack: string | undefined;
+
+/** The pack file, written once per build process. */
+export function grammarPack(): string {
+  if (!pack) {
+    const dir = mkdtempSync(join(tmpdir(), "rx-grammar-pack-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    pack = join(dir, "grammars.pack");
+    writeGrammarPack(pack);
+  }
+  return pack;
+}
+
+export const ASSETS_MODULE = /core[\\/]code-index[\\/]assets\.ts$/;
+
+/** EMBED false: a build without the grammars (scripts/bench/tools.ts weighs them that way). */
+export function grammarPackPlugin(embed = true): Bun.BunPlugin {
+  return {
+    name: "reasonix-grammar-pack",
+    setup(b) {
+      b.onLoad({ filter: ASSETS_MODULE }, () => ({
+        loader: "ts",
+        contents: embed
+          ? [
+              `import packPath from ${JSON.stringify(grammarPack())} with { type: "file" };`,
+              `import { readFileSync } from "node:fs";`,
+              `import { readGrammarPack } from "./pack.ts";`,
+              `let read;`,
+              `export function grammarBytes(name) { read ??= readGrammarPack(readFileSync(packPath)); return read(name); }`,
+            ].join("\n")
+          : "export function grammarBytes() { return null; }",
+      }));
+    },
+  };
+}
