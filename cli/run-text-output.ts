@@ -11,6 +11,7 @@ import type { EngineEvent } from "../core/engine/types.ts";
 import { dim, red, yellow } from "./output.ts";
 import { goalEventLine } from "../core/goal/format.ts";
 import { guardianLine, guardianTone } from "../core/guardian/format.ts";
+import { subagentLine, subagentTone } from "../core/agents/events.ts";
 
 interface Out {
   write(s: string): unknown;
@@ -156,6 +157,9 @@ export class TextRunOutput {
         break;
       case "guardian":
         this.line(guardianTone(e) === "warn" ? yellow(guardianLine(e), err) : dim(guardianLine(e), err));
+        break;
+      case "subagent":
+        this.line(subagentTone(e) === "warn" ? yellow(subagentLine(e), err) : dim(subagentLine(e), err));
         break;
       case "warning":
         this.line(`${yellow("warning:", err)} ${e.message}`);

@@ -12,6 +12,7 @@ import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
 import { guardianLine } from "../../core/guardian/format.ts";
+import { subagentLine } from "../../core/agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
@@ -105,6 +106,10 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       case "guardian":
         breakLine();
         println(guardianLine(e));
+        break;
+      case "subagent":
+        breakLine();
+        println(subagentLine(e));
         break;
       case "plan":
         if (e.route === "plan_only") break;

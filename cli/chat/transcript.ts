@@ -8,6 +8,7 @@ import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
 import { cleanText, scrub } from "./sanitize.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
 import { guardianLine, guardianTone } from "../../core/guardian/format.ts";
+import { subagentLine, subagentTone } from "../../core/agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 interface Running {
@@ -133,6 +134,10 @@ export class Transcript {
       case "guardian":
         this.flushStream();
         this.commit([(guardianTone(e) === "warn" ? this.p.yellow : this.p.dim)(guardianLine(e))]);
+        break;
+      case "subagent":
+        this.flushStream();
+        this.commit([(subagentTone(e) === "warn" ? this.p.yellow : this.p.dim)(subagentLine(e))]);
         break;
       case "plan":
         // A plan-only answer already is the plan.

@@ -7,6 +7,7 @@
 import type { ApprovalDecision, EngineEvent, EngineSession, TurnEndReason } from "../engine/types.ts";
 import { errorMessage } from "../errors.ts";
 import type { AgentTree } from "./scheduler.ts";
+import { inputDetail, type SubagentProgress } from "./events.ts";
 import { normalizeWritePaths } from "./paths.ts";
 
 export interface ChildRequest {
@@ -33,9 +34,10 @@ export interface ChildRequest {
 
 export type OpenChild = (req: ChildRequest) => Promise<EngineSession>;
 
-/** Where a child's approval requests surface: the parent session (LiveSession.relayApproval). */
+/** Where a child's approval requests and progress surface: the parent session (LiveSession.relayApproval, reportSubagent). */
 export interface ApprovalRelay {
   relayApproval(request: Extract<EngineEvent, { type: "approval_request" }>, answer: (d: ApprovalDecision) => void): () => void;
+  reportSubagent?(p: SubagentProgress): void;
 }
 
 export interface ChildOutcome {
@@ -85,6 +87,9 @@ export async function runChild(req: ChildRequest, o: RunChildOptions): Promise<C
     child = await o.open(req);
     const c = child;
     let steps = 0;
+    const base = { name: req.name, sessionId: c.id, ...(req.parent?.callId ? { callId: req.parent.callId } : {}) };
+    const report = (p: Omit<SubagentProgress, "name">) => o.relay?.reportSubagent?.({ ...base, ...p });
+    report({ phase: "start", ...(req.readOnly ? { readOnly: true } : {}) });
     c.subscribe((e) => {
       if (e.type === "approval_request" && o.relay) {
         const id = `${c.id}:${e.callId}`;
@@ -102,6 +107,7 @@ export async function runChild(req: ChildRequest, o: RunChildOptions): Promise<C
         withdraw.delete(e.callId);
       } else if (e.type === "tool_call") {
         o.progress?.(`${req.name}: ${e.name} (step ${++steps})`);
+        report({ phase: "tool", tool: e.name, detail: inputDetail(e.input) });
       }
     });
     const onAbort = () => c.cancel();
@@ -113,6 +119,7 @@ export async function runChild(req: ChildRequest, o: RunChildOptions): Promise<C
       o.signal.removeEventListener("abort", onAbort);
     }
     const answer = finalAnswer(c.history());
+    report({ phase: "end", reason });
     return { ok: reason === "done" && answer !== "", sessionId: c.id, reason, answer };
   } catch (e) {
     return { ok: false, sessionId: child?.id, reason: o.signal.aborted ? "cancelled" : "error", answer: `the subagent could not run: ${errorMessage(e)}` };

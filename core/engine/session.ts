@@ -577,6 +577,11 @@ export class LiveSession implements EngineSession {
     return () => finish("deny", false);
   }
 
+  /** A subagent's progress, shown live by the front ends (not recorded: the child's own log holds its work). */
+  reportSubagent(p: import("../agents/events.ts").SubagentProgress): void {
+    this.emit({ type: "subagent", ...p });
+  }
+
   /** The Guardian's spend and verdicts go to the log (usage with role guardian, guardian records). */
   private guardianRecords(callId: string, name: string, summary: string): Pick<ReviewRequest, "spent" | "record"> {
     const turn = this.state.openTurn ?? Math.max(0, this.state.nextTurn - 1);

@@ -129,6 +129,12 @@ export type EngineEvent =
    * Recorded, so history() replays it. See GuardianReview.
    */
   | ({ type: "guardian" } & GuardianReview)
+  /**
+   * A subagent of this session started, called a tool, or ended (live only,
+   * not replayed; the task's receipt names the child's session). Comes also
+   * before turn_start, when `/name task` runs a profile while the message is prepared.
+   */
+  | ({ type: "subagent" } & import("../agents/events.ts").SubagentProgress)
   | { type: "error"; code: string; message: string };
 
 /** Who spent tokens besides the executor (the session's own model). */

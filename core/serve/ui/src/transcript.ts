@@ -9,6 +9,7 @@ export type { DiffHunk, FileDiff };
 import type { EngineEvent, GoalView } from "../../../engine/types.ts";
 import { goalEventLine } from "../../../goal/format.ts";
 import { guardianLine, guardianTone } from "../../../guardian/format.ts";
+import { subagentLine, subagentTone } from "../../../agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../../goal/prompts.ts";
 
 export type ToolStatus = "running" | "ask" | "allowed" | "ok" | "err" | "denied";
@@ -262,6 +263,11 @@ export function apply(view: View, ev: Ev): void {
     case "guardian": {
       const g = ev as Extract<EngineEvent, { type: "guardian" }>;
       system(view, guardianLine(g), guardianTone(g));
+      break;
+    }
+    case "subagent": {
+      const a = ev as Extract<EngineEvent, { type: "subagent" }>;
+      system(view, subagentLine(a), subagentTone(a));
       break;
     }
     case "plan":
