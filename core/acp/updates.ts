@@ -9,6 +9,7 @@ import type { EngineEvent, TodoItem, TurnEndReason } from "../engine/types.ts";
 import { builtinTools } from "../tools/builtin/index.ts";
 import { goalEventLine } from "../goal/format.ts";
 import { guardianLine } from "../guardian/format.ts";
+import { subagentLine } from "../agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../goal/prompts.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { isAbsolute, resolve } from "node:path";
@@ -193,6 +194,9 @@ export class UpdateTranslator {
         return plannerUpdate(e, false);
       case "guardian":
         return [guardianUpdate(e)];
+      case "subagent":
+        // Live only (never in history): the child's steps, in the thought stream.
+        return [{ sessionUpdate: "agent_thought_chunk", content: text(`\n[${subagentLine(e).trim()}]\n`) }];
       default:
         return [];
     }
