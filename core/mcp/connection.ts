@@ -13,7 +13,7 @@ import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
 import { expandSpec, type McpServerSpec } from "./config.ts";
-import { launchStdio, type LaunchContext, type Launched } from "./launch.ts";
+import { launchStdio, yieldLoop, type LaunchContext, type Launched } from "./launch.ts";
 import { FileOAuthProvider, oauthProviderFor, stepUpFetch } from "./oauth.ts";
 import type { CallOptions, ToolCaller } from "./tools.ts";
 
@@ -30,12 +30,16 @@ const MAX_PAGES = 50;
  * The SDK compiles every tool's outputSchema when the list arrives (ajv,
  * synchronous, slow): with several servers starting in the background that
  * held the event loop (the UI) for hundreds of ms. Compile on first use.
+ * The Ajv instance itself (15-40 ms of synchronous setup, and the first one
+ * loads the ajv module) is made only then too: most servers never need it.
+ * One per connection: schemas with the same $id from two servers must not
+ * share a cache entry.
  */
 class LazyValidator implements jsonSchemaValidator {
-  private readonly inner = new AjvJsonSchemaValidator();
+  private inner?: AjvJsonSchemaValidator;
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     let compiled: JsonSchemaValidator<T> | undefined;
-    return (input) => (compiled ??= this.inner.getValidator<T>(schema))(input);
+    return (input) => (compiled ??= (this.inner ??= new AjvJsonSchemaValidator()).getValidator<T>(schema))(input);
   }
 }
 const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
@@ -123,6 +127,8 @@ export class McpConnection implements ToolCaller {
         },
       );
       const c = client;
+      // The spawn (in connect) is synchronous too: its own turn of the loop.
+      if (spec.type === "stdio") await yieldLoop();
       c.setRequestHandler(ElicitRequestSchema, (req) => this.elicit(req.params));
       c.onclose = () => this.lost(c, "the server closed the connection");
       await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`);

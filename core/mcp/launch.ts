@@ -36,13 +36,24 @@ export interface Launched {
 
 const STDERR_KEEP = 8192;
 
+/**
+ * Let the event loop run (timers, input, rendering). Starting a server has
+ * synchronous stretches (the path policy's scan for git state, the sandbox
+ * profile, the spawn itself), and the awaits in between resolve as
+ * microtasks: without a real turn, several servers starting together held
+ * the loop for their sum (measured up to half a second on a loaded machine).
+ */
+export const yieldLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
+
 export async function launchStdio(spec: McpServerSpec, ctx: LaunchContext): Promise<Launched> {
   const env = ctx.env ?? process.env;
+  await yieldLoop();
   const stateDir = stateDirOf(spec, ctx.workspace, env);
   mkdirSync(join(stateDir, "tmp"), { recursive: true, mode: 0o700 });
   mkdirSync(join(stateDir, "cache"), { recursive: true, mode: 0o700 });
   const cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(ctx.workspace, spec.cwd)) : ctx.workspace;
   const policy = createPathPolicy({ config: (ctx.config.sandbox ?? {}) as SandboxConfig, cwd: ctx.workspace, extraWrite: [stateDir], reasonixHome: ctx.home, env });
+  await yieldLoop();
   const wrapped = await wrapCommand([spec.command!, ...spec.args], {
     policy,
     mode: spec.sandbox ? "enforce" : "off",
