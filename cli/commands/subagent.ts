@@ -1,4 +1,5 @@
 // `reasonix subagent`: manage and run subagent profiles (skills with runAs: subagent; docs/subagents.md).
+import { subagentLine, type SubagentProgress } from "../../core/agents/events.ts";
 import { UsageError } from "../../core/errors.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { bold, dim, green, printJson, warn, yellow } from "../output.ts";
@@ -151,7 +152,9 @@ function runner(readOnly: boolean) {
     const stop = () => ac.abort();
     process.once("SIGINT", stop);
     try {
-      const out = await engine.runSubagent!(args.name, args.task, { readOnly, signal: ac.signal });
+      // Its steps on stderr as they happen (the answer alone goes to stdout).
+      const onProgress = args.json ? undefined : (p: SubagentProgress) => process.stderr.write(`${dim(subagentLine(p), process.stderr)}\n`);
+      const out = await engine.runSubagent!(args.name, args.task, { readOnly, signal: ac.signal, ...(onProgress ? { onProgress } : {}) });
       if (args.json) printJson({ name: args.name, readOnly, ...out });
       else {
         if (out.answer) process.stdout.write(`${out.answer}\n`);

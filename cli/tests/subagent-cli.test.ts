@@ -68,6 +68,11 @@ describe("reasonix subagent", () => {
     const ran = await runCli(ce, ["subagent", "run", "scribe", "write out.txt", "--auto"]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain("REPORT:");
+    // Its steps go to stderr as they happen; stdout holds the answer only.
+    expect(ran.stderr).toContain("↳ subagent scribe started");
+    expect(ran.stderr).toContain("scribe › write_file: out.txt");
+    expect(ran.stderr).toContain("↳ subagent scribe finished");
+    expect(ran.stdout).not.toContain("subagent scribe started");
     expect(readFileSync(join(ce.workspace, "out.txt"), "utf8")).toBe("written by the child\n");
     expect(toolsSeen.at(-1)).toEqual(["read_file", "write_file"]);
 

@@ -76,6 +76,8 @@ export interface RunChildOptions {
   relay?: ApprovalRelay;
   /** Live progress for the parent's front end (tool calls of the child). */
   progress?(message: string): void;
+  /** Where started / tool / ended go when there is no parent session (`reasonix subagent run`). */
+  report?(p: SubagentProgress): void;
 }
 
 export async function runChild(req: ChildRequest, o: RunChildOptions): Promise<ChildOutcome> {
@@ -88,7 +90,7 @@ export async function runChild(req: ChildRequest, o: RunChildOptions): Promise<C
     const c = child;
     let steps = 0;
     const base = { name: req.name, sessionId: c.id, ...(req.parent?.callId ? { callId: req.parent.callId } : {}) };
-    const report = (p: Omit<SubagentProgress, "name">) => o.relay?.reportSubagent?.({ ...base, ...p });
+    const report = (p: Omit<SubagentProgress, "name">) => (o.report ?? o.relay?.reportSubagent?.bind(o.relay))?.({ ...base, ...p });
     report({ phase: "start", ...(req.readOnly ? { readOnly: true } : {}) });
     c.subscribe((e) => {
       if (e.type === "approval_request" && o.relay) {

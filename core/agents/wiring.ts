@@ -10,6 +10,7 @@ import { instructionsBlock, scanInstructionFiles } from "../engine/instructions.
 import type { SessionFile } from "../sessions/store.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { runChild, type ApprovalRelay, type ChildOutcome, type ChildRequest } from "./child.ts";
+import type { SubagentProgress } from "./events.ts";
 import { agentLimits, childModel, type AgentLimits } from "./config.ts";
 import { normalizeWritePaths } from "./paths.ts";
 import { profileRequest, profileResultMessage } from "./profiles.ts";
@@ -43,7 +44,7 @@ export interface AgentWiring {
   readonly limits: AgentLimits;
   forSession(s: { child?: ChildRequest; owner(): AgentOwner | undefined }): SessionAgents;
   /** A profile run straight from the CLI (no parent session). */
-  runProfile(entry: CommandEntry, task: string, o: { readOnly: boolean; signal?: AbortSignal }): Promise<ChildOutcome>;
+  runProfile(entry: CommandEntry, task: string, o: { readOnly: boolean; signal?: AbortSignal; onProgress?(p: SubagentProgress): void }): Promise<ChildOutcome>;
 }
 
 export function createAgentWiring(o: WiringOptions): AgentWiring {
@@ -94,7 +95,7 @@ export function createAgentWiring(o: WiringOptions): AgentWiring {
     async runProfile(entry, task, ro) {
       const tree = new AgentTree(limits);
       const req = await profileRequest(entry, task, { readOnly: ro.readOnly, depth: 1 });
-      return runChild(req, { open: (r) => openChild({ ...r, tree }), tree, workspace: o.workspace, signal: ro.signal ?? new AbortController().signal });
+      return runChild(req, { open: (r) => openChild({ ...r, tree }), tree, workspace: o.workspace, signal: ro.signal ?? new AbortController().signal, ...(ro.onProgress ? { report: ro.onProgress } : {}) });
     },
   };
 }

@@ -404,7 +404,7 @@ export interface Engine {
    * session, outside any parent (`reasonix subagent try|run`); `readOnly`
    * gives it the strict read-only tools whatever the profile says.
    */
-  runSubagent?(name: string, task: string, opts: { readOnly: boolean; signal?: AbortSignal }): Promise<SubagentOutcome>;
+  runSubagent?(name: string, task: string, opts: { readOnly: boolean; signal?: AbortSignal; onProgress?(p: import("../agents/events.ts").SubagentProgress): void }): Promise<SubagentOutcome>;
   /**
    * Catalog sources the engine adds to the workspace's files: the MCP
    * servers' prompts as `/mcp__<server>__<prompt>` (their list grows as
