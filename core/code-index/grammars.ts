@@ -38,8 +38,14 @@ function loadRuntime(): Promise<Runtime> {
   runtime ??= (async () => {
     const [{ grammarBytes }, ts] = await Promise.all([import("./assets.ts"), import("@vscode/tree-sitter-wasm")]);
     const unpack = (name: string): Uint8Array => {
-      const bytes = grammarBytes(name);
-      if (!bytes) throw new Error(`code_index: grammar ${name} is not part of this program`);
+      let bytes: Uint8Array | null;
+      try {
+        bytes = grammarBytes(name);
+      } catch (e) {
+        // From source: the package is missing (npm ci). A binary built without scripts/build.ts has no pack.
+        throw new Error(`code_index: cannot load ${name}.wasm (${(e as Error).message}); run npm ci, or build with npm run build`);
+      }
+      if (!bytes) throw new Error(`code_index: grammar ${name} is not part of this build`);
       return bytes;
     };
     const mod = ((ts as { default?: unknown }).default ?? ts) as { Parser: typeof Parser; Language: typeof Language };
