@@ -15,6 +15,7 @@ import { runSessionCommand, sessionCommand } from "../commands/session-commands.
 import { promptText } from "./prompt.ts";
 import { goalPromptArg, runAcpGoal } from "./goal.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
+import { RelayedCalls } from "./relayed.ts";
 
 /** What a session needs from the connection. */
 export interface ClientPort {
@@ -33,6 +34,8 @@ export class AcpSession {
   private unsubscribe: (() => void) | undefined;
   private lastError: string | undefined;
   private prompting = false;
+  /** Subagents' calls the editor first hears of in a permission request. */
+  private readonly relayed = new RelayedCalls();
   /** Set when the engine exists for this session alone (client-passed MCP servers). */
   ownEngine = false;
 
@@ -70,12 +73,14 @@ export class AcpSession {
   }
 
   private onEvent(e: EngineEvent): void {
+    for (const u of this.relayed.observe(e)) this.send(u);
     if (e.type === "approval_request") {
       const params = permissionRequest(this.id, e, this.translator);
       // After the tool_call announcement, so the client knows the call it is asked about.
       void this.flush()
         .then(() => askPermission((p) => this.port.requestPermission(p), params, (why) => this.port.log.error(`${this.id}: ${why}`)))
         .then((decision) => {
+          for (const u of this.relayed.answered(e.callId, decision)) this.send(u);
           try {
             this.live.approve(e.callId, decision);
           } catch {

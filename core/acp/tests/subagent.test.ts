@@ -44,6 +44,10 @@ for (const [answer, written] of [["allow_once", true], ["reject", false]] as con
     expect(req.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
     expect(existsSync(join(env.workspace, "a.txt"))).toBe(written);
     if (written) expect(readFileSync(join(env.workspace, "a.txt"), "utf8")).toBe("from child\n");
+    // The editor first heard of the child's call in the request; its card is closed afterwards.
+    expect(editor.updates.some((u) => u.update.sessionUpdate === "tool_call" && u.update.toolCallId === req.toolCall.toolCallId)).toBe(false);
+    const closed = editor.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === req.toolCall.toolCallId) as acp.ToolCallUpdate[];
+    expect(closed.at(-1)?.status).toBe(written ? "completed" : "failed");
     const thoughts = editor.text(s.sessionId, "agent_thought_chunk");
     expect(thoughts).toContain("[↳ subagent scribe started]");
     expect(thoughts).toContain("[scribe › write_file: a.txt]");
