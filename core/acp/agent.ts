@@ -15,6 +15,7 @@ import { availableCommands } from "./commands.ts";
 import { AcpSession } from "./session.ts";
 import { guardBatches } from "./batch-guard.ts";
 import { canElicit } from "./elicitation.ts";
+import { defaultModelVision } from "./images.ts";
 import { toRequestError } from "./errors.ts";
 import { Workspaces, type WorkspaceOptions } from "./workspaces.ts";
 
@@ -114,7 +115,8 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
         agentCapabilities: {
           loadSession: true,
           sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // Pictures when the model new sessions start with accepts them (a prompt for another model is refused, naming it).
+          promptCapabilities: { image: defaultModelVision(opts.home), audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
           _meta: { "reasonix.io": { sessionSteer: { method: STEER_METHOD } } },
         },

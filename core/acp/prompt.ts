@@ -2,13 +2,15 @@
  * ACP prompt content → the text of one user turn. Text blocks as they are;
  * an editor's selection (embedded resource) and file references (resource
  * links) become marked context the model can tell apart from the request.
+ * Image blocks are taken out by promptImages (images.ts) where pictures are
+ * accepted (session/prompt); elsewhere (steering) they are refused.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 
 const MAX_PROMPT_CHARS = 2_000_000;
 
-export function promptText(blocks: acp.ContentBlock[], field = "prompt"): string {
+export function promptText(blocks: acp.ContentBlock[], field = "prompt", opts: { images?: boolean } = {}): string {
   if (!Array.isArray(blocks) || blocks.length === 0) throw RequestError.invalidParams({ field }, `${field} must be a non-empty list of content blocks`);
   const parts: string[] = [];
   blocks.forEach((b, i) => {
@@ -26,6 +28,8 @@ export function promptText(blocks: acp.ContentBlock[], field = "prompt"): string
         break;
       }
       case "image":
+        if (opts.images) break;
+        throw RequestError.invalidParams({ field: `${field}[${i}]` }, `${field}[${i}]: image content is not supported here (pictures go in session/prompt)`);
       case "audio":
         throw RequestError.invalidParams({ field: `${field}[${i}]` }, `${field}[${i}]: ${b.type} content is not supported (promptCapabilities.${b.type} is false)`);
       default:

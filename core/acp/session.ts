@@ -13,6 +13,7 @@ import { askPermission, permissionRequest } from "./permissions.ts";
 import { relayElicitation, type ElicitPort } from "./elicitation.ts";
 import { runSessionCommand, sessionCommand } from "../commands/session-commands.ts";
 import { promptText } from "./prompt.ts";
+import { checkModelVision, promptImages } from "./images.ts";
 import { goalPromptArg, runAcpGoal } from "./goal.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
 import { RelayedCalls } from "./relayed.ts";
@@ -113,7 +114,9 @@ export class AcpSession {
 
   async prompt(blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
     if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session (cancel it, or steer it)");
-    const text = promptText(blocks);
+    const text = promptText(blocks, "prompt", { images: true });
+    const images = promptImages(blocks);
+    checkModelVision(images, this.engine.models().find((m) => m.name === this.model));
     const goalArg = goalPromptArg(text);
     if (goalArg !== undefined) return this.goal(goalArg);
     const cmd = slashCommand(text);
@@ -125,7 +128,7 @@ export class AcpSession {
     try {
       let reason;
       try {
-        reason = await this.live.submit(text);
+        reason = await this.live.submit(text, images.length ? { images } : undefined);
       } catch (e) {
         throw RequestError.internalError({ sessionId: this.id }, errorMessage(e));
       }
