@@ -7,15 +7,11 @@
 // verdict at once), alternating three times; the fastest run of each counts. The model's own time is N bare streamed HTTP exchanges
 // with the Guardian's server, done by a plain fetch client in the same run.
 //   overhead per call = (on − off − bare Guardian HTTP) / N      goal ≤ 5 ms
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createEngine } from "../../core/engine/index.ts";
 import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
-import { ToolRegistry } from "../../core/tools/registry.ts";
+import { bareClient, benchDirs, cpuMs, noopTools } from "../lib/bench-engine.ts";
 
 const REPEATS = 3;
-const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const VERDICT: ScriptStep = { text: JSON.stringify({ risk: "low", user_authorization: "high", reason: "creates an empty file in the workspace" }) };
 
 export interface GuardianBench {
@@ -28,21 +24,8 @@ export interface GuardianBench {
 }
 
 export async function guardianBench(calls: number): Promise<GuardianBench> {
-  const dir = mkdtempSync(join(tmpdir(), "rx-bench-guardian-"));
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(home, ".env"), "BENCH_KEY=sk-bench\n", { mode: 0o600 });
-  const tools = new ToolRegistry();
-  tools.register({
-    name: "bash",
-    description: "no-op stand-in for bash",
-    inputSchema: { type: "object", properties: { command: { type: "string" } } },
-    kind: "bash",
-    summarize: (i: { command?: string }) => String(i?.command ?? ""),
-    run: async () => ({ ok: true, output: "ok" }),
-  });
+  const { home, ws, cleanup } = benchDirs("rx-bench-guardian-");
+  const tools = noopTools({ name: "bash", description: "no-op stand-in for bash", kind: "bash", properties: { command: { type: "string" } }, summarize: (i: { command?: string }) => String(i?.command ?? "") });
   const round: ScriptStep = { text: "next", toolCalls: [{ name: "bash", arguments: { command: "touch f" } }] };
   // Warm-up turn (one gated call: SDK clients, first connections), then the timed turn.
   const execSteps = (): ScriptStep[] => [round, { text: "warm" }, ...Array.from({ length: calls }, () => round), { text: "done" }];
@@ -97,14 +80,14 @@ export async function guardianBench(calls: number): Promise<GuardianBench> {
     if (runs.some((x) => x.off.reviews !== 0 || x.on.reviews !== calls + 1)) throw new Error(`guardian bench: expected 0 and ${calls + 1} reviews per run`);
     // The Guardian model's own time: the same exchanges with a bare fetch client.
     const ref = await startScriptedOpenAI([]);
-    const body = JSON.stringify({ model: "g", messages: [{ role: "user", content: "x" }], stream: true });
+    const exchange = bareClient(ref.url, "g");
     let bareMs = Infinity;
     let bareCpu = Infinity;
     for (let r = 0; r < REPEATS; r++) {
       ref.push(...Array.from({ length: calls }, () => VERDICT));
       const c = process.cpuUsage();
       const t = performance.now();
-      for (let i = 0; i < calls; i++) await (await fetch(`${ref.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
+      for (let i = 0; i < calls; i++) await exchange();
       bareMs = Math.min(bareMs, performance.now() - t);
       bareCpu = Math.min(bareCpu, cpuMs(process.cpuUsage(c)));
     }
@@ -119,7 +102,7 @@ export async function guardianBench(calls: number): Promise<GuardianBench> {
       cpuPerCallMs: (Math.min(...runs.map((x) => x.on.cpu)) - Math.min(...runs.map((x) => x.off.cpu)) - bareCpu) / calls,
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    cleanup();
   }
 }
 

@@ -10,12 +10,9 @@
 // fetch client in the same run. Reference: creating and closing a plain
 // session (engine.createSession + close), measured in the same run.
 //   spawn overhead = (task − plain − bare child HTTP) / N      goal ≤ 20 ms
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createEngine } from "../../core/engine/index.ts";
 import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
-import { ToolRegistry } from "../../core/tools/registry.ts";
+import { bareClient, benchDirs, noopTools } from "../lib/bench-engine.ts";
 
 const REPEATS = 3;
 
@@ -29,17 +26,8 @@ export interface SubagentBench {
 }
 
 export async function subagentBench(n: number): Promise<SubagentBench> {
-  const dir = mkdtempSync(join(tmpdir(), "rx-bench-subagent-"));
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(home, ".env"), "BENCH_KEY=sk-bench\n", { mode: 0o600 });
-  const tools = new ToolRegistry();
-  tools.register({
-    name: "noop", description: "does nothing", inputSchema: { type: "object", properties: {} }, kind: "read",
-    summarize: () => "noop", run: async () => ({ ok: true, output: "ok" }),
-  });
+  const { home, ws, cleanup } = benchDirs("rx-bench-subagent-");
+  const tools = noopTools({ name: "noop", description: "does nothing", kind: "read" });
   const engineFor = (url: string) =>
     createEngine({
       workspace: ws, home, tools, permissionMode: "auto", headless: true, mcp: false,
@@ -69,10 +57,10 @@ export async function subagentBench(n: number): Promise<SubagentBench> {
   try {
     // Bare child model time: the child's one streamed exchange, N times.
     const bare = await startScriptedOpenAI(Array.from({ length: n + 1 }, () => ({ text: "child answer" })));
-    const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }], stream: true });
-    await (await fetch(`${bare.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
+    const exchange = bareClient(bare.url, "m");
+    await exchange();
     const b0 = performance.now();
-    for (let i = 0; i < n; i++) await (await fetch(`${bare.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
+    for (let i = 0; i < n; i++) await exchange();
     const bareMs = performance.now() - b0;
     await bare.close();
 
@@ -94,7 +82,7 @@ export async function subagentBench(n: number): Promise<SubagentBench> {
     await llm.close();
     return { spawns: n, plainMs, taskMs, bareMs, perSpawnMs: (taskMs - plainMs - bareMs) / n, sessionCreateMs };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    cleanup();
   }
 }
 

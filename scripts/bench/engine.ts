@@ -29,11 +29,11 @@ import { AppendLog } from "../../core/sessions/log.ts";
 import type { SessionRecord } from "../../core/sessions/records.ts";
 import { SessionStore } from "../../core/sessions/store.ts";
 import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
-import { ToolRegistry } from "../../core/tools/registry.ts";
 import { skillIndex, workspaceCommands } from "../../core/commands/index.ts";
 import { hashInput } from "../../core/trust/inputs.ts";
 import { guardianBench, printGuardianBench } from "./engine-guardian.ts";
 import { printSubagentBench, subagentBench } from "./engine-subagent.ts";
+import { bareClient, benchDirs, cpuMs, noopTools } from "../lib/bench-engine.ts";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -41,15 +41,9 @@ const opt = (name: string, def: number) => {
   return i >= 0 ? Number(argv[i + 1]) : def;
 };
 const ROUNDS = opt("rounds", 200);
-const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const EVENTS = opt("events", 10_000);
 
-const dir = mkdtempSync(join(tmpdir(), "rx-bench-engine-"));
-const home = join(dir, "home");
-const ws = join(dir, "ws");
-mkdirSync(home, { recursive: true });
-mkdirSync(ws, { recursive: true });
-writeFileSync(join(home, ".env"), "BENCH_KEY=sk-bench\n", { mode: 0o600 });
+const { home, ws, cleanup } = benchDirs("rx-bench-engine-");
 
 const steps = (): ScriptStep[] => [
   ...Array.from({ length: ROUNDS }, (_, i) => ({ text: `step ${i}`, toolCalls: [{ name: "noop", arguments: { i } }] })),
@@ -58,25 +52,14 @@ const steps = (): ScriptStep[] => [
 
 try {
   // --- 1. tool-round overhead ------------------------------------------------
-  const tools = new ToolRegistry();
-  tools.register({
-    name: "noop",
-    description: "does nothing",
-    inputSchema: { type: "object", properties: { i: { type: "number" } } },
-    kind: "read",
-    summarize: () => "noop",
-    run: async () => ({ ok: true, output: "ok" }),
-  });
+  const tools = noopTools({ name: "noop", description: "does nothing", kind: "read", properties: { i: { type: "number" } } });
 
   // Reference: the same exchanges with a bare fetch client reading every byte.
   const ref = await startScriptedOpenAI(steps());
-  const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }], stream: true });
+  const exchange = bareClient(ref.url, "m");
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i <= ROUNDS; i++) {
-    const res = await fetch(`${ref.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
-    await res.text();
-  }
+  for (let i = 0; i <= ROUNDS; i++) await exchange();
   const refMs = performance.now() - t0;
   const refCpu = cpuMs(process.cpuUsage(c0));
   await ref.close();
@@ -186,7 +169,7 @@ try {
   // --- 5. Subagent spawn per task call ------------------------------------------
   printSubagentBench(await subagentBench(opt("spawns", 50)));
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  cleanup();
 }
 
 /** 200 commands + 50 skills on disk; median time of building the catalog and the skill index. */
