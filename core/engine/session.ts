@@ -129,6 +129,9 @@ export class LiveSession implements EngineSession {
         this.emit({ type: "goal", change, goal, ...(message ? { message } : {}) });
       },
       warn: (code, message) => this.notice(code, message),
+      note: (content) => this.addDriverNote(content),
+      // The evaluator runs on the session's own model: its usage is priced like the executor's.
+      spent: (usage) => this.recordUsage(this.state.openTurn ?? Math.max(0, this.state.nextTurn - 1), usage, { role: "goal_evaluator", prices: this.deps.prices ?? this.deps.provider.prices }),
     });
   }
   readonly goal: GoalDriver;
@@ -669,10 +672,21 @@ export class LiveSession implements EngineSession {
   steer(text: string): SteerDisposition {
     if (this.closed) throw new ReasonixError("session_closed", "session is closed");
     if (!text.trim()) throw new ReasonixError("steer_empty", "steering guidance is empty");
-    this.steers.push(text);
+    this.steers.push(steerMessage(text));
     return this.abort && !this.abort.signal.aborted ? "steer_accepted" : "queued_followup";
   }
+  /** User-role messages waiting for the next model step, worded as sent (steering, goal-driver notes). */
   private steers: string[] = [];
+
+  /**
+   * A note from the host, not the user (the goal driver's strategy redirect):
+   * sent as worded, as a user-role message at the next model step, like
+   * steering but without steering's "the user added this" label.
+   */
+  addDriverNote(content: string): void {
+    if (this.closed) throw new ReasonixError("session_closed", "session is closed");
+    this.steers.push(content);
+  }
 
   /** The provider of the running turn: the session's, or the one a command's `model:` chose for this turn. */
   private turnProvider: { provider: Provider; prices?: Prices } | undefined;
@@ -696,7 +710,7 @@ export class LiveSession implements EngineSession {
   /** Commit pending guidance as user messages; true when there was some. */
   private takeSteers(turn: number): boolean {
     if (this.steers.length === 0) return false;
-    for (const text of this.steers.splice(0)) this.commit({ t: "msg", turn, msg: { role: "user", content: steerMessage(text) } });
+    for (const content of this.steers.splice(0)) this.commit({ t: "msg", turn, msg: { role: "user", content } });
     return true;
   }
 

@@ -76,7 +76,7 @@ export type EngineEvent =
       cost?: { turn: number; total: number; currency: string };
       /** What cache hits saved in the session so far, in cost's currency. */
       cacheSaved?: number;
-      /** The step reported here was the planner's or the Guardian's (absent: the executor's). */
+      /** The step reported here was the planner's, the Guardian's or the goal evaluator's (absent: the executor's). */
       role?: UsageRole;
       /** Session spend by role, once the planner or the Guardian spent any; `total` and `cost` include it. */
       byRole?: Partial<Record<UsageRole, RoleSpend>>;
@@ -137,8 +137,8 @@ export type EngineEvent =
   | ({ type: "subagent" } & import("../agents/events.ts").SubagentProgress)
   | { type: "error"; code: string; message: string };
 
-/** Who spent tokens besides the executor (the session's own model). */
-export type UsageRole = "planner" | "guardian";
+/** Who spent tokens besides the executor's turns (goal_evaluator: goal mode's judge, on the session's own model). */
+export type UsageRole = "planner" | "guardian" | "goal_evaluator";
 
 /** One role's spend in a session so far; `cost` in the usage event's currency, when priced. */
 export interface RoleSpend {

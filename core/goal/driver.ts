@@ -281,8 +281,15 @@ export class GoalDriver implements GoalControl, GoalToolPort {
 
   private async evaluate(): Promise<Verdict> {
     const v = this.view!;
-    const { verdict, usage } = await evaluateTurn(this.host.provider, { objective: v.objective, todos: this.todoList, history: this.host.session.history() }, this.settings.evaluatorTimeoutMs, this.stop.signal);
-    this.view = { ...this.view!, requests: this.view!.requests + 1, tokens: this.view!.tokens + usage.inputTokens + usage.outputTokens };
+    const { verdict } = await evaluateTurn(this.host.provider, { objective: v.objective, todos: this.todoList, history: this.host.session.history() }, this.settings.evaluatorTimeoutMs, this.stop.signal, (usage) => {
+      // In the goal's statistics and, through the host, in the session's usage records (role goal_evaluator).
+      this.view = { ...this.view!, requests: this.view!.requests + 1, tokens: this.view!.tokens + usage.inputTokens + usage.outputTokens };
+      try {
+        this.host.spent(usage);
+      } catch {
+        // The session closed under us: nothing left to record into.
+      }
+    });
     return verdict;
   }
 
@@ -298,12 +305,11 @@ export class GoalDriver implements GoalControl, GoalToolPort {
     this.tracker.observe(e);
   }
 
-  /** Stalled rounds: a strategy redirect joins the conversation at the tail, like steering. */
+  /** Stalled rounds: a goal-driver note joins the conversation at the tail (not labelled as the user's). */
   private redirect(rounds: number): void {
     if (!this.view || this.view.status !== "active") return;
-    const text = redirectMessage(rounds);
     try {
-      this.host.session.steer?.(text);
+      this.host.note(redirectMessage(rounds));
     } catch {
       return;
     }

@@ -3,7 +3,8 @@
  * report, ONE plain chat request (no tools, no retries, a short deadline)
  * judges the turn from a digest of it. Any failure — an HTTP error, the
  * deadline, an answer that is not the asked-for JSON — is thrown as an
- * EvaluatorError; the driver pauses the goal with its message.
+ * EvaluatorError; the driver pauses the goal with its message. The usage of
+ * an answer that came back is reported either way (role goal_evaluator).
  */
 import type { EngineEvent, TodoItem, Usage } from "../engine/types.ts";
 import type { Provider } from "../providers/types.ts";
@@ -58,6 +59,8 @@ export async function evaluateTurn(
   input: { objective: string; todos: TodoItem[]; history: EngineEvent[] },
   timeoutMs: number,
   signal: AbortSignal,
+  /** Told the usage of every answer that came back, also one that is not a verdict. */
+  spent: (usage: Usage) => void = () => {},
 ): Promise<{ verdict: Verdict; usage: Usage }> {
   const deadline = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, deadline]);
@@ -72,5 +75,6 @@ export async function evaluateTurn(
     if (deadline.aborted && !signal.aborted) throw new EvaluatorError(`the evaluator did not answer within ${Math.round(timeoutMs / 1000)} s ([agent] goal_evaluator_timeout_seconds)`);
     throw new EvaluatorError(`the evaluator request failed: ${e instanceof Error ? e.message : String(e)}`);
   }
+  spent(res.usage);
   return { verdict: parseVerdict(res.message.content), usage: res.usage };
 }

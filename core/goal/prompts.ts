@@ -37,10 +37,13 @@ export function unverifiedNote(unverified: string[]): string {
   ].join("\n");
 }
 
-/** Injected (like steering) after rounds without new progress. */
+/** The goal driver's label on what it says to the model itself (never worded as the user's). */
+export const DRIVER_NOTE_LABEL = "[Goal mode: a note from the goal driver, not from the user]";
+
+/** Injected at the tail (a user-role message, like steering but labelled as the driver's) after rounds without new progress. */
 export function redirectMessage(rounds: number): string {
   return [
-    `[Goal mode] The last ${rounds} rounds produced nothing new: the same calls with the same results, or failures.`,
+    `${DRIVER_NOTE_LABEL} The last ${rounds} rounds produced nothing new: the same calls with the same results, or failures.`,
     "Change strategy: re-read the objective and the todo list, question the assumption that keeps failing, try a different approach or a smaller step, or report update_goal blocked if you need the user.",
   ].join("\n");
 }

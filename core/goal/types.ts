@@ -1,5 +1,5 @@
 /** Goal mode's internal contracts: what the driver needs from a session, and what the goal tools see. */
-import type { EngineSession, GoalChange, GoalView, TodoItem } from "../engine/types.ts";
+import type { EngineSession, GoalChange, GoalView, TodoItem, Usage } from "../engine/types.ts";
 import type { Provider } from "../providers/types.ts";
 
 /** The model's end-of-turn disposition (the update_goal tool). */
@@ -22,6 +22,13 @@ export interface GoalHost {
   record(change: GoalChange, goal: GoalView, message?: string): void;
   /** A notice for the user (recorded, never sent to the model). */
   warn(code: string, message: string): void;
+  /**
+   * A goal-driver note for the model (the stall redirect): a user-role message
+   * at the next model step, sent as worded (not labelled as the user's).
+   */
+  note(content: string): void;
+  /** The evaluator's model call spent this: a usage record with role goal_evaluator (session total and cost). */
+  spent(usage: Usage): void;
 }
 
 /** What update_goal and complete_step reach through ToolContext.goal. */

@@ -13,7 +13,7 @@ export type SessionRecord =
   | { t: "checkpoint"; turn: number; path: string; blob: string | null }
   /**
    * cost: spend of this step in `currency`, when the model has prices; saved: what the cache saved on it.
-   * role: the planner's or the Guardian's model call (absent: the executor's).
+   * role: the planner's, the Guardian's or the goal evaluator's model call (absent: the executor's).
    */
   | { t: "usage"; turn: number; usage: Usage; cost?: number; currency?: string; saved?: number; role?: UsageRole }
   | { t: "todo"; items: TodoItem[] }

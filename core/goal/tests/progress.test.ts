@@ -4,7 +4,9 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineEvent } from "../../engine/types.ts";
+import { steerMessage } from "../../engine/session.ts";
 import { ProgressTracker } from "../progress.ts";
+import { DRIVER_NOTE_LABEL, redirectMessage } from "../prompts.ts";
 import { signOff } from "../tools.ts";
 import { cleanupAfterEach, report, rig } from "./helpers.ts";
 
@@ -45,7 +47,7 @@ test("argument order does not make a repeat look new", async () => {
   expect(t.stalled).toBe(1);
 });
 
-test("8 rounds without progress inject a strategy redirect at the tail of the next request", async () => {
+test("8 rounds without progress inject a strategy redirect at the tail of the next request, worded as the goal driver's note", async () => {
   const steps = [...Array.from({ length: 9 }, () => read("a.txt")), { toolCalls: [report("complete", "a.txt read")] }, { text: "done" }];
   const { sb, s, llm, events } = await rig(steps);
   writeFileSync(join(sb.workspace, "a.txt"), "same every time");
@@ -57,6 +59,11 @@ test("8 rounds without progress inject a strategy redirect at the tail of the ne
   const last = reqs[9]!.body.messages.at(-1);
   expect(last.role).toBe("user");
   expect(last.content).toContain("Change strategy");
+  // Worded as the goal driver's note, never as something the user added (steering's label).
+  expect(last.content).toBe(redirectMessage(8));
+  expect(last.content.startsWith(DRIVER_NOTE_LABEL)).toBe(true);
+  expect(last.content).not.toContain(steerMessage("").trim());
+  expect(JSON.stringify(reqs[9]!.body.messages)).not.toContain("The user added this");
   expect(reqs[9]!.body.messages.at(-2).role).toBe("tool");
   expect(JSON.stringify(reqs[9]!.body.tools)).toBe(JSON.stringify(reqs[0]!.body.tools));
   const redirects = events.filter((e) => e.type === "goal" && e.change === "redirect");
