@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chatFixture, hasTmux, ready, type Pane } from "./chat-helpers.ts";
+import { chatFixture, closeMenu, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
 
 const skip = !hasTmux();
@@ -14,13 +14,6 @@ const f = chatFixture();
 const { setup, chat } = f;
 
 const lastUser = (i: number) => f.llm.chatRequests()[i]!.body.messages.filter((m: any) => m.role === "user").at(-1).content;
-/** Leave the chat the way a person does and wait until it has exited (it holds the session's lock until then). */
-async function quit(p: Pane) {
-  p.keys("C-c");
-  await p.waitFor("press Ctrl-C again");
-  p.keys("C-c");
-  await p.waitFor("[exit 0]", { all: true });
-}
 const sessionId = (s: string) => /session (\d{8}-\d{6}-[0-9a-f]{6})/.exec(s)?.[1];
 
 describe.skipIf(skip)("reasonix chat keys and commands", () => {
@@ -31,8 +24,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     await p.waitFor("mode ask");
     p.keys("BTab");
     await p.waitFor("mode auto");
-    p.type("write auto.txt");
-    p.keys("Enter");
+    p.send("write auto.txt");
     const s = await p.waitFor("written in auto");
     expect(s).not.toContain("Allow write_file");
     expect(readFileSync(join(f.ce.workspace, "auto.txt"), "utf8")).toBe("auto\n");
@@ -53,29 +45,24 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     const p = chat();
     await ready(p);
     const first = sessionId(p.screen())!;
-    p.type("hello");
-    p.keys("Enter");
+    p.send("hello");
     await p.waitFor("first answer");
     p.type("/mo");
     let s = await p.waitFor("Permission mode for the rest");
     expect(s).toContain("Pick the model");
     expect(s).not.toContain("Commands and keys"); // /help is filtered out
     p.keys("C-u");
-    p.keys("Escape");
-    // ESC followed at once by a key reads as Alt+key (as in every terminal): pause like a person.
-    await Bun.sleep(150);
+    await closeMenu(p);
     p.type("/model");
     await p.waitFor("Pick the model");
     p.keys("Enter"); // Enter on the menu runs the command
     await p.waitFor("Model");
     s = await p.waitFor("other-model");
-    p.type("other");
-    p.keys("Enter");
+    p.send("other");
     s = await p.waitFor("model other from here on");
     expect(sessionId(p.all())).toBe(first);
     await p.waitFor("other · mode ask");
-    p.type("hi other");
-    p.keys("Enter");
+    p.send("hi other");
     await p.waitFor("answer from other");
     expect(f.llm.chatRequests()[1]!.body.model).toBe("other-model");
     expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["hello", "hi other"]);
@@ -84,8 +71,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     await p.waitFor("Start a new conversation");
     p.keys("Enter");
     s = await p.waitFor((x) => (x.match(/session \d{8}-\d{6}-[0-9a-f]{6} ·/g) ?? []).length >= 2, { all: true });
-    p.type("fresh");
-    p.keys("Enter");
+    p.send("fresh");
     await p.waitFor("fresh answer");
     expect(f.llm.chatRequests()[2]!.body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
     expect(first).toBeDefined();
@@ -95,8 +81,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "made.txt", content: "made\n" } }] }, { text: "made it" }]);
     const p = chat(["chat", "--permission-mode", "auto"]);
     await ready(p);
-    p.type("make a file");
-    p.keys("Enter");
+    p.send("make a file");
     await p.waitFor("made it");
     expect(existsSync(join(f.ce.workspace, "made.txt"))).toBe(true);
     p.type("/rewind");
@@ -135,8 +120,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     await setup([{ text: "slow answer", delayMs: 1500 }, { text: "queued answer" }, { text: "again" }]);
     let p = chat();
     await ready(p);
-    p.type("first prompt");
-    p.keys("Enter");
+    p.send("first prompt");
     await p.waitFor("Esc cancels");
     p.type("second prompt");
     p.keys("Tab"); // Enter would steer the running turn (chat-steer.test.ts)
@@ -176,8 +160,7 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     await setup([{ text: "terminal answer" }, { text: "answer to the web prompt" }]);
     const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
     await ready(p);
-    p.type("from the terminal");
-    p.keys("Enter");
+    p.send("from the terminal");
     await p.waitFor("terminal answer");
     const id = sessionId(p.all())!;
     p.type("/web");
@@ -212,8 +195,7 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     ]);
     const p = chat();
     await ready(p);
-    p.type("write p.txt");
-    p.keys("Enter");
+    p.send("write p.txt");
     await p.waitFor("p always (rule Edit(p.txt))");
     p.keys("p");
     const s = await p.waitFor("first written");
@@ -226,8 +208,7 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     await setup([{ reasoning: "First I think about it.\nThen I decide.", text: "The answer." }]);
     const p = chat();
     await ready(p);
-    p.type("think");
-    p.keys("Enter");
+    p.send("think");
     let s = await p.waitFor("The answer.");
     expect(s).toMatch(/∴ First I think about it\. … +\(\d+ chars · Ctrl-O shows it\)/);
     expect(s).not.toContain("Then I decide.");
@@ -266,8 +247,7 @@ describe.skipIf(skip)("continuing sessions", () => {
     await setup([{ text: "first session answer" }, { text: "continued answer" }]);
     let p = chat();
     await ready(p);
-    p.type("remember the number 7");
-    p.keys("Enter");
+    p.send("remember the number 7");
     await p.waitFor("first session answer");
     await quit(p);
 
@@ -281,8 +261,7 @@ describe.skipIf(skip)("continuing sessions", () => {
 
     p = chat(["chat", "-c"]);
     s = await p.waitFor("› remember the number 7");
-    p.type("and now?");
-    p.keys("Enter");
+    p.send("and now?");
     await p.waitFor("continued answer");
     expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["remember the number 7", "and now?"]);
   });
@@ -298,14 +277,11 @@ describe.skipIf(skip)("custom commands and skills in the / menu", () => {
     p.type("/gre");
     await p.waitFor("Greet someone warmly");
     p.keys("C-u");
-    p.keys("Escape");
-    await Bun.sleep(150);
-    p.type("/hlep");
-    p.keys("Enter");
+    await closeMenu(p);
+    p.send("/hlep");
     await p.waitFor("unknown command /hlep");
     p.type("/greet the team");
-    p.keys("Escape");
-    await Bun.sleep(150);
+    await closeMenu(p);
     p.keys("Enter");
     await p.waitFor("greeted");
     expect(f.llm.chatRequests()).toHaveLength(1);
@@ -323,14 +299,12 @@ describe.skipIf(skip)("informational commands", () => {
     await setup([{ toolCalls: [{ name: "todo_write", arguments: { todos: [{ content: "write the tests", status: "in_progress" }] } }] }, { text: "planned" }], 'context_window = 1000\nprices = { input = 1.0, output = 4.0, currency = "USD" }');
     const p = chat();
     await ready(p);
-    p.type("plan");
-    p.keys("Enter");
+    p.send("plan");
     await p.waitFor("planned");
     await p.waitFor(/ctx \d+%/); // a percentage: the entry sets context_window
     const run = async (cmd: string, expectText: string | RegExp | ((s: string) => boolean)) => {
       p.type(cmd);
-      p.keys("Escape");
-      await Bun.sleep(150);
+      await closeMenu(p);
       p.keys("Enter");
       return p.waitFor(expectText);
     };

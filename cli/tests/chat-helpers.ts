@@ -22,6 +22,8 @@ export interface Pane {
   keys(...keys: string[]): void;
   /** Type text literally (no key names). */
   type(text: string): void;
+  /** Type text literally, then press Enter. */
+  send(text: string): void;
   resize(cols: number, rows: number): void;
   waitFor(test: string | RegExp | ((screen: string) => boolean), opts?: { timeoutMs?: number; all?: boolean }): Promise<string>;
   /** True once the program in the pane has exited. */
@@ -60,6 +62,10 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
     raw: () => capture(["-e", "-S", "-"]),
     keys: (...keys) => void tmux(socket, ["send-keys", "-t", name, ...keys]),
     type: (text) => void tmux(socket, ["send-keys", "-t", name, "-l", text]),
+    send: (text) => {
+      pane.type(text);
+      pane.keys("Enter");
+    },
     resize: (cols, rows) => void tmux(socket, ["resize-window", "-t", name, "-x", String(cols), "-y", String(rows)]),
     waitFor: async (t, o = {}) => {
       // Generous: the CI machine has 2 cores shared by every suite.
@@ -81,6 +87,20 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
 
 /** The editor is up: its two border lines and the status line are on screen. */
 export const ready = (p: Pane) => p.waitFor((s) => (s.match(/^─{20,}/gm) ?? []).length >= 2 && s.includes("mode "));
+
+/** Close the open menu (Escape). ESC followed at once by a key reads as Alt+key (as in every terminal): pause like a person. */
+export async function closeMenu(p: Pane): Promise<void> {
+  p.keys("Escape");
+  await Bun.sleep(150);
+}
+
+/** Leave the chat the way a person does and wait until it has exited (it holds the session's lock until then). */
+export async function quit(p: Pane): Promise<void> {
+  p.keys("C-c");
+  await p.waitFor("press Ctrl-C again");
+  p.keys("C-c");
+  await p.waitFor("[exit 0]", { all: true });
+}
 
 export interface ChatFixture {
   /** The scripted model of the current test. */

@@ -5,7 +5,7 @@
 // one sends what prompts/get returned as the user message.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { chatFixture, hasTmux, ready, type Pane } from "./chat-helpers.ts";
+import { chatFixture, closeMenu, hasTmux, ready, type Pane } from "./chat-helpers.ts";
 import { everythingJs, graceToml, haveServers, nodeBin, pluginToml, sandboxStatus } from "./mcp-helpers.ts";
 
 const skip = !hasTmux() || !haveServers || !sandboxStatus.available;
@@ -16,8 +16,7 @@ const f = chatFixture();
 async function mcpReady(p: Pane): Promise<string> {
   // The server starts in the background when the session opens: ask again until it is up (bounded).
   for (let i = 0; i < 30; i++) {
-    p.type("/mcp");
-    p.keys("Enter");
+    p.send("/mcp");
     const s = await p.waitFor(/everything \[stdio, user\] (ready|starting|failed|idle)/, { timeoutMs: 10_000 });
     if (/everything \[stdio, user\] ready/.test(s)) return s;
     await Bun.sleep(500);
@@ -43,10 +42,8 @@ describe.skipIf(skip)("MCP in the terminal chat", () => {
     expect(menu).toContain("<city> [state]");
     expect(menu).toContain("mcp__everything__simple-prompt");
     p.keys("C-u");
-    p.keys("Escape");
-    await Bun.sleep(150);
-    p.type("/mcp__everything__args-prompt Springfield Illinois");
-    p.keys("Enter");
+    await closeMenu(p);
+    p.send("/mcp__everything__args-prompt Springfield Illinois");
     await p.waitFor("it is sunny");
     const req = f.llm.chatRequests()[0]!.body.messages;
     expect(req.at(-1)).toMatchObject({ role: "user" });

@@ -17,15 +17,13 @@ describe.skipIf(skip)("#note in the terminal chat", () => {
     const agents = join(f.ce.workspace, "AGENTS.md");
     const p = f.chat();
     await ready(p);
-    p.type("#run tests with bun test");
-    p.keys("Enter");
+    p.send("#run tests with bun test");
     await p.waitFor("Add this note to AGENTS.md (a new file)?");
     p.keys("Enter"); // "yes" is first
     await p.waitFor("noted in AGENTS.md (new file)");
     expect(readFileSync(agents, "utf8")).toBe("- run tests with bun test\n");
 
-    p.type("#never push to main");
-    p.keys("Enter");
+    p.send("#never push to main");
     await p.waitFor("Add this note to AGENTS.md?");
     p.keys("Down");
     p.keys("Enter");
@@ -34,13 +32,11 @@ describe.skipIf(skip)("#note in the terminal chat", () => {
 
     p.keys("BTab");
     await p.waitFor("mode auto");
-    p.type("#prefer small commits");
-    p.keys("Enter");
+    p.send("#prefer small commits");
     await p.waitFor("noted in AGENTS.md;");
     expect(readFileSync(agents, "utf8")).toBe("- run tests with bun test\n- prefer small commits\n");
     // A heading-like message with a body is an ordinary prompt.
-    p.type("## not a note");
-    p.keys("Enter");
+    p.send("## not a note");
     await p.waitFor("model answer");
     expect(f.llm.chatRequests()).toHaveLength(1);
     expect(JSON.stringify(f.llm.chatRequests()[0]!.body.messages)).not.toContain("bun test");

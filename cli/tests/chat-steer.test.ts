@@ -15,11 +15,9 @@ describe.skipIf(skip)("steering from the terminal chat", () => {
     await f.setup([{ text: "first draft", delayMs: 2500 }, { text: "revised with tabs" }]);
     const p = f.chat();
     await ready(p);
-    p.type("write the config");
-    p.keys("Enter");
+    p.send("write the config");
     await p.waitFor("Esc cancels");
-    p.type("use tabs, not spaces");
-    p.keys("Enter");
+    p.send("use tabs, not spaces");
     // Shown at once with its disposition, not queued.
     let s = await p.waitFor("» use tabs, not spaces");
     expect(s).toContain("steering · sent to the running turn");

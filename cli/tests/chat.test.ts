@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chatFixture, hasTmux, ready, type Pane } from "./chat-helpers.ts";
+import { chatFixture, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
 
 const skip = !hasTmux();
@@ -12,11 +12,6 @@ if (skip) console.warn("SKIPPED terminal chat tests: tmux is not installed (apt-
 const f = chatFixture();
 const { setup, chat } = f;
 
-async function send(p: Pane, text: string) {
-  p.type(text);
-  p.keys("Enter");
-}
-
 const ANSWER = "# Release notes\n\nThis answer has **bold** text and a list:\n\n- first item\n- second item\n\n```ts\nconst answer = 42;\n```\n\n| name | value |\n|------|-------|\n| a    | 1     |\n\nThat is all.";
 
 describe.skipIf(skip)("reasonix chat in tmux", () => {
@@ -24,7 +19,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await setup([{ text: ANSWER, chunkSize: 5 }]);
     const p = chat();
     await ready(p);
-    await send(p, "write release notes");
+    p.send("write release notes");
     const s = await p.waitFor("That is all.");
     expect(s).toContain("› write release notes");
     expect(s).toContain("Release notes");
@@ -44,7 +39,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await setup([{ text: parts.join("\n"), chunkSize: 3 }]);
     const p = chat(["chat"], { cols: 60, rows: 15 });
     await ready(p);
-    await send(p, "long");
+    p.send("long");
     await p.waitFor((s) => s.includes("Part 40") && s.includes("code 40") && !s.includes("Esc cancels"));
     const all = p.all();
     const seen = [...all.matchAll(/^Part (\d+)$/gm)].map((m) => Number(m[1]));
@@ -65,7 +60,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     ]);
     const p = chat();
     await ready(p);
-    await send(p, "write once.txt");
+    p.send("write once.txt");
     let s = await p.waitFor("Allow write_file");
     expect(s).toContain("+ one");
     expect(s).toContain("y once");
@@ -73,7 +68,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await p.waitFor("wrote once");
     expect(readFileSync(join(f.ce.workspace, "once.txt"), "utf8")).toBe("one\n");
 
-    await send(p, "write denied.txt");
+    p.send("write denied.txt");
     await p.waitFor("write denied.txt", { all: true });
     await p.waitFor("Allow write_file");
     p.keys("n");
@@ -83,7 +78,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(s).toContain("type why");
     expect(existsSync(join(f.ce.workspace, "denied.txt"))).toBe(false);
 
-    await send(p, "write two files");
+    p.send("write two files");
     await p.waitFor("Allow write_file");
     p.keys("a");
     s = await p.waitFor("both written");
@@ -98,9 +93,9 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     const rec = join(f.ce.workspace, "..", "resize.bytes");
     const p = chat(["chat"], { record: rec });
     await ready(p);
-    await send(p, "long answer");
+    p.send("long answer");
     await p.waitFor("line 59 of the earlier answer");
-    await send(p, "now write");
+    p.send("now write");
     await p.waitFor("Allow write_file");
     p.resize(70, 20);
     await Bun.sleep(300);
@@ -125,14 +120,14 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await setup([{ text: "this answer is slow", delayMs: 20_000 }, { text: "after cancel" }]);
     const p = chat();
     await ready(p);
-    await send(p, "slow one");
+    p.send("slow one");
     await p.waitFor("Esc cancels");
     // Cancel once the request is at the model (else the next prompt would meet the slow step).
     for (let i = 0; i < 200 && f.llm.chatRequests().length < 1; i++) await Bun.sleep(25);
     p.keys("Escape");
     await p.waitFor("cancelled");
     await p.waitFor((s) => !s.includes("Esc cancels"));
-    await send(p, "again");
+    p.send("again");
     await p.waitFor("after cancel");
     // Ctrl-C first clears what is typed.
     p.type("half a thought");
@@ -154,7 +149,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(r.stderr).toContain("missing command");
     const p = chat([]);
     await ready(p);
-    await send(p, "hi");
+    p.send("hi");
     await p.waitFor("hello from plain reasonix");
   });
 });
@@ -189,24 +184,17 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
     const rec = join(f.ce.workspace, "..", "nocolor.bytes");
     const p = chat(["chat"], { env: { NO_COLOR: "1" }, record: rec });
     await p.waitFor("line mode");
-    p.type("notes please");
-    p.keys("Enter");
+    p.send("notes please");
     await p.waitFor("That is all.");
-    p.type("write nc.txt");
-    p.keys("Enter");
+    p.send("write nc.txt");
     await p.waitFor("? allow write_file");
-    p.type("y");
-    p.keys("Enter");
+    p.send("y");
     await p.waitFor("wrote nc");
     expect(readFileSync(join(f.ce.workspace, "nc.txt"), "utf8")).toBe("plain\n");
-    p.type("/mode auto");
-    p.keys("Enter");
+    p.send("/mode auto");
     await p.waitFor("permission mode auto");
-    p.keys("C-c");
     // In line mode Ctrl-C is a signal, and two signals in a row can merge into one: wait like a person.
-    await p.waitFor("press Ctrl-C again");
-    p.keys("C-c");
-    await p.waitFor("[exit 0]", { all: true });
+    await quit(p);
     const bytes = readFileSync(rec, "utf8");
     expect(bytes).toContain("That is all.");
     expect(bytes).toContain("continue with: reasonix chat --resume");
@@ -217,14 +205,11 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
     await setup([{ text: "dumb terminal answer" }]);
     const p = chat(["chat"], { env: { TERM: "dumb" } });
     await p.waitFor("line mode");
-    p.type("hello");
-    p.keys("Enter");
+    p.send("hello");
     await p.waitFor("dumb terminal answer");
-    p.type("/cost");
-    p.keys("Enter");
+    p.send("/cost");
     await p.waitFor("tokens: 100 in");
-    p.type("/exit");
-    p.keys("Enter");
+    p.send("/exit");
     await p.waitFor("[exit 0]", { all: true });
   });
 });

@@ -33,11 +33,9 @@ describe.skipIf(skip)("reasonix setup on a terminal (tmux)", () => {
   /** The custom-URL preset up to the key question: URL, then the defaults (protocol, name "local", a key, LOCAL_API_KEY). */
   async function customUrlUpToKey(p: Pane): Promise<void> {
     await p.waitFor("choose 1-8 [1]:");
-    p.type("8");
-    p.keys("Enter");
+    p.send("8");
     await p.waitFor("Base URL of the OpenAI-compatible API");
-    p.type(llm.url);
-    p.keys("Enter");
+    p.send(llm.url);
     for (const q of ["Wire protocol?", "Name for this provider [local]:", "Does this API need a key?", "Variable to store the key under [LOCAL_API_KEY]:"]) {
       await p.waitFor(q);
       p.keys("Enter");
@@ -50,12 +48,10 @@ describe.skipIf(skip)("reasonix setup on a terminal (tmux)", () => {
     await p.waitFor("Which provider?");
     await customUrlUpToKey(p);
     await p.waitFor("(stored as LOCAL_API_KEY; input hidden):");
-    p.type("sk-tty-secret-42");
-    p.keys("Enter");
+    p.send("sk-tty-secret-42");
     await p.waitFor(/connected in \d+ ms \(2 models listed\)/);
     await p.waitFor("Which model?");
-    p.type("2");
-    p.keys("Enter");
+    p.send("2");
     const done = await p.waitFor(/\[exit \d+\]/, { all: true });
     expect(done).toContain("[exit 0]");
     expect(done).toContain(`Saved "local" (beta) to ${join(ce.home, "config.toml")}, its key as LOCAL_API_KEY in ${join(ce.home, ".env")} (mode 0600); default_model = "local".`);
