@@ -116,7 +116,7 @@ export class AcpSession {
     if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session (cancel it, or steer it)");
     const text = promptText(blocks, "prompt", { images: true });
     const images = promptImages(blocks);
-    checkModelVision(images, this.engine.models().find((m) => m.name === this.model));
+    if (images.length) checkModelVision(images, this.engine.models().find((m) => m.name === this.model));
     const goalArg = goalPromptArg(text);
     if (goalArg !== undefined) return this.goal(goalArg);
     const cmd = slashCommand(text);
