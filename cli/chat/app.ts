@@ -16,6 +16,7 @@ import { noteFromChat } from "./note.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
+import { startupMark } from "../startup-trace.ts";
 
 const paint: Paint = { dim: c.dim, bold: c.bold, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 const DOUBLE_MS = 1500;
@@ -323,6 +324,7 @@ export async function runChatApp(
   renderer.frame();
   // Let the first frame reach the terminal before loading the engine blocks the event loop for a while.
   await new Promise<void>((r) => process.stdout.write("", () => r()));
+  startupMark("first-frame");
   try {
     setup = await load();
   } catch (e) {
@@ -370,6 +372,7 @@ export async function runChatApp(
   if (st.session.history().length > 0) replay();
   for (const n of setup.notes) transcript.info([c.dim(n)]);
   renderer.request();
+  startupMark("engine-ready");
   if (setup.pickResume) await runSlash(ctx, "/resume");
   if (first) earlyQueue.unshift(first);
   const waiting = earlyQueue.splice(0);
