@@ -1,7 +1,6 @@
 // Input history of the chat, one file per workspace under
 // $REASONIX_HOME/chat-history/, mode 0600 (prompts can hold secrets), written
 // atomically (temp file + rename).
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/fs/atomic.ts";
@@ -14,7 +13,8 @@ export class InputHistory {
   private items: string[] = [];
 
   constructor(home: string, workspace: string) {
-    const id = createHash("sha256").update(workspace).digest("hex").slice(0, 16);
+    // Bun's hasher: node:crypto would cost ~5 ms of CPU before the first frame.
+    const id = new Bun.CryptoHasher("sha256").update(workspace).digest("hex").slice(0, 16);
     this.file = join(home, "chat-history", `${id}.json`);
     try {
       const data = JSON.parse(readFileSync(this.file, "utf8")) as { workspace?: string; items?: unknown };

@@ -1,6 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
-import { randomBytes } from "node:crypto";
 
 export interface AtomicWriteOptions {
   /** File mode for the new file (default 0o644). Secrets use 0o600. */
@@ -16,7 +15,7 @@ export interface AtomicWriteOptions {
 export function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: opts.dirMode ?? 0o755 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}.tmp`);
   const fd = openSync(tmp, "wx", opts.mode ?? 0o644);
   try {
     const buf = typeof data === "string" ? Buffer.from(data) : data;
