@@ -4,7 +4,8 @@
 // transcript and clears the scrollback (ESC[3J) on every resize; here the
 // transcript goes to the terminal's native scrollback exactly once, a resize
 // only redraws the live region, and redraws are throttled (≤ 30/s).
-import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
+import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
+import { lineWidth } from "./width.ts";
 
 export interface Screen {
   write(data: string): void;
@@ -37,7 +38,7 @@ export function rewriteLine(was: string, now: string): string {
   }
   if (cut > 0 && cut < now.length && (now.charCodeAt(cut) & 0xfc00) === 0xdc00) cut--;
   const prefix = now.slice(0, cut);
-  const col = visibleWidth(prefix);
+  const col = lineWidth(prefix);
   if (col < 8) return was === "" ? `\r${now}` : `\r\x1b[2K${now}`;
   const styles = prefix.match(ESC)?.join("") ?? "";
   return `\x1b[${col + 1}G${styles}${now.slice(cut)}${cut < was.length || now.length < was.length ? "\x1b[K" : ""}`;
@@ -132,13 +133,13 @@ export class LiveRenderer {
     // terminal's pending-wrap state, where erase sequences behave differently.
     const width = Math.max(10, this.screen.columns - 1);
     const rows = Math.max(4, this.screen.rows);
-    let next = this.live(width).map((l) => (visibleWidth(l) > width ? truncateToWidth(l, width, "") : l));
+    let next = this.live(width).map((l) => (lineWidth(l) > width ? truncateToWidth(l, width, "") : l));
     if (next.length > rows - 1) next = next.slice(next.length - (rows - 1));
     // Finished lines take the live region's place; the live region follows them.
     // Usually they were on screen already as the live tail, so the diff below
     // finds them unchanged and writes nothing for them.
     // Every row must fit: a line the terminal wraps would shift all cursor arithmetic.
-    const fit = (l: string) => (visibleWidth(l) > width ? wrapTextWithAnsi(l, width) : [l]);
+    const fit = (l: string) => (lineWidth(l) > width ? wrapTextWithAnsi(l, width) : [l]);
     const lines = this.commits.length ? [...this.commits.flatMap(fit), ...next] : next;
     this.commits = [];
     const old = this.prev;

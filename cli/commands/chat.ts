@@ -43,7 +43,8 @@ export async function chatMain(args: Partial<ChatCliArgs>): Promise<number> {
     return runLineMode(setup, first, webStarter(setup));
   }
   // Draw first, load the engine after (see runChatApp).
-  const { runChatApp } = await import("../chat/app.ts");
+  const { withLazySegmenter } = await import("../chat/lazy-segmenter.ts");
+  const { runChatApp } = await withLazySegmenter(() => import("../chat/app.ts"));
   const { realpathSync } = await import("node:fs");
   const { resolve } = await import("node:path");
   const { reasonixHome } = await import("../../core/home.ts");
