@@ -12,10 +12,11 @@ export async function beforeChat(workspace: string, home: string): Promise<void>
 }
 
 export async function askTrustOnce(workspace: string, home: string): Promise<void> {
-  const { trustReport, trustWorkspace } = await import("../../core/trust/report.ts");
+  const { mayLoosen, trustReport, trustWorkspace } = await import("../../core/trust/report.ts");
   const { alreadyDeclined, rememberDeclined } = await import("../../core/trust/asked.ts");
   let report;
   try {
+    if (!mayLoosen(workspace)) return; // no reasonix.toml, nothing to ask: one stat before the first frame
     report = trustReport(workspace, home);
   } catch {
     return; // a broken config is reported by the chat's own start

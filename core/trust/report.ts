@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { homePaths } from "../home.ts";
 import { join } from "node:path";
-import { loadConfig, parseConfigText } from "../config/load.ts";
+import { loadConfig, parseConfigText, projectConfigPath } from "../config/load.ts";
 import { inputStates, realWorkspace, type InputState } from "./index.ts";
 import { listProjectInputs, sha256 } from "./inputs.ts";
 import { restrictProject, type IgnoredSetting } from "./policy.ts";
@@ -37,6 +37,16 @@ export function trustReport(dir: string, home = homePaths().home): TrustReport {
     loosening: cfg.trust.ignored.filter((i) => i.trustable),
     neverHonoured: cfg.trust.ignored.filter((i) => !i.trustable),
   };
+}
+
+/**
+ * Whether trustReport(dir) can list settings under `loosening`: loadConfig
+ * filters only the project's reasonix.toml, so without that file the answer
+ * is no. One stat instead of a config load and hashing every input (the
+ * terminal chat asks before its first frame).
+ */
+export function mayLoosen(dir: string): boolean {
+  return existsSync(projectConfigPath(realWorkspace(dir)));
 }
 
 /** Approve every current project input of `dir`. */

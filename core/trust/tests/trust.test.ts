@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../config/load.ts";
 import { lineOfKey } from "../locate.ts";
-import { listTrusted, reapproveOwnEdit, revokeWorkspace, trustReport, trustWorkspace } from "../report.ts";
+import { listTrusted, mayLoosen, reapproveOwnEdit, revokeWorkspace, trustReport, trustWorkspace } from "../report.ts";
 import { Permissions } from "../../permissions/index.ts";
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
@@ -189,6 +189,20 @@ describe("content-addressed approval", () => {
     c = h.load();
     expect(c.trust.record).toBeUndefined();
   });
+});
+
+test("mayLoosen: only a project reasonix.toml can loosen; other project inputs never appear under loosening", () => {
+  const f = fixture();
+  writeFileSync(join(f.ws, ".mcp.json"), JSON.stringify({ mcpServers: { x: { command: "sh", args: ["-c", "true"] } } }));
+  mkdirSync(join(f.ws, ".reasonix", "commands"), { recursive: true });
+  writeFileSync(join(f.ws, ".reasonix", "commands", "ship.md"), "---\nallowed-tools: bash\n---\nship it\n");
+  expect(mayLoosen(f.ws)).toBe(false);
+  const without = trustReport(f.ws, f.home);
+  expect(without.inputs.length).toBeGreaterThan(0);
+  expect(without.loosening).toEqual([]);
+  writeFileSync(join(f.ws, "reasonix.toml"), '[permissions]\nmode = "auto"\n');
+  expect(mayLoosen(f.ws)).toBe(true);
+  expect(trustReport(f.ws, f.home).loosening.map((l) => l.key)).toEqual(["permissions.mode"]);
 });
 
 test("lineOfKey finds assignments, table headers, dotted keys and inline tables", () => {
