@@ -5,7 +5,7 @@ import { BUILTIN_PREFIX, type CommandRegistry } from "../../core/commands/regist
 import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { EFFORTS } from "../../core/providers/reasoning.ts";
-import { runGoalCommand } from "../../core/goal/command.ts";
+import { GOAL_COMMAND, runGoalCommand } from "../../core/goal/command.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
 import { compact, MODES, type ChatState } from "./session.ts";
@@ -262,9 +262,9 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "goal",
-    args: "<objective> | status | pause | resume | clear",
-    description: "Goal mode: keep working across turns until the objective is complete, blocked or paused",
+    name: GOAL_COMMAND.name,
+    args: GOAL_COMMAND.argumentHint,
+    description: GOAL_COMMAND.description,
     run: (ctx, arg) => {
       let r;
       try {

@@ -2,6 +2,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ModelInfo, PermissionMode } from "../engine/types.ts";
 import { EFFORTS } from "../providers/reasoning.ts";
+import { GOAL_COMMAND } from "../goal/command.ts";
 
 /** "default" = the provider entry's own reasoning_effort. */
 export const EFFORT_VALUES = ["default", ...EFFORTS] as const;
@@ -71,7 +72,7 @@ export function modelState(model: string, models: ModelInfo[]) {
 export const AVAILABLE_COMMANDS: acp.AvailableCommand[] = [
   { name: "mode", description: "Switch the permission mode", input: { hint: "ask | auto | plan | read-only" } },
   { name: "model", description: "Continue this conversation on another model", input: { hint: "provider entry name" } },
-  { name: "goal", description: "Goal mode: keep working across turns until the objective is complete, blocked or paused", input: { hint: "<objective> | status | resume | clear" } },
+  { name: GOAL_COMMAND.name, description: GOAL_COMMAND.description, input: { hint: GOAL_COMMAND.argumentHint } },
 ];
 
 /** "/mode plan" → { name: "mode", arg: "plan" }; null for ordinary prompts and unknown commands. */

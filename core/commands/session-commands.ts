@@ -3,11 +3,13 @@
  * by sending a prompt: `/compact` (summarize the earlier conversation now)
  * and `/mcp` (the workspace's MCP servers). The terminal chat, the web UI
  * (POST /api/sessions/:id/command) and ACP list them from here and run them
- * through runSessionCommand, so the wording is the same everywhere.
+ * through runSessionCommand, so the wording is the same everywhere. `/goal`
+ * is listed with them (its own runner: core/goal/command.ts).
  */
 import type { Engine, EngineSession } from "../engine/types.ts";
 import { errorMessage } from "../errors.ts";
 import { formatStatuses } from "../mcp/report.ts";
+import { GOAL_COMMAND } from "../goal/command.ts";
 import type { CommandEntry, CommandSource } from "./types.ts";
 
 const entry = (name: string, description: string): CommandEntry => ({ name, description, kind: "builtin", scope: "builtin", source: "session" });
@@ -17,7 +19,10 @@ export const SESSION_COMMANDS: CommandEntry[] = [
   entry("mcp", "MCP servers: status, tools, prompts and resources"),
 ];
 
-export const sessionCommandSource: CommandSource = { id: "session", list: () => SESSION_COMMANDS };
+/** `/goal` is listed with them (GET /api/commands, ACP); each front end runs it through core/goal/command.ts. */
+const GOAL_ENTRY: CommandEntry = { ...entry(GOAL_COMMAND.name, GOAL_COMMAND.description), argumentHint: GOAL_COMMAND.argumentHint };
+
+export const sessionCommandSource: CommandSource = { id: "session", list: () => [...SESSION_COMMANDS, GOAL_ENTRY] };
 
 /** `/compact` or `/mcp` (also as `/reasonix:compact`), else undefined. */
 export function sessionCommand(text: string): string | undefined {
