@@ -1,10 +1,13 @@
 // `reasonix subagent …` through the real CLI against the scripted LLM.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { roleOf } from "../../core/agents/tests/helpers.ts";
 import { startScriptedOpenAI, type RecordedRequest, type ReplyStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+
+// Each step starts the CLI; on a loaded 2-core machine the whole flow can take longer than bun's 5 s default.
+setDefaultTimeout(60_000);
 
 let llm: ScriptedServer;
 let ce: CliEnv;
