@@ -1,8 +1,7 @@
 // Drives the real CLI (`bun cli/main.ts run …`) as a child process against a
 // scripted LLM server, with a throw-away $REASONIX_HOME and workspace.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { makeScriptedHome } from "../../core/testing/scripted-home.ts";
 
 export const repoRoot = resolve(import.meta.dir, "../..");
 export const mainTs = join(repoRoot, "cli/main.ts");
@@ -15,33 +14,11 @@ export interface CliEnv {
 }
 
 export function makeCliEnv(providerUrl: string, opts: { kind?: "openai" | "anthropic"; extraToml?: string } = {}): CliEnv {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "reasonix-run-test-")));
-  const home = join(root, "home");
-  const workspace = join(root, "ws");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(workspace, { recursive: true });
-  writeFileSync(
-    join(home, "config.toml"),
-    [
-      'default_model = "scripted"',
-      "[[providers]]",
-      'name = "scripted"',
-      `kind = "${opts.kind ?? "openai"}"`,
-      `base_url = "${providerUrl}"`,
-      'model = "scripted-model"',
-      'api_key_env = "SCRIPTED_KEY"',
-      opts.extraToml ?? "",
-      "[sandbox]",
-      // The bash sandbox is another area's concern; keep these runs independent of bwrap.
-      'bash = "off"',
-      "",
-    ].join("\n"),
-  );
-  writeFileSync(join(home, ".env"), "SCRIPTED_KEY=sk-cli-test\n", { mode: 0o600 });
+  const sh = makeScriptedHome(providerUrl, { prefix: "reasonix-run-test-", key: "sk-cli-test", ...opts });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  Object.assign(env, { REASONIX_HOME: home, NO_COLOR: "1" });
-  return { home, workspace, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  Object.assign(env, { REASONIX_HOME: sh.home, NO_COLOR: "1" });
+  return { ...sh, env };
 }
 
 export interface RunResult {

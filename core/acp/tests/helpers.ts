@@ -2,9 +2,7 @@
 // LLM, the agent served in-process on real NDJSON byte streams, and a scripted
 // editor built on the SDK's own ClientSideConnection.
 import * as acp from "@agentclientprotocol/sdk";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { makeScriptedHome } from "../../testing/scripted-home.ts";
 import { createAcpAgent } from "../agent.ts";
 import type { AcpLog } from "../log.ts";
 
@@ -15,37 +13,8 @@ export interface AcpEnv {
 }
 
 export function makeAcpEnv(llmUrl: string, extraToml = ""): AcpEnv {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "reasonix-acp-test-")));
-  const home = join(root, "home");
-  const workspace = join(root, "ws");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(workspace, { recursive: true });
-  writeFileSync(
-    join(home, "config.toml"),
-    [
-      'default_model = "scripted"',
-      "[[providers]]",
-      'name = "scripted"',
-      'kind = "openai"',
-      `base_url = "${llmUrl}"`,
-      'model = "scripted-model"',
-      'api_key_env = "SCRIPTED_KEY"',
-      "context_window = 64000",
-      "[[providers]]",
-      'name = "other"',
-      'kind = "openai"',
-      `base_url = "${llmUrl}"`,
-      'model = "other-model"',
-      'api_key_env = "SCRIPTED_KEY"',
-      extraToml,
-      "[sandbox]",
-      // bwrap is the sandbox suites' concern; keep these runs independent of it.
-      'bash = "off"',
-      "",
-    ].join("\n"),
-  );
-  writeFileSync(join(home, ".env"), "SCRIPTED_KEY=sk-acp-test\n", { mode: 0o600 });
-  return { home, workspace, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const other = ["[[providers]]", 'name = "other"', 'kind = "openai"', `base_url = "${llmUrl}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'];
+  return makeScriptedHome(llmUrl, { prefix: "reasonix-acp-test-", key: "sk-acp-test", extraToml: ["context_window = 64000", ...other, extraToml].join("\n") });
 }
 
 export const quietLog = (lines: string[] = []): AcpLog => ({ info: (m) => void lines.push(m), error: (m) => void lines.push(`error: ${m}`) });
