@@ -3,22 +3,12 @@
 // its error injection and its chaos options. Faults aimock cannot produce
 // (stalls after headers, non-SSE 200s, clean EOF without a terminator) are in
 // faults.test.ts against the project's own scripted server.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { LLMock } from "@copilotkit/aimock";
+import { describe, expect, test } from "bun:test";
 import { chatWithRetry, type ChatRequest } from "../index.ts";
+import { aimockBase, aimockServer } from "./aimock-server.ts";
 import { policy, providerFixture, signal } from "./fixture.ts";
 
-let mock: LLMock;
-beforeAll(async () => {
-  mock = new LLMock({ port: 0, host: "127.0.0.1" } as any);
-  await mock.start();
-});
-afterAll(async () => {
-  await mock.stop();
-});
-beforeEach(() => {
-  mock.reset();
-});
+const mock = aimockServer();
 
 const ask = (text: string, over: Partial<ChatRequest> = {}): ChatRequest => ({
   system: "SYS",
@@ -31,7 +21,7 @@ const LONG = "This long answer will be cut off in the middle and never finished 
 
 for (const kind of ["openai", "anthropic", "responses"] as const) {
   const fx = providerFixture({ name: "aimock", kind, model: kind === "anthropic" ? "claude-sonnet-4-5" : "gpt-4o", api_key_env: "MOCK_KEY" }, "MOCK_KEY=sk-mock");
-  const make = (extra = {}) => fx.make(kind === "anthropic" ? mock.url : `${mock.url}/v1`, extra);
+  const make = (extra = {}) => fx.make(aimockBase(mock, kind), extra);
 
   describe(`${kind} kind against aimock`, () => {
     test("text streams in deltas and ends as stop", async () => {

@@ -1,26 +1,15 @@
 // Reasoning request shapes on the wire against a third-party mock server
 // (@copilotkit/aimock), next to the scripted-server tests in reasoning.test.ts.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { LLMock } from "@copilotkit/aimock";
+import { expect, test } from "bun:test";
 import { createProvider, type ProviderConfig } from "../index.ts";
+import { aimockBase, aimockServer } from "./aimock-server.ts";
 
-let mock: LLMock;
-beforeAll(async () => {
-  mock = new LLMock({ port: 0, host: "127.0.0.1" } as any);
-  await mock.start();
-});
-afterAll(async () => {
-  await mock.stop();
-});
-beforeEach(() => {
-  mock.reset();
-  mock.onMessage("hi", { content: "hello" });
-});
+const mock = aimockServer((m) => m.onMessage("hi", { content: "hello" }));
 
 async function bodyFor(over: Partial<ProviderConfig>, effort?: string): Promise<any> {
   mock.clearRequests?.();
   const kind = over.kind ?? "openai";
-  const base = kind === "anthropic" ? mock.url : `${mock.url}/v1`;
+  const base = aimockBase(mock, kind);
   const p = createProvider({ name: "m", kind, model: "gpt-4o", base_url: base, ...over } as ProviderConfig, { secret: () => undefined });
   const r = await p.chat({ system: "S", tools: [], messages: [{ role: "user", content: "hi" }], ...(effort ? { reasoningEffort: effort } : {}) }, {}, new AbortController().signal);
   expect(r.message.content).toBe("hello");
