@@ -13,6 +13,7 @@ import { buildInfo } from "../version.ts";
 import type { AcpLog } from "./log.ts";
 import { availableCommands } from "./commands.ts";
 import { AcpSession } from "./session.ts";
+import { GOAL_CONTROLS, GOAL_METHOD, goalMethodParams } from "./goal.ts";
 import { guardBatches } from "./batch-guard.ts";
 import { canElicit } from "./elicitation.ts";
 import { defaultModelVision } from "./images.ts";
@@ -118,7 +119,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
           // Pictures when the model new sessions start with accepts them (a prompt for another model is refused, naming it).
           promptCapabilities: { image: defaultModelVision(opts.home), audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          _meta: { "reasonix.io": { sessionSteer: { method: STEER_METHOD } } },
+          _meta: { "reasonix.io": { sessionSteer: { method: STEER_METHOD }, sessionGoal: { method: GOAL_METHOD, actions: [...GOAL_CONTROLS] } } },
         },
         authMethods: authMethods(clientCaps),
       };
@@ -195,7 +196,8 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
     .onRequest(STEER_METHOD, steerParams, ({ params }) => {
       const disposition = get(params.sessionId).steer(params.prompt);
       return { disposition };
-    });
+    })
+    .onRequest(GOAL_METHOD, goalMethodParams, ({ params }) => ({ ...get(params.sessionId).goalControl(params.action) }));
 
   return {
     app,

@@ -14,7 +14,7 @@ import { relayElicitation, type ElicitPort } from "./elicitation.ts";
 import { runSessionCommand, sessionCommand } from "../commands/session-commands.ts";
 import { promptText } from "./prompt.ts";
 import { checkModelVision, promptImages } from "./images.ts";
-import { goalPromptArg, runAcpGoal } from "./goal.ts";
+import { goalControl, goalControlOf, goalPromptArg, runAcpGoal, type GoalControlAction, type GoalControlResult } from "./goal.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
 import { RelayedCalls } from "./relayed.ts";
 
@@ -113,6 +113,11 @@ export class AcpSession {
   }
 
   async prompt(blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    // `/goal pause|status|clear` during a running goal: answered at once (core/acp/goal.ts).
+    if (this.busy && this.live.goal?.running) {
+      const control = goalControlOf(promptText(blocks));
+      if (control) return this.goalControlPrompt(control);
+    }
     if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session (cancel it, or steer it)");
     const text = promptText(blocks, "prompt", { images: true });
     const images = promptImages(blocks);
@@ -164,6 +169,24 @@ export class AcpSession {
     } finally {
       this.prompting = false;
     }
+  }
+
+  /** GOAL_METHOD: pause, status or clear while a /goal request may be open. */
+  goalControl(action: GoalControlAction): GoalControlResult {
+    return goalControl(this.live, action);
+  }
+
+  /** A `/goal pause|status|clear` prompt sent while the goal's own request is open: one message, then end_turn. */
+  private async goalControlPrompt(action: GoalControlAction): Promise<acp.PromptResponse> {
+    let text: string;
+    try {
+      text = this.goalControl(action).lines.join("\n");
+    } catch (e) {
+      text = errorMessage(e);
+    }
+    if (text) this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${text}\n` } });
+    await this.flush();
+    return { stopReason: "end_turn" };
   }
 
   /** A slash command this agent answers itself: a short message, then end_turn. */
