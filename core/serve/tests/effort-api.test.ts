@@ -1,37 +1,22 @@
 // POST /api/sessions/:id/effort sets the session's reasoning effort (the web
 // UI's control); the next request to the scripted model carries it.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import { engineFactoryFromConfig } from "../engine.ts";
-import { startServer, type RunningServer } from "../server.ts";
-import { cleanup, tempDir, waitFor } from "./helpers.ts";
+import { startApiRig, type ApiRig } from "./api-rig.ts";
+import { waitFor } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
-const TOKEN = "effort-token-0123456789abcdefghijkl";
-let llm: ScriptedServer;
-let server: RunningServer;
-let dir: string;
+let rig: ApiRig;
+let llm: ApiRig["llm"];
 
 beforeAll(async () => {
-  dir = tempDir("rx-effort-api-");
-  llm = await startScriptedOpenAI([]);
-  const home = join(dir, "home");
-  const workspace = join(dir, "ws");
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\nvision = true\n`);
-  server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "token", token: TOKEN }, workspace, version: "test", defaultModel: "s", engineFactory: await engineFactoryFromConfig(home) });
+  rig = await startApiRig("effort-api", { providerToml: "vision = true\n" });
+  llm = rig.llm;
 });
 afterAll(async () => {
-  await server?.stop();
-  await llm?.close();
-  cleanup(dir);
+  await rig?.close();
 });
 
-const call = (path: string, method: string, body?: unknown) =>
-  fetch(`http://${server.addr}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: method === "GET" ? undefined : JSON.stringify(body ?? {}) });
+const call = (path: string, method: string, body?: unknown) => rig.request(path, method, body);
 
 test("set, refuse an unknown value, reset to default", async () => {
   const { id } = (await (await call("/api/sessions", "POST", {})).json()) as { id: string };

@@ -2,38 +2,26 @@
 // scripted model: the fork holds the turns before the chosen one, the title
 // shows in every list, and every connected client hears the list changed.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import { engineFactoryFromConfig } from "../engine.ts";
-import { startServer, type RunningServer } from "../server.ts";
-import { cleanup, tempDir, waitFor } from "./helpers.ts";
+import { startApiRig, type ApiRig } from "./api-rig.ts";
+import { waitFor } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
-const TOKEN = "fork-token-0123456789abcdefghijklmn";
-let llm: ScriptedServer;
-let server: RunningServer;
-let dir: string;
+let rig: ApiRig;
+let llm: ApiRig["llm"];
+let server: ApiRig["server"];
 let home: string;
 
 beforeAll(async () => {
-  dir = tempDir("rx-fork-api-");
-  llm = await startScriptedOpenAI([]);
-  home = join(dir, "home");
-  const workspace = join(dir, "ws");
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\n`);
-  server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "token", token: TOKEN }, workspace, version: "test", defaultModel: "s", engineFactory: await engineFactoryFromConfig(home) });
+  rig = await startApiRig("fork-api");
+  ({ llm, server, home } = rig);
 });
 afterAll(async () => {
-  await server?.stop();
-  await llm?.close();
-  cleanup(dir);
+  await rig?.close();
 });
 
-const call = (path: string, method: string, body?: unknown) =>
-  fetch(`http://${server.addr}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: method === "GET" ? undefined : JSON.stringify(body ?? {}) });
+const call = (path: string, method: string, body?: unknown) => rig.request(path, method, body);
 const get = async (path: string) => (await (await call(path, "GET")).json()) as Record<string, any>;
 
 async function turn(id: string, prompt: string, answer: string): Promise<void> {
