@@ -2,10 +2,11 @@
 // UI shows the waiting notice, then drops the attempt's text when the engine
 // sends attempt_discarded, and keeps only the retried answer.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import { cleanup, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
+import { cleanup, tempDir, type ServeProc } from "./helpers.ts";
+import { startTokenServe, withChromiumPage, writeScriptedServeHome } from "./token-serve.ts";
 
 setDefaultTimeout(120_000);
 
@@ -27,14 +28,8 @@ describe("a discarded attempt in the web UI", () => {
     dir = tempDir("retry-ui");
     const workspace = join(dir, "ws");
     mkdirSync(workspace, { recursive: true });
-    const home = join(dir, "home");
-    mkdirSync(home, { mode: 0o700 });
-    writeFileSync(
-      join(home, "config.toml"),
-      `default_model = "scripted"\n\n[[providers]]\nname = "scripted"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\napi_key_env = "SCRIPTED_API_KEY"\nidle_timeout_seconds = 2\n`,
-    );
-    writeFileSync(join(home, ".env"), "SCRIPTED_API_KEY=sk-scripted\n", { mode: 0o600 });
-    s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", TOKEN), "--workspace", workspace], { home });
+    const home = writeScriptedServeHome(dir, llm.url, "idle_timeout_seconds = 2\n");
+    s = await startTokenServe(dir, home, workspace, TOKEN);
   });
   afterAll(async () => {
     if (s && s.proc.exitCode === null) await s.stop();
@@ -43,12 +38,7 @@ describe("a discarded attempt in the web UI", () => {
   });
 
   test.skipIf(!haveChromium)("the stalled attempt's text is shown, then removed; only the retried answer stays", async () => {
-    const { chromium } = await import("playwright-core");
-    const udd = tempDir("retry-udd");
-    const ctx = await chromium.launchPersistentContext(udd, { executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
-    try {
-      const page = ctx.pages()[0] ?? (await ctx.newPage());
-      await page.goto(`${s.base}/#token=${TOKEN}`);
+    await withChromiumPage(CHROMIUM, `${s.base}/#token=${TOKEN}`, async (page) => {
       await page.waitForSelector("#prompt");
       await page.fill("#prompt", "tell me");
       await page.press("#prompt", "Enter");
@@ -60,9 +50,6 @@ describe("a discarded attempt in the web UI", () => {
       expect(answers.join("\n")).not.toContain(FRAGMENT.slice(0, 20));
       expect(answers.filter((t) => t.includes(GOOD))).toHaveLength(1);
       expect(await page.locator(".system.warn", { hasText: "Provider retry 1" }).count()).toBe(1);
-    } finally {
-      await ctx.close();
-      cleanup(udd);
-    }
+    });
   });
 });

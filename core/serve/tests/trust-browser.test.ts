@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import { cleanup, repoRoot, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
+import { cleanup, repoRoot, tempDir, type ServeProc } from "./helpers.ts";
+import { startTokenServe, writeScriptedServeHome } from "./token-serve.ts";
 
 setDefaultTimeout(120_000);
 const CHROMIUM = "/usr/bin/chromium";
@@ -25,14 +26,11 @@ describe.skipIf(!haveChromium)("web UI trust prompt (headless chromium)", () => 
   beforeAll(async () => {
     dir = tempDir("trust-browser");
     workspace = join(dir, "ws");
-    home = join(dir, "home");
     mkdirSync(workspace);
-    mkdirSync(home, { recursive: true, mode: 0o700 });
     llm = await startScriptedOpenAI([{ toolCalls: [{ name: "write_file", arguments: { path: "made.txt", content: "auto mode\n" } }] }, { text: "Wrote it without asking." }]);
-    writeFileSync(join(home, "config.toml"), `default_model = "scripted"\n[[providers]]\nname = "scripted"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\napi_key_env = "SCRIPTED_API_KEY"\n`);
-    writeFileSync(join(home, ".env"), "SCRIPTED_API_KEY=sk-scripted\n", { mode: 0o600 });
+    home = writeScriptedServeHome(dir, llm.url);
     writeFileSync(join(workspace, "reasonix.toml"), '[permissions]\nmode = "auto"\n');
-    s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", TOKEN), "--workspace", workspace], { home });
+    s = await startTokenServe(dir, home, workspace, TOKEN);
   });
 
   afterAll(async () => {
