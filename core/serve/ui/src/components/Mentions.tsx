@@ -4,6 +4,7 @@ import type { RefObject } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { listboxKey } from "./listbox.ts";
+import { PopupList } from "./PopupList.tsx";
 
 export interface MentionState {
   items: string[];
@@ -56,12 +57,5 @@ export function useMentions(box: RefObject<HTMLTextAreaElement | null>): Mention
 }
 
 export function Mentions({ m }: { m: MentionState }) {
-  if (!m.items.length) return null;
-  return (
-    <ul class="mentions" role="listbox" aria-label="Files">
-      {m.items.map((f, i) => (
-        <li key={f} role="option" aria-selected={i === m.active} class={i === m.active ? "active" : ""} onMouseDown={(e) => { e.preventDefault(); m.pick(i); }}>{f}</li>
-      ))}
-    </ul>
-  );
+  return <PopupList label="Files" items={m.items} active={m.active} pick={m.pick} keyOf={(f) => f} render={(f) => f} />;
 }

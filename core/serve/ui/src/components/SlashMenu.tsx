@@ -5,6 +5,7 @@ import type { RefObject } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { listboxKey } from "./listbox.ts";
+import { PopupList } from "./PopupList.tsx";
 
 export interface CommandItem {
   name: string;
@@ -64,14 +65,18 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
 }
 
 export function SlashMenu({ m }: { m: SlashState }) {
-  if (!m.items.length) return null;
   return (
-    <ul class="mentions" role="listbox" aria-label="Commands">
-      {m.items.map((c, i) => (
-        <li key={c.name} role="option" aria-selected={i === m.active} class={i === m.active ? "active" : ""} onMouseDown={(e) => { e.preventDefault(); m.pick(i); }}>
+    <PopupList
+      label="Commands"
+      items={m.items}
+      active={m.active}
+      pick={m.pick}
+      keyOf={(c) => c.name}
+      render={(c) => (
+        <>
           {`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`} <span class="hint">{c.description}</span>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    />
   );
 }
