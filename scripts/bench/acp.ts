@@ -9,6 +9,10 @@
 //    ACP's second turn in the same process is reported too (warm).
 // 2. Memory of an idle `reasonix acp` (after initialize and session/new):
 //    VmRSS from /proc, goal ≤ 80 MiB.
+// 3. Per-message input overhead: a 2 MB prompt (an editor's big selection)
+//    through the batch guard in front of the SDK ÷ decoding and JSON-parsing
+//    the same bytes (what reading any message costs). In process; medians of
+//    15. Goal ≤ 1× (the guard costs less than reading the message at all).
 //
 //   bun scripts/bench/acp.ts [--turns 15] [--source | --binary PATH] [--json]
 //
@@ -16,6 +20,7 @@
 // built, --source runs `bun cli/main.ts`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { guardBatches } from "../../core/acp/batch-guard.ts";
 import { makeAcpEnv } from "../../core/acp/tests/helpers.ts";
 import { startScriptedOpenAI } from "../../core/testing/scripted-llm.ts";
 import { builtDist } from "../lib/built-dist.ts";
@@ -37,6 +42,21 @@ const llm = await startScriptedOpenAI([]);
 const env = makeAcpEnv(llm.url);
 const procEnv = { ...process.env, REASONIX_HOME: env.home, NO_COLOR: "1" } as Record<string, string>;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+// --- 3. the batch guard on a 2 MB prompt vs decoding + parsing it ---
+const bigLine = new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "x".repeat(2_000_000) }] } })}\n`);
+const bigChunks = Array.from({ length: Math.ceil(bigLine.length / 65536) }, (_, i) => bigLine.subarray(i * 65536, (i + 1) * 65536));
+const guardMs: number[] = [];
+const parseMs: number[] = [];
+for (let i = 0; i < 16; i++) {
+  const src = new ReadableStream<Uint8Array>({ start: (c) => (bigChunks.forEach((b) => c.enqueue(b)), c.close()) });
+  let t = performance.now();
+  for await (const _ of guardBatches(src));
+  if (i > 0) guardMs.push(performance.now() - t);
+  t = performance.now();
+  JSON.parse(new TextDecoder().decode(bigLine));
+  if (i > 0) parseMs.push(performance.now() - t);
+}
 
 /** Lines of a child's stdout, each with the time it was read. */
 function lineReader(stream: ReadableStream<Uint8Array>) {
@@ -140,10 +160,15 @@ const result = {
   ratioGoal: 1.1,
   idleRssMiB: Math.round(idleRss * 10) / 10,
   idleRssGoalMiB: 80,
+  bigPromptGuardMs: Math.round(median(guardMs) * 100) / 100,
+  bigPromptParseMs: Math.round(median(parseMs) * 100) / 100,
+  bigPromptRatio: Math.round((median(guardMs) / median(parseMs)) * 100) / 100,
+  bigPromptRatioGoal: 1,
 };
 if (argv.includes("--json")) console.log(JSON.stringify(result));
 else {
   console.log(`first chunk of a fresh process's first turn, median of ${TURNS}: acp ${result.acpFirstChunkMs} ms, run stream-json ${result.runFirstDeltaMs} ms → ratio ${result.ratio} (goal ≤ 1.1)`);
   console.log(`acp, second turn in the same process: ${result.acpWarmFirstChunkMs} ms`);
   console.log(`idle reasonix acp: ${result.idleRssMiB} MiB RSS (goal ≤ 80 MiB)`);
+  console.log(`2 MB prompt through the batch guard: ${result.bigPromptGuardMs} ms vs decoding + parsing it ${result.bigPromptParseMs} ms → ratio ${result.bigPromptRatio} (goal ≤ 1)`);
 }
