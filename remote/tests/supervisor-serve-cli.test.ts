@@ -1,38 +1,25 @@
 // `reasonix remote serve status|start|stop|logs` against a real sshd.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
-import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
-import { makeLocalEnv, type LocalEnv } from "./supervisor-support.ts";
+import { skipWithoutSshd } from "../testing/sshd-harness.ts";
+import { supervisorRig } from "./supervisor-support.ts";
 
 const skip = skipWithoutSshd("remote serve CLI tests");
 const MAIN = resolve(import.meta.dir, "../../cli/main.ts");
 
 describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
-  let sshd: SshdHandle;
-  let build: TestBuild;
-  let env: LocalEnv;
+  const rig = supervisorRig("app");
   const rx = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [MAIN, "remote", "serve", ...args], { cwd: env.dir, env: env.env, timeout: 120_000 });
+    const r = spawnSync(process.execPath, [MAIN, "remote", "serve", ...args], { cwd: rig.env.dir, env: rig.env.env, timeout: 120_000 });
     return { code: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
   };
-
-  beforeAll(async () => {
-    [build, sshd] = await Promise.all([buildTestBinary(), startSshd()]);
-    sshd.runAsUser("mkdir -p ~/app");
-    env = makeLocalEnv(sshd, { releaseDir: build.releaseDir, workspace: "~/app" });
-  }, 180_000);
-  afterAll(async () => {
-    await sshd?.stop();
-    env?.cleanup();
-  });
 
   test("status before anything runs, start, status, logs, stop", async () => {
     let r = rx("status", "box", "--json", "--accept-new");
     expect(r.code).toBe(0);
     let st = JSON.parse(r.stdout);
-    expect(st).toMatchObject({ running: false, pid: null, workspace: join(sshd.home, "app"), local_version_installed: false });
+    expect(st).toMatchObject({ running: false, pid: null, workspace: join(rig.sshd.home, "app"), local_version_installed: false });
 
     r = rx("start", "box", "--json");
     expect(r.code).toBe(0);
@@ -45,22 +32,22 @@ describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ reused: true, pid: started.pid });
 
     st = JSON.parse(rx("status", "box", "--json").stdout);
-    expect(st).toMatchObject({ running: true, pid: started.pid, version: build.version, healthy: true, local_version_installed: true });
+    expect(st).toMatchObject({ running: true, pid: started.pid, version: rig.build.version, healthy: true, local_version_installed: true });
     expect(rx("status", "box").stdout).toContain(`running pid ${started.pid}`);
 
     r = rx("logs", "box", "-n", "50");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("starting");
-    expect(r.stdout).toContain(`workspace ${join(sshd.home, "app")}`);
+    expect(r.stdout).toContain(`workspace ${join(rig.sshd.home, "app")}`);
 
     // --follow streams until Ctrl-C and leaves no tail behind on the remote.
-    const f = spawn(process.execPath, [MAIN, "remote", "serve", "logs", "box", "-n", "5", "--follow"], { cwd: env.dir, env: env.env, stdio: ["ignore", "pipe", "pipe"] });
+    const f = spawn(process.execPath, [MAIN, "remote", "serve", "logs", "box", "-n", "5", "--follow"], { cwd: rig.env.dir, env: rig.env.env, stdio: ["ignore", "pipe", "pipe"] });
     let followed = "";
     f.stdout!.on("data", (d: Buffer) => (followed += d.toString()));
     const deadline = Date.now() + 30_000;
     while (!followed.includes("starting") && Date.now() < deadline && f.exitCode === null) await Bun.sleep(50);
     expect(followed).toContain("starting");
-    sshd.runAsUser('for f in ~/.reasonix/remote/serve-app-*.log; do echo a-new-line-for-follow >> "$f"; done');
+    rig.sshd.runAsUser('for f in ~/.reasonix/remote/serve-app-*.log; do echo a-new-line-for-follow >> "$f"; done');
     while (!followed.includes("a-new-line-for-follow") && Date.now() < deadline) await Bun.sleep(50);
     expect(followed).toContain("a-new-line-for-follow");
     f.kill("SIGINT");
@@ -68,7 +55,7 @@ describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
     let tails = "x";
     for (let i = 0; i < 40 && tails !== ""; i++) {
       await Bun.sleep(100);
-      tails = sshd.runAsUser("pgrep -u \"$(id -un)\" -x tail || true").trim();
+      tails = rig.sshd.runAsUser("pgrep -u \"$(id -un)\" -x tail || true").trim();
     }
     expect(tails).toBe("");
 

@@ -1,11 +1,13 @@
 // Shared by the supervisor/reconnect/forward tests: an isolated local HOME with
 // a user config naming the harness's sshd, and `reasonix remote connect --json`
 // run from source as a child whose JSON events the test can wait for.
+import { afterAll, beforeAll } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { SshdHandle } from "../testing/sshd-harness.ts";
+import { startSshd, type SshdHandle, type SshdOptions } from "../testing/sshd-harness.ts";
+import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -56,6 +58,31 @@ export function makeLocalEnv(sshd: SshdHandle, opts: { releaseDir: string; works
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+export interface SupervisorRig {
+  readonly sshd: SshdHandle;
+  readonly build: TestBuild;
+  readonly env: LocalEnv;
+}
+
+/**
+ * In a describe block: the compiled test build and a real sshd (started
+ * together), ~/<workspace> made on it, and a local env whose host "box" is that
+ * sshd; stopped and removed after the block.
+ */
+export function supervisorRig(workspace: string, sshdOpts: SshdOptions = {}): SupervisorRig {
+  const rig = {} as { sshd: SshdHandle; build: TestBuild; env: LocalEnv };
+  beforeAll(async () => {
+    [rig.build, rig.sshd] = await Promise.all([buildTestBinary(), startSshd(sshdOpts)]);
+    rig.sshd.runAsUser(`mkdir -p ~/${workspace}`);
+    rig.env = makeLocalEnv(rig.sshd, { releaseDir: rig.build.releaseDir, workspace: `~/${workspace}` });
+  }, 180_000);
+  afterAll(async () => {
+    await rig.sshd?.stop();
+    rig.env?.cleanup();
+  });
+  return rig;
 }
 
 export interface Running {
