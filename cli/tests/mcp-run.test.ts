@@ -3,8 +3,9 @@
 // inside the OS sandbox).
 import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { startEverythingHttp } from "../../core/testing/everything-http.ts";
+import { freePort } from "../../core/testing/free-port.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 import { everythingJs, filesystemJs, graceToml, haveServers, nodeBin, pluginToml, sandboxStatus } from "./mcp-helpers.ts";
@@ -26,14 +27,6 @@ async function setup(steps: Parameters<typeof startScriptedOpenAI>[0], toml: str
   ce.env.XDG_STATE_HOME = join(ce.home, "..", "state");
   cleanups.push(() => llm.close(), () => ce.cleanup());
 }
-
-const freePort = () =>
-  new Promise<number>((r) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => r(port));
-    });
-  });
 
 const toolMessages = (req: { body: any }) => req.body.messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
 
@@ -96,16 +89,8 @@ describe.skipIf(skip)("reasonix run calls MCP tools", () => {
   for (const [mode, type, path] of [["streamableHttp", "http", "/mcp"], ["sse", "sse", "/sse"]] as const) {
     test(`${type}: reasonix run calls a remote server-everything (echo, long-running with progress)`, async () => {
       const port = await freePort();
-      const srv = Bun.spawn([nodeBin, everythingJs, mode], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
-      cleanups.push(async () => (srv.kill(), await srv.exited));
-      const reader = srv.stderr.getReader();
-      let text = "";
-      for (let i = 0; i < 200 && !/listening|running on port/i.test(text); i++) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += new TextDecoder().decode(value);
-      }
-      reader.releaseLock();
+      const srv = await startEverythingHttp(nodeBin, everythingJs, mode, port);
+      cleanups.push(srv.stop);
       await setup(
         [
           { toolCalls: [{ name: "mcp__remote__echo", arguments: { message: `via ${type}` } }, { name: "mcp__remote__trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } }] },

@@ -3,12 +3,13 @@
 // after the HTTP server restarts.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, realpathSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { specFrom } from "../config.ts";
 import { McpConnection } from "../connection.ts";
 import { resultText } from "../tools.ts";
+import { startEverythingHttp } from "../../testing/everything-http.ts";
+import { freePort } from "../../testing/free-port.ts";
 
 const everything = resolve(import.meta.dir, "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const node = Bun.which("node");
@@ -20,27 +21,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const freePort = () =>
-  new Promise<number>((r) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => r(port));
-    });
-  });
-
-/** Start server-everything on PORT with a transport; resolves once it listens. */
-async function startEverything(mode: "streamableHttp" | "sse", port: number) {
-  const proc = Bun.spawn([node!, everything, mode], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
-  const reader = proc.stderr.getReader();
-  let text = "";
-  for (let i = 0; i < 200 && !/listening|running on port/i.test(text); i++) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { stop: async () => (proc.kill(), await proc.exited) };
-}
+const startEverything = (mode: "streamableHttp" | "sse", port: number) => startEverythingHttp(node!, everything, mode, port);
 
 const ctx = () => ({ workspace: realpathSync(mkdtempSync(join(tmpdir(), "rx-mcp-http-"))), home: realpathSync(mkdtempSync(join(tmpdir(), "rx-mcp-home-"))), config: {} });
 

@@ -2,7 +2,7 @@
 // HTTP on 127.0.0.1: stalls, non-SSE 200s, malformed chunks, resets, and the
 // finish reasons that are not a plain "stop". Timeouts are configured small.
 import { describe, expect, test } from "bun:test";
-import { createServer } from "node:net";
+import { freePort } from "../../testing/free-port.ts";
 import { startScriptedOpenAI, type ScriptedServer, type ScriptStep } from "../../testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../testing/scripted-llm-anthropic.ts";
 import { chatWithRetry, ProviderError, type WaitingNotice } from "../index.ts";
@@ -170,12 +170,3 @@ describe("finish reasons on the wire (anthropic)", () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
