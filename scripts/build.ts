@@ -5,7 +5,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, 
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { tarGz, zip } from "./lib/archive.ts";
-import { grammarPackPlugin } from "./lib/grammar-pack.ts";
+import { CODE_INDEX_WORKER, grammarPackPlugin } from "./lib/grammar-pack.ts";
 
 export interface Target {
   os: "linux" | "darwin" | "windows";
@@ -50,7 +50,8 @@ export async function compileTarget(t: Target, outDir: string, stamp = buildStam
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, t.os === "windows" ? "reasonix.exe" : "reasonix");
   const result = await Bun.build({
-    entrypoints: [join(root, "cli/main.ts")],
+    // The first entrypoint is the program; a worker must be an entrypoint to be carried.
+    entrypoints: [join(root, "cli/main.ts"), join(root, CODE_INDEX_WORKER)],
     compile: {
       target: `bun-${t.os}-${t.arch}` as Bun.Build.CompileTarget,
       outfile,

@@ -5,17 +5,21 @@
  * (atomically, 0600) to a cache file in the session's temp directory, so a
  * later process of the same session starts warm.
  *
- * Which files count is decided by the walk on every call (the shared walker:
- * .gitignore/.ignore, hidden files, forbid_read and Reasonix state pruned), so
- * a cached entry is never shown for a file the current policy hides.
+ * Which files count is decided by the shared walker (.gitignore/.ignore,
+ * hidden files, forbid_read and Reasonix state pruned), so a cached entry is
+ * never shown for a file the current policy hides; its answer is reused while
+ * no directory it listed and no ignore file it read has changed (walk-cache.ts).
+ * Every call still stats each file, so an edit is seen by the next call.
+ * Changed files are parsed on worker threads when there are many (pool.ts).
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { PathPolicy } from "../policy/paths.ts";
 import { readBounded } from "../tools/builtin/common.ts";
-import { walkFiles } from "../tools/walk.ts";
-import { extractSymbols, type CodeSymbol } from "./extract.ts";
-import { langFor, parserFor, type LangId } from "./grammars.ts";
+import type { CodeSymbol } from "./extract.ts";
+import { langFor, type LangId } from "./grammars.ts";
+import { BATCH, parseBatch, parseInProcess } from "./pool.ts";
+import { WalkCache, type SourceList } from "./walk-cache.ts";
 
 /** Files larger than this are listed with no symbols (generated or minified code). */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -31,6 +35,15 @@ export interface FileEntry {
   symbols: CodeSymbol[];
   /** Why the file has no symbols although it may have some (too large, binary, parse error). */
   note?: string;
+}
+
+/** A file whose content changed: its new stamp and text, to be parsed. */
+interface ToParse {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+  lang: LangId;
+  text: string;
 }
 
 export interface IndexedFile {
@@ -55,6 +68,8 @@ export class CodeIndex {
   private loaded = false;
   private dirty = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The walk's answers per directory, reused while nothing it read has changed. */
+  readonly walks = new WalkCache();
 
   constructor(readonly workspace: string, readonly cacheFile: string | null) {}
 
@@ -68,32 +83,70 @@ export class CodeIndex {
   private async refreshNow(scope: string, policy: PathPolicy, signal?: AbortSignal): Promise<RefreshStats> {
     this.load();
     const stats: RefreshStats = { files: [], parsed: 0, rehashed: 0, reused: 0, capped: false };
-    const seen = new Set<string>();
     const prefix = relative(this.workspace, scope).split("\\").join("/");
+    const sources = this.sources(scope, policy);
+    stats.capped = sources.capped;
+    const seen = new Set<string>();
+    // Files whose content changed, parsed in batches: on worker threads once there is more than one batch.
+    let batch: { file: IndexedFile; job: ToParse }[] = [];
+    const inflight: Promise<void>[] = [];
+    let failure: Error | null = null;
+    const flush = (workers: boolean) => {
+      const items = batch;
+      batch = [];
+      const jobs = items.map((i) => ({ text: i.job.text, lang: i.job.lang }));
+      inflight.push(
+        (workers ? parseBatch(jobs) : parseInProcess(jobs)).then((results) => {
+          results.forEach((r, k) => {
+            if ("error" in r) {
+              failure ??= new Error(r.error);
+              return;
+            }
+            const { file, job } = items[k]!;
+            file.entry = { mtimeMs: job.mtimeMs, size: job.size, hash: job.hash, lang: job.lang, symbols: r };
+            this.files.set(file.rel, file.entry);
+            this.dirty = true;
+            stats.parsed++;
+          });
+        }),
+      );
+    };
+    let usedWorkers = false;
     let lastYield = performance.now();
-    let parsedSinceYield = 0;
-    for (const src of this.sources(scope, policy, stats)) {
+    for (const src of sources.files) {
       if (signal?.aborted) throw signal.reason ?? new Error("aborted");
       const rel = src.rel === "" ? prefix : prefix === "" ? src.rel : `${prefix}/${src.rel}`;
       seen.add(rel);
-      const before = stats.parsed;
-      const entry = await this.update(rel, src.abs, stats);
-      if (entry) stats.files.push({ rel, abs: src.abs, entry });
-      parsedSinceYield += stats.parsed - before;
-      // Parsing is synchronous: give the event loop a turn now and then so
+      const got = this.check(rel, src.abs, stats);
+      if (!got) continue;
+      const file: IndexedFile = { rel, abs: src.abs, entry: got as FileEntry };
+      stats.files.push(file);
+      if ("text" in got) {
+        batch.push({ file, job: got });
+        if (batch.length >= BATCH) {
+          flush((usedWorkers = true));
+          if (inflight.length >= 8) await inflight.shift();
+        }
+      }
+      // Reading and hashing are synchronous: give the event loop a turn now and then so
       // streams, other tools and Ctrl-C stay responsive during a cold index.
-      if (parsedSinceYield > 0 && performance.now() - lastYield > 25) {
+      if (performance.now() - lastYield > 25) {
         await new Promise((r) => setImmediate(r));
         lastYield = performance.now();
-        parsedSinceYield = 0;
       }
     }
+    if (batch.length > 0) flush(usedWorkers);
+    await Promise.all(inflight);
+    if (failure) throw failure;
+    if (signal?.aborted) throw signal.reason ?? new Error("aborted");
     // Forget files that are gone from the scope (deleted, renamed, now ignored).
-    for (const rel of this.files.keys()) {
-      const inScope = prefix === "" || rel === prefix || rel.startsWith(`${prefix}/`);
-      if (inScope && !seen.has(rel) && !stats.capped) {
-        this.files.delete(rel);
-        this.dirty = true;
+    if (!stats.capped) {
+      for (const rel of this.files.keys()) {
+        const inScope = prefix === "" || rel === prefix || rel.startsWith(`${prefix}/`);
+        if (inScope && !seen.has(rel)) {
+          this.files.delete(rel);
+          this.dirty = true;
+        }
       }
     }
     this.save();
@@ -101,36 +154,17 @@ export class CodeIndex {
   }
 
   /** Source files under scope that the walk admits, in path order (rel: relative to scope, "" for scope itself). */
-  private *sources(scope: string, policy: PathPolicy, stats: RefreshStats): Generator<{ rel: string; abs: string }> {
-    let st;
-    try {
-      st = statSync(scope);
-    } catch {
-      return;
-    }
-    if (st.isFile()) {
-      if (langFor(scope)) yield { rel: "", abs: scope };
-      return;
-    }
-    let n = 0;
-    // node_modules is skipped even where no ignore file says so (a checkout without .git).
-    for (const f of walkFiles(scope, { hidden: false, gitignore: true, policy, override: "!node_modules/", maxEntries: 1_000_000 })) {
-      if (!langFor(f.rel)) continue;
-      if (++n > MAX_FILES) {
-        stats.capped = true;
-        return;
-      }
-      yield f;
-    }
+  private sources(scope: string, policy: PathPolicy): SourceList {
+    const st = statSync(scope, { throwIfNoEntry: false });
+    if (!st) return { files: [], capped: false };
+    if (st.isFile()) return { files: langFor(scope) ? [{ rel: "", abs: scope }] : [], capped: false };
+    return this.walks.sources(scope, policy, MAX_FILES);
   }
 
-  private async update(rel: string, abs: string, stats: RefreshStats): Promise<FileEntry | null> {
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      return null;
-    }
+  /** The file's entry when it is up to date (or needs no parse), what to parse when its content changed, null when unreadable. */
+  private check(rel: string, abs: string, stats: RefreshStats): FileEntry | ToParse | null {
+    const st = statSync(abs, { throwIfNoEntry: false });
+    if (!st) return null;
     const old = this.files.get(rel);
     if (old && old.mtimeMs === st.mtimeMs && old.size === st.size) {
       stats.reused++;
@@ -155,8 +189,7 @@ export class CodeIndex {
       } else if (buf.subarray(0, 8192).includes(0)) {
         entry = { mtimeMs: st.mtimeMs, size: st.size, hash, lang, symbols: [], note: "binary, not parsed" };
       } else {
-        entry = { mtimeMs: st.mtimeMs, size: st.size, hash, lang, symbols: await parse(buf.toString("utf8"), lang) };
-        stats.parsed++;
+        return { mtimeMs: st.mtimeMs, size: st.size, hash, lang, text: buf.toString("utf8") };
       }
     }
     this.files.set(rel, entry);
@@ -189,17 +222,6 @@ export class CodeIndex {
     } catch {
       // The cache is an optimisation: a full disk or a read-only temp dir only costs the next process a cold start.
     }
-  }
-}
-
-async function parse(source: string, lang: LangId): Promise<CodeSymbol[]> {
-  const parser = await parserFor(lang);
-  const tree = parser.parse(source);
-  if (!tree) return [];
-  try {
-    return extractSymbols(tree.rootNode, lang);
-  } finally {
-    tree.delete(); // trees live in WebAssembly memory: free them or the heap only grows
   }
 }
 

@@ -17,6 +17,8 @@ export interface WalkOptions {
   override?: string;
   /** Stop after visiting this many directory entries (a guard against huge trees). */
   maxEntries?: number;
+  /** Called with each directory's absolute path just before it is listed (code_index records their mtimes). */
+  onDir?: (abs: string) => void;
 }
 
 export interface WalkEntry {
@@ -45,6 +47,7 @@ function* walkDir(
   budget: { left: number },
 ): Generator<WalkEntry> {
   let entries;
+  opts.onDir?.(abs);
   try {
     entries = readdirSync(abs, { withFileTypes: true });
   } catch {

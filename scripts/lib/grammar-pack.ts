@@ -23,6 +23,13 @@ export function grammarPack(): string {
 
 export const ASSETS_MODULE = /core[\\/]code-index[\\/]assets\.ts$/;
 
+/**
+ * code_index's parsing worker, an extra entrypoint of the compiled build (a
+ * standalone executable only carries the workers listed as entrypoints) and
+ * started by this path, which Bun resolves to the embedded module.
+ */
+export const CODE_INDEX_WORKER = "core/code-index/worker.ts";
+
 /** EMBED false: a build without the grammars (scripts/bench/tools.ts weighs them that way). */
 export function grammarPackPlugin(embed = true): Bun.BunPlugin {
   return {
@@ -37,8 +44,9 @@ export function grammarPackPlugin(embed = true): Bun.BunPlugin {
               `import { readGrammarPack } from "./pack.ts";`,
               `let read;`,
               `export function grammarBytes(name) { read ??= readGrammarPack(readFileSync(packPath)); return read(name); }`,
+              `export function workerUrl() { return ${JSON.stringify(`./${CODE_INDEX_WORKER}`)}; }`,
             ].join("\n")
-          : "export function grammarBytes() { return null; }",
+          : "export function grammarBytes() { return null; }\nexport function workerUrl() { return null; }",
       }));
     },
   };
