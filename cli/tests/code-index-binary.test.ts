@@ -54,4 +54,21 @@ describe("compiled binary", () => {
     files.forEach(([, , outline], i) => expect(results[i]).toBe(outline.join("\n")));
     expect(results[4]!.split("\n").slice(0, 4)).toEqual(["animal.py:14: method Animal.speak", " 12|         return self.name", " 13| ", ">14|     async def speak(self):"]);
   });
+
+  test("with REASONIX_CODE_INDEX_WORKERS the binary parses on its embedded worker thread", async () => {
+    await llm?.close();
+    ce?.cleanup();
+    llm = await startScriptedOpenAI([{ toolCalls: [{ name: "code_index", arguments: { action: "outline", path: "." } }] }, { text: "indexed" }]);
+    ce = makeCliEnv(llm.url);
+    const n = 150; // three batches: more than one goes to workers
+    for (let i = 0; i < n; i++) writeFileSync(join(ce.workspace, `m${i}.ts`), F.TS_SOURCE);
+    const p = Bun.spawn([dist.binary, "run", "outline the code"], { cwd: ce.workspace, env: { ...ce.env, REASONIX_CODE_INDEX_WORKERS: "2" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => p.kill("SIGKILL"), 90_000);
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    clearTimeout(timer);
+    expect({ code, err: err.includes("error") ? err : "" }).toEqual({ code: 0, err: "" });
+    expect({ out, err }).toEqual({ out: expect.stringContaining("indexed"), err: expect.any(String) });
+    const result = String((llm.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === "tool")!.content);
+    expect(result.split("\n").at(-1)).toBe(`(${n} files, ${n * F.TS_OUTLINE.length} symbols)`);
+  }, 120_000);
 });

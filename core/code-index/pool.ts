@@ -1,8 +1,9 @@
 /**
- * Parsing threads for a cold or large re-index: batches of files go to up to
- * one worker per core (tree-sitter parsing is synchronous and CPU-bound; the
- * main thread keeps walking, stat-ing and reading). Small updates never come
- * here (store.ts parses fewer than one batch in-process).
+ * Parsing threads for a cold or large re-index, when asked for (workersWanted:
+ * off by default, see there): batches of files go to up to that many workers
+ * (tree-sitter parsing is synchronous and CPU-bound; the main thread keeps
+ * walking, stat-ing and reading). Small updates never come here (store.ts
+ * parses fewer than one batch in-process).
  *
  * Fails over to in-process parsing, for good in this process, when a worker
  * cannot start (a build without the worker entrypoint, a platform without
@@ -54,6 +55,17 @@ export function resetPool(url?: string | null): void {
   workerUrl = url === undefined ? undefined : Promise.resolve(url);
 }
 
+/**
+ * How many parsing workers to use: REASONIX_CODE_INDEX_WORKERS (a number, at most the cores),
+ * else none. Measured on the 2-core reference machine (docs/code-index.md), workers made a
+ * cold index slower and cost more CPU: each thread compiles the grammar's WebAssembly again
+ * and parses slower than the main thread, so parsing stays in-process by default.
+ */
+export function workersWanted(): number {
+  const n = Number(process.env.REASONIX_CODE_INDEX_WORKERS ?? 0);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, availableParallelism()) : 0;
+}
+
 /** Parse one file's text in this thread. */
 async function parseHere(job: ParseJob): Promise<ParseResult> {
   try {
@@ -89,9 +101,13 @@ function breakPool(reason: string): void {
   for (const p of [...held, ...waiting.splice(0)]) void runHere(p);
 }
 
+/** Bun's Worker ref/unref: a busy worker keeps the process alive (its caller awaits it), an idle one does not. */
+const hold = (w: Worker, on: boolean) => (w as unknown as { ref?(): void; unref?(): void })[on ? "ref" : "unref"]?.();
+
 function dispatch(slot: Slot): void {
   const p = waiting.shift();
   slot.busy = p ?? null;
+  hold(slot.worker, !!p);
   if (!p) {
     if (slots.every((s) => !s.busy)) scheduleIdle();
     return;
@@ -130,7 +146,6 @@ function spawn(url: string): void {
     dispatch(slot);
   };
   worker.onerror = (e) => breakPool(`a parsing worker failed: ${e.message}`);
-  (worker as unknown as { unref?(): void }).unref?.(); // Bun: an idle worker does not keep the process alive
   slots.push(slot);
   dispatch(slot);
 }
@@ -139,20 +154,20 @@ function spawn(url: string): void {
  * Parse a batch on a worker (starting one while fewer than the cores run and
  * none is free), or in this thread when workers are unavailable.
  */
-export async function parseBatch(jobs: ParseJob[], maxWorkers = availableParallelism()): Promise<ParseResult[]> {
+export async function parseBatch(jobs: ParseJob[], maxWorkers = workersWanted()): Promise<ParseResult[]> {
   clearTimeout(idleTimer);
   workerUrl ??= import("./assets.ts").then((m) => m.workerUrl()).catch(() => null);
   const url = brokenReason ? null : await workerUrl;
   return new Promise((resolve) => {
     const p: Pending = { id: nextId++, jobs, resolve };
-    if (!url || brokenReason || typeof Worker === "undefined") {
+    if (maxWorkers < 1 || !url || brokenReason || typeof Worker === "undefined") {
       void runHere(p);
       return;
     }
     waiting.push(p);
     const free = slots.find((s) => !s.busy);
     if (free) dispatch(free);
-    else if (slots.length < Math.max(1, maxWorkers)) spawn(url);
+    else if (slots.length < maxWorkers) spawn(url);
   });
 }
 

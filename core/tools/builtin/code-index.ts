@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { excerpt, findDefinitions, outlineLines, qualified, searchSymbols, symbolLine, type Hit } from "../../code-index/query.ts";
+import { poolState, workersWanted } from "../../code-index/pool.ts";
 import { indexFor, type IndexedFile } from "../../code-index/store.ts";
 import { langFor } from "../../code-index/grammars.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
@@ -96,7 +97,10 @@ async function codeIndex(input: Input, ctx: ToolContext): Promise<ToolResult> {
   if (!single && !st.isDirectory()) return fail(`${display(d.path, ctx)} is not a file or directory`);
   const index = indexFor(ctx.workspace, ctx.tmpDir || null);
   const { files, capped } = await index.refresh(d.path, policyFor(ctx), ctx.signal);
-  const note = capped ? "\n(the index stopped at 50,000 source files; give a narrower path)" : "";
+  let note = capped ? "\n(the index stopped at 50,000 source files; give a narrower path)" : "";
+  // Asked for parsing workers (REASONIX_CODE_INDEX_WORKERS) but they could not run: say why.
+  const broken = workersWanted() > 0 ? poolState().broken : null;
+  if (broken) note += `\n(parsed in-process: ${broken})`;
   if (action === "outline") return done(outline(files, single, limit, ctx) + note);
   if (action === "symbols") {
     const hits = searchSymbols(files, query, limit);

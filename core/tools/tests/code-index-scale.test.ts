@@ -32,19 +32,29 @@ function age(fx: Fixture, paths: string[]): void {
 }
 
 describe("code_index parsing threads", () => {
-  test("a cold index of more than one batch is parsed on workers, with the same symbols as in this thread", async () => {
+  test("with REASONIX_CODE_INDEX_WORKERS, a cold index of more than one batch is parsed on workers, with the same symbols as in this thread", async () => {
     resetPool();
+    process.env.REASONIX_CODE_INDEX_WORKERS = "2";
     const fx = make();
     const n = BATCH * 3 + 5;
     for (let i = 0; i < n; i++) fx.write(`src/d${i % 4}/f${i}.ts`, F.TS_SOURCE.replaceAll("Engine", `Engine${i}`));
     const idx = new CodeIndex(fx.ws, null);
-    const s = await idx.refresh(fx.ws, policyFor(fx.ctx));
+    const s = await idx.refresh(fx.ws, policyFor(fx.ctx)).finally(() => delete process.env.REASONIX_CODE_INDEX_WORKERS);
     expect(s.parsed).toBe(n);
     expect(poolState()).toEqual({ workers: expect.any(Number), broken: null });
     expect(poolState().workers).toBeGreaterThanOrEqual(1);
     const here = await parseInProcess(s.files.map((f) => ({ text: F.TS_SOURCE.replaceAll("Engine", `Engine${f.rel.match(/f(\d+)/)![1]}`), lang: "typescript" as const })));
     expect(s.files.map((f) => f.entry.symbols)).toEqual(here as never);
     expect(s.files.find((f) => f.rel === "src/d1/f5.ts")!.entry.symbols.map((x) => x.name)).toContain("Engine5");
+  });
+
+  test("without the variable, nothing is parsed on a worker", async () => {
+    resetPool();
+    const fx = make();
+    for (let i = 0; i < BATCH * 2 + 1; i++) fx.write(`f${i}.py`, F.PY_SOURCE);
+    const s = await new CodeIndex(fx.ws, null).refresh(fx.ws, policyFor(fx.ctx));
+    expect(s.parsed).toBe(BATCH * 2 + 1);
+    expect(poolState()).toEqual({ workers: 0, broken: null });
   });
 
   test("when a worker cannot start, batches are parsed in this thread and the reason is kept", async () => {
