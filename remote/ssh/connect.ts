@@ -132,6 +132,7 @@ async function dialOne(
     };
     const onReady = () => {
       cleanup();
+      countIncomingAsAlive(client, config.keepaliveInterval!);
       resolve();
     };
     const onClose = () => {
@@ -153,6 +154,26 @@ async function dialOne(
   });
   // Later errors (link loss) are reported through 'close'; cleanup() left one listener so they never crash the process.
   return { client, decision: decision!, authMethod: tried[tried.length - 1] ?? "none" };
+}
+
+/**
+ * ssh2 counts a keepalive as answered only when its own reply arrives. On a slow link
+ * saturated by an upload that reply waits behind seconds of queued data, and a healthy
+ * transfer was cut as "no reply to keepalives". OpenSSH treats any packet from the server
+ * as a sign of life (ServerAliveInterval probes only a silent link); do the same: bytes
+ * arriving restart ssh2's keepalive count (at most four times per interval).
+ */
+function countIncomingAsAlive(client: Client, intervalMs: number): void {
+  const internals = client as unknown as { _sock?: NodeJS.ReadableStream; _resetKA?: () => void };
+  const sock = internals._sock;
+  if (!sock || typeof internals._resetKA !== "function" || !(intervalMs > 0)) return;
+  let last = 0;
+  sock.on("data", () => {
+    const now = Date.now();
+    if (now - last < intervalMs / 4) return;
+    last = now;
+    internals._resetKA?.();
+  });
 }
 
 /** Open a TCP stream to host:port through an established client (one ProxyJump hop). */

@@ -96,6 +96,26 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     expect(parts(inbox)).toEqual([]);
   });
 
+  test("put over a saturated slow link completes: replies from the server count as signs of life, as in OpenSSH", async () => {
+    // 400 kB/s with the SFTP window (~2 MB) full: a keepalive ping waits ~5 s behind the
+    // data, longer than the 1 s x 2 allowed. The server answers every write meanwhile, so
+    // the link is alive; only a link that says nothing may be declared dead.
+    const slow = await startRelay({ targetPort: sshd.port, rateBytesPerSec: 400_000 });
+    try {
+      expect((await cli.start(["remote", "add", "slow", `${sshd.user}@127.0.0.1:${slow.port}`, "-i", sshd.clientKey]).exited).code).toBe(0);
+      expect((await cli.start(["remote", "test", "slow", "--accept-new"]).exited).code).toBe(0);
+      const two = join(cli.dir, "two.bin");
+      writeFileSync(two, randomBytes(2 * 1024 * 1024));
+      const r = await cli.start(["remote", "fs", "put", two, "slow:~/in/two.bin"]).exited;
+      expect(r.stderr).not.toMatch(/keepalive|connection lost/i);
+      expect(r.code).toBe(0);
+      expect(statSync(join(sshd.home, "in", "two.bin")).size).toBe(2 * 1024 * 1024);
+      expect(parts(join(sshd.home, "in"))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+
   test("put: SIGINT and SIGTERM stop the upload, remove the remote .part at once and exit 130/143", async () => {
     const inbox = join(sshd.home, "in");
     for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
