@@ -23,8 +23,13 @@ describe.skipIf(!haveChromium)("web UI effort control", () => {
     await page.keyboard.press("Enter");
     await page.getByText("First.").waitFor();
     expect(rig.llm.chatRequests()[0]!.body.reasoning_effort).toBeUndefined();
+    // The banner hides itself after 2.5 s: start watching before choosing, so
+    // a slow machine cannot make the test look after it has gone.
+    const banner = page.getByText("Reasoning effort high from the next request on.").waitFor();
+    const answered = page.waitForResponse((r) => r.url().endsWith("/effort") && r.request().method() === "POST");
     await page.selectOption("#effort", "high");
-    await page.getByText("Reasoning effort high from the next request on.").waitFor();
+    expect((await answered).status()).toBe(200);
+    await banner;
     await page.fill("#prompt", "two");
     await page.keyboard.press("Enter");
     await page.getByText("Second.").waitFor();

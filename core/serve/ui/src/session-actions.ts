@@ -3,7 +3,7 @@
 // so a rename here shows in the other tabs at their next list refresh.
 import { api, sessionPath } from "./api.ts";
 import { draft } from "./components/Composer.tsx";
-import { changed, loadSessions, openSession, setBanner, state } from "./store.ts";
+import { changed, flashBanner, loadSessions, openSession, setBanner, state } from "./store.ts";
 
 const FILES_NOTE = "Files on disk were not changed (a fork shares the workspace as it is now).";
 
@@ -18,8 +18,7 @@ export async function forkSession(id: string, from?: { turn: number; text: strin
     if (from) draft.text = from.text;
     await openSession(r.id);
     void loadSessions();
-    setBanner(from ? `Forked into a new session just before that message, which is back in the box to edit and send. ${FILES_NOTE}` : `Forked the whole conversation into a new session. ${FILES_NOTE}`);
-    setTimeout(() => setBanner(null), 8000);
+    flashBanner(from ? `Forked into a new session just before that message, which is back in the box to edit and send. ${FILES_NOTE}` : `Forked the whole conversation into a new session. ${FILES_NOTE}`, 8000);
     return r.id;
   } catch (x) {
     setBanner(`Fork failed: ${(x as Error).message}`, "error");

@@ -102,6 +102,15 @@ export function setBanner(text: string | null, tone: "info" | "error" = "info"):
   changed();
 }
 
+/** An info banner that hides itself after `ms`, unless another one replaced it meanwhile. */
+export function flashBanner(text: string, ms: number): void {
+  setBanner(text);
+  const shown = state.banner;
+  setTimeout(() => {
+    if (state.banner === shown) setBanner(null);
+  }, ms);
+}
+
 export const isBusy = (): boolean => !!state.current && state.busy.has(state.current);
 
 function markBusy(id: string, busy: boolean): void {
@@ -241,8 +250,7 @@ export async function deleteSession(id: string): Promise<void> {
     const next = state.sessions[0];
     if (next) await openSession(next.id);
     else closeSession();
-    setBanner("Session deleted.");
-    setTimeout(() => setBanner(null), 2500);
+    flashBanner("Session deleted.", 2500);
   }
   await loadSessions();
 }

@@ -1,7 +1,7 @@
 // Reasoning effort of the open session (POST /api/sessions/:id/effort); each
 // vendor maps the word onto its own scale. "default" = the provider entry's.
 import { api, sessionPath } from "../api.ts";
-import { changed, setBanner, state } from "../store.ts";
+import { changed, flashBanner, setBanner, state } from "../store.ts";
 
 const EFFORTS = ["default", "none", "minimal", "low", "medium", "high", "xhigh", "max"];
 /** What this tab set per session (the engine keeps the real value). */
@@ -11,8 +11,7 @@ async function pick(id: string, effort: string): Promise<void> {
   try {
     const r = await api<{ effort: string }>("POST", sessionPath(id, "effort"), { effort });
     chosen.set(id, r.effort);
-    setBanner(`Reasoning effort ${r.effort} from the next request on.`);
-    setTimeout(() => setBanner(null), 2500);
+    flashBanner(`Reasoning effort ${r.effort} from the next request on.`, 2500);
   } catch (x) {
     setBanner(`Could not set the reasoning effort: ${(x as Error).message}`, "error");
   }

@@ -1,6 +1,6 @@
 // Top bar: drawer toggle (phones), host and workspace, model picker, link state.
 import { api, sessionPath } from "../api.ts";
-import { changed, isBusy, loadModels, loadSessions, setBanner, shownModel, state } from "../store.ts";
+import { changed, flashBanner, isBusy, loadModels, loadSessions, setBanner, shownModel, state } from "../store.ts";
 import { EffortPicker } from "./EffortPicker.tsx";
 
 async function pickModel(name: string): Promise<void> {
@@ -18,8 +18,7 @@ async function pickModel(name: string): Promise<void> {
     }
     await api("POST", "/api/model", { name });
     state.selectedModel = name;
-    setBanner(state.current ? `This session now uses ${name}; new sessions too.` : `New sessions use ${name}.`);
-    setTimeout(() => setBanner(null), 2500);
+    flashBanner(state.current ? `This session now uses ${name}; new sessions too.` : `New sessions use ${name}.`, 2500);
     void loadSessions();
   } catch (x) {
     setBanner(`Could not switch model: ${(x as Error).message}`, "error");

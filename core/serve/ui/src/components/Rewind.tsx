@@ -2,7 +2,7 @@
 // the files that turn and later ones changed, drop the conversation from it
 // on, or both.
 import { api, sessionPath } from "../api.ts";
-import { changed, openSession, setBanner, state } from "../store.ts";
+import { changed, flashBanner, openSession, setBanner, state } from "../store.ts";
 
 export async function rewindTo(turn: number, mode: "code" | "conversation" | "both"): Promise<boolean> {
   const id = state.current;
@@ -11,8 +11,7 @@ export async function rewindTo(turn: number, mode: "code" | "conversation" | "bo
     const r = await api<{ files: { path: string; action: string }[] }>("POST", sessionPath(id, "rewind"), { turn, mode });
     await openSession(id, false);
     const files = r.files?.length ? ` ${r.files.length} file${r.files.length === 1 ? "" : "s"} restored.` : "";
-    setBanner(`Rewound to before turn ${turn} (${mode === "both" ? "code and conversation" : mode}).${files}`);
-    setTimeout(() => setBanner(null), 4000);
+    flashBanner(`Rewound to before turn ${turn} (${mode === "both" ? "code and conversation" : mode}).${files}`, 4000);
     return true;
   } catch (x) {
     setBanner(`Rewind failed: ${(x as Error).message}`, "error");
