@@ -2,6 +2,7 @@ import yargs from "yargs";
 import type { CommandModule } from "yargs";
 import { UsageError } from "../core/errors.ts";
 import { buildInfo } from "../core/version.ts";
+import { COMPLETION, helpWidth, USAGE, VERSION_OPTION } from "./top-help.ts";
 import { commands } from "./commands/index.ts";
 import { reportError } from "./output.ts";
 import { closest } from "./suggest.ts";
@@ -54,16 +55,16 @@ export async function runCli(argv: string[]): Promise<number> {
   process.exitCode = 0;
   const app = yargs(argv)
     .scriptName("reasonix")
-    .usage("reasonix <command> [options]\n\nA coding agent for your machine and your remote boxes.")
+    .usage(USAGE)
     .command(commands)
-    .completion("completion", "Print a shell completion script (bash/zsh): reasonix completion >> ~/.bashrc")
+    .completion(COMPLETION.name, COMPLETION.describe)
     .demandCommand(1, "missing command")
     .strict()
     .help()
     .alias("help", "h")
     .version(false)
-    .option("version", { alias: "v", type: "boolean", describe: "Print the version and exit" })
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .option("version", { alias: "v", type: "boolean", describe: VERSION_OPTION })
+    .wrap(helpWidth())
     .showHelpOnFail(false)
     .fail((msg, err) => {
       if (err) throw err;
