@@ -10,7 +10,8 @@
  * whose server marked them `readOnlyHint: true` — the MCP adapter gives only
  * those kind "read"). `bash` is kept but wrapped: each command must pass the
  * read-only classifier (core/permissions/readonly-bash.ts) or the call is
- * refused before anything runs; the wrapper keeps kind "bash", so deny rules,
+ * refused before anything runs, and git runs without optional locks
+ * (GIT_OPTIONAL_LOCKS=0); the wrapper keeps kind "bash", so deny rules,
  * approvals and the OS sandbox still apply on top.
  * Dropped: writers (write/edit/move), meta tools (todo_write, run_skill,
  * task: a read-only child must not start writers), MCP tools without
@@ -44,7 +45,11 @@ export function readOnlyBash(bash: ToolDefinition): ToolDefinition {
           output: `Refused: this session is read-only and \`${command.trim().slice(0, 200)}\` is not a read-only command: ${v.reason}. Use read_file, ls, glob or grep, or a plain reading command.`,
         };
       }
-      return bash.run(input, ctx);
+      // git takes optional locks even to read (`git status` refreshes and
+      // rewrites .git/index); a read-only session must leave the repository
+      // as it found it, with or without the OS sandbox. Set inside the
+      // command so it holds wherever bash runs (here or an editor's terminal).
+      return bash.run({ ...input, command: `export GIT_OPTIONAL_LOCKS=0\n${command}` }, ctx);
     },
   };
   Object.defineProperty(wrapped, READ_ONLY_BASH, { value: true });

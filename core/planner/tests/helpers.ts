@@ -8,7 +8,7 @@ import { makeSandbox, testTools, type Sandbox } from "../../engine/tests/helpers
 
 export interface Setup { sb: Sandbox; exec: ScriptedServer; plan: ScriptedServer; engine: Engine; close(): Promise<void> }
 
-export async function setup(execSteps: ScriptStep[], planSteps: ScriptStep[], o: { headless?: boolean; planner?: boolean } = {}): Promise<Setup> {
+export async function setup(execSteps: ScriptStep[], planSteps: ScriptStep[], o: { headless?: boolean; planner?: boolean; builtinTools?: boolean } = {}): Promise<Setup> {
   const sb = makeSandbox();
   const exec = await startScriptedOpenAI(execSteps);
   const plan = await startScriptedOpenAI(planSteps);
@@ -29,7 +29,7 @@ export async function setup(execSteps: ScriptStep[], planSteps: ScriptStep[], o:
       tools: {},
       sandbox: {},
     },
-    tools: testTools(),
+    ...(o.builtinTools ? {} : { tools: testTools() }),
     retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 },
     headless: o.headless ?? true,
     permissionMode: "auto",

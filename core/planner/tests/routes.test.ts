@@ -101,6 +101,27 @@ describe("planner routes", () => {
     expect(s.history().filter((e) => e.type === "plan")).toHaveLength(1);
   });
 
+  test("the planner cannot write even when it tries: writers are not offered, bash runs only read-only commands", async () => {
+    const writeB: ScriptStep = { toolCalls: [{ name: "write_file", arguments: { path: "b.txt", content: "x" } }] };
+    const bashWrite: ScriptStep = { toolCalls: [{ name: "bash", arguments: { command: "echo pwned > c.txt" } }] };
+    const bashRead: ScriptStep = { toolCalls: [{ name: "bash", arguments: { command: "cat notes.txt" } }] };
+    const { exec, plan, sb, engine } = await setup([], [writeB, bashWrite, bashRead, submit()], { builtinTools: true });
+    const s = await engine.createSession();
+    answering(s);
+    expect(await s.submit("plan only: write b.txt and c.txt")).toBe("done");
+    expect(existsSync(join(sb.workspace, "b.txt"))).toBe(false);
+    expect(existsSync(join(sb.workspace, "c.txt"))).toBe(false);
+    expect(exec.chatRequests()).toHaveLength(0);
+    const reqs = plan.chatRequests();
+    const offered = reqs[0]!.body.tools.map((t: any) => t.function.name);
+    expect(offered).toContain("bash");
+    expect(offered).toContain("read_file");
+    for (const writer of ["write_file", "edit_file", "multi_edit", "move_file", "todo_write", "task"]) expect(offered).not.toContain(writer);
+    expect(lastContent(reqs[1]!.body)).toMatch(/unknown tool "write_file": the planner has only read-only tools/);
+    expect(lastContent(reqs[2]!.body)).toMatch(/^Refused: this session is read-only and `echo pwned > c.txt` is not a read-only command/);
+    expect(lastContent(reqs[3]!.body)).toContain("say hello");
+  });
+
   test("ordinary requests and quoted examples stay with the executor", async () => {
     const { exec, plan, engine } = await setup([{ text: "ok" }, { text: "ok" }], []);
     const s = await engine.createSession();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync } from "node:fs";
+import { chmodSync, existsSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools } from "../builtin/index.ts";
 import { classifyReadOnlyCommand, readOnlyRegistry, readOnlyTools } from "../readonly.ts";
@@ -53,6 +53,29 @@ describe("readOnlyTools", () => {
     const ok = await fx.run(bash, { command: "cat a.txt | wc -l" });
     expect(ok.ok).toBe(true);
     expect(ok.output.trim()).toBe("1");
+  });
+
+  test("read-only git commands take no optional lock: `git status` leaves .git/index untouched (GIT_OPTIONAL_LOCKS=0)", async () => {
+    fx = fixture({ sandbox: { bash: "off" } });
+    const git = (...args: string[]) => {
+      const r = Bun.spawnSync(["git", "-C", fx!.ws, "-c", "user.email=t@t", "-c", "user.name=t", ...args], { stderr: "pipe" });
+      if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+    };
+    fx.write("a.txt", "alpha\n");
+    git("init", "-q");
+    git("add", "a.txt");
+    git("commit", "-qm", "one");
+    // A changed mtime makes the index stale: a plain `git status` would refresh and rewrite it.
+    const index = join(fx.ws, ".git/index");
+    const before = statSync(index);
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(fx.ws, "a.txt"), later, later);
+    const bash = readOnlyTools([...builtinTools]).find((t) => t.name === "bash")!;
+    const r = await fx.run(bash, { command: "git status --short" });
+    expect(r.ok).toBe(true);
+    const after = statSync(index);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(after.ino).toBe(before.ino);
   });
 
   test("a workspace program named like a reader (./ls, bin/cat) is refused: the repository chooses what it does", async () => {
