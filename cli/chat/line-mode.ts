@@ -10,6 +10,7 @@ import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
+import { steerNow } from "./steer.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
 import { guardianLine } from "../../core/guardian/format.ts";
 import { subagentLine } from "../../core/agents/events.ts";
@@ -191,6 +192,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   }
   println(`reasonix chat (line mode) | ${st.model} | ${st.session.workspace}`);
   println(`session ${st.session.id} | /help for commands | Ctrl-C twice exits`);
+  if (process.stdin.isTTY) println("while a turn runs: a line steers it; /queue <message> waits for its end");
   for (const n of setup.notes) println(n);
   // A resumed conversation: its prompts and answers, plainly.
   for (const e of scrub(st.session.history())) {
@@ -247,6 +249,17 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       if (!quit && !turn) out("> ");
       continue;
     }
+    // `/queue text`: for after the running turn (or now, when none runs).
+    const queued = /^\/queue(\s|$)/.test(text) ? text.slice(6).trim() : undefined;
+    if (queued !== undefined) {
+      if (!queued) println("usage: /queue <message>  (sent when the running turn ends)");
+      else if (turn) {
+        st.queue.push(queued);
+        println(`(queued: ${queued})`);
+      } else send(queued);
+      if (!queued && !turn) out("> ");
+      continue;
+    }
     const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
     if (route === "local" || route === "unknown") {
       if (route === "local") await runSlash(ctx, text).catch((e) => println(`error: ${errorMessage(e)}`));
@@ -255,6 +268,14 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       continue;
     }
     if (turn) {
+      // Typed at a terminal while a turn runs: guidance for that turn, as
+      // Enter does in the full-screen chat. Piped lines are prompts in order.
+      const steered = process.stdin.isTTY && route === "text" && st.session.steer ? steerNow(st.session, text) : undefined;
+      if (steered) {
+        breakLine();
+        println(steered.ok ? `» ${steered.shown}  ${steered.note}` : steered.error);
+        continue;
+      }
       st.queue.push(text);
       println(`(queued: ${text})`);
       continue;

@@ -13,6 +13,16 @@ const label: Record<SteerDisposition, string> = {
   queued_followup: "steering · the turn had ended: it goes with your next message",
 };
 
+/** Steer the running turn with `text`; the plain words to show for it (line mode uses them as they are). */
+export function steerNow(session: EngineSession, text: string): { ok: true; shown: string; note: string } | { ok: false; error: string } {
+  try {
+    const d = session.steer!(text);
+    return { ok: true, shown: cleanText(text).replace(/\s+/g, " "), note: `(${label[d]})` };
+  } catch (e) {
+    return { ok: false, error: `not sent: ${errorMessage(e)}` };
+  }
+}
+
 export class SteerLines {
   private pending: string[] = [];
 
@@ -20,14 +30,8 @@ export class SteerLines {
 
   /** Give `text` to the running turn; the line to show (or the error). */
   send(session: EngineSession, text: string): void {
-    let line: string;
-    try {
-      const d = session.steer!(text);
-      line = `${this.p.cyan("» ")}${cleanText(text).replace(/\s+/g, " ")}  ${this.p.dim(`(${label[d]})`)}`;
-    } catch (e) {
-      line = this.p.red(`not sent: ${errorMessage(e)}`);
-    }
-    this.pending.push(line);
+    const r = steerNow(session, text);
+    this.pending.push(r.ok ? `${this.p.cyan("» ")}${r.shown}  ${this.p.dim(r.note)}` : this.p.red(r.error));
   }
 
   live(width: number): string[] {

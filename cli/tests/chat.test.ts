@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chatFixture, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
+import { steerMessage } from "../../core/engine/session.ts";
 
 const skip = !hasTmux();
 if (skip) console.warn("SKIPPED terminal chat tests: tmux is not installed (apt-get install tmux)");
@@ -209,6 +210,34 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
     await p.waitFor("dumb terminal answer");
     p.send("/cost");
     await p.waitFor("tokens: 100 in");
+    p.send("/exit");
+    await p.waitFor("[exit 0]", { all: true });
+  });
+});
+
+describe.skipIf(skip)("reasonix chat line mode: steering and the queue", () => {
+  test("NO_COLOR=1: a line typed during a turn steers it (same turn, next request); /queue waits for the turn's end", async () => {
+    await setup([{ text: "first draft", delayMs: 2500 }, { text: "revised with tabs" }, { text: "queued answer" }]);
+    const p = chat(["chat"], { env: { NO_COLOR: "1" } });
+    await p.waitFor("line mode");
+    p.send("write the config");
+    await p.waitFor("write the config");
+    p.send("use tabs, not spaces");
+    const s = await p.waitFor("» use tabs, not spaces");
+    expect(s).toContain("(steering · sent to the running turn)");
+    p.send("/queue then add a README");
+    await p.waitFor("(queued: then add a README)");
+    await p.waitFor("revised with tabs");
+    await p.waitFor("queued answer");
+    const reqs = f.llm.chatRequests();
+    expect(reqs).toHaveLength(3);
+    // Steering joined the running turn: the second request continues it.
+    const second = reqs[1]!.body.messages;
+    expect(second.at(-1)).toEqual({ role: "user", content: steerMessage("use tabs, not spaces") });
+    expect(second.at(-2)).toMatchObject({ role: "assistant", content: "first draft" });
+    expect(second.filter((m: any) => m.role === "user" && m.content === "write the config")).toHaveLength(1);
+    // The queued line became the next turn's prompt.
+    expect(reqs[2]!.body.messages.at(-1)).toMatchObject({ role: "user", content: "then add a README" });
     p.send("/exit");
     await p.waitFor("[exit 0]", { all: true });
   });
