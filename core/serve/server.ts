@@ -376,8 +376,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return json(await sessions.goal(id, str(body, "action")!, str(body, "objective", false)));
       }
       if (action === "steer" && method === "POST") {
-        const text = str(await readJson(req), "text")!;
-        return json({ disposition: await sessions.steer(id, text) });
+        const body = await readJson(req);
+        const text = str(body, "text")!;
+        if (body.start_if_idle !== undefined && typeof body.start_if_idle !== "boolean") throw new ApiError(400, "bad_request", '"start_if_idle" must be true or false');
+        return json({ disposition: await sessions.steer(id, text, body.start_if_idle === true) });
       }
       if (action === "rewind" && method === "POST") {
         const body = await readJson(req);

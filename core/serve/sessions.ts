@@ -236,9 +236,19 @@ export class SessionManager {
     });
   }
 
-  async steer(id: string, text: string): Promise<SteerDisposition> {
+  /**
+   * Guidance for the running turn. With `startIfIdle` (the web UI) text that
+   * arrives when no turn runs, and no goal loop is between turns, starts a
+   * turn as its prompt: the UI hears of a turn's end from an event that can
+   * trail the engine, and Enter pressed in that gap must not wait unseen.
+   */
+  async steer(id: string, text: string, startIfIdle = false): Promise<SteerDisposition | "started_turn"> {
     const session = await this.get(id);
     if (!session.steer) throw new ApiError(501, "unsupported", "this engine cannot steer a running turn");
+    if (startIfIdle && !session.busy && !this.live.get(id)?.running && !session.goal?.running) {
+      await this.submit(id, text);
+      return "started_turn";
+    }
     return session.steer(text);
   }
 

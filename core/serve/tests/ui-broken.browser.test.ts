@@ -179,6 +179,9 @@ describe.skipIf(!haveChromium)("web UI v2: broken items", () => {
     await page.click(`#session-list [data-session="${id}"] .delete`);
     await page.waitForFunction((gone) => !document.querySelector(`#session-list [data-session="${gone}"]`) && !location.pathname.endsWith(gone), id);
     expect(await page.locator("#transcript").isVisible()).toBe(true);
+    // Not even while the next session loads (it says so), nor once it has.
+    expect((await page.locator("#transcript").textContent())!.trim()).not.toBe("");
+    await page.waitForFunction(() => !(document.querySelector("#transcript")?.textContent ?? "").includes("Opening the session…"));
     expect((await page.locator("#transcript").textContent())!.trim()).not.toBe("");
     expect(existsSync(join(rig.home, "sessions", `${id}.jsonl`))).toBe(false);
     expect(sessionOf(page)).not.toBe(id);

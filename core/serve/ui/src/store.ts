@@ -302,7 +302,13 @@ export async function send(prompt: string): Promise<boolean> {
   state.stick++;
   if (state.busy.has(id)) {
     try {
-      const r = await api<{ disposition: string }>("POST", sessionPath(id, "steer"), { text: prompt });
+      const r = await api<{ disposition: string }>("POST", sessionPath(id, "steer"), { text: prompt, start_if_idle: true });
+      if (r.disposition === "started_turn") {
+        // The turn had just ended (its events were still on the way): this is the next prompt.
+        state.view.thinking = true;
+        changed();
+        return true;
+      }
       addSteer(state.view, prompt);
       state.announce = r.disposition === "steer_accepted" ? "Guidance sent to the running turn." : "Queued for the next turn.";
       changed();

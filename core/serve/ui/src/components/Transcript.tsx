@@ -34,6 +34,11 @@ export function Transcript({ actions }: { actions: UserActions }) {
           {state.current ? "New session. " : ""}Ask for a change, a fix or an explanation. Enter sends, Shift+Enter adds a line, Esc cancels.
         </div>
       ) : null}
+      {state.loading && !view.items.length ? (
+        <div class="empty" role="status">
+          Opening the session…
+        </div>
+      ) : null}
       {view.items.map((it: Item) =>
         it.kind === "user" ? <UserMessage key={it.key} u={it} v={it.v} actions={actions} idle={idle} />
         : it.kind === "assistant" ? <AssistantMessage key={it.key} a={it} v={it.v} />
