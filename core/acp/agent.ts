@@ -12,6 +12,7 @@ import type { AgentConnection } from "@agentclientprotocol/sdk";
 import { buildInfo } from "../version.ts";
 import type { AcpLog } from "./log.ts";
 import { availableCommands } from "./commands.ts";
+import { warmPromptPath } from "./warm.ts";
 import { AcpSession } from "./session.ts";
 import { GOAL_CONTROLS, GOAL_METHOD, goalMethodParams } from "./goal.ts";
 import { guardBatches } from "./batch-guard.ts";
@@ -105,11 +106,17 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
     void s.engine.mcpStarted?.().then(() => setTimeout(send, 0), () => {});
   };
 
+  let warmed = false;
   const app = acp
     .agent({ name: "reasonix" })
     .onRequest(acp.methods.agent.initialize, ({ params, client: ctx }) => {
       clientCaps = params.clientCapabilities ?? {};
       workspaces.setClient(ctx, clientCaps);
+      // Once, after this answer: the first prompt's schema check, built ahead (core/acp/warm.ts).
+      if (!warmed) {
+        warmed = true;
+        setTimeout(() => void warmPromptPath().catch((e) => log.info(`warm-up skipped: ${errorMessage(e)}`)), 0);
+      }
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "reasonix", title: "Reasonix", version: buildInfo().version },
