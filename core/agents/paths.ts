@@ -3,35 +3,15 @@
  * when no path of one lies inside (or equals) a path of the other. A writer
  * that declared nothing overlaps everything.
  */
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-
-/**
- * Where an absolute path lands on disk: its nearest existing ancestor with
- * symlinks resolved, plus the part that does not exist yet. Two names for
- * the same folder (a link and its target) compare equal this way.
- */
-export function landsAt(abs: string): string {
-  const rest: string[] = [];
-  let cur = abs;
-  for (;;) {
-    try {
-      return join(realpathSync(cur), ...rest.reverse());
-    } catch {
-      const up = dirname(cur);
-      if (up === cur) return abs;
-      rest.push(basename(cur));
-      cur = up;
-    }
-  }
-}
+import { isAbsolute, relative, sep } from "node:path";
+import { resolveReal } from "../policy/paths.ts";
 
 /** Workspace-absolute prefixes of the declared paths (a glob counts from its first wildcard's folder), symlinks resolved. */
 export function normalizeWritePaths(workspace: string, paths: readonly string[]): string[] {
   return paths.map((p) => {
     const wild = p.search(/[*?[{]/);
     const literal = wild < 0 ? p : p.slice(0, wild).replace(/[^/]*$/, "");
-    return landsAt(resolve(workspace, literal || "."));
+    return resolveReal(literal || ".", workspace);
   });
 }
 
@@ -46,7 +26,7 @@ export function pathsOverlap(a: readonly string[], b: readonly string[]): boolea
   return a.some((x) => b.some((y) => inside(x, y) || inside(y, x)));
 }
 
-/** Is `abs` (pass it through landsAt) inside one of the normalized write paths? */
+/** Is `abs` (resolved with resolveReal) inside one of the normalized write paths? */
 export function withinWritePaths(abs: string, paths: readonly string[]): boolean {
   return paths.some((p) => inside(abs, p));
 }

@@ -4,12 +4,13 @@
  * for read-only children, and with file writers confined to the declared
  * write paths when there are any.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute } from "node:path";
 import { getDotted } from "../config/load.ts";
 import { expandTilde } from "../home.ts";
 import { readOnlyTools } from "../tools/readonly.ts";
 import type { ToolDefinition } from "../tools/types.ts";
-import { landsAt, withinWritePaths } from "./paths.ts";
+import { withinWritePaths } from "./paths.ts";
+import { resolveReal } from "../policy/paths.ts";
 
 /** Tools that start children: never inherited, the engine adds its own per depth. */
 export const DELEGATION_TOOLS = new Set(["task"]);
@@ -38,7 +39,7 @@ function confineWriter(tool: ToolDefinition, workspace: string, writePaths: stri
       try {
         paths = tool.paths?.(input) ?? [];
       } catch {}
-      const outside = paths.find((p) => !withinWritePaths(landsAt(resolve(workspace, isAbsolute(p) ? p : expandTilde(p))), writePaths));
+      const outside = paths.find((p) => !withinWritePaths(resolveReal(isAbsolute(p) ? p : expandTilde(p), workspace), writePaths));
       if (paths.length === 0 || outside !== undefined) {
         return { ok: false, output: `Refused: this subagent may write only inside its declared write_paths; ${outside ?? "this call"} is outside them.` };
       }
