@@ -217,6 +217,11 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       });
   };
 
+  const enqueue = (text: string) => {
+    st.queue.push(text);
+    println(`(queued: ${text})`);
+  };
+
   if (first) {
     println(`> ${first}`);
     history.add(first);
@@ -253,10 +258,8 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     const queued = /^\/queue(\s|$)/.test(text) ? text.slice(6).trim() : undefined;
     if (queued !== undefined) {
       if (!queued) println("usage: /queue <message>  (sent when the running turn ends)");
-      else if (turn) {
-        st.queue.push(queued);
-        println(`(queued: ${queued})`);
-      } else send(queued);
+      else if (turn) enqueue(queued);
+      else send(queued);
       if (!queued && !turn) out("> ");
       continue;
     }
@@ -276,8 +279,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         println(steered.ok ? `» ${steered.shown}  ${steered.note}` : steered.error);
         continue;
       }
-      st.queue.push(text);
-      println(`(queued: ${text})`);
+      enqueue(text);
       continue;
     }
     send(text);
