@@ -27,7 +27,8 @@ export async function setup(execSteps: ScriptStep[], planSteps: ScriptStep[], o:
       agent: { max_steps: 10, compact_ratio: 0.8, ...(o.planner === false ? {} : { planner_model: "planner" }) },
       permissions: { mode: "auto", allow: [], ask: [], deny: [] },
       tools: {},
-      sandbox: {},
+      // With the built-in bash the subject is the read-only wrapper, not the OS sandbox (no bwrap needed).
+      sandbox: o.builtinTools ? { bash: "off" } : {},
     },
     ...(o.builtinTools ? {} : { tools: testTools() }),
     retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 },
