@@ -49,6 +49,12 @@ export class SessionManager {
   private engine: Engine | undefined;
   private engineError: string | undefined;
   private readonly live = new Map<string, Live>();
+  /**
+   * Prompts being accepted (their session may still be loading from disk). A
+   * cancel that arrives meanwhile marks the entry and stops the turn the
+   * prompt starts: Esc right after Enter must not be lost.
+   */
+  private readonly starting = new Map<string, { cancelled: boolean }>();
   private closing = false;
 
   constructor(
@@ -181,11 +187,19 @@ export class SessionManager {
 
   /** Start a turn in the background; events stream to every client. */
   async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
-    const session = await this.get(id);
+    const start = { cancelled: false };
+    if (!this.starting.has(id)) this.starting.set(id, start);
+    let session: EngineSession;
+    try {
+      session = await this.get(id);
+    } finally {
+      if (this.starting.get(id) === start) this.starting.delete(id);
+    }
     const l = this.live.get(id)!;
     if (session.busy || l.running) throw new ApiError(409, "busy", "this session is already running a turn; cancel it or wait");
     this.hub.notice({ type: "busy", sessionId: id, busy: true });
     const turn = images?.length ? session.submit(prompt, { images }) : session.submit(prompt);
+    if (start.cancelled) session.cancel();
     // The turn is on disk now: lists show its title right away.
     this.hub.notice({ type: "sessions_changed" });
     l.running = turn
@@ -197,11 +211,14 @@ export class SessionManager {
       });
   }
 
+  /** Stop the running turn, or the one a prompt being accepted is about to start; false when there is neither. */
   cancel(id: string): boolean {
+    const start = this.starting.get(id);
+    if (start) start.cancelled = true;
     const l = this.live.get(id);
-    if (!l) return false;
-    l.session.cancel();
-    return true;
+    const running = !!l && (l.session.busy || !!l.running);
+    l?.session.cancel();
+    return running || !!start;
   }
 
   approve(id: string, callId: string, decision: ApprovalDecision): void {

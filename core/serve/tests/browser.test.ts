@@ -156,17 +156,26 @@ describe.skipIf(!haveChromium)("web UI in headless chromium", () => {
     await ctx.close();
   });
 
-  test("Esc cancels a running turn", async () => {
+  test("Esc cancels a running turn, even while the prompt is still on its way", async () => {
     const ctx = await launch();
     const page = ctx.pages()[0] ?? (await ctx.newPage());
     await page.goto(`${s.base}${sessionPath}#token=${TOKEN}`);
     await page.waitForSelector("#conn.websocket");
+    // The prompt request reaches the server a second late (a slow link): Esc
+    // pressed meanwhile must still stop the turn that prompt starts.
+    let held = false;
+    await page.route("**/api/sessions/*/prompt", async (route) => {
+      held = true;
+      await Bun.sleep(1000);
+      await route.continue();
+    });
     llm.push({ text: "this would take a long time", delayMs: 60_000 });
     await page.fill("#prompt", "take your time");
     await page.press("#prompt", "Enter");
     await page.waitForSelector("#cancel:not([hidden])");
     await page.keyboard.press("Escape");
-    await page.waitForSelector(".system >> text=Cancelled.");
+    expect(held).toBe(true);
+    await page.waitForSelector(".system >> text=Cancelled.", { timeout: 20_000 });
     await page.waitForSelector("#cancel", { state: "hidden" });
     expect(await page.isDisabled("#send")).toBe(false);
     await ctx.close();

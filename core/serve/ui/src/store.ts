@@ -328,8 +328,10 @@ export async function send(prompt: string): Promise<boolean> {
     state.sessions = [...state.sessions];
   }
   changed();
+  const sent = api("POST", sessionPath(id, "prompt"), { prompt });
+  inFlight.set(id, sent);
   try {
-    await api("POST", sessionPath(id, "prompt"), { prompt });
+    await sent;
     return true;
   } catch (x) {
     markBusy(id, false);
@@ -337,13 +339,26 @@ export async function send(prompt: string): Promise<boolean> {
     addSystem(state.view, `Not sent: ${(x as Error).message}`, "error");
     changed();
     return false;
+  } finally {
+    if (inFlight.get(id) === sent) inFlight.delete(id);
   }
 }
 
+/** Prompt requests still on their way to the server, by session. */
+const inFlight = new Map<string, Promise<unknown>>();
+
+/**
+ * Stop the open session's turn (Esc, the Cancel button). A prompt still on its
+ * way is let through first: a cancel that overtook it would find no turn to
+ * stop and the turn would run on.
+ */
 export async function cancel(): Promise<void> {
-  if (!state.current) return;
+  const id = state.current;
+  if (!id) return;
+  const sent = inFlight.get(id);
+  if (sent) await sent.catch(() => {});
   try {
-    await api("POST", sessionPath(state.current, "cancel"));
+    await api("POST", sessionPath(id, "cancel"));
   } catch (x) {
     addSystem(state.view, `Cancel failed: ${(x as Error).message}`, "error");
     changed();

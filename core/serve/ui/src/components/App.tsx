@@ -1,7 +1,6 @@
 // Screens (sign-in, setup, the app) and the app's layout.
 import { useEffect } from "preact/hooks";
-import { api, sessionPath } from "../api.ts";
-import { changed, isBusy, openSession, send, setBanner, state, useStore } from "../store.ts";
+import { cancel, changed, isBusy, openSession, send, state, useStore } from "../store.ts";
 import type { Item } from "../transcript.ts";
 import { KeyDialog, Login, Setup } from "./Cards.tsx";
 import { Composer, draft } from "./Composer.tsx";
@@ -65,7 +64,7 @@ function Main() {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && isBusy() && !state.keyFor && !state.rewindFor) {
         e.preventDefault();
-        void api("POST", sessionPath(state.current!, "cancel")).catch((x) => setBanner(`Cancel failed: ${(x as Error).message}`, "error"));
+        void cancel();
       }
     };
     document.addEventListener("keydown", onKey);
