@@ -113,11 +113,36 @@ export function flashBanner(text: string, ms: number): void {
 
 export const isBusy = (): boolean => !!state.current && state.busy.has(state.current);
 
-function markBusy(id: string, busy: boolean): void {
+/** Prompt requests still on their way to the server, by session. */
+const inFlight = new Map<string, Promise<unknown>>();
+
+/**
+ * Busy news (live notices, turn events, this tab's own sends) are numbered;
+ * a snapshot (the sessions list, a resume) asked for before the latest news
+ * about a session arrives later than it and must not undo it.
+ */
+let busyNews = 0;
+const busyNewsAt = new Map<string, number>();
+
+function setBusy(id: string, busy: boolean): void {
   if (busy) state.busy.add(id);
   else state.busy.delete(id);
   const row = state.sessions.find((s) => s.id === id);
   if (row) row.busy = busy;
+}
+
+function markBusy(id: string, busy: boolean): void {
+  busyNewsAt.set(id, ++busyNews);
+  setBusy(id, busy);
+}
+
+/** Busy as a snapshot asked for at news number `asked` reported it, unless newer news came meanwhile or a prompt is on its way. */
+function snapshotBusy(id: string, busy: boolean, asked: number): void {
+  if ((busyNewsAt.get(id) ?? 0) > asked || inFlight.has(id)) {
+    setBusy(id, state.busy.has(id));
+    return;
+  }
+  setBusy(id, busy);
 }
 
 /** Live events that arrive while a session's snapshot is loading, replayed after it. */
@@ -159,13 +184,14 @@ export function setTransport(t: Transport): void {
 }
 
 export async function loadSessions(): Promise<void> {
+  const asked = busyNews;
   try {
     const data = await api<{ sessions: SessionRow[] }>("GET", "/api/sessions");
     state.sessions = data.sessions;
   } catch {
     return;
   }
-  for (const s of state.sessions) if (s.busy) state.busy.add(s.id);
+  for (const s of state.sessions) snapshotBusy(s.id, !!s.busy, asked);
   changed();
 }
 
@@ -192,6 +218,7 @@ export async function openSession(id: string, push = true): Promise<void> {
   if (push) history.pushState(null, "", `/sessions/${encodeURIComponent(id)}`);
   held = [];
   changed();
+  const asked = busyNews;
   try {
     const data = await api<{ events: Json[]; busy: boolean; seq?: number; model?: string; mode?: string }>("POST", sessionPath(id, "resume"));
     if (state.current !== id) return;
@@ -200,8 +227,8 @@ export async function openSession(id: string, push = true): Promise<void> {
     for (const ev of data.events) apply(view, ev);
     state.view = view;
     state.mode = data.mode ?? null;
-    markBusy(id, data.busy);
-    if (data.busy && !view.turnOpen) view.turnOpen = view.thinking = true;
+    snapshotBusy(id, data.busy, asked);
+    if (state.busy.has(id) && !view.turnOpen) view.turnOpen = view.thinking = true;
     // Live events newer than the snapshot (the snapshot already has the older ones).
     const snap = data.seq ?? 0;
     for (const env of held ?? []) if (env.seq > snap && env.event) apply(view, env.event);
@@ -300,6 +327,9 @@ export async function send(prompt: string): Promise<boolean> {
     return true;
   }
   state.stick++;
+  // A prompt still on its way goes first: this text steers the turn it starts.
+  const pending = inFlight.get(id);
+  if (pending) await pending.catch(() => {});
   if (state.busy.has(id)) {
     try {
       const r = await api<{ disposition: string }>("POST", sessionPath(id, "steer"), { text: prompt, start_if_idle: true });
@@ -343,9 +373,6 @@ export async function send(prompt: string): Promise<boolean> {
     if (inFlight.get(id) === sent) inFlight.delete(id);
   }
 }
-
-/** Prompt requests still on their way to the server, by session. */
-const inFlight = new Map<string, Promise<unknown>>();
 
 /**
  * Stop the open session's turn (Esc, the Cancel button). A prompt still on its

@@ -1,0 +1,113 @@
+// The web UI's "a turn is running" state (Cancel button, Steer instead of
+// Send) against slow and reordered responses. The browser learns of a turn's
+// start and end from live notices, and also reads the state in snapshots
+// (the sessions list, a session's resume); a snapshot asked for before a
+// notice but delivered after it must not undo it, and a message sent while
+// the previous prompt is still on its way must keep its order.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Page, Route } from "playwright-core";
+import { waitFor } from "./helpers.ts";
+import { haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+
+setDefaultTimeout(120_000);
+if (!haveChromium) console.warn("skip: /usr/bin/chromium not found; the browser tests need Debian's chromium package");
+
+/**
+ * Hold the first matching `method` response whose body says a turn is running
+ * (`"busy":true`): fetched from the server at once, delivered when the test
+ * calls release().
+ */
+async function deliverLate(page: Page, method: string, pattern: RegExp): Promise<{ held: () => number; release: () => void }> {
+  let held = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const handler = async (route: Route) => {
+    if (held > 0 || route.request().method() !== method) return route.continue();
+    const response = await route.fetch();
+    const body = await response.text();
+    if (held === 0 && body.includes('"busy":true')) {
+      held++;
+      await gate;
+    }
+    await route.fulfill({ response, body });
+  };
+  await page.route(pattern, handler);
+  return { held: () => held, release };
+}
+
+const idle = (page: Page) => page.waitForFunction(() => (document.querySelector("#cancel") as HTMLElement).hidden && !(document.querySelector("#send") as HTMLButtonElement).disabled, undefined, { timeout: 15_000 });
+
+describe.skipIf(!haveChromium)("web UI busy state under slow responses", () => {
+  let rig: UiRig;
+  beforeAll(async () => {
+    rig = await startRig();
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  test("a second message sent while the first is still on its way steers that turn; order kept", async () => {
+    const page = await rig.open();
+    await page.route("**/api/sessions/*/prompt", async (route) => {
+      await Bun.sleep(1000);
+      await route.continue();
+    });
+    const before = rig.llm.chatRequests().length;
+    rig.llm.push({ text: "a first draft", delayMs: 1500 }, { text: "the revised answer" });
+    await say(page, "first words");
+    await page.waitForSelector("#cancel:not([hidden])");
+    await say(page, "second words");
+    await page.waitForSelector(".msg.assistant >> text=the revised answer", { timeout: 20_000 });
+    expect(rig.llm.chatRequests()[before]!.body.messages.at(-1)).toMatchObject({ role: "user", content: "first words" });
+    expect(JSON.stringify(rig.llm.chatRequests()[before + 1]!.body.messages.at(-1))).toContain("second words");
+    expect(await page.locator(".system >> text=Not sent").count()).toBe(0);
+    await idle(page);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  test("a sessions list read during the turn but delivered after its end does not bring the busy state back", async () => {
+    const page = await rig.open();
+    // The list the UI reloads when the turn starts says "busy"; it arrives after the turn's end.
+    const late = await deliverLate(page, "GET", /\/api\/sessions$/);
+    rig.llm.push({ text: "quick answer", delayMs: 300 });
+    await say(page, "be quick");
+    await page.waitForSelector(".msg.assistant >> text=quick answer");
+    await page.waitForFunction(() => (document.querySelector("#cancel") as HTMLElement).hidden);
+    expect(late.held()).toBe(1);
+    late.release();
+    await Bun.sleep(500);
+    await idle(page);
+    expect(await page.locator("#session-list li.busy").count()).toBe(0);
+    // And the next Enter is a prompt again, not steering.
+    rig.llm.push({ text: "second answer" });
+    await say(page, "again");
+    await page.waitForSelector(".msg.assistant >> text=second answer");
+    await idle(page);
+  });
+
+  test("a session opened mid-turn whose snapshot arrives after the turn's end is not left busy", async () => {
+    const first = await rig.open();
+    rig.llm.push({ text: "started elsewhere" });
+    await say(first, "make a session");
+    await first.waitForSelector(".msg.assistant >> text=started elsewhere");
+    await idle(first);
+    const path = new URL(first.url()).pathname;
+    const id = decodeURIComponent(path.split("/").pop()!);
+
+    // A second tab opens the session while its next turn runs; the resume
+    // snapshot (busy) reaches the tab only after the turn has ended.
+    const second = await rig.open("/");
+    const late = await deliverLate(second, "POST", /\/api\/sessions\/[^/]+\/resume$/);
+    rig.llm.push({ text: "the second turn", delayMs: 60_000 });
+    await say(first, "another turn");
+    await first.waitForSelector("#cancel:not([hidden])");
+    await second.goto(`${rig.s.base}/sessions/${encodeURIComponent(id)}`);
+    await waitFor("the resume snapshot taken mid-turn", () => late.held() === 1, 15_000);
+    await first.keyboard.press("Escape");
+    await first.waitForSelector(".system >> text=Cancelled.");
+    await idle(first);
+    late.release();
+    await second.waitForSelector(".system >> text=Cancelled.", { timeout: 15_000 });
+    await idle(second);
+  });
+});
