@@ -117,7 +117,10 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
   });
 
   test("input history survives a restart (0600 file); input typed during a turn and sent with Tab is queued and sent after it", async () => {
-    await setup([{ text: "slow answer", delayMs: 1500 }, { text: "queued answer" }, { text: "again" }]);
+    // The first answer is held until the queued line is on screen: the turn is surely still running when Tab is pressed.
+    let answer!: () => void;
+    const held = new Promise<void>((r) => (answer = r));
+    await setup([{ text: "slow answer", until: held }, { text: "queued answer" }, { text: "again" }]);
     let p = chat();
     await ready(p);
     p.send("first prompt");
@@ -125,6 +128,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     p.type("second prompt");
     p.keys("Tab"); // Enter would steer the running turn (chat-steer.test.ts)
     await p.waitFor("queued › second prompt");
+    answer();
     await p.waitFor("queued answer");
     expect(lastUser(1)).toBe("second prompt");
     p.keys("C-c");

@@ -35,8 +35,11 @@ describe.skipIf(skip)("/goal in the terminal chat", () => {
   });
 
   test("/goal pause lands after the running turn; /goal resume continues to complete", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // The first turn's answer waits until the pause has been asked for.
     await f.setup([
-      { toolCalls: [report("continue", "looked around")], delayMs: 2500 },
+      { toolCalls: [report("continue", "looked around")], until: held },
       { text: "turn one" },
       { toolCalls: [report("complete", "finished after resume")] },
       { text: "done" },
@@ -47,6 +50,7 @@ describe.skipIf(skip)("/goal in the terminal chat", () => {
     await p.waitFor("Esc cancels");
     p.send("/goal pause");
     await p.waitFor("the goal pauses when the running turn ends");
+    release();
     await p.waitFor("goal paused: paused by the user", { all: true });
     expect(f.llm.chatRequests()).toHaveLength(2);
     p.send("/goal resume");

@@ -12,7 +12,10 @@ const f = chatFixture();
 
 describe.skipIf(skip)("steering from the terminal chat", () => {
   test("Enter during a turn steers it: the text is in the next request of the same turn, marked as steering", async () => {
-    await f.setup([{ text: "first draft", delayMs: 2500 }, { text: "revised with tabs" }]);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // The first answer waits until the steering line is on screen.
+    await f.setup([{ text: "first draft", until: held }, { text: "revised with tabs" }]);
     const p = f.chat();
     await ready(p);
     p.send("write the config");
@@ -22,6 +25,7 @@ describe.skipIf(skip)("steering from the terminal chat", () => {
     let s = await p.waitFor("» use tabs, not spaces");
     expect(s).toContain("steering · sent to the running turn");
     expect(s).not.toContain("queued ›");
+    release();
     s = await p.waitFor("revised with tabs");
     const reqs = f.llm.chatRequests();
     expect(reqs).toHaveLength(2);

@@ -217,7 +217,10 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
 
 describe.skipIf(skip)("reasonix chat line mode: steering and the queue", () => {
   test("NO_COLOR=1: a line typed during a turn steers it (same turn, next request); /queue waits for the turn's end", async () => {
-    await setup([{ text: "first draft", delayMs: 2500 }, { text: "revised with tabs" }, { text: "queued answer" }]);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // The first answer waits until the steering line and the queued line are on screen.
+    await setup([{ text: "first draft", until: held }, { text: "revised with tabs" }, { text: "queued answer" }]);
     const p = chat(["chat"], { env: { NO_COLOR: "1" } });
     await p.waitFor("line mode");
     p.send("write the config");
@@ -227,6 +230,7 @@ describe.skipIf(skip)("reasonix chat line mode: steering and the queue", () => {
     expect(s).toContain("(steering · sent to the running turn)");
     p.send("/queue then add a README");
     await p.waitFor("(queued: then add a README)");
+    release();
     await p.waitFor("revised with tabs");
     await p.waitFor("queued answer");
     const reqs = f.llm.chatRequests();

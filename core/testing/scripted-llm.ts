@@ -44,6 +44,8 @@ export interface ReplyStep {
   cutMode?: "end" | "reset";
   /** Wait this long before answering (ms). */
   delayMs?: number;
+  /** Answer only once this settles (after delayMs): a test holds the reply until it has seen what it needs mid-turn. */
+  until?: Promise<unknown>;
   /** Send an in-stream error event after the first N events (vendor error shape). */
   streamErrorAfter?: number;
   /**
@@ -189,10 +191,14 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       res.end(step.body);
       return;
     }
-    if (step.delayMs) {
+    if (step.delayMs || step.until) {
       // Give up waiting when the client goes away (e.g. it was killed).
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([new Promise((r) => (timer = setTimeout(r, step.delayMs))), new Promise((r) => res.once("close", r))]);
+      const wait = (async () => {
+        if (step.delayMs) await new Promise((r) => (timer = setTimeout(r, step.delayMs)));
+        await step.until?.catch(() => {});
+      })();
+      await Promise.race([wait, new Promise((r) => res.once("close", r))]);
       clearTimeout(timer);
       if (res.destroyed || res.writableEnded) return;
     }

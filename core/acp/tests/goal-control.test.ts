@@ -30,8 +30,10 @@ async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]) {
 }
 
 test("the goal extension: announced; pause during the open /goal request lands after the running turn; resume completes", async () => {
+  // The first turn's answer waits until the pause has been asked for.
+  let release!: () => void;
   const { llm, c, init, s, requests } = await setup([
-    { toolCalls: [report("continue", "first half")], delayMs: 2500 },
+    { toolCalls: [report("continue", "first half")], until: new Promise<void>((r) => (release = r)) },
     { text: "half way" },
     { toolCalls: [report("complete", "second half done")] },
     { text: "all done" },
@@ -44,6 +46,7 @@ test("the goal extension: announced; pause during the open /goal request lands a
   expect(status).toMatchObject({ running: true, goal: { status: "active", objective: "finish both halves" } });
   const paused = await c.conn.extMethod(GOAL_METHOD, { sessionId: s.sessionId, action: "pause" });
   expect(paused).toMatchObject({ running: true, goal: { status: "active" }, lines: [expect.stringContaining("pauses when the running turn ends")] });
+  release();
 
   // The running turn finishes (both of its requests), then the request ends: paused by the user, not cancelled.
   expect((await running).stopReason).toBe("end_turn");
@@ -65,8 +68,10 @@ test("the goal extension: announced; pause during the open /goal request lands a
 });
 
 test("a second session/prompt /goal status or /goal pause during a running goal is answered at once; other prompts are still refused", async () => {
+  // The first turn's answer waits until the pause has been asked for.
+  let release!: () => void;
   const { llm, c, s, requests } = await setup([
-    { toolCalls: [report("continue", "step one")], delayMs: 2500 },
+    { toolCalls: [report("continue", "step one")], until: new Promise<void>((r) => (release = r)) },
     { text: "step one done" },
   ]);
   const running = c.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "/goal do the steps" }] });
@@ -75,6 +80,7 @@ test("a second session/prompt /goal status or /goal pause during a running goal 
   expect((await c.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "/goal status" }] })).stopReason).toBe("end_turn");
   expect(c.editor.text(s.sessionId)).toContain("status: active");
   expect((await c.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "/goal pause" }] })).stopReason).toBe("end_turn");
+  release();
   expect((await running).stopReason).toBe("end_turn");
   expect(llm.chatRequests()).toHaveLength(2);
   expect(c.editor.text(s.sessionId)).toContain("[goal paused: paused by the user]");

@@ -53,10 +53,15 @@ describe.skipIf(!haveChromium)("web UI busy state under slow responses", () => {
       await route.continue();
     });
     const before = rig.llm.chatRequests().length;
-    rig.llm.push({ text: "a first draft", delayMs: 1500 }, { text: "the revised answer" });
+    // The first answer waits until the second message has been accepted as steering.
+    let release!: () => void;
+    rig.llm.push({ text: "a first draft", until: new Promise<void>((r) => (release = r)) }, { text: "the revised answer" });
     await say(page, "first words");
     await page.waitForSelector("#cancel:not([hidden])");
+    const steered = page.waitForResponse((r) => r.url().endsWith("/steer") && r.ok());
     await say(page, "second words");
+    expect(await (await steered).json()).toEqual({ disposition: "steer_accepted" });
+    release();
     await page.waitForSelector(".msg.assistant >> text=the revised answer", { timeout: 20_000 });
     expect(rig.llm.chatRequests()[before]!.body.messages.at(-1)).toMatchObject({ role: "user", content: "first words" });
     expect(JSON.stringify(rig.llm.chatRequests()[before + 1]!.body.messages.at(-1))).toContain("second words");

@@ -19,13 +19,18 @@ describe.skipIf(!haveChromium)("web UI goal mode", () => {
   });
 
   test("/goal starts a goal; the bar shows it pause and resume; it completes", async () => {
-    rig.llm.push({ toolCalls: [report("continue", "first half")], delayMs: 1500 }, { text: "Half way." }, { toolCalls: [report("complete", "both halves done")] }, { text: "All done." });
+    // The first turn's answer waits until the pause has reached the server.
+    let release!: () => void;
+    rig.llm.push({ toolCalls: [report("continue", "first half")], until: new Promise<void>((r) => (release = r)) }, { text: "Half way." }, { toolCalls: [report("complete", "both halves done")] }, { text: "All done." });
     const page = await rig.open();
     await page.fill("#prompt", "/goal finish both halves");
     await page.keyboard.press("Enter");
     await page.locator("#goal-bar").getByText("finish both halves").waitFor();
     expect(await page.locator("#goal-status").textContent()).toBe("active");
+    const pauseSent = page.waitForResponse((r) => /\/goal$/.test(new URL(r.url()).pathname) && (r.request().postData() ?? "").includes("pause") && r.ok());
     await page.click("#goal-pause");
+    await pauseSent;
+    release();
     await page.locator("#goal-status", { hasText: "paused" }).waitFor();
     await page.getByText("Half way.").waitFor();
     expect(rig.llm.chatRequests()).toHaveLength(2);

@@ -24,11 +24,14 @@ const turns = async (id: string) => ((await (await call(`/api/sessions/${id}/his
 test("during a turn: steer_accepted, and the next request of the same turn carries it", async () => {
   const id = await newSession();
   const before = rig.llm.chatRequests().length;
-  rig.llm.push({ text: "first draft", delayMs: 1500 }, { text: "revised" });
+  // The first answer waits until the steering has been accepted.
+  let release!: () => void;
+  rig.llm.push({ text: "first draft", until: new Promise<void>((r) => (release = r)) }, { text: "revised" });
   expect((await call(`/api/sessions/${id}/prompt`, "POST", { prompt: "write it" })).status).toBe(202);
   await waitFor("the first request", () => rig.llm.chatRequests()[before], 20_000);
   const r = await call(`/api/sessions/${id}/steer`, "POST", { text: "use tabs", start_if_idle: true });
   expect(await r.json()).toEqual({ disposition: "steer_accepted" });
+  release();
   const second = await waitFor("the second request", () => rig.llm.chatRequests()[before + 1], 20_000);
   expect(JSON.stringify(second.body.messages.at(-1))).toContain("use tabs");
   await waitFor("the turn's end", async () => !(await (await call(`/api/sessions/${id}/resume`, "POST")).json()).busy, 20_000);

@@ -164,12 +164,15 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
   });
 
   test("working indicator, cost and context use, host name in header and title", async () => {
-    rig.llm.push({ text: "Slow but here.", delayMs: 1500, usage: { input: 16000, output: 100 } });
+    // The answer waits until the test has seen the working indicator.
+    let release!: () => void;
+    rig.llm.push({ text: "Slow but here.", until: new Promise<void>((r) => (release = r)), usage: { input: 16000, output: 100 } });
     const page = await rig.open();
     expect(await page.locator("#host").textContent()).toBe(hostname());
     expect(await page.title()).toContain(hostname());
     await say(page, "take a moment");
     await page.locator(".working").waitFor();
+    release();
     await page.waitForSelector(".msg.assistant >> text=Slow but here.");
     await page.locator(".working").waitFor({ state: "detached" });
     const usage = await page.locator("#usage").textContent();
