@@ -118,8 +118,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
 
   test("input history survives a restart (0600 file); input typed during a turn and sent with Tab is queued and sent after it", async () => {
     // The first answer is held until the queued line is on screen: the turn is surely still running when Tab is pressed.
-    let answer!: () => void;
-    const held = new Promise<void>((r) => (answer = r));
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
     await setup([{ text: "slow answer", until: held }, { text: "queued answer" }, { text: "again" }]);
     let p = chat();
     await ready(p);
@@ -128,7 +127,7 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
     p.type("second prompt");
     p.keys("Tab"); // Enter would steer the running turn (chat-steer.test.ts)
     await p.waitFor("queued › second prompt");
-    answer();
+    release();
     await p.waitFor("queued answer");
     expect(lastUser(1)).toBe("second prompt");
     p.keys("C-c");

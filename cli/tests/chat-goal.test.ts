@@ -35,8 +35,7 @@ describe.skipIf(skip)("/goal in the terminal chat", () => {
   });
 
   test("/goal pause lands after the running turn; /goal resume continues to complete", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
     // The first turn's answer waits until the pause has been asked for.
     await f.setup([
       { toolCalls: [report("continue", "looked around")], until: held },

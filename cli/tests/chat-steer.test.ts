@@ -12,8 +12,7 @@ const f = chatFixture();
 
 describe.skipIf(skip)("steering from the terminal chat", () => {
   test("Enter during a turn steers it: the text is in the next request of the same turn, marked as steering", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
     // The first answer waits until the steering line is on screen.
     await f.setup([{ text: "first draft", until: held }, { text: "revised with tabs" }]);
     const p = f.chat();

@@ -217,8 +217,7 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
 
 describe.skipIf(skip)("reasonix chat line mode: steering and the queue", () => {
   test("NO_COLOR=1: a line typed during a turn steers it (same turn, next request); /queue waits for the turn's end", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
     // The first answer waits until the steering line and the queued line are on screen.
     await setup([{ text: "first draft", until: held }, { text: "revised with tabs" }, { text: "queued answer" }]);
     const p = chat(["chat"], { env: { NO_COLOR: "1" } });

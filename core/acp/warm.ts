@@ -12,8 +12,7 @@ import * as acp from "@agentclientprotocol/sdk";
 /** Resolves true once the throwaway connection has answered and closed (false: gave up after 2 s). */
 export async function warmPromptPath(): Promise<boolean> {
   const request = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: acp.methods.agent.session.prompt, params: { sessionId: "warm", prompt: [{ type: "text", text: "warm" }] } })}\n`;
-  let answered!: () => void;
-  const done = new Promise<void>((r) => (answered = r));
+  const { promise: done, resolve: answered } = Promise.withResolvers<void>();
   const input = new ReadableStream<Uint8Array>({
     start(c) {
       c.enqueue(new TextEncoder().encode(request));

@@ -31,9 +31,9 @@ async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]) {
 
 test("the goal extension: announced; pause during the open /goal request lands after the running turn; resume completes", async () => {
   // The first turn's answer waits until the pause has been asked for.
-  let release!: () => void;
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
   const { llm, c, init, s, requests } = await setup([
-    { toolCalls: [report("continue", "first half")], until: new Promise<void>((r) => (release = r)) },
+    { toolCalls: [report("continue", "first half")], until: held },
     { text: "half way" },
     { toolCalls: [report("complete", "second half done")] },
     { text: "all done" },
@@ -69,9 +69,9 @@ test("the goal extension: announced; pause during the open /goal request lands a
 
 test("a second session/prompt /goal status or /goal pause during a running goal is answered at once; other prompts are still refused", async () => {
   // The first turn's answer waits until the pause has been asked for.
-  let release!: () => void;
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
   const { llm, c, s, requests } = await setup([
-    { toolCalls: [report("continue", "step one")], until: new Promise<void>((r) => (release = r)) },
+    { toolCalls: [report("continue", "step one")], until: held },
     { text: "step one done" },
   ]);
   const running = c.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "/goal do the steps" }] });

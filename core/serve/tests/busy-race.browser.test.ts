@@ -19,8 +19,7 @@ if (!haveChromium) console.warn("skip: /usr/bin/chromium not found; the browser 
  */
 async function deliverLate(page: Page, method: string, pattern: RegExp): Promise<{ held: () => number; release: () => void }> {
   let held = 0;
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
+  const { promise: gate, resolve: release } = Promise.withResolvers<void>();
   const handler = async (route: Route) => {
     if (held > 0 || route.request().method() !== method) return route.continue();
     const response = await route.fetch();
@@ -54,8 +53,8 @@ describe.skipIf(!haveChromium)("web UI busy state under slow responses", () => {
     });
     const before = rig.llm.chatRequests().length;
     // The first answer waits until the second message has been accepted as steering.
-    let release!: () => void;
-    rig.llm.push({ text: "a first draft", until: new Promise<void>((r) => (release = r)) }, { text: "the revised answer" });
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    rig.llm.push({ text: "a first draft", until: held }, { text: "the revised answer" });
     await say(page, "first words");
     await page.waitForSelector("#cancel:not([hidden])");
     const steered = page.waitForResponse((r) => r.url().endsWith("/steer") && r.ok());

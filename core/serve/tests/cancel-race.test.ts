@@ -36,8 +36,7 @@ test("a cancel sent while the prompt's session is still loading cancels that tur
   // workspace has it on disk but not loaded. Its resume waits on a gate the test opens.
   await rig.server.stop();
   let reached = false;
-  let open!: () => void;
-  const gate = new Promise<void>((r) => (open = r));
+  const { promise: gate, resolve: open } = Promise.withResolvers<void>();
   const real = await engineFactoryFromConfig(rig.home);
   second = await startServer({
     host: "127.0.0.1",

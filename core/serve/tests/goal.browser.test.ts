@@ -20,8 +20,8 @@ describe.skipIf(!haveChromium)("web UI goal mode", () => {
 
   test("/goal starts a goal; the bar shows it pause and resume; it completes", async () => {
     // The first turn's answer waits until the pause has reached the server.
-    let release!: () => void;
-    rig.llm.push({ toolCalls: [report("continue", "first half")], until: new Promise<void>((r) => (release = r)) }, { text: "Half way." }, { toolCalls: [report("complete", "both halves done")] }, { text: "All done." });
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    rig.llm.push({ toolCalls: [report("continue", "first half")], until: held }, { text: "Half way." }, { toolCalls: [report("complete", "both halves done")] }, { text: "All done." });
     const page = await rig.open();
     await page.fill("#prompt", "/goal finish both halves");
     await page.keyboard.press("Enter");

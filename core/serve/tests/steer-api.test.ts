@@ -25,8 +25,8 @@ test("during a turn: steer_accepted, and the next request of the same turn carri
   const id = await newSession();
   const before = rig.llm.chatRequests().length;
   // The first answer waits until the steering has been accepted.
-  let release!: () => void;
-  rig.llm.push({ text: "first draft", until: new Promise<void>((r) => (release = r)) }, { text: "revised" });
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
+  rig.llm.push({ text: "first draft", until: held }, { text: "revised" });
   expect((await call(`/api/sessions/${id}/prompt`, "POST", { prompt: "write it" })).status).toBe(202);
   await waitFor("the first request", () => rig.llm.chatRequests()[before], 20_000);
   const r = await call(`/api/sessions/${id}/steer`, "POST", { text: "use tabs", start_if_idle: true });

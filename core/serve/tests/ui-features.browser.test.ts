@@ -165,8 +165,8 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
 
   test("working indicator, cost and context use, host name in header and title", async () => {
     // The answer waits until the test has seen the working indicator.
-    let release!: () => void;
-    rig.llm.push({ text: "Slow but here.", until: new Promise<void>((r) => (release = r)), usage: { input: 16000, output: 100 } });
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    rig.llm.push({ text: "Slow but here.", until: held, usage: { input: 16000, output: 100 } });
     const page = await rig.open();
     expect(await page.locator("#host").textContent()).toBe(hostname());
     expect(await page.title()).toContain(hostname());
