@@ -10,7 +10,7 @@ import { waitFor } from "./helpers.ts";
 import { haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
-if (!haveChromium) console.warn("skip: /usr/bin/chromium not found; the browser tests need Debian's chromium package");
+if (!haveChromium) console.warn("SKIPPED web UI busy state under slow responses: /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
 
 /**
  * Hold the first matching `method` response whose body says a turn is running
