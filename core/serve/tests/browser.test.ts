@@ -10,7 +10,7 @@ const CHROMIUM = "/usr/bin/chromium";
 const TOKEN = "browser-token-0123456789abcdefghij";
 const ARTIFACTS = join(repoRoot, "test-artifacts");
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`skip: ${CHROMIUM} not found; the browser tests need Debian's chromium package`);
+if (!haveChromium) console.warn(`SKIPPED web UI browser tests: ${CHROMIUM} not found (Debian's chromium package; .ci/run installs it)`);
 
 const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
