@@ -30,7 +30,8 @@ export interface HookDef {
   notLoaded?: string;
 }
 
-function fromTables(list: unknown, source: string, scope: HookDef["scope"]): HookDef[] {
+/** `[[hooks]]` tables as definitions (also how the trust report lists a project's hooks). */
+export function fromTables(list: unknown, source: string, scope: HookDef["scope"]): HookDef[] {
   if (!Array.isArray(list)) return [];
   return list.map((raw, i) => {
     const t = (raw ?? {}) as Record<string, unknown>;

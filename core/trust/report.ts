@@ -7,6 +7,8 @@ import { loadConfig, parseConfigText, projectConfigPath } from "../config/load.t
 import { inputStates, realWorkspace, type InputState } from "./index.ts";
 import { listProjectInputs, sha256 } from "./inputs.ts";
 import { restrictProject, type IgnoredSetting } from "./policy.ts";
+import { describeInput, needsContent, readForDescription, visible, type InputDescription } from "./describe.ts";
+import { ReasonixError } from "../errors.ts";
 import { approveInput, recordTrust, revokeTrust, trustRecords } from "./store.ts";
 
 export interface TrustReport {
@@ -16,27 +18,66 @@ export interface TrustReport {
   /** The workspace has a record at all (some inputs may have changed since). */
   recorded: boolean;
   trustedAt?: string;
-  inputs: InputState[];
+  /** Every present input, each with what approving it lets it do (described from the bytes its digest covers). */
+  inputs: ReportInput[];
   /** Settings the project file sets that only approval would let through. */
   loosening: IgnoredSetting[];
   /** Settings that stay ignored even when trusted (providers, user-only keys). */
   neverHonoured: IgnoredSetting[];
 }
 
+export interface ReportInput extends InputState, InputDescription {}
+
+/** Reads of one file that disagree (it changed while the report was built). */
+const CHANGED = Symbol("changed");
+
+function describeState(workspace: string, i: InputState, loosening: IgnoredSetting[], settingsDigest: string | undefined): ReportInput | typeof CHANGED {
+  if (i.rel === "reasonix.toml") {
+    // The loosening list comes from loadConfig's own read of the file: it must be the content whose digest is shown.
+    const read = readForDescription(workspace, i.rel);
+    if ("problem" in read || read.sha256 !== i.sha256 || sha256(read.data) !== settingsDigest) return CHANGED;
+    const items = loosening.map((l) => visible(`${l.key} = ${JSON.stringify(l.value)}  (line ${l.line})`));
+    return { ...i, ...describeInput(i.rel), can: items.length ? "settings: approving lets these loosen your protections" : "settings: loosen nothing (until approved they may only tighten yours)", items };
+  }
+  if (!needsContent(i.rel)) return { ...i, ...describeInput(i.rel) };
+  const read = readForDescription(workspace, i.rel);
+  if ("problem" in read) return read.problem.startsWith("larger") ? { ...i, ...describeInput(i.rel, ""), items: [], problem: read.problem } : CHANGED;
+  if (read.sha256 !== i.sha256) return CHANGED;
+  return { ...i, ...describeInput(i.rel, read.data.toString("utf8")) };
+}
+
+/** How often a report is rebuilt when a file changes under it before giving up. */
+const ATTEMPTS = 3;
+
 export function trustReport(dir: string, home = homePaths().home): TrustReport {
   const workspace = realWorkspace(dir);
-  // Judged as if unapproved, to list what approval changes.
-  const cfg = loadConfig({ cwd: workspace, home, ignoreTrust: true });
-  const inputs = inputStates({ workspace, record: cfg.trust.record, viaFlag: false });
-  return {
-    workspace,
-    trusted: !!cfg.trust.record && inputs.every((i) => i.status === "approved"),
-    recorded: !!cfg.trust.record,
-    trustedAt: cfg.trust.record?.trustedAt,
-    inputs,
-    loosening: cfg.trust.ignored.filter((i) => i.trustable),
-    neverHonoured: cfg.trust.ignored.filter((i) => !i.trustable),
-  };
+  let changed = "";
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    // Judged as if unapproved, to list what approval changes.
+    const cfg = loadConfig({ cwd: workspace, home, ignoreTrust: true });
+    const loosening = cfg.trust.ignored.filter((i) => i.trustable);
+    const inputs: ReportInput[] = [];
+    changed = "";
+    for (const state of inputStates({ workspace, record: cfg.trust.record, viaFlag: false })) {
+      const d = describeState(workspace, state, loosening, cfg.trust.projectFile?.sha256);
+      if (d === CHANGED) {
+        changed = state.rel;
+        break;
+      }
+      inputs.push(d);
+    }
+    if (changed) continue;
+    return {
+      workspace,
+      trusted: !!cfg.trust.record && inputs.every((i) => i.status === "approved"),
+      recorded: !!cfg.trust.record,
+      trustedAt: cfg.trust.record?.trustedAt,
+      inputs,
+      loosening,
+      neverHonoured: cfg.trust.ignored.filter((i) => !i.trustable),
+    };
+  }
+  throw new ReasonixError("trust_unstable", `${join(workspace, changed)} kept changing while it was read; nothing can be shown for approval`, { hint: "try again once nothing is writing to the project files" });
 }
 
 /**

@@ -1,6 +1,7 @@
 // Workspace trust: asked once per content. A workspace whose project files
-// would loosen the user's protections shows what, and approving sends exactly
-// the digests shown (the server refuses with 409 when a file changed since).
+// would loosen the user's protections shows every file that approving covers
+// and what each can do (the server's description, core/trust/describe.ts),
+// and approving sends exactly the digests shown (409 when a file changed since).
 import { useEffect, useState } from "preact/hooks";
 import { api, type Json } from "../api.ts";
 import { loadModels, loadSessions } from "../store.ts";
@@ -27,10 +28,16 @@ export function Trust() {
       {t ? (
         <>
           <h2>This workspace's files want to loosen your protections</h2>
-          <p>Until you trust their exact content these settings are ignored; any later change to the files asks again.</p>
-          <ul>
-            {(t.loosening as Json[]).map((l, i) => (
-              <li key={i}><code>{`${l.key} = ${JSON.stringify(l.value)}`}</code><span class="muted">{` ${l.file}:${l.line}`}</span></li>
+          <p>Until you trust their exact content they are ignored; any later change to the files asks again. Trusting approves every file below:</p>
+          <ul class="inputs">
+            {(t.inputs as Json[]).map((i) => (
+              <li key={i.rel}>
+                <code>{i.rel}</code>
+                <span class="muted">{` ${i.status === "changed" ? "changed since approval" : i.status} · ${String(i.sha256).slice(0, 12)}`}</span>
+                <div>{i.can}</div>
+                {(i.items as string[]).length ? <ul>{(i.items as string[]).map((x, n) => <li key={n}><code>{x}</code></li>)}</ul> : null}
+                {i.problem ? <div class="error">{i.problem}</div> : null}
+              </li>
             ))}
           </ul>
           <div class="actions">
