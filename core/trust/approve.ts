@@ -5,6 +5,7 @@
 // are recorded, so content that changes after the check is not covered.
 import { homePaths } from "../home.ts";
 import { ReasonixError } from "../errors.ts";
+import { visible } from "./describe.ts";
 import { realWorkspace } from "./index.ts";
 import { listProjectInputs } from "./inputs.ts";
 import { trustReport, type TrustReport } from "./report.ts";
@@ -46,7 +47,7 @@ const STATUS = { approved: "approved", changed: "changed since approval", new: "
 export function trustLines(r: TrustReport, paint: (part: "file" | "status" | "can" | "item" | "problem", text: string) => string = (_p, t) => t): string[] {
   const out: string[] = [];
   for (const i of r.inputs) {
-    out.push(`  ${paint("file", i.rel)}  ${paint("status", STATUS[i.status])}  ${i.sha256.slice(0, 12)}`);
+    out.push(`  ${paint("file", visible(i.rel))}  ${paint("status", STATUS[i.status])}  ${i.sha256.slice(0, 12)}`);
     out.push(`    ${paint("can", i.can)}`);
     for (const item of i.items) out.push(`      ${paint("item", item)}`);
     if (i.problem) out.push(`      ${paint("problem", i.problem)}`);

@@ -36,7 +36,7 @@ function describeState(workspace: string, i: InputState, loosening: IgnoredSetti
     // The loosening list comes from loadConfig's own read of the file: it must be the content whose digest is shown.
     const read = readForDescription(workspace, i.rel);
     if ("problem" in read || read.sha256 !== i.sha256 || sha256(read.data) !== settingsDigest) return CHANGED;
-    const items = loosening.map((l) => visible(`${l.key} = ${JSON.stringify(l.value)}  (line ${l.line})`));
+    const items = loosening.map((l) => visible(`${l.key} = ${JSON.stringify(l.value)}  (reasonix.toml:${l.line})`));
     return { ...i, ...describeInput(i.rel), can: items.length ? "settings: approving lets these loosen your protections" : "settings: loosen nothing (until approved they may only tighten yours)", items };
   }
   if (!needsContent(i.rel)) return { ...i, ...describeInput(i.rel) };

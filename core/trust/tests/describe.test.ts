@@ -49,7 +49,7 @@ describe("the trust report describes every input it approves", () => {
 
     const settings = by["reasonix.toml"]!;
     expect(settings.kind).toBe("settings");
-    expect(settings.items).toEqual(['permissions.mode = "auto"  (line 2)']);
+    expect(settings.items).toEqual(['permissions.mode = "auto"  (reasonix.toml:2)']);
 
     // The terminal text the CLI and the chat print, from the same data.
     const text = trustLines(r).join("\n");
