@@ -10,7 +10,9 @@ import { fmList, fmString, parseFrontMatter } from "../commands/frontmatter.ts";
 import { commandName } from "../commands/custom.ts";
 import { errorMessage } from "../errors.ts";
 import { fromTables, PROJECT_HOOKS_FILE } from "../hooks/config.ts";
-import { parseMcpJson } from "../mcp/config.ts";
+import { isTable } from "../config/validate.ts";
+import { parseMcpJson, specFrom, type McpServerSpec } from "../mcp/config.ts";
+import type { IgnoredSetting } from "./policy.ts";
 import { sha256 } from "./inputs.ts";
 
 export type InputKind = "settings" | "hooks" | "mcp" | "command" | "skill" | "other";
@@ -88,26 +90,55 @@ const CAN: Record<InputKind, string> = {
 };
 const PRE_TOOL_CAN = "; a PreToolUse hook can approve tool calls without asking you, or block them";
 
+type HookLike = { event: string; matcher?: string; command: string; notLoaded?: string };
+const hookLine = (d: HookLike): string => {
+  const m = (d.matcher ?? "").trim();
+  const scope = d.event === "PreToolUse" || d.event === "PostToolUse" ? (m === "" || m === "*" ? " (every tool)" : ` (tools matching ${JSON.stringify(m)})`) : "";
+  return `${d.event}${scope}: ${d.command}${d.notLoaded ? `  [${d.notLoaded}]` : ""}`;
+};
+const approves = (defs: HookLike[]) => defs.some((d) => d.event === "PreToolUse" && !d.notLoaded);
+
 function describeHooks(text: string): InputDescription {
   const parsed = parse(text) as Record<string, unknown>;
   const defs = fromTables(parsed.hooks, PROJECT_HOOKS_FILE, "project");
-  const items = defs.map((d) => {
-    const m = (d.matcher ?? "").trim();
-    const scope = d.event === "PreToolUse" || d.event === "PostToolUse" ? (m === "" || m === "*" ? " (every tool)" : ` (tools matching ${JSON.stringify(m)})`) : "";
-    return visible(`${d.event}${scope}: ${d.command}${d.notLoaded ? `  [${d.notLoaded}]` : ""}`);
-  });
-  const pre = defs.some((d) => d.event === "PreToolUse" && !d.notLoaded);
-  return { kind: "hooks", can: `${CAN.hooks}${pre ? PRE_TOOL_CAN : ""}`, items };
+  return { kind: "hooks", can: `${CAN.hooks}${approves(defs) ? PRE_TOOL_CAN : ""}`, items: defs.map((d) => visible(hookLine(d))) };
 }
 
+const serverLine = (s: McpServerSpec): string => {
+  const off = s.enabled ? "" : " (disabled)";
+  if (s.type !== "stdio") return `${s.name}: connects to ${s.url} (${s.type})${Object.keys(s.headers).length ? `, headers ${Object.keys(s.headers).join(", ")}` : ""}${off}`;
+  const extra = [...(s.cwd ? [`in ${s.cwd}`] : []), ...Object.entries(s.env).map(([k, v]) => `${k}=${v}`)];
+  return `${s.name}: starts ${[s.command ?? "", ...s.args].join(" ")}${extra.length ? `  (${extra.join(", ")})` : ""}${off}`;
+};
+
 function describeMcp(text: string, rel: string): InputDescription {
-  const items = parseMcpJson(text, rel).map((s) => {
-    const off = s.enabled ? "" : " (disabled)";
-    if (s.type !== "stdio") return visible(`${s.name}: connects to ${s.url} (${s.type})${Object.keys(s.headers).length ? `, headers ${Object.keys(s.headers).join(", ")}` : ""}${off}`);
-    const extra = [...(s.cwd ? [`in ${s.cwd}`] : []), ...Object.entries(s.env).map(([k, v]) => `${k}=${v}`)];
-    return visible(`${s.name}: starts ${[s.command ?? "", ...s.args].join(" ")}${extra.length ? `  (${extra.join(", ")})` : ""}${off}`);
+  return { kind: "mcp", can: CAN.mcp, items: parseMcpJson(text, rel).map((s) => visible(serverLine(s))) };
+}
+
+/**
+ * reasonix.toml: what each setting that waits for approval would do. Hooks
+ * and MCP servers declared there read like those in their own files; other
+ * settings as `key = value`.
+ */
+export function describeSettings(loosening: IgnoredSetting[]): InputDescription {
+  let pre = false;
+  const items = loosening.flatMap((l) => {
+    const at = `  (reasonix.toml:${l.line})`;
+    const tables = Array.isArray(l.value) ? l.value.filter(isTable) : [];
+    try {
+      if (l.key === "hooks" && tables.length) {
+        const defs = fromTables(tables, "reasonix.toml", "project");
+        pre ||= approves(defs);
+        return defs.map((d) => `hook ${hookLine(d)}${at}`);
+      }
+      if (l.key === "plugins" && tables.length) return tables.map((t) => `MCP server ${serverLine(specFrom(t, "project", "reasonix.toml"))}${at}`);
+    } catch {
+      // An entry that would not load is still shown, as written.
+    }
+    return [`${l.key} = ${JSON.stringify(l.value)}${at}`];
   });
-  return { kind: "mcp", can: CAN.mcp, items };
+  const can = items.length ? `settings: approving lets these loosen your protections${pre ? PRE_TOOL_CAN : ""}` : "settings: loosen nothing (until approved they may only tighten yours)";
+  return { kind: "settings", can, items: items.map(visible) };
 }
 
 function describeCommand(text: string, rel: string): InputDescription {

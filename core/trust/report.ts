@@ -7,7 +7,7 @@ import { loadConfig, parseConfigText, projectConfigPath } from "../config/load.t
 import { inputStates, realWorkspace, type InputState } from "./index.ts";
 import { listProjectInputs, sha256 } from "./inputs.ts";
 import { restrictProject, type IgnoredSetting } from "./policy.ts";
-import { describeInput, needsContent, readForDescription, visible, type InputDescription } from "./describe.ts";
+import { describeInput, describeSettings, needsContent, readForDescription, type InputDescription } from "./describe.ts";
 import { ReasonixError } from "../errors.ts";
 import { approveInput, recordTrust, revokeTrust, trustRecords } from "./store.ts";
 
@@ -36,8 +36,7 @@ function describeState(workspace: string, i: InputState, loosening: IgnoredSetti
     // The loosening list comes from loadConfig's own read of the file: it must be the content whose digest is shown.
     const read = readForDescription(workspace, i.rel);
     if ("problem" in read || read.sha256 !== i.sha256 || sha256(read.data) !== settingsDigest) return CHANGED;
-    const items = loosening.map((l) => visible(`${l.key} = ${JSON.stringify(l.value)}  (reasonix.toml:${l.line})`));
-    return { ...i, ...describeInput(i.rel), can: items.length ? "settings: approving lets these loosen your protections" : "settings: loosen nothing (until approved they may only tighten yours)", items };
+    return { ...i, ...describeSettings(loosening) };
   }
   if (!needsContent(i.rel)) return { ...i, ...describeInput(i.rel) };
   const read = readForDescription(workspace, i.rel);
