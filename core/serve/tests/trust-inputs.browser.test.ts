@@ -60,7 +60,7 @@ describe("trust card: every approved input, with what it can do", () => {
     writeFileSync(hooksFile(), original);
   });
 
-  test.skipIf(!haveChromium)("the card lists the hook and the MCP server before approval; a hook changed after showing is not approved", async () => {
+  test.skipIf(!haveChromium)("the card lists the hook and the MCP server before approval; a hook changed after showing is not approved, and the card then shows the new content", async () => {
     await withChromiumPage(CHROMIUM, `${s.base}/#token=${TOKEN}`, async (page) => {
       await page.waitForSelector("#trust:not([hidden])");
       const card = (await page.locator("#trust").textContent()) ?? "";
@@ -70,6 +70,14 @@ describe("trust card: every approved input, with what it can do", () => {
       await page.click("#trust-approve");
       await page.waitForSelector("#trust .error:text('changed since')");
       expect(readFileSync(join(home, "config.toml"), "utf8")).not.toContain("trust.workspaces");
+
+      // The card now shows the files as they are; approving that records the new content's digest.
+      await page.waitForSelector("#trust code:text('Stop: rm -rf ~')");
+      expect(await page.locator("#trust").textContent()).not.toContain(APPROVE_ALL);
+      await page.click("#trust-approve");
+      await page.waitForSelector("#trust", { state: "hidden" });
+      const digest = new Bun.CryptoHasher("sha256").update(readFileSync(hooksFile())).digest("hex");
+      expect(readFileSync(join(home, "config.toml"), "utf8")).toContain(`".reasonix/hooks.toml" = "${digest}"`);
     });
   });
 });

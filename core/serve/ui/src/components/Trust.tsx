@@ -3,21 +3,26 @@
 // and what each can do (the server's description, core/trust/describe.ts),
 // and approving sends exactly the digests shown (409 when a file changed since).
 import { useEffect, useState } from "preact/hooks";
-import { api, type Json } from "../api.ts";
+import { api, HttpError, type Json } from "../api.ts";
 import { loadModels, loadSessions } from "../store.ts";
 
 export function Trust() {
   const [t, setT] = useState<Json | null>(null);
   const [hidden, setHidden] = useState(true);
   const [err, setErr] = useState("");
+  // The report with `seen`: the digests of exactly what the card shows.
+  const fetchReport = async (): Promise<Json> => {
+    const r = await api("GET", "/api/trust");
+    const seen: Record<string, string> = {};
+    for (const i of r.inputs as { rel: string; sha256: string }[]) seen[i.rel] = i.sha256;
+    r.seen = seen;
+    return r;
+  };
   useEffect(() => {
-    void api("GET", "/api/trust")
+    void fetchReport()
       .then((r) => {
         if (r.trusted || !r.loosening?.length) return;
-        const seen: Record<string, string> = {};
-        for (const i of r.inputs as { rel: string; sha256: string }[]) seen[i.rel] = i.sha256;
-        r.seen = seen;
-        if (localStorage.getItem(`reasonix.trust-dismissed:${r.workspace}`) === JSON.stringify(seen)) return;
+        if (localStorage.getItem(`reasonix.trust-dismissed:${r.workspace}`) === JSON.stringify(r.seen)) return;
         setT(r);
         setHidden(false);
       })
@@ -48,7 +53,11 @@ export function Trust() {
                 setHidden(true);
                 await Promise.all([loadModels(), loadSessions()]);
               } catch (x) {
-                setErr((x as Error).message);
+                if (!(x instanceof HttpError && x.status === 409)) return setErr((x as Error).message);
+                // Changed since shown: show the files as they are now, to be reviewed (and approved) afresh.
+                const now = await fetchReport().catch(() => null);
+                if (now) setT(now);
+                setErr(`${(x as Error).message}. The list now shows the files as they are.`);
               }
             }}>Trust these files</button>
             <button type="button" id="trust-dismiss" onClick={() => {
