@@ -3,11 +3,13 @@
 // servers that start, commands and skills), and an approval of what was shown
 // is refused when the files changed since.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { approveShown, shownDigests, trustLines } from "../approve.ts";
 import { trustReport } from "../report.ts";
+import { readForDescription } from "../describe.ts";
 import { APPROVE_ALL, MCP_LINE, MCP_URL, SESSION_START, writeEvilInputs } from "./evil-workspace.ts";
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
@@ -99,5 +101,16 @@ describe("approving exactly what was shown", () => {
     expect(after.trusted).toBe(true);
     const cfg = readFileSync(join(home, "config.toml"), "utf8");
     for (const [rel, sha] of Object.entries(shown)) expect(cfg).toContain(`"${rel}" = "${sha}"`);
+  });
+});
+
+describe("reading a file to describe it", () => {
+  test("a FIFO or a device is refused at once, never read (a writer could otherwise block or flood the question)", () => {
+    const ws = tmp("rx-trust-fifo-");
+    mkdirSync(join(ws, ".reasonix"));
+    expect(spawnSync("mkfifo", [join(ws, ".reasonix", "hooks.toml")]).status).toBe(0);
+    expect(readForDescription(ws, ".reasonix/hooks.toml")).toEqual({ problem: "not a regular file" });
+    symlinkSync("/dev/zero", join(ws, ".mcp.json"));
+    expect(readForDescription(ws, ".mcp.json")).toEqual({ problem: "not a regular file" });
   });
 });
