@@ -45,6 +45,8 @@ function describeState(workspace: string, i: InputState, loosening: IgnoredSetti
   return { ...i, ...describeInput(i.rel, read.data.toString("utf8")) };
 }
 
+const KIND_ORDER: InputDescription["kind"][] = ["hooks", "mcp", "settings", "command", "skill", "other"];
+
 /** How often a report is rebuilt when a file changes under it before giving up. */
 const ATTEMPTS = 3;
 
@@ -66,6 +68,8 @@ export function trustReport(dir: string, home = homePaths().home): TrustReport {
       inputs.push(d);
     }
     if (changed) continue;
+    // What can do the most comes first: a long list must not hide a hook below the fold.
+    inputs.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
     return {
       workspace,
       trusted: !!cfg.trust.record && inputs.every((i) => i.status === "approved"),

@@ -33,7 +33,7 @@ export function Trust() {
       {t ? (
         <>
           <h2>This workspace's files want to loosen your protections</h2>
-          <p>Until you trust their exact content they are ignored; any later change to the files asks again. Trusting approves every file below:</p>
+          <p>Until you trust their exact content they are ignored; any later change to the files asks again. {`Trusting approves all ${(t.inputs as Json[]).length} files below:`}</p>
           <ul class="inputs">
             {(t.inputs as Json[]).map((i) => (
               <li key={i.rel}>
