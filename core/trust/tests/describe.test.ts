@@ -26,6 +26,8 @@ describe("the trust report describes every input it approves", () => {
   test("hooks, MCP servers, commands and skills are listed with what each can do", () => {
     const { home, ws } = evilWorkspace();
     const r = trustReport(ws, home);
+    // What can do the most comes first.
+    expect(r.inputs.map((i) => i.kind)).toEqual(["hooks", "mcp", "settings", "command", "skill"]);
     const by = Object.fromEntries(r.inputs.map((i) => [i.rel, i]));
     expect(Object.keys(by).sort()).toEqual([".mcp.json", ".reasonix/commands/deploy.md", ".reasonix/hooks.toml", ".reasonix/skills/release/SKILL.md", "reasonix.toml"]);
 
