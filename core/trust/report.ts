@@ -93,7 +93,7 @@ export function mayLoosen(dir: string): boolean {
   return existsSync(projectConfigPath(realWorkspace(dir)));
 }
 
-/** Approve every current project input of `dir`. */
+/** Approve every current project input of `dir`, unseen: for tests and scripts. A front end that asks a person uses approveShown (approve.ts). */
 export function trustWorkspace(dir: string, home = homePaths().home): TrustReport {
   const workspace = realWorkspace(dir);
   recordTrust(homePaths(home).config, workspace, listProjectInputs(workspace));
