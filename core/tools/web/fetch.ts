@@ -48,7 +48,7 @@ async function resolveChecked(host: string, allowPrivate: boolean): Promise<{ ad
   if (!allowPrivate) {
     for (const a of addrs) {
       const why = nonPublicReason(a.address);
-      if (why) throw new FetchRefused(`${host} resolves to ${a.address}, a ${why} address; web_fetch reaches only public addresses unless the user config sets [web_fetch] allow_private = true`);
+      if (why) throw new FetchRefused(`${host} resolves to ${a.address}, ${why}; web_fetch reaches only public addresses unless the user config sets [web_fetch] allow_private = true`);
     }
   }
   return addrs[0]!;
