@@ -10,6 +10,7 @@ import { Permissions } from "../../permissions/index.ts";
 import { webFetchTool } from "../builtin/web-fetch.ts";
 import type { ToolContext } from "../types.ts";
 import { nonPublicReason, parseIp } from "../web/addresses.ts";
+import { boundedFetch, type FetchLimits } from "../web/fetch.ts";
 
 let server: ReturnType<typeof Bun.serve>;
 let base = "";
@@ -103,6 +104,31 @@ describe("web_fetch over real HTTP", () => {
     const redirected = await run(`${base}/to-mapped`);
     expect(redirected.output).toContain(`redirects to another host: http://[::ffff:7f00:1]:${server.port}/page`);
     expect(hits.slice(before)).toEqual(["/to-mapped"]);
+  });
+
+  test("DNS answers: every address a name resolves to is checked, and the connection goes to the checked one (no second lookup)", async () => {
+    const limits = (answers: string[][], allowPrivate: boolean): FetchLimits & { calls: string[] } => {
+      const calls: string[] = [];
+      return { maxBytes: 1e6, timeoutMs: 10_000, maxRedirects: 3, allowPrivate, calls, resolve: async (host) => (calls.push(host), (answers[calls.length - 1] ?? answers.at(-1)!).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))) };
+    };
+    const signal = new AbortController().signal;
+    const before = hits.length;
+    // One public answer does not launder a mapped-loopback one next to it.
+    for (const answer of [["93.184.216.34", "::ffff:7f00:1"], ["::ffff:a9fe:a9fe"], ["64:ff9b::a00:1"]]) {
+      const r = await boundedFetch(`http://names.test:${server.port}/page`, limits([answer], false), signal);
+      expect([answer, r.kind, (r as any).reason]).toEqual([answer, "refused", expect.stringMatching(/^names\.test resolves to .*, an? .* address/)]);
+    }
+    expect(hits.length).toBe(before);
+    // Pinned: the first answer is 127.0.0.1 (allowed here), every later one an unroutable address.
+    // A second lookup between check and connect would reach nothing; each hop resolves once.
+    const l = limits([["127.0.0.1"], ["192.0.2.1"], ["127.0.0.1"]], true);
+    const ok = await boundedFetch(`http://names.test:${server.port}/page`, l, signal);
+    expect(ok.kind).toBe("ok");
+    expect(l.calls).toEqual(["names.test"]);
+    // A same-host redirect resolves again (and checks that answer: the same resolveChecked as above).
+    const first = limits([["127.0.0.1"]], true);
+    expect((await boundedFetch(`http://names.test:${server.port}/hop`, first, signal)).kind).toBe("ok");
+    expect(first.calls).toEqual(["names.test", "names.test"]);
   });
 
   test("redirects: same-host ones are followed up to the limit; another host or scheme is not followed", async () => {
