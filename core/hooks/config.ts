@@ -4,12 +4,11 @@
  * `.reasonix/hooks.toml` in the workspace, which loads only when
  * `reasonix trust` approved its exact content.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { errorMessage } from "../errors.ts";
 import { inputTrusted, type TrustState } from "../trust/index.ts";
-import { sha256 } from "../trust/inputs.ts";
+import { readProjectFile, sha256 } from "../trust/inputs.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact"] as const;
@@ -60,9 +59,11 @@ export function loadHooks(o: HookSources): HookDef[] {
   const file = join(o.workspace, ...PROJECT_HOOKS_FILE.split("/"));
   let data: Buffer;
   try {
-    data = readFileSync(file);
-  } catch {
-    return defs;
+    data = readProjectFile(file);
+  } catch (e) {
+    // Absent: no project hooks. A FIFO, device or oversized file stops the load (readProjectFile).
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return defs;
+    throw e;
   }
   const trusted = inputTrusted(o.trust, PROJECT_HOOKS_FILE, { rel: PROJECT_HOOKS_FILE, sha256: sha256(data), bytes: data.length });
   let parsed: Record<string, unknown>;

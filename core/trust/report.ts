@@ -1,6 +1,7 @@
 // One view of a workspace's trust for every front end: the CLI's `reasonix
 // trust`, doctor, the serve API and the chat's /trust.
 import { existsSync } from "node:fs";
+import { ConfigError } from "../errors.ts";
 import { homePaths } from "../home.ts";
 import { join } from "node:path";
 import { loadConfig, parseConfigText, projectConfigPath } from "../config/load.ts";
@@ -116,9 +117,15 @@ export function listTrusted(home = homePaths().home): TrustListEntry[] {
   return trustRecords(cfg.values).map((r) => {
     let status: TrustListEntry["status"] = "missing";
     if (existsSync(r.workspace) && realWorkspace(r.workspace) === r.workspace) {
-      const inputs = inputStates({ workspace: r.workspace, record: r, viaFlag: false });
-      const removed = Object.keys(r.inputs).some((rel) => !inputs.some((i) => i.rel === rel));
-      status = inputs.every((i) => i.status === "approved") && !removed ? "current" : "changed";
+      try {
+        const inputs = inputStates({ workspace: r.workspace, record: r, viaFlag: false });
+        const removed = Object.keys(r.inputs).some((rel) => !inputs.some((i) => i.rel === rel));
+        status = inputs.every((i) => i.status === "approved") && !removed ? "current" : "changed";
+      } catch (e) {
+        // An input that is no longer a regular file (or grew past its limit) is not what was approved.
+        if (!(e instanceof ConfigError)) throw e;
+        status = "changed";
+      }
     }
     return { workspace: r.workspace, trustedAt: r.trustedAt, status };
   });
