@@ -3,12 +3,13 @@
 // and that a PreToolUse hook can approve tool calls), MCP servers that start
 // (full command line or URL), custom commands and skills. Plain data, so the
 // CLI, the chat and the browser render the same description.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { fmList, fmString, parseFrontMatter } from "../commands/frontmatter.ts";
 import { commandName } from "../commands/custom.ts";
 import { errorMessage } from "../errors.ts";
+import { InputRefused, readRegularFile } from "../fs/bounded-read.ts";
 import { fromTables, PROJECT_HOOKS_FILE } from "../hooks/config.ts";
 import { isTable } from "../config/validate.ts";
 import { parseMcpJson, specFrom, type McpServerSpec } from "../mcp/config.ts";
@@ -57,26 +58,12 @@ export const needsContent = (rel: string): boolean => !["settings", "other"].inc
  */
 export function readForDescription(workspace: string, rel: string): { data: Buffer; sha256: string } | { problem: string } {
   const abs = join(workspace, ...rel.split("/"));
-  let fd: number | undefined;
   try {
     const link = lstatSync(abs).isSymbolicLink();
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { problem: "not a regular file" };
-    if (st.size > MAX_DESCRIBED_BYTES) return { problem: `larger than ${MAX_DESCRIBED_BYTES} bytes: not shown` };
-    const buf = Buffer.alloc(st.size);
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, n);
-      if (got === 0) break;
-      n += got;
-    }
-    const data = buf.subarray(0, n);
+    const data = readRegularFile(abs, MAX_DESCRIBED_BYTES, "a file the trust question shows");
     return { data, sha256: sha256(link ? Buffer.concat([Buffer.from("link\0"), data]) : data) };
   } catch (e) {
-    return { problem: `cannot be read: ${errorMessage(e)}` };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    return { problem: e instanceof InputRefused ? e.reason : `cannot be read: ${errorMessage(e)}` };
   }
 }
 

@@ -111,8 +111,8 @@ describe("reading a file to describe it", () => {
     const ws = tmp("rx-trust-fifo-");
     mkdirSync(join(ws, ".reasonix"));
     expect(spawnSync("mkfifo", [join(ws, ".reasonix", "hooks.toml")]).status).toBe(0);
-    expect(readForDescription(ws, ".reasonix/hooks.toml")).toEqual({ problem: "not a regular file" });
+    expect(readForDescription(ws, ".reasonix/hooks.toml")).toEqual({ problem: "is a FIFO (named pipe), not a regular file" });
     symlinkSync("/dev/zero", join(ws, ".mcp.json"));
-    expect(readForDescription(ws, ".mcp.json")).toEqual({ problem: "not a regular file" });
+    expect(readForDescription(ws, ".mcp.json")).toEqual({ problem: "is a character device, not a regular file" });
   });
 });
