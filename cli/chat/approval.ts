@@ -166,10 +166,14 @@ export class ApprovalPrompt {
 
   private take(data: string, a: PendingApproval, ctx: KeyContext, wasArmed: boolean): boolean {
     if (this.held) {
-      // Another key right after a digit: the digit was the start of text.
       clearTimeout(this.held.timer);
       const d = this.held.digit;
       this.held = undefined;
+      // Enter confirms the digit at once; any other key right after it: the digit was the start of text.
+      if (ENTER.includes(data)) {
+        ctx.answer(approvalChoices(a)[Number(d) - 1]!.decision);
+        return true;
+      }
       ctx.feed(d);
       return false;
     }
