@@ -95,6 +95,10 @@ export function approvalBody(p: Paint, a: PendingApproval, width: number): strin
     out.push(...numberedDiff(p, a.diff, width));
   } else {
     out.push(...diffLines(p, a.name, a.input, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).flatMap((l) => rewrap(l, width, "    ")));
+    // Any other tool (network, MCP…): its whole input, as the model sent it.
+    if (out.length === 0 && a.input !== undefined && !(typeof a.input === "object" && a.input !== null && Object.keys(a.input).length === 0)) {
+      for (const l of JSON.stringify(a.input, null, 2).split("\n")) out.push(...rewrap(p.dim(`  ${l}`), width, "    "));
+    }
   }
   return out;
 }

@@ -107,8 +107,12 @@ describe("cards", () => {
     const persistTo = { user: { path: "/h/.reasonix/config.toml", rule: "Bash(ls)" }, project: { path: "/w/reasonix.toml", rule: "Bash(ls)" } };
     const lines = new ApprovalPrompt(() => {}).render(plainPaint, { callId: "1", name: "bash", input: { command: "ls", description: "list files" }, summary: "bash: ls", suggestedRule: "Bash(ls)", persistTo }, 100, 30, true, 0);
     expect(lines.slice(0, 3)).toEqual(["? Allow bash", "  list files", "  $ ls"]);
-    expect(lines).toContain("  3. Yes, always: add Bash(ls) to /h/.reasonix/config.toml (your config, every project)");
-    expect(lines).toContain("  4. Yes, always in this project: add Bash(ls) to /w/reasonix.toml (the project's file)");
+    expect(lines).toContain("  the rule: Bash(ls)");
+    expect(lines).toContain("  3. Yes, always: save the rule in /h/.reasonix/config.toml (your config, every project)");
+    expect(lines).toContain("  4. Yes, always in this project: save it in /w/reasonix.toml");
+    // Another tool's whole input is shown, not only its summary.
+    const web = new ApprovalPrompt(() => {}).render(plainPaint, { callId: "2", name: "web_fetch", input: { url: "https://example.com/a" }, summary: "fetch example.com", suggestedRule: "WebFetch(domain:example.com)" }, 100, 30, true, 0);
+    expect(web).toContain('    "url": "https://example.com/a"');
     // The engine's structured diff wins over one made from the input.
     const diff = [{ path: "a.ts", kind: "modify" as const, added: 1, removed: 1, hunks: [{ oldStart: 3, oldLines: 3, newStart: 3, newLines: 3, lines: [" keep", "-old", "+new", " keep2"] }] }];
     expect(changeLines(plainPaint, "edit_file", { old_string: "x", new_string: "y" }, diff, 80)).toEqual(["    keep", "  - old", "  + new", "    keep2"]);
