@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+import { haveChromium, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web approval tests: /usr/bin/chromium is not installed");
@@ -70,6 +70,7 @@ describe.skipIf(!haveChromium)("web UI approvals", () => {
     const targets = await card.locator(".persist-targets").textContent();
     expect(targets).toContain(`adds Edit(${rig.workspace}/u.txt) to ${userFile}`);
     expect(targets).toContain(`adds Edit(u.txt) to ${projectFile}`);
+    await shot(page, "approval-always-targets");
     await card.getByRole("button", { name: "Always allow (your config)" }).click();
     await page.waitForSelector(".msg.assistant >> text=wrote u");
     expect(readFileSync(userFile, "utf8")).toContain(`"Edit(${rig.workspace}/u.txt)"`);
