@@ -175,6 +175,7 @@ export function createEngine(opts: EngineOptions): Engine {
       workspace,
       pathPolicy,
       projectConfigPath: projectFile,
+      userConfigPath: join(home, "config.toml"),
       // "Always allow" edits reasonix.toml for the user; keep its approval in step.
       onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });
