@@ -122,7 +122,7 @@ export function guardNewRepos(layout: PolicyLayout): GuardReport {
   const known = new Set([...layout.repos.repos, ...fresh].map((r) => r.dotGit));
   for (const repo of layout.repos.repos) {
     if (!repo.gitDir || layout.indexStamps.get(repo.dotGit) === indexStamp(repo.gitDir)) continue;
-    for (const link of gitlinks(workTreeOf(repo)) ?? []) {
+    for (const link of gitlinks(workTreeOf(repo), repo.gitDir) ?? []) {
       const found = foundAt(join(link, ".git"), (p) => resolveReal(p));
       // Outside the walk's bound there is no listing from before: a gitlink
       // target counts as planted when its pointer or git state is new.
