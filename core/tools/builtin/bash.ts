@@ -87,6 +87,7 @@ export function bashSandboxOptions(ctx: ToolContext): SandboxOptions {
     sshAgent: getDotted(ctx.config, "sandbox.ssh_agent") === true,
     sessionTmpDir: ctx.tmpDir,
     cwd: ctx.workspace,
+    watchGit: true,
     stripEnv: [...savedCredentialNames(ctx.config, homePaths().dotenv), ...startupHooks(process.env)],
   };
 }
