@@ -256,10 +256,11 @@ export interface GitProtection {
 /**
  * The git state to protect in every repository under the write roots: the
  * roots' own `.git` (even when it does not exist yet) and every nested one
- * the bounded scan finds. Git dirs outside every root are skipped: the
- * sandbox cannot write there anyway.
+ * the bounded scan finds, plus `extra` (repositories known from elsewhere:
+ * the planted-state watch, at any depth). Git dirs outside every root are
+ * skipped: the sandbox cannot write there anyway.
  */
-export function gitProtection(writeRoots: readonly string[], real: (p: string) => string): GitProtection {
+export function gitProtection(writeRoots: readonly string[], real: (p: string) => string, extra: readonly FoundRepo[] = []): GitProtection {
   const scan = scanRepos(writeRoots, real);
   const out: GitProtection = { existing: [], missing: [], pointers: [], scan };
   const seen = new Set<string>();
@@ -281,7 +282,7 @@ export function gitProtection(writeRoots: readonly string[], real: (p: string) =
     for (const p of st.missing) add(out.missing, p);
   };
   for (const root of writeRoots) if (lkind(join(root, ".git")) === undefined) addGitDir(real(join(root, ".git")));
-  for (const repo of scan.repos) {
+  for (const repo of [...scan.repos, ...extra]) {
     if (repo.kind === "file") add(out.pointers, repo.dotGit);
     if (repo.gitDir) addGitDir(repo.gitDir);
   }

@@ -17,6 +17,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { foundAt, type FoundRepo } from "../policy/git.ts";
 import { gitStateChanges, gitStateWrittenSince, GIT_STATE_NAMES, rememberGitState, watchGitState, type GitChange, type GitWatch } from "../policy/git-watch.ts";
 
 export interface MovedAside {
@@ -213,6 +214,21 @@ export function gitGuardBegin(roots: readonly string[], home: string): GuardedCo
   };
   inFlight.add(onSignal);
   return { end: () => end(), killWith: (k) => void (kill = k) };
+}
+
+/** Every repository the watch of these roots knows, at any depth (for the sandbox to mount their git state read-only). */
+export function gitGuardKnownRepos(roots: readonly string[], real: (p: string) => string): FoundRepo[] {
+  const w = watches.get(keyOf(roots));
+  if (!w) return [];
+  const out: FoundRepo[] = [];
+  for (const [path, rec] of w.repos) {
+    if (rec.kind === "dir" || rec.kind === "bare") out.push({ dotGit: path, kind: "dir", gitDir: real(path) });
+    else {
+      const f = foundAt(path, real);
+      if (f) out.push(f);
+    }
+  }
+  return out;
 }
 
 /** After a file tool wrote (at `since`, with slack): the same check (cheap: only directories whose mtime moved). */

@@ -37,7 +37,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { PathPolicy } from "../policy/paths.ts";
 import { isWithin, resolveReal } from "../policy/paths.ts";
 import { childEnv } from "./env.ts";
-import { gitGuardBegin } from "./git-guard.ts";
+import { gitGuardBegin, gitGuardKnownRepos } from "./git-guard.ts";
 import { guardNewRepos, guardProtected, layoutFor, type GuardReport } from "./layout.ts";
 import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from "./profiles.ts";
 import { probeSandbox, SEATBELT_PATH, type RefusalCode, type SandboxBackend, type SandboxStatus } from "./probe.ts";
@@ -192,7 +192,8 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
 
   const status = await probeSandbox(platform);
   if (!status.available) return (noGuard(), { ok: false, refusal: refusal(status) });
-  const layout = layoutFor(opts.policy);
+  // Repositories the planted-state watch knows at any depth get their git state mounted read-only too.
+  const layout = layoutFor(opts.policy, watch ? gitGuardKnownRepos(opts.policy.writeRoots, (p) => resolveReal(p)) : []);
   const guard = (): GuardReport => ({ violations: [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations, ...noGuard().violations] });
 
   if (status.backend === "bwrap") {

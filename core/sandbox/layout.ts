@@ -3,7 +3,7 @@
 // exist yet, since a mount needs something to mount over).
 import { lstatSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { diffRepos, foundAt, GIT_DIR_PROTECTED, gitlinks, gitProtection, indexStamp, scanRepos, stateChangedSince, workTreeOf, type RepoScan } from "../policy/git.ts";
+import { diffRepos, foundAt, GIT_DIR_PROTECTED, gitlinks, gitProtection, indexStamp, scanRepos, stateChangedSince, workTreeOf, type FoundRepo, type RepoScan } from "../policy/git.ts";
 import { isWithin, resolveReal, type PathPolicy } from "../policy/paths.ts";
 
 const exists = (p: string) => {
@@ -57,10 +57,10 @@ function between(root: string, path: string): string[] {
   return out;
 }
 
-export function layoutFor(policy: PathPolicy): PolicyLayout {
+export function layoutFor(policy: PathPolicy, knownRepos: readonly FoundRepo[] = []): PolicyLayout {
   const writeRoots = policy.writeRoots.filter((r) => kind(r) !== undefined);
   // Scanned again for every command: repositories come and go during a session.
-  const git = gitProtection(writeRoots, (p) => resolveReal(p));
+  const git = gitProtection(writeRoots, (p) => resolveReal(p), knownRepos);
   const all = [...policy.protectedPaths];
   const listed = new Set(all.map((p) => p.path));
   for (const g of [...git.existing, ...git.missing, ...git.pointers]) if (!listed.has(g.path)) (listed.add(g.path), all.push({ ...g, name: g.path }));
