@@ -9,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { probeSandbox } from "../../core/sandbox/index.ts";
 import { startScriptedOpenAI, type ScriptedServer, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
+import { hasTmux, ready, startChat } from "./chat-helpers.ts";
+import { makeCliEnv } from "./run-helpers.ts";
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;
 const sandbox = await probeSandbox();
@@ -268,4 +270,39 @@ describe.skipIf(skip)("planted git state (compiled binary, real bwrap, host git 
     expect(existsSync(inside)).toBe(false);
     expect(r.tools).toContain("Refused");
   }, 120_000);
+
+  test.skipIf(!hasTmux())("the chat's terminal is closed (tmux kill-server) in the middle of a command: the clean-up runs before the chat exits", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "rx-gitplant-chat-")));
+    roots.push(root);
+    const marker = join(root, "PWNED");
+    const plant = `mkdir -p src/objects/info src/refs/heads && echo 'ref: refs/heads/main' > src/HEAD && printf %s ${q(payload(marker, "\tworktree = ..\n"))} > src/config && touch .planted && sleep 60`;
+    const llm = await scripted([bash(plant), { text: "never" }]);
+    const ce = makeCliEnv(llm.url); // bash unconfined here ([sandbox] bash = "off"): the check runs in every mode
+    roots.push(dirname(ce.workspace));
+    const pane = startChat(ce, ["chat", "--permission-mode", "auto"], { bin: [binary] });
+    try {
+      await ready(pane);
+      pane.send("go");
+      await waitUntil(() => existsSync(join(ce.workspace, ".planted")), "the command planted the repository");
+      pane.kill(); // the terminal goes away: SIGHUP
+      // The chat moves the config aside before it exits.
+      await waitUntil(() => !existsSync(join(ce.workspace, "src", "config")), "src/config was moved aside");
+    } finally {
+      pane.kill();
+    }
+    const e = { userHome: root } as Env;
+    git(e, join(ce.workspace, "src"), "status");
+    expect(git(e, join(ce.workspace, "src"), "config", "--get", "core.fsmonitor").stdout).not.toContain(marker);
+    expect(existsSync(marker)).toBe(false);
+  }, 120_000);
 });
+
+/** Poll for a state an action causes, with a generous deadline (a loaded 2-core machine). */
+async function waitUntil(ok: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (ok()) return;
+    await Bun.sleep(50);
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
