@@ -117,22 +117,29 @@ function walk(w: GitWatch, start: string, found: GitEntry[], deadline: number): 
     const dir = stack.pop()!;
     const s = lst(dir);
     if (!s?.isDirectory()) continue;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
     w.dirs.set(dir, s.mtimeMs);
     w.dirsWalked++;
-    const names = new Set(entries.map((e) => e.name));
-    const layout = isGitDirLayout(dir, names);
-    if (layout) addRepo(w, dir, "bare", found);
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.name === ".git") addRepo(w, p, dotGitKind(e.isSymbolicLink(), e.isDirectory()), found);
-      else if (e.isDirectory() && !(layout && GIT_INTERNAL.has(e.name))) stack.push(p);
-    }
+    readRepoDir(w, dir, found, (p) => stack.push(p));
+  }
+}
+
+/**
+ * Reads one directory: records it (bare layout) or its `.git` entry as a
+ * repository, and hands every subdirectory a work tree can hold to `sub`.
+ */
+function readRepoDir(w: GitWatch, dir: string, found: GitEntry[], sub: (p: string) => void): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const layout = isGitDirLayout(dir, new Set(entries.map((e) => e.name)));
+  if (layout) addRepo(w, dir, "bare", found);
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.name === ".git") addRepo(w, p, dotGitKind(e.isSymbolicLink(), e.isDirectory()), found);
+    else if (e.isDirectory() && !(layout && GIT_INTERNAL.has(e.name))) sub(p);
   }
 }
 
@@ -171,24 +178,12 @@ export function gitStateChanges(w: GitWatch, sinceMs = -Infinity, budgetMs = 60_
     }
     if (s.mtimeMs === mtime) continue;
     w.dirs.set(dir, s.mtimeMs);
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    const names = new Set(entries.map((e) => e.name));
-    const layout = isGitDirLayout(dir, names);
-    if (layout) addRepo(w, dir, "bare", fresh);
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.name === ".git") addRepo(w, p, dotGitKind(e.isSymbolicLink(), e.isDirectory()), fresh);
-      else if (e.isDirectory() && !w.dirs.has(p) && !(layout && GIT_INTERNAL.has(e.name))) {
-        const n = fresh.length;
-        walk(w, p, fresh, deadline);
-        if ((lst(p)?.ctimeMs ?? Infinity) >= sinceMs) for (const f of fresh.slice(n)) inNewTree.add(f.path);
-      }
-    }
+    readRepoDir(w, dir, fresh, (p) => {
+      if (w.dirs.has(p)) return;
+      const n = fresh.length;
+      walk(w, p, fresh, deadline);
+      if ((lst(p)?.ctimeMs ?? Infinity) >= sinceMs) for (const f of fresh.slice(n)) inNewTree.add(f.path);
+    });
   }
   // Found but older than the command (the user's own, made between commands): known from now on.
   const out: GitChange[] = fresh.filter((f) => inNewTree.has(f.path) || writtenSince(f.path, f.kind, sinceMs));

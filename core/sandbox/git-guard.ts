@@ -15,9 +15,11 @@
  * flight before the front end's own handling; after SIGKILL the record stays
  * and the next session start in those roots checks what was written since.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { foundAt, type FoundRepo } from "../policy/git.ts";
+import { processAlive } from "../serve/instances.ts";
+import { exists, moveAside } from "./layout.ts";
 import { gitStateChanges, gitStateWrittenSince, GIT_STATE_NAMES, rememberGitState, watchGitState, type GitChange, type GitWatch } from "../policy/git-watch.ts";
 
 export interface MovedAside {
@@ -38,38 +40,27 @@ const starts = new Map<GitWatch, number[]>();
 const SLACK_MS = process.platform === "linux" ? 100 : 1000;
 const keyOf = (roots: readonly string[]) => [...roots].sort().join("\0");
 
-function moveAside(p: string): MovedAside | undefined {
-  const movedTo = join(dirname(p), `.reasonix-blocked-${Date.now()}-${basename(p).replace(/^\./, "")}`);
+function moveAsideOrSkip(p: string): MovedAside | undefined {
   try {
-    renameSync(p, movedTo);
-    return { path: p, movedTo };
+    return moveAside(p);
   } catch {
     return undefined;
   }
 }
-
-const exists = (p: string) => {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Moves aside what makes each change run code; the watch takes the result as known. */
 export function neutralise(w: GitWatch | undefined, changes: readonly GitChange[]): MovedAside[] {
   const out: MovedAside[] = [];
   for (const c of changes) {
     if (c.kind === "file" || c.kind === "link") {
-      const m = exists(c.path) ? moveAside(c.path) : undefined;
+      const m = exists(c.path) ? moveAsideOrSkip(c.path) : undefined;
       if (m) out.push(m);
       if (m && w) w.repos.delete(c.path);
       continue;
     }
     for (const name of c.names ?? GIT_STATE_NAMES) {
       const p = join(c.path, name);
-      const m = exists(p) ? moveAside(p) : undefined;
+      const m = exists(p) ? moveAsideOrSkip(p) : undefined;
       if (m) out.push(m);
     }
     if (w) rememberGitState(w, c);
@@ -99,15 +90,7 @@ function writePending(home: string, roots: readonly string[]): string | undefine
   }
 }
 
-const alive = (pid: number): boolean => {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
+const alive = (pid: number): boolean => pid === process.pid || processAlive(pid);
 
 /** Records of commands in these roots whose process is gone (killed mid-command): the earliest start. */
 function takeStalePending(home: string, roots: readonly string[]): number | undefined {

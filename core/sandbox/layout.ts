@@ -6,7 +6,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { diffRepos, foundAt, GIT_DIR_PROTECTED, gitlinks, gitProtection, indexStamp, scanRepos, stateChangedSince, workTreeOf, type FoundRepo, type RepoScan } from "../policy/git.ts";
 import { isWithin, resolveReal, type PathPolicy } from "../policy/paths.ts";
 
-const exists = (p: string) => {
+export const exists = (p: string) => {
   try {
     lstatSync(p);
     return true;
@@ -99,7 +99,8 @@ export function guardProtected(missingBefore: readonly string[]): GuardReport {
   return { violations };
 }
 
-function moveAside(p: string): { path: string; movedTo: string } {
+/** Renames `p` next to itself to `.reasonix-blocked-<time>-<name>` (throws when it cannot). */
+export function moveAside(p: string): { path: string; movedTo: string } {
   const movedTo = join(dirname(p), `.reasonix-blocked-${Date.now()}-${basename(p).replace(/^\./, "")}`);
   renameSync(p, movedTo);
   return { path: p, movedTo };
