@@ -80,6 +80,7 @@ const run = defineCommand<RunArgs>({
         stripEnv: savedCredentialNames(cfg.values, homePaths(cfg.home).dotenv),
         envPassthrough: section.env_passthrough ?? [],
         sshAgent: section.ssh_agent === true,
+        watchGit: true,
         onOutput: (chunk, stream) => (stream === "stdout" ? process.stdout : process.stderr).write(chunk),
         maxOutputBytes: 0,
       });
