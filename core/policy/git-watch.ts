@@ -233,7 +233,11 @@ export function gitStateWrittenSince(w: GitWatch, sinceMs: number): GitChange[] 
       if (s && s.ctimeMs >= sinceMs) out.push({ path, kind: rec.kind });
       continue;
     }
-    const names = GIT_STATE_NAMES.filter((n) => (lst(join(path, n))?.ctimeMs ?? -1) >= sinceMs);
+    // worktrees/ and modules/ of a repository that was there before change with
+    // every `git worktree add` or new submodule: only a new repository (HEAD
+    // written since) loses them.
+    const fresh = (lst(join(path, "HEAD"))?.ctimeMs ?? -1) >= sinceMs;
+    const names = (fresh ? GIT_STATE_NAMES : GIT_DIR_PROTECTED).filter((n) => (lst(join(path, n))?.ctimeMs ?? -1) >= sinceMs);
     if (names.length > 0) out.push({ path, kind: rec.kind, names });
   }
   return out;

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gitLayoutWriteReason, gitStateChanges, isGitDirLayout, watchGitState } from "../git-watch.ts";
+import { gitLayoutWriteReason, gitStateChanges, gitStateWrittenSince, isGitDirLayout, watchGitState } from "../git-watch.ts";
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;
 if (!hasGit) console.warn("SKIPPED git-watch suite: git is not installed");
@@ -78,6 +78,23 @@ describe.skipIf(!hasGit)("watchGitState / gitStateChanges", () => {
     expect(gitStateChanges(w, since)).toEqual([]);
     renameSync(join(outside, "evil"), join(ws, "src", "evil"));
     expect(gitStateChanges(w, since).map((c) => c.path)).toEqual([join(ws, "src", "evil", ".git")]);
+  });
+
+  test("after a killed command (gitStateWrittenSince): a new repository loses everything, one that was there only the pieces written since", async () => {
+    const ws = tree();
+    git(ws, "init", "-q");
+    mkdirSync(join(ws, ".git", "modules", "old"), { recursive: true });
+    await Bun.sleep(300); // see the slack note above
+    const since = Date.now() - 100;
+    mkdirSync(join(ws, ".git", "modules", "added-by-the-command")); // modules/ changes with every new submodule
+    writeFileSync(join(ws, ".git", "commondir"), "../evil\n");
+    git(ws, "init", "-q", "planted");
+    const w = watchGitState([ws]);
+    const got = gitStateWrittenSince(w, since).map((c) => [c.path.slice(ws.length), (c.names ?? []).sort()]);
+    expect(got.sort()).toEqual([
+      ["/.git", ["commondir"]],
+      ["/planted/.git", ["config", "hooks"]],
+    ]);
   });
 
   test("isGitDirLayout follows git: HEAD plus objects and refs (links followed) or commondir", () => {
