@@ -4,7 +4,7 @@
  * finds it; this file keeps the watch per set of write roots, moves what it
  * finds aside, and leaves a record a killed process cannot clean up).
  *
- *   const notes = gitGuardAtStart(roots, home)   // a session starts: full walk + what a killed run left
+ *   const notes = gitGuardAtStart(roots, home)   // a session starts: what a killed run left (full walk then)
  *   const cmd = gitGuardBegin(roots, home)       // before a command (records it as pending)
  *   cmd.end()                                    // after it: moved-aside paths, the record dropped
  *
@@ -132,6 +132,9 @@ function watchFor(roots: readonly string[]): GitWatch {
   return w;
 }
 
+const incompleteNote = (w: GitWatch, roots: readonly string[]) =>
+  `planted-git-state detection covers only the first ${w.dirsWalked} directories of ${roots.join(", ")} (the walk took longer than ${START_BUDGET_MS / 1000} s); repositories created beyond them are not checked`;
+
 export interface StartReport {
   moved: MovedAside[];
   /** Warnings for the transcript (what was moved aside and why; an incomplete walk). */
@@ -140,22 +143,28 @@ export interface StartReport {
 }
 
 /**
- * At session start: walk the roots (once per process and set of roots) and
- * neutralise the git state a killed Reasonix left behind in them.
+ * At session start: when a Reasonix process was killed in the middle of a
+ * command in these roots, walk them (once per process and set of roots) and
+ * neutralise the git state written since that command started. Otherwise the
+ * first walk happens before the first command.
  */
 export function gitGuardAtStart(roots: readonly string[], home: string): StartReport {
   installSignalCleanup();
-  const w = watchFor(roots);
   const since = takeStalePending(home, roots);
-  const moved = since === undefined ? [] : neutralise(w, gitStateWrittenSince(w, since));
+  // Nothing to recover: the first walk waits for the first command (a session that never runs one never pays for it).
+  if (since === undefined) return { moved: [], notes: [], dirsWalked: 0 };
+  const w = watchFor(roots);
+  const moved = neutralise(w, gitStateWrittenSince(w, since));
   const notes = moved.map((m) => `git state written by a Reasonix command that did not finish (the process was killed): ${m.path} was moved aside to ${m.movedTo}, so git cannot run code from it`);
-  if (!w.complete) notes.push(`planted-git-state detection covers only the first ${w.dirsWalked} directories of ${roots.join(", ")} (the walk took longer than ${START_BUDGET_MS / 1000} s); repositories created deeper are not checked`);
+  if (!w.complete) notes.push(incompleteNote(w, roots));
   return { moved, notes, dirsWalked: w.dirsWalked };
 }
 
 export interface GuardedCommand {
   /** After the command (idempotent): what was moved aside. */
   end(): MovedAside[];
+  /** Said once per watch: it covers only part of the roots (the first walk ran out of time). */
+  notes: string[];
   /** How to stop the command when a signal ends Reasonix (set once it was spawned). */
   killWith(kill: () => void): void;
 }
@@ -165,7 +174,9 @@ const inFlight = new Set<() => void>();
 /** Before a command in `roots`: note its start, and leave a record in case the process is killed. */
 export function gitGuardBegin(roots: readonly string[], home: string): GuardedCommand {
   installSignalCleanup();
+  const isNew = !watches.has(keyOf(roots));
   const w = watchFor(roots);
+  const notes = isNew && !w.complete ? [incompleteNote(w, roots)] : [];
   const since = Date.now() - SLACK_MS;
   const running = starts.get(w) ?? [];
   starts.set(w, [...running, since]);
@@ -196,7 +207,7 @@ export function gitGuardBegin(roots: readonly string[], home: string): GuardedCo
     end(true);
   };
   inFlight.add(onSignal);
-  return { end: () => end(), killWith: (k) => void (kill = k) };
+  return { end: () => end(), notes, killWith: (k) => void (kill = k) };
 }
 
 /** Every repository the watch of these roots knows, at any depth (for the sandbox to mount their git state read-only). */

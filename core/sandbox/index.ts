@@ -179,7 +179,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const base = opts.env ?? process.env;
   // Planted git state, found by git's rules at any depth, in every mode.
   const watch = opts.watchGit ? gitGuardBegin(opts.policy.writeRoots, opts.policy.reasonixHome) : undefined;
-  const noGuard = (): GuardReport => ({ violations: watch?.end() ?? [] });
+  const noGuard = (): GuardReport => ({ violations: watch?.end() ?? [], notes: watch?.notes ?? [] });
   const killWith = (k: () => void) => watch?.killWith(k);
 
   const agent = opts.sshAgent ? agentSocket(base) : undefined;
@@ -194,7 +194,11 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   if (!status.available) return (noGuard(), { ok: false, refusal: refusal(status) });
   // Repositories the planted-state watch knows at any depth get their git state mounted read-only too.
   const layout = layoutFor(opts.policy, watch ? gitGuardKnownRepos(opts.policy.writeRoots, (p) => resolveReal(p)) : []);
-  const guard = (): GuardReport => ({ violations: [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations, ...noGuard().violations] });
+  const guard = (): GuardReport => {
+    const own = [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations];
+    const watched = noGuard();
+    return { violations: [...own, ...watched.violations], notes: watched.notes };
+  };
 
   if (status.backend === "bwrap") {
     const profile = loadBwrapProfile();
@@ -289,6 +293,8 @@ export type RunResult =
       durationMs: number;
       /** Protected paths the command created and Reasonix moved aside. */
       violations: GuardReport["violations"];
+      /** Other notes for the user (see GuardReport.notes). */
+      notes: string[];
     }
   | { ok: false; refusal: SandboxRefusal };
 
@@ -372,6 +378,7 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
     truncated,
     durationMs: performance.now() - started,
     violations: guard.violations,
+    notes: guard.notes ?? [],
   };
 }
 

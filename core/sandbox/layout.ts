@@ -85,6 +85,8 @@ export function layoutFor(policy: PathPolicy, knownRepos: readonly FoundRepo[] =
 export interface GuardReport {
   /** Protected paths the command created; each was renamed aside (never deleted). */
   violations: { path: string; movedTo: string }[];
+  /** Other things the user should know (e.g. the planted-state watch covers only part of the tree). */
+  notes?: string[];
 }
 
 /**

@@ -139,6 +139,7 @@ export const bashTool: ToolDefinition<Input> = {
     else if (res.signalCode) notes.push(`[killed by ${res.signalCode}]`);
     else if (res.exitCode !== 0) notes.push(`[exit code ${res.exitCode}]`);
     for (const v of res.violations) notes.push(`[sandbox: the command created protected ${v.path}; it was moved aside to ${v.movedTo}]`);
+    for (const n of res.notes) notes.push(`[sandbox: ${n}]`);
     let text = collected.text().replace(/\n$/, "");
     if (text === "" && notes.length === 0) text = "(no output)";
     const output = [text, ...notes].filter((s) => s !== "").join("\n");
