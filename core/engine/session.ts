@@ -20,6 +20,7 @@ import type { RewindMode, SessionRecord } from "../sessions/records.ts";
 import { applyRecord, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
 import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
+import { gitGuardAtStart } from "../sandbox/git-guard.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import type { ToolSource } from "../tools/sources.ts";
 import { callSummary } from "../tools/summary.ts";
@@ -117,6 +118,8 @@ export class LiveSession implements EngineSession {
     // when an outside source's tools changed, at a turn boundary (syncTools).
     this.useTools(deps.toolSource?.snapshot());
     this.repair();
+    // Git state a killed Reasonix left in the workspace (and the walk later commands compare against).
+    if (deps.pathPolicy) for (const n of gitGuardAtStart(deps.pathPolicy.writeRoots, deps.pathPolicy.reasonixHome).notes) this.notice("git_state", n);
     deps.hooks?.attach({ sessionId: this.id, warn: (code, message) => this.notice(code, message) });
     // Goal mode (core/goal): its state lives in this session's log as `goal` records.
     this.goal = new GoalDriver({
