@@ -5,6 +5,7 @@ import type { EventHub } from "./events.ts";
 import { goalAction, type GoalReply } from "./goal.ts";
 import { runSessionCommand, SESSION_COMMANDS, type SessionCommandResult } from "../commands/session-commands.ts";
 import type { CommandSource } from "../commands/types.ts";
+import { SessionHost } from "../host/session-host.ts";
 
 export interface EngineFactoryOptions {
   workspace: string;
@@ -23,12 +24,11 @@ export class ApiError extends Error {
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
 
 interface Live {
-  session: EngineSession;
+  /** The session and the mode and effort chosen for it in the UI (core/host). */
+  host: SessionHost;
   unsubscribe: () => void;
   running?: Promise<unknown>;
   model?: string;
-  /** Permission mode set from the UI (absent: as configured). */
-  mode?: PermissionMode;
 }
 
 /** Modes a browser may switch a session to (yolo stays a config/CLI choice). */
@@ -126,10 +126,10 @@ export class SessionManager {
 
   async list(): Promise<SessionState[]> {
     const stored = await this.need().listSessions();
-    const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.session.busy ?? false }));
+    const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.host.session.busy ?? false }));
     // A freshly created session may not be on disk until its first turn.
     for (const [id, l] of this.live) {
-      if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.session.workspace, model: l.model, live: true, busy: l.session.busy, title: "", turns: 0 });
+      if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.host.session.workspace, model: l.model, live: true, busy: l.host.session.busy, title: "", turns: 0 });
     }
     return out;
   }
@@ -154,7 +154,7 @@ export class SessionManager {
 
   async get(id: string): Promise<EngineSession> {
     const l = this.live.get(id);
-    if (l) return l.session;
+    if (l) return l.host.session;
     await this.mustOwn(id);
     let session: EngineSession;
     try {
@@ -170,19 +170,25 @@ export class SessionManager {
     const raced = this.live.get(id);
     if (raced) {
       void session.close();
-      return raced.session;
+      return raced.host.session;
     }
     this.attach(session, this.model);
     return session;
   }
 
   private attach(session: EngineSession, model: string | undefined): void {
-    const unsubscribe = session.subscribe((ev: EngineEvent) => this.hub.emit(session.id, ev));
-    this.live.set(session.id, { session, unsubscribe, model });
+    const follow = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
+    const l: Live = {
+      // A model switch replaces the session: events follow the new one.
+      host: new SessionHost(this.need(), session, { onSession: (next) => { l.unsubscribe(); l.unsubscribe = follow(next); } }),
+      unsubscribe: follow(session),
+      model,
+    };
+    this.live.set(session.id, l);
   }
 
   isBusy(id: string): boolean {
-    return this.live.get(id)?.session.busy ?? false;
+    return this.live.get(id)?.host.session.busy ?? false;
   }
 
   /** Start a turn in the background; events stream to every client. */
@@ -216,15 +222,15 @@ export class SessionManager {
     const start = this.starting.get(id);
     if (start) start.cancelled = true;
     const l = this.live.get(id);
-    const running = !!l && (l.session.busy || !!l.running);
-    l?.session.cancel();
+    const running = !!l && (l.host.session.busy || !!l.running);
+    l?.host.session.cancel();
     return running || !!start;
   }
 
   approve(id: string, callId: string, decision: ApprovalDecision): void {
     const l = this.live.get(id);
     if (!l) throw new ApiError(404, "not_live", "that session has no pending approvals (not loaded)");
-    l.session.approve(callId, decision);
+    l.host.session.approve(callId, decision);
   }
 
   /** Guidance for the running turn (or the next one). */
@@ -304,43 +310,46 @@ export class SessionManager {
     if (!UI_MODES.includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${UI_MODES.join(", ")}`);
     const session = await this.get(id);
     if (!session.setPermissionMode) throw new ApiError(501, "unsupported", "this engine cannot switch modes");
-    session.setPermissionMode(mode);
-    this.live.get(id)!.mode = mode;
+    this.live.get(id)!.host.setMode(mode);
   }
 
   /** The session's reasoning effort ("default": the provider entry's reasoning_effort). */
   async setEffort(id: string, effort: string): Promise<string> {
     const session = await this.get(id);
     if (!session.setReasoningEffort) throw new ApiError(501, "unsupported", "this engine cannot change the reasoning effort");
+    const host = this.live.get(id)!.host;
     try {
-      session.setReasoningEffort(effort === "default" ? undefined : effort);
+      host.setEffort(effort === "default" ? undefined : effort);
     } catch (e) {
       throw new ApiError(400, "bad_effort", `${errorMessage(e)}, or default`);
     }
-    return session.reasoningEffort ?? "default";
+    return host.effort ?? "default";
   }
 
   mode(id: string): PermissionMode | undefined {
-    return this.live.get(id)?.mode;
+    return this.live.get(id)?.host.mode;
   }
 
-  /** Continue this session on another provider entry (idle sessions only). */
+  /**
+   * Continue this session on another provider entry (idle sessions only). The
+   * session's host carries the mode and effort chosen in the UI over.
+   */
   async setSessionModel(id: string, name: string): Promise<void> {
     if (!this.models().some((m) => m.name === name)) throw new ApiError(400, "unknown_model", `no provider named "${name}"`);
-    const l = this.live.get(id);
-    if (l?.session.busy || l?.running) throw new ApiError(409, "busy", "cannot switch the model while a turn is running");
-    await this.mustOwn(id);
-    if (l) {
-      l.unsubscribe();
-      this.live.delete(id);
-    }
-    let session: EngineSession;
+    const busy = () => {
+      const l = this.live.get(id);
+      if (l?.host.session.busy || l?.running) throw new ApiError(409, "busy", "cannot switch the model while a turn is running");
+    };
+    busy();
+    await this.get(id);
+    busy();
+    const l = this.live.get(id)!;
     try {
-      session = await this.need().resumeSession(id, { model: name });
+      await l.host.switchModel(name);
     } catch (e) {
       throw new ApiError(400, e instanceof ReasonixError ? e.code : "model_switch_failed", errorMessage(e));
     }
-    this.attach(session, name);
+    l.model = name;
     this.hub.notice({ type: "sessions_changed" });
   }
 
@@ -352,10 +361,10 @@ export class SessionManager {
     await this.mustOwn(id);
     const l = this.live.get(id);
     if (l) {
-      l.session.cancel();
+      l.host.session.cancel();
       await l.running;
       l.unsubscribe();
-      await l.session.close();
+      await l.host.session.close();
       this.live.delete(id);
     }
     await this.need().deleteSession(id);
@@ -364,11 +373,11 @@ export class SessionManager {
 
   private async closeAll(engine: Engine): Promise<void> {
     const lives = [...this.live.values()];
-    for (const l of lives) if (l.session.busy) l.session.cancel();
+    for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
     await Promise.allSettled(lives.map((l) => l.running));
     await Promise.allSettled(lives.map(async (l) => {
       l.unsubscribe();
-      await l.session.close();
+      await l.host.session.close();
     }));
     this.live.clear();
     await engine.close();
