@@ -6,7 +6,6 @@ import type { Engine, EngineEvent, EngineSession, PermissionMode, TodoItem, Usag
 import { SessionHost } from "../../core/host/session-host.ts";
 
 export const MODE_CYCLE: PermissionMode[] = ["ask", "auto", "plan"];
-export const MODES: PermissionMode[] = ["ask", "auto", "yolo", "plan", "read-only"];
 
 export interface ChatOptions {
   engine: Engine;

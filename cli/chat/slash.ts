@@ -8,7 +8,8 @@ import { EFFORTS } from "../../core/providers/reasoning.ts";
 import { GOAL_COMMAND, runGoalCommand } from "../../core/goal/command.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
-import { compact, MODES, type ChatState } from "./session.ts";
+import { compact, type ChatState } from "./session.ts";
+import { PERMISSION_MODES as MODES } from "../../core/protocol/modes.ts";
 
 export interface PickItem<T> {
   label: string;

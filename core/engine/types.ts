@@ -7,10 +7,8 @@
 import type { FileDiff } from "./file-diff.ts";
 export type { DiffHunk, FileDiff } from "./file-diff.ts";
 
-export type PermissionMode = "ask" | "auto" | "yolo" | "plan" | "read-only";
-
-/** How a user answered an approval request. */
-export type ApprovalDecision = "once" | "session" | "persist" | "deny";
+import type { ApprovalDecision, PermissionMode, RewindMode, SteerDisposition } from "../protocol/modes.ts";
+export type { ApprovalDecision, PermissionMode, RewindMode, SteerDisposition } from "../protocol/modes.ts";
 
 export interface Usage {
   inputTokens: number;
@@ -318,10 +316,6 @@ export interface EngineSession {
    */
   compact?(): Promise<{ removedMessages: number; summaryChars: number } | null>;
 }
-
-export type SteerDisposition = "steer_accepted" | "queued_followup";
-
-export type RewindMode = "code" | "conversation" | "both";
 
 export interface RewindResult {
   turn: number;

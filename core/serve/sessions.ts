@@ -6,6 +6,7 @@ import { goalAction, type GoalReply } from "./goal.ts";
 import { runSessionCommand, SESSION_COMMANDS, type SessionCommandResult } from "../commands/session-commands.ts";
 import type { CommandSource } from "../commands/types.ts";
 import { SessionHost } from "../host/session-host.ts";
+import { SELECTABLE_MODES } from "../protocol/modes.ts";
 
 export interface EngineFactoryOptions {
   workspace: string;
@@ -30,9 +31,6 @@ interface Live {
   running?: Promise<unknown>;
   model?: string;
 }
-
-/** Modes a browser may switch a session to (yolo stays a config/CLI choice). */
-export const UI_MODES: readonly PermissionMode[] = ["ask", "auto", "plan", "read-only"];
 
 export interface SessionState extends Partial<SessionSummary> {
   id: string;
@@ -307,7 +305,7 @@ export class SessionManager {
   }
 
   async setMode(id: string, mode: PermissionMode): Promise<void> {
-    if (!UI_MODES.includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${UI_MODES.join(", ")}`);
+    if (!(SELECTABLE_MODES as readonly string[]).includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${SELECTABLE_MODES.join(", ")}`);
     const session = await this.get(id);
     if (!session.setPermissionMode) throw new ApiError(501, "unsupported", "this engine cannot switch modes");
     this.live.get(id)!.host.setMode(mode);

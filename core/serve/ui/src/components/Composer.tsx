@@ -5,13 +5,15 @@ import { api, sessionPath } from "../api.ts";
 import { cancel, changed, isBusy, send, setBanner, shownModel, state } from "../store.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
+import { SELECTABLE_MODES } from "../../../../protocol/modes.ts";
 
-const MODES = [
-  ["ask", "Ask before changes"],
-  ["auto", "Auto (allow edits)"],
-  ["plan", "Plan (read only, plan first)"],
-  ["read-only", "Read only"],
-] as const;
+const LABELS: Record<(typeof SELECTABLE_MODES)[number], string> = {
+  ask: "Ask before changes",
+  auto: "Auto (allow edits)",
+  plan: "Plan (read only, plan first)",
+  "read-only": "Read only",
+};
+const MODES = SELECTABLE_MODES.map((m) => [m, LABELS[m]] as const);
 
 /** Text the composer should take (Edit on an earlier message). */
 export const draft = { text: "", onSend: null as null | ((text: string) => Promise<void>) };

@@ -2,8 +2,7 @@
 // vendor maps the word onto its own scale. "default" = the provider entry's.
 import { api, sessionPath } from "../api.ts";
 import { changed, flashBanner, setBanner, state } from "../store.ts";
-
-const EFFORTS = ["default", "none", "minimal", "low", "medium", "high", "xhigh", "max"];
+import { EFFORT_CHOICES as EFFORTS } from "../../../../protocol/modes.ts";
 /** What this tab set per session (the engine keeps the real value). */
 const chosen = new Map<string, string>();
 

@@ -6,6 +6,7 @@ import { changed, state } from "../store.ts";
 import { addSystem, type Item } from "../transcript.ts";
 import { pure } from "../pure.ts";
 import { Diffs } from "./Diff.tsx";
+import type { ApprovalDecision } from "../../../../protocol/modes.ts";
 
 type Tool = Extract<Item, { kind: "tool" }>;
 type Json = Record<string, any>;
@@ -72,7 +73,7 @@ function Approval({ t }: { t: Tool }) {
     const typing = document.activeElement?.id === "prompt" && !!(document.activeElement as HTMLTextAreaElement).value;
     if (!state.loading && !typing) first.current?.focus();
   }, []);
-  const decide = (decision: string) => async () => {
+  const decide = (decision: ApprovalDecision) => async () => {
     if (!state.current) return;
     setSending(true);
     try {
