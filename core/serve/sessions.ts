@@ -6,6 +6,7 @@ import { goalAction, type GoalReply } from "./goal.ts";
 import { runSessionCommand, SESSION_COMMANDS, type SessionCommandResult } from "../commands/session-commands.ts";
 import type { CommandSource } from "../commands/types.ts";
 import { SessionHost } from "../host/session-host.ts";
+import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
 
 export interface EngineFactoryOptions {
@@ -16,11 +17,7 @@ export interface EngineFactoryOptions {
 /** Builds the engine; called at startup and again after the provider key is saved. */
 export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | Engine;
 
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-  }
-}
+export { ApiError };
 
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
 
