@@ -8,6 +8,7 @@ import type { CommandSource } from "../commands/types.ts";
 import { SessionHost } from "../host/session-host.ts";
 import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
+import { builtinCommand } from "../protocol/commands.ts";
 
 export interface EngineFactoryOptions {
   workspace: string;
@@ -18,6 +19,27 @@ export interface EngineFactoryOptions {
 export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | Engine;
 
 export { ApiError };
+
+/** Where the API does what a built-in command typed as a prompt asks. */
+const COMMAND_ROUTE: Record<string, string> = {
+  model: "POST /api/sessions/:id/model",
+  mode: "POST /api/sessions/:id/mode",
+  effort: "POST /api/sessions/:id/effort",
+  goal: "POST /api/sessions/:id/goal",
+  compact: "POST /api/sessions/:id/command",
+  mcp: "POST /api/sessions/:id/command",
+  rewind: "POST /api/sessions/:id/rewind",
+  new: "POST /api/sessions",
+  clear: "POST /api/sessions",
+};
+
+/** A built-in command (core/protocol/commands.ts) is never sent to the model as a prompt. */
+function refuseCommand(text: string): void {
+  const b = builtinCommand(text);
+  if (!b) return;
+  const route = COMMAND_ROUTE[b.command.name];
+  throw new ApiError(400, "builtin_command", `/${b.command.name} is a command, not a prompt: ${route ? `use ${route}` : "the terminal chat runs it"}`);
+}
 
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
 
@@ -188,6 +210,7 @@ export class SessionManager {
 
   /** Start a turn in the background; events stream to every client. */
   async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
+    refuseCommand(prompt);
     const start = { cancelled: false };
     if (!this.starting.has(id)) this.starting.set(id, start);
     let session: EngineSession;
@@ -261,6 +284,7 @@ export class SessionManager {
    * trail the engine, and Enter pressed in that gap must not wait unseen.
    */
   async steer(id: string, text: string, startIfIdle = false): Promise<SteerDisposition | "started_turn"> {
+    refuseCommand(text);
     const session = await this.get(id);
     if (!session.steer) throw new ApiError(501, "unsupported", "this engine cannot steer a running turn");
     if (startIfIdle && !session.busy && !this.live.get(id)?.running && !session.goal?.running) {

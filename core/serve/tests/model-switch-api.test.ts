@@ -53,3 +53,20 @@ test("read-only and effort low survive a model switch: the write is refused, the
   expect(sent.body.model).toBe("m2");
   expect(sent.body.reasoning_effort).toBe("low");
 });
+
+test("a built-in command sent as a prompt or as steering is refused, naming the endpoint; it never reaches the model", async () => {
+  const { id } = (await rig.call("/api/sessions", "POST", {})).body as { id: string };
+  const before = rig.llm.chatRequests().length;
+  const asPrompt = await rig.call(`/api/sessions/${id}/prompt`, "POST", { prompt: "/model t" });
+  expect(asPrompt.status).toBe(400);
+  expect(asPrompt.body.error.code).toBe("builtin_command");
+  expect(asPrompt.body.error.message).toBe("/model is a command, not a prompt: use POST /api/sessions/:id/model");
+  const asSteer = await rig.call(`/api/sessions/${id}/steer`, "POST", { text: "/help", start_if_idle: true });
+  expect(asSteer.status).toBe(400);
+  expect(asSteer.body.error.message).toBe("/help is a command, not a prompt: the terminal chat runs it");
+  // A custom command or a path is still a prompt.
+  rig.llm.push({ text: "ok" });
+  expect((await rig.call(`/api/sessions/${id}/prompt`, "POST", { prompt: "/usr/bin/env is where?" })).status).toBe(202);
+  await waitFor("the request", () => rig.llm.chatRequests()[before]);
+  expect(rig.llm.chatRequests()).toHaveLength(before + 1);
+});
