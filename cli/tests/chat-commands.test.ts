@@ -188,6 +188,37 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     // Same conversation: the web prompt came after the terminal's.
     expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the terminal", "from the web"]);
   });
+
+  test("a model switch from the web applies to the chat's next turn; fork and rename work on the chat's session", async () => {
+    await setup(
+      [{ text: "terminal answer" }, { text: "answer from other" }],
+      ['[[providers]]', 'name = "other"', 'kind = "openai"', `base_url = "${"URL"}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n"),
+    );
+    const cfgPath = join(f.ce.home, "config.toml");
+    writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${f.llm.url}"`));
+    const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
+    await ready(p);
+    p.send("from the terminal");
+    await p.waitFor("terminal answer");
+    const id = sessionId(p.all())!;
+    p.type("/web");
+    await p.waitFor("Open this session in the browser");
+    p.keys("Enter");
+    const url = new URL(/browser UI: (\S+)/.exec(await p.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\/sessions\/\S+#token=\S+/))![1]!);
+    const origin = url.origin;
+    const post = (path: string, body: unknown) =>
+      fetch(`${origin}${path}`, { method: "POST", headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}`, "content-type": "application/json", origin }, body: JSON.stringify(body) });
+    expect((await post(`/api/sessions/${id}/model`, { name: "other" })).status).toBe(200);
+    p.send("after the switch");
+    await p.waitFor("answer from other");
+    expect(f.llm.chatRequests()[1]!.body.model).toBe("other-model");
+    expect(lastUser(1)).toBe("after the switch");
+    const forked = await post(`/api/sessions/${id}/fork`, {});
+    expect(forked.status).toBe(201);
+    const renamed = await post(`/api/sessions/${id}/title`, { title: "named from the web" });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toEqual({ title: "named from the web" });
+  });
 });
 
 describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () => {
