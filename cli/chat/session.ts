@@ -55,7 +55,7 @@ export class ChatState {
   }
 
   get model(): string {
-    return (this.session as { model?: string }).model ?? this.opts.model ?? "";
+    return this.session.model || this.opts.model || "";
   }
 
   /** Route this session's events to `listener` (replaces the previous session). */

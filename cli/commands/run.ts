@@ -117,7 +117,7 @@ export default defineCommand<RunArgs>({
     let lastUsage: Extract<EngineEvent, { type: "usage" }> | undefined;
     let errorText: string | undefined;
     if (fmt === "stream-json") {
-      printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
+      printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: session.model });
       for (const w of warnings) printJsonLine(w);
     }
     const { TextRunOutput } = await import("../run-text-output.ts");

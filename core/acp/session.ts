@@ -60,7 +60,7 @@ export class AcpSession {
 
   get id(): string { return this.live.id; }
   get workspace(): string { return this.live.workspace; }
-  get model(): string { return (this.live as { model?: string }).model ?? ""; }
+  get model(): string { return this.live.model; }
   get busy(): boolean { return this.prompting || this.live.busy; }
 
   private attach(live: EngineSession): void {

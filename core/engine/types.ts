@@ -264,6 +264,8 @@ export interface SubmitOptions {
 export interface EngineSession {
   readonly id: string;
   readonly workspace: string;
+  /** The provider entry the session runs on (default_model, --model or the last model switch). */
+  readonly model: string;
   /** Subscribe to events; returns an unsubscribe function. */
   subscribe(listener: EngineEventListener): () => void;
   /** Run one user turn to completion (resolves when turn_end was emitted). */

@@ -28,10 +28,9 @@ export class SessionHost {
     return this.current;
   }
 
-  /** The provider entry the session runs on, when the engine says. */
-  get model(): string | undefined {
-    const m = (this.current as { model?: unknown }).model;
-    return typeof m === "string" ? m : undefined;
+  /** The provider entry the session runs on. */
+  get model(): string {
+    return this.current.model;
   }
 
   /** The permission mode the user chose for this session (absent: as configured). */

@@ -365,8 +365,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       if (action === "resume" && method === "POST") {
         const s = await sessions.get(id);
-        const model = (s as { model?: unknown }).model;
-        return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, ...(typeof model === "string" ? { model } : {}), ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
+        return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, model: s.model, ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
       }
       if (action === "command" && method === "POST") return json(await sessions.command(id, str(await readJson(req), "name")!));
       if (action === "goal" && method === "GET") return json(await sessions.goal(id, "status"));

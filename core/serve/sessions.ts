@@ -48,7 +48,6 @@ interface Live {
   host: SessionHost;
   unsubscribe: () => void;
   running?: Promise<unknown>;
-  model?: string;
 }
 
 export interface SessionState extends Partial<SessionSummary> {
@@ -146,7 +145,7 @@ export class SessionManager {
     const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.host.session.busy ?? false }));
     // A freshly created session may not be on disk until its first turn.
     for (const [id, l] of this.live) {
-      if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.host.session.workspace, model: l.model, live: true, busy: l.host.session.busy, title: "", turns: 0 });
+      if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.host.session.workspace, model: l.host.model, live: true, busy: l.host.session.busy, title: "", turns: 0 });
     }
     return out;
   }
@@ -154,7 +153,7 @@ export class SessionManager {
   async create(model?: string): Promise<EngineSession> {
     const m = model ?? this.model;
     const session = await this.need().createSession(m ? { model: m } : undefined);
-    this.attach(session, m);
+    this.attach(session);
     this.hub.notice({ type: "sessions_changed" });
     return session;
   }
@@ -189,17 +188,16 @@ export class SessionManager {
       void session.close();
       return raced.host.session;
     }
-    this.attach(session, this.model);
+    this.attach(session);
     return session;
   }
 
-  private attach(session: EngineSession, model: string | undefined): void {
+  private attach(session: EngineSession): void {
     const follow = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
     const l: Live = {
       // A model switch replaces the session: events follow the new one.
       host: new SessionHost(this.need(), session, { onSession: (next) => { l.unsubscribe(); l.unsubscribe = follow(next); } }),
       unsubscribe: follow(session),
-      model,
     };
     this.live.set(session.id, l);
   }
@@ -309,8 +307,7 @@ export class SessionManager {
     const engine = this.need();
     if (!engine.forkSession) throw new ApiError(501, "unsupported", "this engine cannot fork sessions");
     const session = await engine.forkSession(id, turn !== undefined ? { turn } : {});
-    const model = (session as { model?: unknown }).model;
-    this.attach(session, typeof model === "string" ? model : undefined);
+    this.attach(session);
     this.hub.notice({ type: "sessions_changed" });
     return session;
   }
@@ -368,7 +365,6 @@ export class SessionManager {
     } catch (e) {
       throw new ApiError(400, e instanceof ReasonixError ? e.code : "model_switch_failed", errorMessage(e));
     }
-    l.model = name;
     this.hub.notice({ type: "sessions_changed" });
   }
 
