@@ -82,6 +82,9 @@ const ELSEWHERE: Record<string, string> = {
 
 /** Runs here; the rest are answered by goal.ts / session-commands.ts or told where they live. */
 const RUNS_HERE = new Set(["help", "new", "clear", "model", "mode", "effort"]);
+
+/** The built-in commands the web UI runs, for the `/` menu (before the workspace's catalog, which lists /goal, /compact and /mcp). */
+export const WEB_MENU = BUILTIN_COMMANDS.filter((c) => RUNS_HERE.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
 const OWN_RUNNER = new Set(["goal", "compact", "mcp"]);
 
 const say = (text: string, tone: "info" | "error" = "info") => addSystem(state.view, text, tone);
