@@ -5,10 +5,15 @@ import { configSchema, type FieldSpec } from "./schema.ts";
 import { isTable } from "./validate.ts";
 import { restrictProject, formatIgnored, type IgnoredSetting } from "../trust/policy.ts";
 import { inputTrusted, realWorkspace, trustState, type TrustState } from "../trust/index.ts";
-import { sha256 } from "../trust/inputs.ts";
-import { parseConfigText, readConfigBytes, type ConfigFile, type ConfigTable } from "./parse.ts";
+import { projectInputError, sha256 } from "../trust/inputs.ts";
+import { InputRefused, MAX_PROJECT_INPUT_BYTES, readRegularFile } from "../fs/bounded-read.ts";
+import { ConfigError } from "../errors.ts";
+import { parseConfigText, type ConfigFile, type ConfigTable } from "./parse.ts";
 
-export { parseConfigText, readConfigBytes, type ConfigFile, type ConfigTable };
+/** The user's own config.toml may be larger than a project's (trust records accumulate there). */
+const MAX_USER_CONFIG_BYTES = 16 * 1024 * 1024;
+
+export { parseConfigText, type ConfigFile, type ConfigTable };
 
 export interface LoadedConfig {
   /** The merged config: defaults < user < project < flags. */
@@ -43,10 +48,22 @@ export interface LoadOptions {
   ignoreTrust?: boolean;
 }
 
+/** Read a config file's bytes; an I/O failure (a directory, no permission) names the path. */
+export function readConfigBytes(path: string, scope: "user" | "project" = "user"): Buffer {
+  try {
+    return scope === "project" ? readRegularFile(path, MAX_PROJECT_INPUT_BYTES) : readRegularFile(path, MAX_USER_CONFIG_BYTES, "a config file");
+  } catch (e) {
+    if (e instanceof InputRefused) throw scope === "project" ? projectInputError(e) : new ConfigError(path, e.reason);
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read (permission denied)" : `cannot be read (${code ?? (e as Error).message})`;
+    throw new ConfigError(path, why);
+  }
+}
+
 /** Parse one TOML file; syntax errors name file:line:col, type errors the dotted key. */
 export function readConfigFile(path: string, scope: "user" | "project", warnings: string[]): ConfigFile | null {
   if (!existsSync(path)) return null;
-  const text = readConfigBytes(path).toString("utf8");
+  const text = readConfigBytes(path, scope).toString("utf8");
   return parseConfigText(text, path, scope, warnings);
 }
 
@@ -130,7 +147,7 @@ export function loadConfig(opts: LoadOptions = {}): LoadedConfig {
   const trust: ProjectTrust = { ...trustState(workspace, values, !!opts.trustProject), trusted: true, ignored: [] };
   if (!opts.noProject) {
     const path = projectConfigPath(opts.cwd ?? process.cwd());
-    const raw = existsSync(path) ? readConfigBytes(path) : undefined;
+    const raw = existsSync(path) ? readConfigBytes(path, "project") : undefined;
     if (raw !== undefined) {
       // Judge exactly the bytes that are parsed: a file swapped in between cannot borrow the approval.
       const text = raw.toString("utf8");

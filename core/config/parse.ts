@@ -1,7 +1,6 @@
 // Reading and parsing one config file (TOML, validated against the schema).
 // A leaf: trust records (core/trust/store.ts) parse the user config with it;
 // core/config/load.ts merges the files and applies the trust policy.
-import { readFileSync } from "node:fs";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError } from "../errors.ts";
 import { configSchema } from "./schema.ts";
@@ -13,17 +12,6 @@ export interface ConfigFile {
   path: string;
   scope: "user" | "project";
   data: ConfigTable;
-}
-
-/** Read a config file's bytes; an I/O failure (a directory, no permission) names the path. */
-export function readConfigBytes(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read (permission denied)" : `cannot be read (${code ?? (e as Error).message})`;
-    throw new ConfigError(path, why);
-  }
 }
 
 /** Parse TOML text read from `path`; syntax errors name file:line:col, type errors the dotted key. */

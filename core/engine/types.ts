@@ -10,6 +10,12 @@ export type { DiffHunk, FileDiff } from "./file-diff.ts";
 import type { ApprovalDecision, PermissionMode, RewindMode, SteerDisposition } from "../protocol/modes.ts";
 export type { ApprovalDecision, PermissionMode, RewindMode, SteerDisposition } from "../protocol/modes.ts";
 
+/** Where an "allow always" answer would save its rule: file and exact rule text, per choice. */
+export interface PersistTargets {
+  user: { path: string; rule: string };
+  project: { path: string; rule: string };
+}
+
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -47,6 +53,8 @@ export type EngineEvent =
       suggestedRule: string;
       /** For file writers: what the call would change (unified hunks). */
       diff?: FileDiff[];
+      /** Where "persist" / "persist_project" would write, so front ends can say so before the user picks. */
+      persistTo?: PersistTargets;
     }
   | { type: "approval_resolved"; callId: string; decision: ApprovalDecision }
   /**

@@ -20,8 +20,11 @@ export type Effort = (typeof EFFORTS)[number];
 /** What a front end offers: "default" = the provider entry's own reasoning_effort. */
 export const EFFORT_CHOICES = ["default", ...EFFORTS] as const;
 
-/** How a user answered an approval request. */
-export const APPROVAL_DECISIONS = ["once", "session", "persist", "deny"] as const;
+/**
+ * How a user answered an approval request. "persist" saves the rule in the
+ * user's config file; "persist_project" in the workspace's reasonix.toml.
+ */
+export const APPROVAL_DECISIONS = ["once", "session", "persist", "persist_project", "deny"] as const;
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
 /** What a rewind restores: the files ("code"), the conversation, or both. */
