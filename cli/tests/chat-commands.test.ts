@@ -159,8 +159,8 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
 });
 
 describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
-  test("serves this session with token auth on loopback; a prompt from the web shows up in the terminal", async () => {
-    await setup([{ text: "terminal answer" }, { text: "answer to the web prompt" }]);
+  /** A chat that answered one prompt ("terminal answer"), then `/web`: its session id and the printed URL. */
+  async function chatWithWeb() {
     const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
     await ready(p);
     p.send("from the terminal");
@@ -170,7 +170,12 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     await p.waitFor("Open this session in the browser");
     p.keys("Enter");
     const s = await p.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\/sessions\/\S+#token=\S+/);
-    const url = new URL(/browser UI: (\S+)/.exec(s)![1]!);
+    return { p, id, url: new URL(/browser UI: (\S+)/.exec(s)![1]!) };
+  }
+
+  test("serves this session with token auth on loopback; a prompt from the web shows up in the terminal", async () => {
+    await setup([{ text: "terminal answer" }, { text: "answer to the web prompt" }]);
+    const { p, id, url } = await chatWithWeb();
     expect(url.pathname).toBe(`/sessions/${id}`);
     const token = url.hash.replace("#token=", "");
     const origin = url.origin;
@@ -196,15 +201,7 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     );
     const cfgPath = join(f.ce.home, "config.toml");
     writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${f.llm.url}"`));
-    const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
-    await ready(p);
-    p.send("from the terminal");
-    await p.waitFor("terminal answer");
-    const id = sessionId(p.all())!;
-    p.type("/web");
-    await p.waitFor("Open this session in the browser");
-    p.keys("Enter");
-    const url = new URL(/browser UI: (\S+)/.exec(await p.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\/sessions\/\S+#token=\S+/))![1]!);
+    const { p, id, url } = await chatWithWeb();
     const origin = url.origin;
     const post = (path: string, body: unknown) =>
       fetch(`${origin}${path}`, { method: "POST", headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}`, "content-type": "application/json", origin }, body: JSON.stringify(body) });
