@@ -10,6 +10,8 @@ import type { Engine, EngineSession, PermissionMode } from "../engine/types.ts";
 export interface SessionHostOptions {
   /** The mode the user chose (absent: as configured); applied to the session at once. */
   mode?: PermissionMode;
+  /** The reasoning effort the user chose (absent: the provider entry's); applied at once. */
+  effort?: string;
   /** Called after the host's session was replaced: move subscriptions to `next`. */
   onSession?(next: EngineSession, prev: EngineSession): void | Promise<void>;
 }
@@ -22,6 +24,7 @@ export class SessionHost {
     this.current = session;
     this.chosenMode = opts.mode;
     if (opts.mode) session.setPermissionMode?.(opts.mode);
+    if (opts.effort) session.setReasoningEffort?.(opts.effort);
   }
 
   get session(): EngineSession {

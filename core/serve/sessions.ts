@@ -8,7 +8,7 @@ import type { CommandSource } from "../commands/types.ts";
 import { SessionHost } from "../host/session-host.ts";
 import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
-import { builtinCommand } from "../protocol/commands.ts";
+import { refuseCommand } from "./prompt-guard.ts";
 
 export interface EngineFactoryOptions {
   workspace: string;
@@ -19,27 +19,6 @@ export interface EngineFactoryOptions {
 export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | Engine;
 
 export { ApiError };
-
-/** Where the API does what a built-in command typed as a prompt asks. */
-const COMMAND_ROUTE: Record<string, string> = {
-  model: "POST /api/sessions/:id/model",
-  mode: "POST /api/sessions/:id/mode",
-  effort: "POST /api/sessions/:id/effort",
-  goal: "POST /api/sessions/:id/goal",
-  compact: "POST /api/sessions/:id/command",
-  mcp: "POST /api/sessions/:id/command",
-  rewind: "POST /api/sessions/:id/rewind",
-  new: "POST /api/sessions",
-  clear: "POST /api/sessions",
-};
-
-/** A built-in command (core/protocol/commands.ts) is never sent to the model as a prompt. */
-function refuseCommand(text: string): void {
-  const b = builtinCommand(text);
-  if (!b) return;
-  const route = COMMAND_ROUTE[b.command.name];
-  throw new ApiError(400, "builtin_command", `/${b.command.name} is a command, not a prompt: ${route ? `use ${route}` : "the terminal chat runs it"}`);
-}
 
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
 
@@ -65,6 +44,12 @@ export class SessionManager {
   private engine: Engine | undefined;
   private engineError: string | undefined;
   private readonly live = new Map<string, Live>();
+  /**
+   * The mode and effort chosen in the UI for sessions that were live when the
+   * engine was rebuilt (a trust approval, a saved key): they come back with
+   * the session instead of falling back to the config.
+   */
+  private readonly chosen = new Map<string, { mode?: PermissionMode; effort?: string }>();
   /**
    * Prompts being accepted (their session may still be loading from disk). A
    * cancel that arrives meanwhile marks the entry and stops the turn the
@@ -196,7 +181,7 @@ export class SessionManager {
     const follow = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
     const l: Live = {
       // A model switch replaces the session: events follow the new one.
-      host: new SessionHost(this.need(), session, { onSession: (next) => { l.unsubscribe(); l.unsubscribe = follow(next); } }),
+      host: new SessionHost(this.need(), session, { ...this.chosen.get(session.id), onSession: (next) => { l.unsubscribe(); l.unsubscribe = follow(next); } }),
       unsubscribe: follow(session),
     };
     this.live.set(session.id, l);
@@ -382,12 +367,17 @@ export class SessionManager {
       await l.host.session.close();
       this.live.delete(id);
     }
+    this.chosen.delete(id);
     await this.need().deleteSession(id);
     this.hub.notice({ type: "sessions_changed" });
   }
 
   private async closeAll(engine: Engine): Promise<void> {
     const lives = [...this.live.values()];
+    for (const { host } of lives) {
+      if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
+      else this.chosen.delete(host.session.id);
+    }
     for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
     await Promise.allSettled(lives.map((l) => l.running));
     await Promise.allSettled(lives.map(async (l) => {

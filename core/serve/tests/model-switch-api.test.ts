@@ -70,3 +70,22 @@ test("a built-in command sent as a prompt or as steering is refused, naming the 
   await waitFor("the request", () => rig.llm.chatRequests()[before]);
   expect(rig.llm.chatRequests()).toHaveLength(before + 1);
 });
+
+test("read-only and effort low survive the engine rebuild a trust approval causes", async () => {
+  const { id, workspace } = (await rig.call("/api/sessions", "POST", {})).body as { id: string; workspace: string };
+  expect((await rig.call(`/api/sessions/${id}/mode`, "POST", { mode: "read-only" })).status).toBe(200);
+  expect((await rig.call(`/api/sessions/${id}/effort`, "POST", { effort: "low" })).status).toBe(200);
+  rig.llm.push({ text: "first" });
+  await turn(id, "hello");
+  const approved = await rig.call("/api/trust", "POST", { inputs: {} });
+  expect(approved.status).toBe(200);
+  expect(approved.body.engine.ready).toBe(true);
+  const resumed = await rig.call(`/api/sessions/${id}/resume`, "POST");
+  expect(resumed.body.mode).toBe("read-only");
+
+  const before = rig.llm.chatRequests().length;
+  rig.llm.push({ toolCalls: [{ id: "call_r", name: "write_file", arguments: { path: "after-rebuild.txt", content: "x\n" } }] }, { text: "done" });
+  await turn(id, "write after-rebuild.txt");
+  expect(existsSync(join(workspace, "after-rebuild.txt"))).toBe(false);
+  expect(rig.llm.chatRequests()[before]!.body.reasoning_effort).toBe("low");
+});
