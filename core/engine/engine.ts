@@ -37,7 +37,8 @@ import { findProfile } from "../agents/profiles.ts";
 import { childWriteScope } from "../agents/paths.ts";
 import { LiveSession, type Prices } from "./session.ts";
 import type { ProviderConfig } from "../providers/types.ts";
-import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
+import type { Engine, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
+import type { EngineOptions } from "./options.ts";
 
 const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const section = (values: Record<string, unknown>, name: string) => (values[name] ?? {}) as Record<string, unknown>;

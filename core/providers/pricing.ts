@@ -7,18 +7,9 @@
 import type { Usage } from "../engine/types.ts";
 import rates from "./rates.json" with { type: "json" };
 import { hostOf, onDomain } from "./reasoning.ts";
-import type { ProviderConfig } from "./types.ts";
+import type { Prices, ProviderConfig } from "./types.ts";
 
-export interface Prices {
-  /** Per million uncached input tokens. */
-  input: number;
-  output: number;
-  /** Per million cached input tokens. */
-  cacheHit: number;
-  currency: string;
-  /** Where the numbers come from: "config" or "rate card <vendor>/<model> from <date>". */
-  source?: string;
-}
+export type { Prices };
 
 interface Generation { from: string; input: number; cache_hit: number; output: number }
 interface Vendor { hosts: string[]; models: Record<string, Generation[]> }

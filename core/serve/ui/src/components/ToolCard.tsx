@@ -6,6 +6,7 @@ import { changed, state } from "../store.ts";
 import { addSystem, type Item } from "../transcript.ts";
 import { pure } from "../pure.ts";
 import { Diffs } from "./Diff.tsx";
+import type { ApprovalDecision } from "../../../../protocol/modes.ts";
 
 type Tool = Extract<Item, { kind: "tool" }>;
 type Json = Record<string, any>;
@@ -74,7 +75,7 @@ function Output({ text }: { text: string }) {
  */
 function Approval({ t }: { t: Tool }) {
   const [sending, setSending] = useState(false);
-  const decide = (decision: string) => async () => {
+  const decide = (decision: ApprovalDecision) => async () => {
     if (!state.current) return;
     setSending(true);
     try {
