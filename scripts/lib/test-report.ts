@@ -108,7 +108,10 @@ export function soakSummary(runs: SoakRun[], load: number): SoakSummary {
       byTest.set(key, t);
     }
   }
-  const tests = [...byTest.values()].sort((a, b) => b.fail - a.fail || a.file.localeCompare(b.file));
+  // Files with a failure first, then by name; within a file, failing tests first (the sort is stable).
+  const fileFails = new Map<string, number>();
+  for (const t of byTest.values()) fileFails.set(t.file, (fileFails.get(t.file) ?? 0) + t.fail);
+  const tests = [...byTest.values()].sort((a, b) => fileFails.get(b.file)! - fileFails.get(a.file)! || a.file.localeCompare(b.file) || b.fail - a.fail);
   const lines: string[] = [`soak: ${runs.length} run${runs.length === 1 ? "" : "s"}${load > 0 ? ` under --load ${load}` : ""}`];
   let file = "";
   for (const t of tests) {

@@ -67,6 +67,14 @@ test("the summary: pass rate and slowest run per test, failing tests first with 
     "slowest run: #2, 5.00 s (fastest 2.00 s)",
     "soak: FAILED",
   ]);
+  // Each file is listed once: the file with a failure first, its failing test first.
+  const two = soakSummary([{ index: 1, seconds: 1, exitCode: 1, report: { files: [], cases: [
+    { file: "a.test.ts", name: "fine", outcome: "pass", seconds: 0.1 },
+    { file: "b.test.ts", name: "fine too", outcome: "pass", seconds: 0.1 },
+    { file: "b.test.ts", name: "broken", outcome: "fail", seconds: 0.1 },
+  ] } }], 0);
+  expect(two.lines.filter((l) => !l.startsWith(" "))).toEqual(["soak: 1 run", "b.test.ts:", "a.test.ts:", "slowest run: #1, 1.00 s (fastest 1.00 s)", "soak: FAILED"]);
+  expect(two.lines[2]).toContain("broken");
   // A run that failed without a failing test (a crash, a file that did not load) fails the soak too.
   const crash = soakSummary([{ index: 1, seconds: 1, exitCode: 0, report: report(false, 1) }, { index: 2, seconds: 1, exitCode: 133, report: { files: [], cases: [] } }], 0);
   expect(crash.failed).toBe(true);
