@@ -3,7 +3,7 @@
 // processes (scripts/lib/busy-loop.ts) load the CPU, then prints each test's
 // pass rate, its slowest run and the slowest whole run. Exits 1 if any test
 // failed in any run. Other `bun test` flags (e.g. --timeout=…, -t …) are passed on.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseJunit, soakSummary, type SoakRun } from "./lib/test-report.ts";
@@ -29,8 +29,9 @@ for (let i = 0; i < args.length; i++) {
   if (m[1] === "times") times = n;
   else load = n;
 }
-if (!pass.some((a) => !a.startsWith("-"))) {
-  console.error(`test:soak: name the test files to soak\n${usage}`);
+// At least one existing file or folder: a filter alone (-t …) would soak the whole suite.
+if (!pass.some((a) => !a.startsWith("-") && existsSync(a))) {
+  console.error(`test:soak: name the test files to soak (existing paths)\n${usage}`);
   process.exit(2);
 }
 // The same per-test limit as `npm test` (scripts/test.ts).

@@ -132,10 +132,12 @@ test("end to end: a test that fails in one run of three fails the soak (exit 1);
 });
 
 test("bad arguments are refused with the usage", async () => {
-  const none = await run(["--times", "3"]);
-  expect(none.code).toBe(2);
-  expect(none.err).toContain("name the test files to soak");
-  const bad = await run(["x.test.ts", "--load", "lots"]);
+  for (const args of [["--times", "3"], ["-t", "steady"], ["no-such.test.ts"]]) {
+    const none = await run(args);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain("name the test files to soak (existing paths)");
+  }
+  const bad = await run(["--load", "lots"]);
   expect(bad.code).toBe(2);
   expect(bad.err).toContain("--load needs a whole number ≥ 0 (got lots)");
 });
