@@ -2,6 +2,7 @@
 // setup wizard, and a workspace whose files would loosen the user's settings
 // gets a one-time trust question (asked again only when the files change).
 import { confirm } from "../confirm.ts";
+import { errorMessage } from "../../core/errors.ts";
 import { bold, dim, yellow } from "../output.ts";
 
 export async function beforeChat(workspace: string, home: string): Promise<void> {
@@ -12,7 +13,7 @@ export async function beforeChat(workspace: string, home: string): Promise<void>
 }
 
 export async function askTrustOnce(workspace: string, home: string): Promise<void> {
-  const { mayLoosen, trustReport, trustWorkspace } = await import("../../core/trust/report.ts");
+  const { mayLoosen, trustReport } = await import("../../core/trust/report.ts");
   const { alreadyDeclined, rememberDeclined } = await import("../../core/trust/asked.ts");
   let report;
   try {
@@ -22,13 +23,20 @@ export async function askTrustOnce(workspace: string, home: string): Promise<voi
     return; // a broken config is reported by the chat's own start
   }
   if (report.trusted || report.loosening.length === 0 || alreadyDeclined(home, report.workspace, report.inputs)) return;
+  const { approveShown, shownDigests, trustLines } = await import("../../core/trust/approve.ts");
   const err = process.stderr;
-  err.write(`${yellow("This workspace's files want to loosen your protections:", err)}\n`);
-  for (const l of report.loosening) err.write(`  ${l.key} = ${JSON.stringify(l.value)}  ${dim(`${l.file}:${l.line}`, err)}\n`);
-  err.write(dim("Until you trust their exact content these settings are ignored; a later change asks again.\n", err));
+  err.write(`${yellow("This workspace's files want to loosen your protections.", err)} Trusting approves every file below:\n`);
+  const paint = (part: string, t: string) => (part === "file" ? bold(t, err) : part === "status" || part === "can" ? dim(t, err) : part === "problem" ? yellow(t, err) : t);
+  for (const l of trustLines(report, paint)) err.write(`${l}\n`);
+  err.write(dim("Until you trust their exact content they are ignored; a later change asks again.\n", err));
   if (await confirm(`${bold("Trust these files?", err)} [y/N] `)) {
-    trustWorkspace(report.workspace, home);
-    err.write("trusted.\n");
+    try {
+      approveShown(report.workspace, shownDigests(report), home);
+      err.write("trusted.\n");
+    } catch (e) {
+      // Changed while the question was open: what is on disk now was never shown.
+      err.write(`${yellow(errorMessage(e), err)}\n${dim("kept untrusted; review again with `reasonix trust`.\n", err)}`);
+    }
   } else {
     rememberDeclined(home, report.workspace, report.inputs);
     err.write(dim("kept untrusted; review later with /trust or `reasonix trust`.\n", err));

@@ -76,7 +76,7 @@ export const slashCommands: SlashCommand[] = [
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
         `  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn`,
         `  Ctrl-O expand the last output · Ctrl-L redraw · Ctrl-C clear, twice exit`,
-        `  @path reference a file (Tab completes) · approvals: y once, a session, p always, n deny`,
+        `  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)`,
       ]);
     },
   },
@@ -302,14 +302,15 @@ export const slashCommands: SlashCommand[] = [
     description: "Workspace trust status",
     run: async (ctx) => {
       const { trustReport } = await import("../../core/trust/report.ts");
+      const { trustLines } = await import("../../core/trust/approve.ts");
       const r = trustReport(ctx.st.session.workspace);
       const p = ctx.paint;
       if (r.inputs.length === 0) return ctx.print([`${r.workspace}: ships no project files (reasonix.toml, .mcp.json, .reasonix/): nothing to trust`]);
       ctx.print([
         r.trusted ? p.green(`trusted since ${r.trustedAt ?? "?"}: every project file is as approved`) : p.yellow("not trusted: project files only tighten settings until approved"),
         // File names come from the repository: cleaned before they reach the terminal.
-        ...r.inputs.map((i) => `  ${cleanText(i.rel)}  ${i.status === "approved" ? p.green("approved") : p.yellow(i.status === "changed" ? "changed since approval" : "new")}`),
-        ...r.loosening.map((l) => p.dim(`  ${cleanText(l.file)}:${l.line}: ${cleanText(l.key)} waits for approval`)),
+        // Repository text is escaped by trustLines (core/trust/describe.ts) before it reaches the terminal.
+        ...trustLines(r, (part, t) => (part === "status" ? (t === "approved" ? p.green(t) : p.yellow(t)) : part === "can" ? p.dim(t) : part === "problem" ? p.yellow(t) : t)),
         ...(r.trusted ? [] : [p.dim("review and approve with: reasonix trust (the session keeps its current settings)")]),
       ]);
     },

@@ -30,7 +30,7 @@ export default defineCommand<TrustArgs>({
           "always come from your own config. `reasonix run --trust-project` approves the current content for one run.",
       ) as any,
   run: async (args) => {
-    const { trustReport, trustWorkspace, revokeWorkspace, listTrusted } = await import("../../core/trust/report.ts");
+    const { trustReport, revokeWorkspace, listTrusted } = await import("../../core/trust/report.ts");
     const { resolve } = await import("node:path");
     const { existsSync, statSync } = await import("node:fs");
     if ([args.list, args.revoke !== undefined, args.dir !== undefined].filter(Boolean).length > 1)
@@ -60,20 +60,15 @@ export default defineCommand<TrustArgs>({
     const dir = resolve(args.dir ?? process.cwd());
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`);
     const report = trustReport(dir);
+    const { approveShown, shownDigests, trustLines } = await import("../../core/trust/approve.ts");
     const out = process.stdout;
     if (!args.json) {
       out.write(`${bold("workspace")} ${report.workspace}\n`);
       if (report.inputs.length === 0) out.write(dim("ships no project files (reasonix.toml, .mcp.json, .reasonix/)\n"));
-      for (const i of report.inputs) {
-        const mark = i.status === "approved" ? green("approved") : i.status === "changed" ? yellow("changed since approval") : yellow("new");
-        out.write(`  ${i.rel}  ${mark}  ${dim(i.sha256.slice(0, 12))}\n`);
-      }
-      if (report.loosening.length > 0) {
-        out.write(`${bold("approving lets these settings loosen your protections:")}\n`);
-        for (const l of report.loosening) out.write(`  ${l.file}:${l.line}: ${l.key} = ${JSON.stringify(l.value)}\n`);
-      } else if (report.inputs.length > 0) {
-        out.write(dim("its reasonix.toml loosens nothing (other files, such as commands and MCP servers, still need approval to run)\n"));
-      }
+      else out.write(`${bold("approving covers every file below, with what it can then do:")}\n`);
+      const paint = (part: string, t: string) =>
+        part === "file" ? bold(t) : part === "status" ? (t === "approved" ? green(t) : yellow(t)) : part === "item" ? t : part === "problem" ? yellow(t) : dim(t);
+      for (const l of trustLines(report, paint)) out.write(`${l}\n`);
       for (const l of report.neverHonoured) out.write(dim(`  ${l.file}:${l.line}: ${l.key} stays ignored: ${l.reason}\n`));
     }
     if (report.trusted) {
@@ -94,7 +89,8 @@ export default defineCommand<TrustArgs>({
       process.stderr.write("not approved; the workspace stays untrusted\n");
       return 1;
     }
-    const after = trustWorkspace(dir);
+    // Exactly what was shown (or, with --yes, what was read just now): a file changed since is refused.
+    const after = approveShown(dir, shownDigests(report));
     if (args.json) return printJson({ ...after, approved: true });
     process.stderr.write(green(`trusted ${after.workspace} (${after.inputs.length} file(s)); a later change to any of them needs a new approval\n`, process.stderr));
   },

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chatFixture, closeMenu, hasTmux, quit, ready } from "./chat-helpers.ts";
+import { answer, chatFixture, closeMenu, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
 
 const skip = !hasTmux();
@@ -192,7 +192,7 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
 });
 
 describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () => {
-  test("'p' stores the shown rule in the project config (reasonix.toml)", async () => {
+  test("'always in this project' stores the shown rule in the project config (reasonix.toml)", async () => {
     await setup([
       { toolCalls: [{ name: "write_file", arguments: { path: "p.txt", content: "1\n" } }] },
       { text: "first written" },
@@ -200,11 +200,11 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     const p = chat();
     await ready(p);
     p.send("write p.txt");
-    await p.waitFor("p always (rule Edit(p.txt))");
-    p.keys("p");
+    await p.waitFor("the rule: Edit(p.txt)");
+    await answer(p, 4);
     const s = await p.waitFor("first written");
-    expect(s).toContain("allowed always");
-    expect(s).toContain("(rule Edit(p.txt))");
+    expect(s).toContain("allowed always in this project");
+    expect(s).toContain(`added Edit(p.txt) to ${join(f.ce.workspace, "reasonix.toml")}`);
     expect(readFileSync(join(f.ce.workspace, "reasonix.toml"), "utf8")).toContain("Edit(p.txt)");
   });
 

@@ -40,6 +40,12 @@ export interface Pane {
    * a redraw of text that stays on screen (a resize).
    */
   waitFor(test: Want, opts?: { timeoutMs?: number; all?: boolean; written?: boolean }): Promise<string>;
+  /**
+   * Wait until the screen shows `test` now, whenever it appeared. Only for a
+   * state the program reaches by itself and keeps while it lasts (an armed
+   * approval's hint), never for the effect of keys: that is waitFor.
+   */
+  waitForCurrent(test: Want, opts?: { timeoutMs?: number }): Promise<string>;
   /** True once the program in the pane has exited. */
   exited(): boolean;
   kill(): void;
@@ -115,6 +121,11 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
       const got = await pollFor(`${describeWant(t)} (caused by the last keys)`, read, (v) => caused.counted(v.all) && caused.checked(v.checked), { timeoutMs: o.timeoutMs, show: (v) => v.checked });
       return got.checked;
     },
+    waitForCurrent: (t, o = {}) => {
+      acted = false;
+      const ok = typeof t === "function" ? t : (x: string) => occurrences(x, t) > 0;
+      return pollFor(`${describeWant(t)} on screen`, () => pane.screen(), ok, { timeoutMs: o.timeoutMs });
+    },
     exited: () => /\[exit \d+\]/.test(pane.all()),
     kill: () => void tmux(socket, ["kill-server"]),
   };
@@ -175,4 +186,13 @@ export function chatFixture(): ChatFixture {
       return p;
     },
   };
+}
+
+/** The pending approval takes answer keys: its own hint says so (drawn only once it is armed and the input is empty). */
+export const approvalArmed = (p: Pane) => p.waitForCurrent("↑↓ then Enter to answer");
+
+/** Answer the pending approval with choice N (1 once, 2 session, 3 always in the user's config, 4 always in the project, 5 deny) once it takes keys. */
+export async function answer(p: Pane, n: 1 | 2 | 3 | 4 | 5): Promise<void> {
+  await approvalArmed(p);
+  p.type(String(n));
 }

@@ -37,9 +37,9 @@ async function untilEnd(call: ReturnType<typeof caller>, id: string, since = 0) 
   throw new Error("the turn did not end");
 }
 
-async function serve(steps: Parameters<typeof startScriptedOpenAI>[0], extraArgs: string[] = []) {
+async function serve(steps: Parameters<typeof startScriptedOpenAI>[0], extraArgs: string[] = [], extraToml = "") {
   const llm = await startScriptedOpenAI(steps);
-  const ce = makeCliEnv(llm.url);
+  const ce = makeCliEnv(llm.url, { extraToml });
   const transport = new StdioClientTransport({ command: process.execPath, args: [mainTs, "mcp", "serve", ...extraArgs], cwd: ce.workspace, env: ce.env, stderr: "pipe" });
   const client = new Client({ name: "test-driver", version: "1" });
   await client.connect(transport);
@@ -98,6 +98,27 @@ test("lists its tools, runs a read-only task to completion, resumes, rolls back;
   expect(unknown.text).toContain("no session nope");
 });
 
+test("without --allow-writes only read-only runs: plan (whose allow-listed bash writes) and every other mode are refused, on run and on resume", async () => {
+  // The user allows `touch` anywhere; plan mode runs allowed bash commands, so a plan-mode task could write.
+  const s = await serve([{ toolCalls: [{ name: "bash", arguments: { command: "touch planted.txt" } }] }, { text: "done" }, { text: "read-only answer" }], [], '[permissions]\nallow = ["Bash(touch:*)"]');
+  const planted = join(s.ce.workspace, "planted.txt");
+  for (const mode of ["plan", "ask", "auto", "yolo", "bogus"]) {
+    const r = await s.call("reasonix_run", { prompt: "make a file", mode });
+    if (!r.isError) await s.untilEnd(r.data.session_id);
+    expect([mode, r.isError, existsSync(planted)]).toEqual([mode, true, false]);
+    expect(r.text).toMatch(mode === "bogus" ? /mode must be one of/ : /this server is read-only.*--allow-writes/s);
+  }
+  const ro = await s.call("reasonix_run", { prompt: "look only", mode: "read-only" });
+  expect(ro.isError).toBe(false);
+  const id = ro.data.session_id;
+  await s.untilEnd(id);
+  const resumed = await s.call("reasonix_resume", { session_id: id, prompt: "now make the file", mode: "plan" });
+  expect(resumed.isError).toBe(true);
+  expect(resumed.text).toContain("--allow-writes");
+  expect(existsSync(planted)).toBe(false);
+  expect((await s.call("reasonix_status", {})).data.sessions.map((x: any) => x.mode)).toEqual(["read-only"]);
+});
+
 test("cancel stops a running turn; --allow-writes lets a task edit and a code rollback restore", async () => {
   const s = await serve(
     [
@@ -125,6 +146,7 @@ test("cancel stops a running turn; --allow-writes lets a task edit and a code ro
   const wrote = await s.untilEnd(id, cancelled.next);
   expect(wrote.end.reason).toBe("done");
   expect(readFileSync(join(s.ce.workspace, "out.txt"), "utf8")).toBe("written\n");
+  expect((await s.call("reasonix_status", {})).data.sessions[0].mode).toBe("auto");
   const rb = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "both" });
   expect(rb.isError).toBe(false);
   expect(rb.data.files).toEqual([{ path: join(s.ce.workspace, "out.txt"), action: "deleted" }]);

@@ -6,6 +6,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { getDotted } from "../config/load.ts";
+import { bashOutputLimit } from "../config/limits.ts";
 import { defaultShell, wrapCommand } from "../sandbox/index.ts";
 import { bashSandboxOptions, bashTool, HeadTail, timeoutFor } from "../tools/builtin/bash.ts";
 import { builtinTools } from "../tools/builtin/index.ts";
@@ -81,8 +82,7 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
         return bashTool.run(input, ctx);
       }
       const argv = ["env", "-i", ...Object.entries(wrapped.env).map(([k, v]) => `${k}=${v}`), ...wrapped.argv];
-      const limitRaw = Number(getDotted(ctx.config, "tools.bash_output_limit") ?? 30_000);
-      const limit = Number.isFinite(limitRaw) && limitRaw > 0 ? limitRaw : 30_000;
+      const limit = bashOutputLimit(ctx.config);
       const timeoutS = timeoutFor(input, ctx);
       // Only the variables Reasonix owns go over the wire, never the whole environment.
       const env = ["TMPDIR", "TMP", "TEMP"].filter((k) => wrapped.env[k]).map((name) => ({ name, value: wrapped.env[name]! }));

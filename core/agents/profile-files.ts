@@ -6,9 +6,11 @@
  * project skill); global scope: `$REASONIX_HOME/skills`. The editors touch
  * only files of that plain shape, never richer hand-written skills.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { InputRefused, readRegularFile } from "../fs/bounded-read.ts";
 import { join } from "node:path";
 import { fmList, fmString, parseFrontMatter } from "../commands/frontmatter.ts";
+import { MAX_BYTES } from "../commands/files.ts";
 import { ReasonixError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 
@@ -43,7 +45,14 @@ export function renderProfile(name: string, f: ProfileFields): string {
 
 /** Read a profile file the editors may rewrite; refuses richer skills (extra keys, extra files). */
 export function readProfile(path: string): ProfileFields {
-  const fm = parseFrontMatter(readFileSync(path, "utf8"), path);
+  let text: string;
+  try {
+    text = readRegularFile(path, MAX_BYTES, "a skill file").toString("utf8");
+  } catch (e) {
+    if (e instanceof InputRefused) throw new ReasonixError("subagent_edit", e.message, { exitCode: 2 });
+    throw e;
+  }
+  const fm = parseFrontMatter(text, path);
   const extra = Object.keys(fm.data).filter((k) => !KNOWN.has(k) && k !== "run-as");
   if (fmString(fm.data.runas ?? fm.data["run-as"]) !== "subagent") throw new ReasonixError("subagent_edit", `${path} is not a subagent profile (runAs: subagent)`, { exitCode: 2 });
   if (extra.length > 0) throw new ReasonixError("subagent_edit", `${path} has front matter the profile editor does not manage (${extra.join(", ")})`, { hint: "edit that skill file by hand", exitCode: 2 });

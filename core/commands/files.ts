@@ -2,7 +2,8 @@
  * Reading command and skill files from disk, with the workspace-trust check
  * done on the very bytes that are parsed (no window between check and use).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
+import { InputRefused, readRegularFile } from "../fs/bounded-read.ts";
 import { join } from "node:path";
 import { inputTrusted, type TrustState } from "../trust/index.ts";
 import { relToWorkspace, sha256 } from "../trust/inputs.ts";
@@ -29,8 +30,14 @@ export interface ReadResult {
 
 /** Read one file, judging trust on its bytes for a project origin. */
 export function readInput(abs: string, origin: Origin): ReadResult {
-  const data = readFileSync(abs);
-  if (data.length > MAX_BYTES) return { text: "", refused: `not loaded: larger than ${MAX_BYTES} bytes` };
+  let data: Buffer;
+  try {
+    // Never a FIFO or device (the folder listing checked, but the file may have been swapped since), never more than the limit.
+    data = readRegularFile(abs, MAX_BYTES, "a command or skill file");
+  } catch (e) {
+    if (e instanceof InputRefused) return { text: "", refused: `not loaded: ${e.reason}` };
+    throw e;
+  }
   const text = data.toString("utf8");
   if (origin.scope === "project") {
     const t = origin.trust;
@@ -54,14 +61,15 @@ export function listFiles(root: string, want: (name: string) => boolean, depth =
     if (out.length >= MAX_FILES) break;
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
     if (e.isDirectory()) listFiles(root, want, depth + 1, rel, out);
-    else if ((e.isFile() || (e.isSymbolicLink() && isFile(join(root, rel)))) && want(e.name)) out.push(rel);
+    // Anything else with a wanted name is listed too: a FIFO, a device or a link to one is refused by readInput (not loaded, with the reason), never skipped in silence.
+    else if (want(e.name) && !(e.isSymbolicLink() && isDir(join(root, rel)))) out.push(rel);
   }
   return out;
 }
 
-function isFile(p: string): boolean {
+function isDir(p: string): boolean {
   try {
-    return statSync(p).isFile();
+    return statSync(p).isDirectory();
   } catch {
     return false;
   }

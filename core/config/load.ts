@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError } from "../errors.ts";
@@ -7,7 +7,11 @@ import { configSchema, type FieldSpec } from "./schema.ts";
 import { isTable, validateTable } from "./validate.ts";
 import { restrictProject, formatIgnored, type IgnoredSetting } from "../trust/policy.ts";
 import { inputTrusted, realWorkspace, trustState, type TrustState } from "../trust/index.ts";
-import { sha256 } from "../trust/inputs.ts";
+import { projectInputError, sha256 } from "../trust/inputs.ts";
+import { InputRefused, MAX_PROJECT_INPUT_BYTES, readRegularFile } from "../fs/bounded-read.ts";
+
+/** The user's own config.toml may be larger than a project's (trust records accumulate there). */
+const MAX_USER_CONFIG_BYTES = 16 * 1024 * 1024;
 
 export type ConfigTable = Record<string, unknown>;
 
@@ -51,10 +55,11 @@ export interface LoadOptions {
 }
 
 /** Read a config file's bytes; an I/O failure (a directory, no permission) names the path. */
-export function readConfigBytes(path: string): Buffer {
+export function readConfigBytes(path: string, scope: "user" | "project" = "user"): Buffer {
   try {
-    return readFileSync(path);
+    return scope === "project" ? readRegularFile(path, MAX_PROJECT_INPUT_BYTES) : readRegularFile(path, MAX_USER_CONFIG_BYTES, "a config file");
   } catch (e) {
+    if (e instanceof InputRefused) throw scope === "project" ? projectInputError(e) : new ConfigError(path, e.reason);
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read (permission denied)" : `cannot be read (${code ?? (e as Error).message})`;
     throw new ConfigError(path, why);
@@ -64,7 +69,7 @@ export function readConfigBytes(path: string): Buffer {
 /** Parse one TOML file; syntax errors name file:line:col, type errors the dotted key. */
 export function readConfigFile(path: string, scope: "user" | "project", warnings: string[]): ConfigFile | null {
   if (!existsSync(path)) return null;
-  const text = readConfigBytes(path).toString("utf8");
+  const text = readConfigBytes(path, scope).toString("utf8");
   return parseConfigText(text, path, scope, warnings);
 }
 
@@ -177,7 +182,7 @@ export function loadConfig(opts: LoadOptions = {}): LoadedConfig {
   const trust: ProjectTrust = { ...trustState(workspace, values, !!opts.trustProject), trusted: true, ignored: [] };
   if (!opts.noProject) {
     const path = projectConfigPath(opts.cwd ?? process.cwd());
-    const raw = existsSync(path) ? readConfigBytes(path) : undefined;
+    const raw = existsSync(path) ? readConfigBytes(path, "project") : undefined;
     if (raw !== undefined) {
       // Judge exactly the bytes that are parsed: a file swapped in between cannot borrow the approval.
       const text = raw.toString("utf8");

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig, projectConfigPath } from "../config/load.ts";
+import { maxOutputTokensOf, maxStepsOf } from "../config/limits.ts";
 import { ReasonixError } from "../errors.ts";
 import { homePaths, reasonixHome } from "../home.ts";
 import { createProvider } from "../providers/registry.ts";
@@ -113,9 +114,9 @@ export function createEngine(opts: EngineOptions): Engine {
   const perms = section(values, "permissions");
   const sandbox = section(values, "sandbox");
   const toolsCfg = section(values, "tools");
-  const maxSteps = opts.maxSteps ?? Number(agent.max_steps ?? 50);
+  const maxSteps = opts.maxSteps ?? maxStepsOf(values);
   const compactRatio = Number(agent.compact_ratio ?? 0.8);
-  const maxOutputTokens = Number(agent.max_output_tokens ?? 0);
+  const maxOutputTokens = maxOutputTokensOf(values);
   const mode = (opts.permissionMode ?? perms.mode ?? "ask") as PermissionMode;
   const extraWriteRoots = (opts.extraWriteRoots ?? []).map((p) => resolve(workspace, p));
   const sources = loaded?.sources ?? opts.configSources;
@@ -174,6 +175,7 @@ export function createEngine(opts: EngineOptions): Engine {
       workspace,
       pathPolicy,
       projectConfigPath: projectFile,
+      userConfigPath: join(home, "config.toml"),
       // "Always allow" edits reasonix.toml for the user; keep its approval in step.
       onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });

@@ -1,10 +1,18 @@
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync, type Stats } from "node:fs";
+import { InputRefused, readRegularHead } from "../fs/bounded-read.ts";
 import { dirname, join, resolve, sep } from "node:path";
 
 /** Instruction file names, in the order they are read within one directory. */
 export const INSTRUCTION_FILES = ["REASONIX.md", "AGENTS.md", "CLAUDE.md", "REASONIX.local.md", "AGENTS.local.md", "CLAUDE.local.md"];
 const MAX_FILE_BYTES = 64 * 1024;
 const MAX_TOTAL_BYTES = 192 * 1024;
+
+/** At most MAX_FILE_BYTES of an instruction file, never blocking on a FIFO or reading a device (InputRefused). */
+function readInstructionFile(path: string): string {
+  const { data, truncated } = readRegularHead(path, MAX_FILE_BYTES);
+  const text = data.toString("utf8");
+  return truncated ? `${text}\n[truncated: file larger than ${MAX_FILE_BYTES} bytes]` : text;
+}
 
 export interface InstructionFile {
   path: string;
@@ -103,8 +111,7 @@ export function scanInstructionFiles(workspace: string, userDir: string): Instru
           skipped.push({ path, reason: why });
           continue;
         }
-        let text = readFileSync(path, "utf8");
-        if (text.length > MAX_FILE_BYTES) text = `${text.slice(0, MAX_FILE_BYTES)}\n[truncated: file larger than ${MAX_FILE_BYTES} bytes]`;
+        const text = readInstructionFile(path);
         if (total + text.length > MAX_TOTAL_BYTES) continue;
         total += text.length;
         if (text.trim()) {
@@ -176,11 +183,11 @@ function importsOf(
       }
       let text: string;
       try {
-        text = readFileSync(real, "utf8");
-      } catch {
+        text = readInstructionFile(real);
+      } catch (e) {
+        if (e instanceof InputRefused) warnings.push(`${where}: import @${ref} refused: ${e.message}`);
         continue;
       }
-      if (text.length > MAX_FILE_BYTES) text = `${text.slice(0, MAX_FILE_BYTES)}\n[truncated: file larger than ${MAX_FILE_BYTES} bytes]`;
       if (text.length > budget.left()) {
         warnings.push(`${where}: import @${ref} skipped: instruction files exceed ${MAX_TOTAL_BYTES} bytes in total`);
         continue;

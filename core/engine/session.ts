@@ -547,7 +547,8 @@ export class LiveSession implements EngineSession {
       const onAbort = () => resolve("deny");
       signal.addEventListener("abort", onAbort, { once: true });
       const diff = proposedDiff(tool.name, input, this.deps.workspace);
-      const request: EngineEvent = { type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule, ...(diff.length ? { diff } : {}) };
+      const persistTo = this.deps.gate.persistTargets?.(d.suggestedRule);
+      const request: EngineEvent = { type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule, ...(diff.length ? { diff } : {}), ...(persistTo ? { persistTo } : {}) };
       this.pending.set(call.id, request);
       this.emit(request);
     });
@@ -556,7 +557,7 @@ export class LiveSession implements EngineSession {
     this.emit({ type: "approval_resolved", callId: call.id, decision });
     if (decision === "deny") return signal.aborted ? "cancelled" : `permission denied: the user refused ${summary}`;
     onApproved?.();
-    if (decision === "session" || decision === "persist") this.deps.gate.grant(d.suggestedRule, decision);
+    if (decision === "session" || decision === "persist" || decision === "persist_project") this.deps.gate.grant(d.suggestedRule, decision);
     return true;
   }
 

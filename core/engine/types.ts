@@ -9,8 +9,17 @@ export type { DiffHunk, FileDiff } from "./file-diff.ts";
 
 export type PermissionMode = "ask" | "auto" | "yolo" | "plan" | "read-only";
 
-/** How a user answered an approval request. */
-export type ApprovalDecision = "once" | "session" | "persist" | "deny";
+/**
+ * How a user answered an approval request. "persist" saves the rule in the
+ * user's config file; "persist_project" in the workspace's reasonix.toml.
+ */
+export type ApprovalDecision = "once" | "session" | "persist" | "persist_project" | "deny";
+
+/** Where an "allow always" answer would save its rule: file and exact rule text, per choice. */
+export interface PersistTargets {
+  user: { path: string; rule: string };
+  project: { path: string; rule: string };
+}
 
 export interface Usage {
   inputTokens: number;
@@ -53,6 +62,8 @@ export type EngineEvent =
       suggestedRule: string;
       /** For file writers: what the call would change (unified hunks). */
       diff?: FileDiff[];
+      /** Where "persist" / "persist_project" would write, so front ends can say so before the user picks. */
+      persistTo?: PersistTargets;
     }
   | { type: "approval_resolved"; callId: string; decision: ApprovalDecision }
   /**

@@ -6,8 +6,9 @@ import { secondModel } from "../providers/second-model.ts";
 import type { ProviderDeps } from "../providers/registry.ts";
 import type { Provider, ProviderConfig } from "../providers/types.ts";
 import { Guardian } from "./guardian.ts";
+import { guardianTimeoutSeconds } from "../config/limits.ts";
 
-export const DEFAULT_GUARDIAN_TIMEOUT_SECONDS = 60;
+export const DEFAULT_GUARDIAN_TIMEOUT_SECONDS = 60; // core/config/limits.ts guardianTimeoutSeconds
 
 export interface GuardianSettings {
   enabled: boolean;
@@ -18,11 +19,10 @@ export interface GuardianSettings {
 
 export function guardianSettings(values: Record<string, unknown>): GuardianSettings {
   const g = (values.guardian ?? {}) as Record<string, unknown>;
-  const t = Number(g.timeout_seconds);
   return {
     enabled: g.enabled === true,
     ...(typeof g.model === "string" && g.model.trim() ? { model: g.model.trim() } : {}),
-    timeoutSeconds: Number.isFinite(t) && t > 0 ? t : DEFAULT_GUARDIAN_TIMEOUT_SECONDS,
+    timeoutSeconds: guardianTimeoutSeconds(values),
   };
 }
 

@@ -4,12 +4,11 @@
  * `.reasonix/hooks.toml` in the workspace, which loads only when
  * `reasonix trust` approved its exact content.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { errorMessage } from "../errors.ts";
 import { inputTrusted, type TrustState } from "../trust/index.ts";
-import { sha256 } from "../trust/inputs.ts";
+import { readProjectFile, sha256 } from "../trust/inputs.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact"] as const;
@@ -30,7 +29,8 @@ export interface HookDef {
   notLoaded?: string;
 }
 
-function fromTables(list: unknown, source: string, scope: HookDef["scope"]): HookDef[] {
+/** `[[hooks]]` tables as definitions (also how the trust report lists a project's hooks). */
+export function fromTables(list: unknown, source: string, scope: HookDef["scope"]): HookDef[] {
   if (!Array.isArray(list)) return [];
   return list.map((raw, i) => {
     const t = (raw ?? {}) as Record<string, unknown>;
@@ -59,9 +59,11 @@ export function loadHooks(o: HookSources): HookDef[] {
   const file = join(o.workspace, ...PROJECT_HOOKS_FILE.split("/"));
   let data: Buffer;
   try {
-    data = readFileSync(file);
-  } catch {
-    return defs;
+    data = readProjectFile(file);
+  } catch (e) {
+    // Absent: no project hooks. A FIFO, device or oversized file stops the load (readProjectFile).
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return defs;
+    throw e;
   }
   const trusted = inputTrusted(o.trust, PROJECT_HOOKS_FILE, { rel: PROJECT_HOOKS_FILE, sha256: sha256(data), bytes: data.length });
   let parsed: Record<string, unknown>;

@@ -12,13 +12,14 @@
  * never when it is listed.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { LoadedConfig } from "../config/load.ts";
 import { isTable } from "../config/validate.ts";
 import { ReasonixError } from "../errors.ts";
 import { inputTrusted } from "../trust/index.ts";
+import { readProjectFile } from "../trust/inputs.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
 import { parseOAuth, type McpOAuthSpec } from "./oauth-config.ts";
 
@@ -165,7 +166,7 @@ export function resolveServers(loaded: LoadedConfig, workspace: string): Resolve
   if (existsSync(jsonPath)) {
     const trusted = inputTrusted(loaded.trust, ".mcp.json");
     add(() => {
-      const text = readFileSync(jsonPath, "utf8");
+      const text = readProjectFile(jsonPath).toString("utf8");
       return parseMcpJson(text, jsonPath).map((s) => (trusted ? s : { ...s, blocked: NOT_TRUSTED }));
     });
   }

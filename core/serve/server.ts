@@ -72,7 +72,7 @@ function asset(req: Request, kind: UiAssetKind): Response {
   }
   return withHeaders(new Response(body(kind), { headers }), { "cache-control": "public, max-age=31536000, immutable" });
 }
-const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "deny"];
+const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "persist_project", "deny"];
 const LOGIN_LIMIT = 5;
 /** Login attempts per window from all clients together (rotating addresses does not multiply guesses). */
 const LOGIN_GLOBAL_LIMIT = 20;

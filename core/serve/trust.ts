@@ -1,10 +1,9 @@
-// The browser's view of workspace trust: what the project files would loosen,
-// and approving exactly the content the user was shown.
-import { homePaths, reasonixHome } from "../home.ts";
-import { realWorkspace } from "../trust/index.ts";
-import { listProjectInputs } from "../trust/inputs.ts";
+// The browser's view of workspace trust: every project input with what it
+// can do, and approving exactly the content the user was shown.
+import { reasonixHome } from "../home.ts";
+import { ReasonixError } from "../errors.ts";
+import { approveShown } from "../trust/approve.ts";
 import { trustReport, type TrustReport } from "../trust/report.ts";
-import { recordTrust } from "../trust/store.ts";
 import { ApiError } from "./sessions.ts";
 
 export interface TrustApi {
@@ -17,14 +16,14 @@ export function trustApi(workspace: string, home = reasonixHome()): TrustApi {
   return {
     report: () => trustReport(workspace, home),
     approve(seen) {
-      const real = realWorkspace(workspace);
-      const now = listProjectInputs(real);
-      const same = now.length === Object.keys(seen).length && now.every((i) => seen[i.rel] === i.sha256);
-      if (!same) {
-        throw new ApiError(409, "trust_changed", "the project files changed since they were shown; review them again");
+      try {
+        return approveShown(workspace, seen, home);
+      } catch (e) {
+        if (e instanceof ReasonixError && e.code === "trust_changed") {
+          throw new ApiError(409, "trust_changed", `the project files changed since they were shown (${e.message.replace(/^not approved: /, "")}); review them again`);
+        }
+        throw e;
       }
-      recordTrust(homePaths(home).config, real, now);
-      return trustReport(real, home);
     },
   };
 }

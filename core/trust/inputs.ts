@@ -1,8 +1,10 @@
 // Project inputs: everything a repository can ship that Reasonix reads. Each
 // is identified by its path relative to the workspace and the SHA-256 of its
 // bytes, so trust is given to exact content, not to a folder.
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
+import { ConfigError } from "../errors.ts";
+import { hashRegularFile, InputRefused, MAX_HASHED_INPUT_BYTES, MAX_PROJECT_INPUT_BYTES, readRegularFile } from "../fs/bounded-read.ts";
 
 /** Single files a workspace may ship. */
 export const PROJECT_FILES = ["reasonix.toml", ".mcp.json"] as const;
@@ -10,6 +12,8 @@ export const PROJECT_FILES = ["reasonix.toml", ".mcp.json"] as const;
 export const PROJECT_DIRS = [".reasonix", ".agents/skills"] as const;
 /** A repository cannot make `reasonix trust` hash forever. */
 export const MAX_INPUT_FILES = 2000;
+/** Inputs Reasonix parses at start (limit MAX_PROJECT_INPUT_BYTES); other inputs are only hashed here (MAX_HASHED_INPUT_BYTES). */
+const PARSED_INPUTS = new Set<string>([...PROJECT_FILES, ".reasonix/hooks.toml"]);
 
 export interface ProjectInput {
   /** Path relative to the workspace, with `/` separators. */
@@ -21,7 +25,12 @@ export interface ProjectInput {
 // Bun's hasher, not node:crypto: loading that module costs ~5 ms of CPU before the chat's first frame.
 export const sha256 = (data: string | Uint8Array): string => new Bun.CryptoHasher("sha256").update(data).digest("hex");
 
-/** Hash one input; undefined when it is absent or not a regular file (a symlink counts as its target's text is not trusted blindly). */
+/**
+ * Hash one input; undefined when it is absent or cannot be opened (a dangling
+ * symlink). Anything but a regular file (a symlink to one counts), or one
+ * over its size limit, is refused with a ConfigError naming the path and the
+ * reason, before a byte is read: a FIFO or /dev/zero would hang or never end.
+ */
 export function hashInput(workspace: string, rel: string): ProjectInput | undefined {
   const abs = join(workspace, ...rel.split("/"));
   let st;
@@ -30,16 +39,28 @@ export function hashInput(workspace: string, rel: string): ProjectInput | undefi
   } catch {
     return undefined;
   }
-  // A symlink is hashed as its link text plus target content: retargeting it changes the digest.
-  let data: Buffer;
   try {
-    data = readFileSync(abs);
-  } catch {
+    // A symlink is hashed with a marker plus its target's content, so a link and a copy differ.
+    const h = hashRegularFile(abs, PARSED_INPUTS.has(rel) ? MAX_PROJECT_INPUT_BYTES : MAX_HASHED_INPUT_BYTES, st.isSymbolicLink() ? Buffer.from("link\0") : undefined);
+    return { rel, ...h };
+  } catch (e) {
+    if (e instanceof InputRefused) throw projectInputError(e);
     return undefined;
   }
-  if (!st.isFile() && !st.isSymbolicLink()) return undefined;
-  return { rel, sha256: sha256(st.isSymbolicLink() ? Buffer.concat([Buffer.from(`link\0`), data]) : data), bytes: data.length };
 }
+
+/** The bytes of a project file Reasonix parses (at most MAX_PROJECT_INPUT_BYTES); a ConfigError naming it when it is not a regular file or too large. */
+export function readProjectFile(abs: string): Buffer {
+  try {
+    return readRegularFile(abs, MAX_PROJECT_INPUT_BYTES);
+  } catch (e) {
+    throw e instanceof InputRefused ? projectInputError(e) : e;
+  }
+}
+
+/** A refused project input as the error every command stops with. */
+export const projectInputError = (e: InputRefused): ConfigError =>
+  new ConfigError(e.path, `${e.reason}; Reasonix reads only regular files from a project (remove or replace it)`);
 
 function walk(workspace: string, relDir: string, out: ProjectInput[]): void {
   let entries;

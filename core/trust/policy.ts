@@ -12,6 +12,9 @@ import { isTable } from "../config/validate.ts";
 import { userOnlyKeys, userOnlySections } from "../config/schema.ts";
 import { isWithin } from "../policy/paths.ts";
 import { lineOfKey } from "./locate.ts";
+import { agentLimits } from "../agents/config.ts";
+import { bashOutputLimit, bashTimeoutCap, guardianTimeoutSeconds, maxOutputTokensOf, maxStepsOf } from "../config/limits.ts";
+import { goalSettings } from "../goal/config.ts";
 
 type Table = Record<string, unknown>;
 
@@ -53,20 +56,31 @@ const keep: Verdict = { keep: true };
 const untrusted: Verdict = { keep: false, reason: UNTRUSTED, trustable: true };
 const always: Rule = () => keep;
 const trustedOnly: Rule = (_v, ctx) => (ctx.trusted ? keep : untrusted);
-/** A limit the project may lower but not raise (0 = no limit when `zeroIsUnlimited`; `def`: the default when the user set none). */
-const lowerOnly = (zeroIsUnlimited = false, def = 0): Rule => (v, ctx, u) => {
-  if (ctx.trusted) return keep;
-  const mine = typeof u === "number" ? u : def;
-  const theirs = typeof v === "number" ? v : Infinity;
-  const norm = (n: number) => (zeroIsUnlimited && n === 0 ? Infinity : n);
-  return norm(theirs) <= norm(mine) ? keep : untrusted;
+const noLimitIfZero = (n: number) => (n === 0 ? Infinity : n);
+/**
+ * Limits a project may lower, never raise, each read the way the code that
+ * enforces it reads it (Infinity = no limit): 0 means "no limit" for some and
+ * out-of-range values fall back to the default for others, so comparing the
+ * raw numbers would let `bash_timeout_seconds = 0` pass as a tightening.
+ */
+const LIMITS: Record<string, (values: Table) => number> = {
+  "tools.bash_timeout_seconds": (v) => noLimitIfZero(bashTimeoutCap(v)),
+  "tools.bash_output_limit": bashOutputLimit,
+  "agent.max_steps": maxStepsOf,
+  "agent.max_output_tokens": (v) => noLimitIfZero(maxOutputTokensOf(v)),
+  "agent.goal_max_turns": (v) => noLimitIfZero(goalSettings(v).maxTurns),
+  "agent.goal_token_budget": (v) => noLimitIfZero(goalSettings(v).tokenBudget),
+  "agent.goal_evaluator_timeout_seconds": (v) => goalSettings(v).evaluatorTimeoutMs,
+  "agent.max_subagent_depth": (v) => agentLimits(v).maxDepth,
+  "agent.max_subagent_concurrency": (v) => agentLimits(v).maxConcurrency,
+  "agent.max_parallel_writers": (v) => agentLimits(v).maxParallelWriters,
+  "guardian.timeout_seconds": guardianTimeoutSeconds,
 };
-
-/** A limit the project may lower below the user's value (or `def` when the user set none), never raise. */
-const lowerThanUser = (def: number): Rule => (v, ctx, u) => {
-  if (ctx.trusted) return keep;
-  const mine = typeof u === "number" ? u : def;
-  return typeof v === "number" && v <= mine ? keep : untrusted;
+const lowerOnly = (key: string): Rule => {
+  const read = LIMITS[key]!;
+  const [section, name] = key.split(".") as [string, string];
+  const effective = (value: unknown) => read({ [section]: { [name]: value } });
+  return (v, ctx, u) => (ctx.trusted || effective(v) <= effective(u) ? keep : untrusted);
 };
 
 /** Resolve a project path setting to a real path; undefined when it cannot be judged safely. */
@@ -105,18 +119,18 @@ const rules: Record<string, Rule> = {
   language: always,
   "agent.compact_ratio": always,
   "agent.reasoning_language": always,
-  "agent.max_steps": lowerOnly(),
-  "agent.max_output_tokens": lowerOnly(true),
-  // Goal mode's bounds: a project may tighten them, never loosen (0 = no limit / off).
-  "agent.goal_max_turns": lowerOnly(true, 100),
-  "agent.goal_token_budget": lowerOnly(true),
-  "agent.goal_evaluator_timeout_seconds": lowerOnly(false, 60),
+  "agent.max_steps": lowerOnly("agent.max_steps"),
+  "agent.max_output_tokens": lowerOnly("agent.max_output_tokens"),
+  // Goal mode's bounds: a project may tighten them, never loosen.
+  "agent.goal_max_turns": lowerOnly("agent.goal_max_turns"),
+  "agent.goal_token_budget": lowerOnly("agent.goal_token_budget"),
+  "agent.goal_evaluator_timeout_seconds": lowerOnly("agent.goal_evaluator_timeout_seconds"),
   // Subagent limits: a project may lower them (below the user's value, or the default when unset), never raise them.
-  "agent.max_subagent_depth": lowerThanUser(2),
-  "agent.max_subagent_concurrency": lowerThanUser(6),
-  "agent.max_parallel_writers": lowerThanUser(3),
-  "tools.bash_timeout_seconds": lowerOnly(),
-  "tools.bash_output_limit": lowerOnly(),
+  "agent.max_subagent_depth": lowerOnly("agent.max_subagent_depth"),
+  "agent.max_subagent_concurrency": lowerOnly("agent.max_subagent_concurrency"),
+  "agent.max_parallel_writers": lowerOnly("agent.max_parallel_writers"),
+  "tools.bash_timeout_seconds": lowerOnly("tools.bash_timeout_seconds"),
+  "tools.bash_output_limit": lowerOnly("tools.bash_output_limit"),
   // Narrowing is always allowed; the merge keeps only tools the user also enables.
   "tools.enabled": (v, _ctx, u) => {
     const theirs = Array.isArray(v) ? v : [];
@@ -153,7 +167,7 @@ const rules: Record<string, Rule> = {
   "skills.disabled_skills": always,
   // The Guardian only tightens: a project may turn it on, never off (its model is the user's: userOnlyKeys).
   "guardian.enabled": (v, _ctx, u) => (v === true || u !== true ? keep : { keep: false, reason: "a project may turn the Guardian on, never off", trustable: false }),
-  "guardian.timeout_seconds": lowerOnly(),
+  "guardian.timeout_seconds": lowerOnly("guardian.timeout_seconds"),
 };
 
 function userProviderNames(user: Table): string[] {

@@ -1,12 +1,15 @@
 // One view of a workspace's trust for every front end: the CLI's `reasonix
 // trust`, doctor, the serve API and the chat's /trust.
 import { existsSync } from "node:fs";
+import { ConfigError } from "../errors.ts";
 import { homePaths } from "../home.ts";
 import { join } from "node:path";
 import { loadConfig, parseConfigText, projectConfigPath } from "../config/load.ts";
 import { inputStates, realWorkspace, type InputState } from "./index.ts";
 import { listProjectInputs, sha256 } from "./inputs.ts";
 import { restrictProject, type IgnoredSetting } from "./policy.ts";
+import { describeInput, describeSettings, needsContent, readForDescription, type InputDescription } from "./describe.ts";
+import { ReasonixError } from "../errors.ts";
 import { approveInput, recordTrust, revokeTrust, trustRecords } from "./store.ts";
 
 export interface TrustReport {
@@ -16,27 +19,69 @@ export interface TrustReport {
   /** The workspace has a record at all (some inputs may have changed since). */
   recorded: boolean;
   trustedAt?: string;
-  inputs: InputState[];
+  /** Every present input, each with what approving it lets it do (described from the bytes its digest covers). */
+  inputs: ReportInput[];
   /** Settings the project file sets that only approval would let through. */
   loosening: IgnoredSetting[];
   /** Settings that stay ignored even when trusted (providers, user-only keys). */
   neverHonoured: IgnoredSetting[];
 }
 
+export interface ReportInput extends InputState, InputDescription {}
+
+/** Reads of one file that disagree (it changed while the report was built). */
+const CHANGED = Symbol("changed");
+
+function describeState(workspace: string, i: InputState, loosening: IgnoredSetting[], settingsDigest: string | undefined): ReportInput | typeof CHANGED {
+  if (i.rel === "reasonix.toml") {
+    // The loosening list comes from loadConfig's own read of the file: it must be the content whose digest is shown.
+    const read = readForDescription(workspace, i.rel);
+    if ("problem" in read || read.sha256 !== i.sha256 || sha256(read.data) !== settingsDigest) return CHANGED;
+    return { ...i, ...describeSettings(loosening) };
+  }
+  if (!needsContent(i.rel)) return { ...i, ...describeInput(i.rel) };
+  const read = readForDescription(workspace, i.rel);
+  if ("problem" in read) return read.problem.startsWith("larger") ? { ...i, ...describeInput(i.rel, ""), items: [], problem: read.problem } : CHANGED;
+  if (read.sha256 !== i.sha256) return CHANGED;
+  return { ...i, ...describeInput(i.rel, read.data.toString("utf8")) };
+}
+
+const KIND_ORDER: InputDescription["kind"][] = ["hooks", "mcp", "settings", "command", "skill", "other"];
+
+/** How often a report is rebuilt when a file changes under it before giving up. */
+const ATTEMPTS = 3;
+
 export function trustReport(dir: string, home = homePaths().home): TrustReport {
   const workspace = realWorkspace(dir);
-  // Judged as if unapproved, to list what approval changes.
-  const cfg = loadConfig({ cwd: workspace, home, ignoreTrust: true });
-  const inputs = inputStates({ workspace, record: cfg.trust.record, viaFlag: false });
-  return {
-    workspace,
-    trusted: !!cfg.trust.record && inputs.every((i) => i.status === "approved"),
-    recorded: !!cfg.trust.record,
-    trustedAt: cfg.trust.record?.trustedAt,
-    inputs,
-    loosening: cfg.trust.ignored.filter((i) => i.trustable),
-    neverHonoured: cfg.trust.ignored.filter((i) => !i.trustable),
-  };
+  let changed = "";
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    // Judged as if unapproved, to list what approval changes.
+    const cfg = loadConfig({ cwd: workspace, home, ignoreTrust: true });
+    const loosening = cfg.trust.ignored.filter((i) => i.trustable);
+    const inputs: ReportInput[] = [];
+    changed = "";
+    for (const state of inputStates({ workspace, record: cfg.trust.record, viaFlag: false })) {
+      const d = describeState(workspace, state, loosening, cfg.trust.projectFile?.sha256);
+      if (d === CHANGED) {
+        changed = state.rel;
+        break;
+      }
+      inputs.push(d);
+    }
+    if (changed) continue;
+    // What can do the most comes first: a long list must not hide a hook below the fold.
+    inputs.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+    return {
+      workspace,
+      trusted: !!cfg.trust.record && inputs.every((i) => i.status === "approved"),
+      recorded: !!cfg.trust.record,
+      trustedAt: cfg.trust.record?.trustedAt,
+      inputs,
+      loosening,
+      neverHonoured: cfg.trust.ignored.filter((i) => !i.trustable),
+    };
+  }
+  throw new ReasonixError("trust_unstable", `${join(workspace, changed)} kept changing while it was read; nothing can be shown for approval`, { hint: "try again once nothing is writing to the project files" });
 }
 
 /**
@@ -49,7 +94,7 @@ export function mayLoosen(dir: string): boolean {
   return existsSync(projectConfigPath(realWorkspace(dir)));
 }
 
-/** Approve every current project input of `dir`. */
+/** Approve every current project input of `dir`, unseen: for tests and scripts. A front end that asks a person uses approveShown (approve.ts). */
 export function trustWorkspace(dir: string, home = homePaths().home): TrustReport {
   const workspace = realWorkspace(dir);
   recordTrust(homePaths(home).config, workspace, listProjectInputs(workspace));
@@ -72,9 +117,15 @@ export function listTrusted(home = homePaths().home): TrustListEntry[] {
   return trustRecords(cfg.values).map((r) => {
     let status: TrustListEntry["status"] = "missing";
     if (existsSync(r.workspace) && realWorkspace(r.workspace) === r.workspace) {
-      const inputs = inputStates({ workspace: r.workspace, record: r, viaFlag: false });
-      const removed = Object.keys(r.inputs).some((rel) => !inputs.some((i) => i.rel === rel));
-      status = inputs.every((i) => i.status === "approved") && !removed ? "current" : "changed";
+      try {
+        const inputs = inputStates({ workspace: r.workspace, record: r, viaFlag: false });
+        const removed = Object.keys(r.inputs).some((rel) => !inputs.some((i) => i.rel === rel));
+        status = inputs.every((i) => i.status === "approved") && !removed ? "current" : "changed";
+      } catch (e) {
+        // An input that is no longer a regular file (or grew past its limit) is not what was approved.
+        if (!(e instanceof ConfigError)) throw e;
+        status = "changed";
+      }
     }
     return { workspace: r.workspace, trustedAt: r.trustedAt, status };
   });

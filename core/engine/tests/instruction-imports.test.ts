@@ -69,3 +69,25 @@ test("a path outside the workspace (directly or through a symlink) is refused", 
     `${join(ws, "AGENTS.md")}:2: import @link.md refused: ${join(root, "secret.md")} is outside the workspace`,
   ]);
 });
+
+const hasMkfifo = Bun.spawnSync(["sh", "-c", "command -v mkfifo"]).exitCode === 0;
+if (!hasMkfifo) console.warn("SKIPPED instruction import of a FIFO: no mkfifo on this host");
+test.skipIf(!hasMkfifo)("an import naming a FIFO stays text and a huge one is cut, neither read without end (in a child process: a hang fails, not stalls)", async () => {
+  const { ws, user } = dirs();
+  put(join(ws, "AGENTS.md"), "See @pipe.md and @big.md\n");
+  expect(Bun.spawnSync(["mkfifo", join(ws, "pipe.md")]).exitCode).toBe(0);
+  put(join(ws, "big.md"), "y".repeat(8 * 1024 * 1024));
+  const script = `const { scanInstructionFiles } = await import(${JSON.stringify(join(import.meta.dir, "../instructions.ts"))});
+const s = scanInstructionFiles(${JSON.stringify(ws)}, ${JSON.stringify(user)});
+console.log(JSON.stringify({ warnings: s.warnings, files: s.files.map((f) => [f.path, f.text.length]) }));`;
+  const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+  let killed = false;
+  const timer = setTimeout(() => ((killed = true), proc.kill("SIGKILL")), 15_000);
+  const [out] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  clearTimeout(timer);
+  expect(killed).toBe(false);
+  const scan = JSON.parse(out);
+  expect(scan.warnings).toEqual([]);
+  expect(scan.files.map((f: [string, number]) => f[0])).toEqual([join(ws, "AGENTS.md"), join(ws, "big.md")]);
+  expect(scan.files[1][1]).toBeLessThan(64 * 1024 + 100);
+}, 30_000);

@@ -40,7 +40,7 @@ export const TOOLS: Tool[] = [
         prompt: str("what to do"),
         workspace: str("directory to work in (default: the server's)"),
         model: str("provider entry name (default: default_model)"),
-        mode: { type: "string", enum: MODES, description: "permission mode (default read-only; ask/auto/yolo need --allow-writes)" },
+        mode: { type: "string", enum: MODES, description: "permission mode (default read-only; every other mode needs --allow-writes)" },
       },
       required: ["prompt"],
     },

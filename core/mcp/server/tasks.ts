@@ -8,7 +8,12 @@ import type { Engine, EngineEvent, EngineSession, PermissionMode, TurnEndReason 
 
 /** Events kept per session; older ones are dropped (the client sees `dropped`). */
 const MAX_EVENTS = 5000;
-const WRITING_MODES = new Set<PermissionMode>(["ask", "auto", "yolo"]);
+/**
+ * The only mode a server without --allow-writes runs. An allow-list, not a
+ * list of writing modes: plan mode runs bash commands the user's allow rules
+ * cover (`Bash(npm test:*)` writes), so it can change files too.
+ */
+const READ_ONLY_MODES = new Set<PermissionMode>(["read-only"]);
 
 export interface TaskOptions {
   /** Make (or reuse) the engine of a workspace. */
@@ -27,7 +32,7 @@ class Task {
   dropped = 0;
   lastEnd?: { turn: number; reason: TurnEndReason; error?: string };
   private waiters = new Set<() => void>();
-  constructor(readonly session: EngineSession, readonly mode: PermissionMode) {
+  constructor(readonly session: EngineSession, public mode: PermissionMode) {
     session.subscribe((e) => this.push(e));
   }
 
@@ -58,8 +63,8 @@ export class TaskBoard {
   constructor(private readonly opts: TaskOptions) {}
 
   private checkMode(mode: PermissionMode): void {
-    if (WRITING_MODES.has(mode) && !this.opts.allowWrites) {
-      throw new ReasonixError("mcp-read-only", `permission mode "${mode}" can change files, and this server is read-only`, {
+    if (!READ_ONLY_MODES.has(mode) && !this.opts.allowWrites) {
+      throw new ReasonixError("mcp-read-only", `permission mode "${mode}" can change files (plan mode runs allowed bash commands), and this server is read-only`, {
         hint: "start it with `reasonix mcp serve --allow-writes` (or set [mcp_server] allow_writes = true in your user config)",
       });
     }
@@ -101,11 +106,12 @@ export class TaskBoard {
     } else if (o.mode && o.mode !== t.mode) {
       this.checkMode(o.mode);
       t.session.setPermissionMode?.(o.mode);
+      t.mode = o.mode;
     }
     if (t.session.busy) throw new ReasonixError("session_busy", "a turn is already running in this session", { hint: "wait for its turn_end (reasonix_events) or reasonix_cancel it" });
     const seq = t.seq;
     this.start(t, o.prompt);
-    return { session_id: t.session.id, seq, mode: o.mode ?? t.mode };
+    return { session_id: t.session.id, seq, mode: t.mode };
   }
 
   cancel(id: string): { session_id: string; was_busy: boolean } {

@@ -5,14 +5,13 @@
  */
 import { mkdirSync } from "node:fs";
 import { getDotted } from "../../config/load.ts";
+import { bashOutputLimit, bashTimeoutCap } from "../../config/limits.ts";
 import { homePaths } from "../../home.ts";
 import { runShell, type SandboxMode, type SandboxOptions } from "../../sandbox/index.ts";
 import { savedCredentialNames } from "../../sandbox/env.ts";
 import type { ToolContext, ToolDefinition } from "../types.ts";
 import { done, fail, guarded, int, policyFor, str } from "./common.ts";
 
-const DEFAULT_TIMEOUT_S = 120;
-const DEFAULT_OUTPUT_LIMIT = 30_000;
 /** A model may ask for a longer timeout than configured, up to this (or the configured value if larger). */
 const MAX_REQUESTED_TIMEOUT_S = 600;
 
@@ -67,8 +66,7 @@ function startupHooks(env: NodeJS.ProcessEnv): string[] {
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
 export function timeoutFor(input: Input, ctx: ToolContext): number {
-  const configured = Number(getDotted(ctx.config, "tools.bash_timeout_seconds") ?? DEFAULT_TIMEOUT_S);
-  const cap = Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_TIMEOUT_S;
+  const cap = bashTimeoutCap(ctx.config);
   const requested = int(input, "timeout_seconds", { min: 1 });
   if (requested === undefined) return cap;
   if (cap === 0) return requested;
@@ -110,8 +108,7 @@ export const bashTool: ToolDefinition<Input> = {
   run: guarded(async (input, ctx) => {
     const command = str(input, "command");
     const timeoutS = timeoutFor(input, ctx);
-    const limitRaw = Number(getDotted(ctx.config, "tools.bash_output_limit") ?? DEFAULT_OUTPUT_LIMIT);
-    const limit = Number.isFinite(limitRaw) && limitRaw > 0 ? limitRaw : DEFAULT_OUTPUT_LIMIT;
+    const limit = bashOutputLimit(ctx.config);
     const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;
     mkdirSync(ctx.tmpDir, { recursive: true, mode: 0o700 });
     const collected = new HeadTail(limit);

@@ -18,7 +18,11 @@ export interface FetchLimits {
   maxRedirects: number;
   /** The user config allows loopback/private/link-local targets. */
   allowPrivate: boolean;
+  /** Name resolution (default: the system's, every address); tests give their own answers. */
+  resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
+
+const systemResolve = (host: string) => lookup(host, { all: true, verbatim: true });
 
 export type FetchOutcome =
   | { kind: "ok"; url: string; status: number; contentType: string; body: Buffer; truncated: boolean }
@@ -39,16 +43,17 @@ export function checkUrl(raw: string): URL {
   return u;
 }
 
-async function resolveChecked(host: string, allowPrivate: boolean): Promise<{ address: string; family: number }> {
+async function resolveChecked(host: string, limits: FetchLimits): Promise<{ address: string; family: number }> {
+  const { allowPrivate } = limits;
   const bare = host.replace(/^\[|\]$/g, "");
-  const addrs = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true }).catch((e) => {
+  const addrs = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await (limits.resolve ?? systemResolve)(bare).catch((e) => {
     throw new FetchRefused(`cannot resolve ${host}: ${(e as Error).message}`);
   });
   if (addrs.length === 0) throw new FetchRefused(`cannot resolve ${host}`);
   if (!allowPrivate) {
     for (const a of addrs) {
       const why = nonPublicReason(a.address);
-      if (why) throw new FetchRefused(`${host} resolves to ${a.address}, a ${why} address; web_fetch reaches only public addresses unless the user config sets [web_fetch] allow_private = true`);
+      if (why) throw new FetchRefused(`${host} resolves to ${a.address}, ${why}; web_fetch reaches only public addresses unless the user config sets [web_fetch] allow_private = true`);
     }
   }
   return addrs[0]!;
@@ -107,7 +112,7 @@ export async function boundedFetch(raw: string, limits: FetchLimits, outer: Abor
   }
   for (let hop = 0; ; hop++) {
     try {
-      const pinned = await resolveChecked(u.hostname, limits.allowPrivate);
+      const pinned = await resolveChecked(u.hostname, limits);
       const { res, body, truncated } = await getOnce(u, pinned, limits, signal);
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && res.headers.location) {
