@@ -1,9 +1,18 @@
-// `npm test`: runs `bun test` and ends with one plain summary line
+// `npm test`: runs `bun test`, lists the ten slowest test files (from bun's
+// junit report) and ends with one plain summary line
 // ("tests: N passed, N failed, N skipped") that CI can read.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseJunit, slowestFiles } from "./lib/test-report.ts";
+
 const args = process.argv.slice(2);
 // Suites start real sshd, bwrap and chromium on a 2-core machine: a per-test
 // limit of 5 s (bun's default) is too tight there. bunfig.toml cannot set it.
 if (!args.some((a) => a.startsWith("--timeout"))) args.unshift("--timeout=60000");
+const reportDir = mkdtempSync(join(tmpdir(), "rx-test-report-"));
+const junit = join(reportDir, "junit.xml");
+if (!args.some((a) => a.startsWith("--reporter"))) args.unshift("--reporter=junit", `--reporter-outfile=${junit}`);
 const proc = Bun.spawn([process.execPath, "test", ...args], {
   stdout: "pipe",
   stderr: "pipe",
@@ -30,6 +39,14 @@ const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m
 const passed = count("pass");
 const failed = count("fail");
 const skipped = count("skip");
+let slow: string[] = [];
+try {
+  slow = slowestFiles(parseJunit(readFileSync(junit, "utf8")).files);
+} catch {
+  // No report (another --reporter was asked for, or bun crashed): nothing to list.
+}
+rmSync(reportDir, { recursive: true, force: true });
+if (slow.length > 0) process.stdout.write(`\nslowest test files:\n${slow.join("\n")}\n`);
 if (skipReasons.size > 0) process.stdout.write(`\nskip reasons:\n${[...skipReasons].map((r) => `  ${r}`).join("\n")}\n`);
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(code !== 0 ? code : passed === 0 ? 1 : 0);

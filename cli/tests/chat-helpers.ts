@@ -1,8 +1,12 @@
 // Drives `reasonix chat` in a real tmux pane: start it with a throw-away
 // $REASONIX_HOME against the scripted model, type with send-keys, read the
-// screen with capture-pane. Every wait polls with a deadline.
+// screen with capture-pane. Every wait polls with a deadline and waits for
+// what the last keys caused (core/testing/fresh-wait.ts), never for text that
+// was already on screen before them.
 import { afterEach } from "bun:test";
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { causedSince, describeWant, occurrences, pollFor, type Want } from "../../core/testing/fresh-wait.ts";
 import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { mainTs, makeCliEnv, type CliEnv } from "./run-helpers.ts";
 
@@ -25,7 +29,23 @@ export interface Pane {
   /** Type text literally, then press Enter. */
   send(text: string): void;
   resize(cols: number, rows: number): void;
-  waitFor(test: string | RegExp | ((screen: string) => boolean), opts?: { timeoutMs?: number; all?: boolean }): Promise<string>;
+  /**
+   * Wait for what the keys sent since the previous wait caused: text must
+   * occur (screen + scrollback) more often than just before the first of those
+   * keys; a condition (checked on the screen, or screen + scrollback with
+   * `all`) must have been false then — one that already held throws at once.
+   * Consecutive waits share that moment. Returns the screen (or all with `all`).
+   * With `written` (needs startChat's `record`), the test runs on what the
+   * program wrote since that moment, escape sequences removed: the way to see
+   * a redraw of text that stays on screen (a resize).
+   */
+  waitFor(test: Want, opts?: { timeoutMs?: number; all?: boolean; written?: boolean }): Promise<string>;
+  /**
+   * Wait until the screen shows `test` now, whenever it appeared. Only for a
+   * state the program reaches by itself and keeps while it lasts (an armed
+   * approval's hint), never for the effect of keys: that is waitFor.
+   */
+  waitForCurrent(test: Want, opts?: { timeoutMs?: number }): Promise<string>;
   /** True once the program in the pane has exited. */
   exited(): boolean;
   kill(): void;
@@ -54,30 +74,57 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
   if (opts.record) tmux(socket, ["pipe-pane", "-o", "-t", name, `cat > '${opts.record}'`]);
   tmux(socket, ["set-option", "-t", name, "history-limit", "5000"]);
   const capture = (extra: string[]) => tmux(socket, ["capture-pane", "-p", "-t", name, ...extra]).stdout ?? "";
+  // The screen just before the first action after a wait: what waits compare against.
+  let before = { screen: "", all: "", written: 0 };
+  let acted = false;
+  const recorded = () => (opts.record && existsSync(opts.record) ? readFileSync(opts.record, "latin1") : "");
+  const act = () => {
+    if (acted) return;
+    acted = true;
+    before = { screen: pane.screen(), all: pane.all(), written: recorded().length };
+  };
   const pane: Pane = {
     name,
     socket,
     screen: () => capture([]),
     all: () => capture(["-S", "-"]),
     raw: () => capture(["-e", "-S", "-"]),
-    keys: (...keys) => void tmux(socket, ["send-keys", "-t", name, ...keys]),
-    type: (text) => void tmux(socket, ["send-keys", "-t", name, "-l", text]),
+    keys: (...keys) => {
+      act();
+      tmux(socket, ["send-keys", "-t", name, ...keys]);
+    },
+    type: (text) => {
+      act();
+      tmux(socket, ["send-keys", "-t", name, "-l", text]);
+    },
     send: (text) => {
       pane.type(text);
       pane.keys("Enter");
     },
-    resize: (cols, rows) => void tmux(socket, ["resize-window", "-t", name, "-x", String(cols), "-y", String(rows)]),
+    resize: (cols, rows) => {
+      act();
+      tmux(socket, ["resize-window", "-t", name, "-x", String(cols), "-y", String(rows)]);
+    },
     waitFor: async (t, o = {}) => {
-      // Generous: the CI machine has 2 cores shared by every suite.
-      const deadline = Date.now() + (o.timeoutMs ?? 30_000);
-      const ok = typeof t === "string" ? (s: string) => s.includes(t) : t instanceof RegExp ? (s: string) => t.test(s) : t;
-      let s = "";
-      while (Date.now() < deadline) {
-        s = o.all ? pane.all() : pane.screen();
-        if (ok(s)) return s;
-        await Bun.sleep(50);
+      acted = false;
+      if (o.written) {
+        if (!opts.record) throw new Error("waitFor({ written }) needs startChat's `record` option");
+        const ok = typeof t === "function" ? t : (x: string) => occurrences(x, t) > 0;
+        const read = () => Buffer.from(recorded().slice(before.written), "latin1").toString("utf8").replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b\[[0-9;?<=>]*[ -\/]*[@-~]|\x1b./g, "");
+        return pollFor(`${describeWant(t)} written after the last keys`, read, ok, { timeoutMs: o.timeoutMs });
       }
-      throw new Error(`timed out waiting for ${String(t)}; screen was:\n${s}`);
+      const caused = causedSince(t, { counted: before.all, checked: o.all ? before.all : before.screen });
+      const read = () => {
+        const all = pane.all();
+        return { all, checked: o.all ? all : pane.screen() };
+      };
+      const got = await pollFor(`${describeWant(t)} (caused by the last keys)`, read, (v) => caused.counted(v.all) && caused.checked(v.checked), { timeoutMs: o.timeoutMs, show: (v) => v.checked });
+      return got.checked;
+    },
+    waitForCurrent: (t, o = {}) => {
+      acted = false;
+      const ok = typeof t === "function" ? t : (x: string) => occurrences(x, t) > 0;
+      return pollFor(`${describeWant(t)} on screen`, () => pane.screen(), ok, { timeoutMs: o.timeoutMs });
     },
     exited: () => /\[exit \d+\]/.test(pane.all()),
     kill: () => void tmux(socket, ["kill-server"]),
@@ -142,7 +189,7 @@ export function chatFixture(): ChatFixture {
 }
 
 /** The pending approval takes answer keys: its own hint says so (drawn only once it is armed and the input is empty). */
-export const approvalArmed = (p: Pane) => p.waitFor("↑↓ then Enter to answer");
+export const approvalArmed = (p: Pane) => p.waitForCurrent("↑↓ then Enter to answer");
 
 /** Answer the pending approval with choice N (1 once, 2 session, 3 always in the user's config, 4 always in the project, 5 deny) once it takes keys. */
 export async function answer(p: Pane, n: 1 | 2 | 3 | 4 | 5): Promise<void> {

@@ -98,14 +98,14 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     await p.waitFor("line 59 of the earlier answer");
     p.send("now write");
     await p.waitFor("Allow write_file");
+    // The approval stays on screen through a resize: wait for its redraw at the new size (what the chat wrote since).
+    const redrawn = (x: string) => x.includes("Allow write_file") && x.includes("1. Yes, once");
     p.resize(70, 20);
-    await Bun.sleep(300);
-    let s = await p.waitFor("Allow write_file");
-    expect(s).toContain("1. Yes, once");
+    await p.waitFor(redrawn, { written: true });
+    expect(redrawn(p.screen())).toBe(true);
     p.resize(130, 30);
-    await Bun.sleep(300);
-    s = await p.waitFor("Allow write_file");
-    expect(s).toContain("1. Yes, once");
+    await p.waitFor(redrawn, { written: true });
+    expect(redrawn(p.screen())).toBe(true);
     // The earlier answer is still in the terminal's scrollback.
     expect(p.all()).toContain("line 3 of the earlier answer");
     // Nothing ever clears the screen or the scrollback (ESC[2J / ESC[3J).

@@ -14,6 +14,29 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** A tool call on `client`: its error flag, first text and structured content. */
+const caller = (client: Client) => async (name: string, args: Record<string, unknown>) => {
+  const r = (await client.callTool({ name, arguments: args })) as any;
+  return { isError: !!r.isError, text: r.content[0].text as string, data: r.structuredContent as any };
+};
+
+/**
+ * Poll events until the turn ends (bounded). Each poll asks for the events
+ * after the last one seen (`next`), so it waits for new ones; polling from 0
+ * again would return the old ones at once, and the bound would run out in a moment.
+ */
+async function untilEnd(call: ReturnType<typeof caller>, id: string, since = 0) {
+  const events: any[] = [];
+  for (let i = 0; i < 40; i++) {
+    const r = await call("reasonix_events", { session_id: id, since, timeout_seconds: 5 });
+    events.push(...r.data.events);
+    since = r.data.next;
+    const end = r.data.events.find((e: any) => e.event.type === "turn_end");
+    if (end) return { events, end: end.event, next: since };
+  }
+  throw new Error("the turn did not end");
+}
+
 async function serve(steps: Parameters<typeof startScriptedOpenAI>[0], extraArgs: string[] = [], extraToml = "") {
   const llm = await startScriptedOpenAI(steps);
   const ce = makeCliEnv(llm.url, { extraToml });
@@ -21,23 +44,8 @@ async function serve(steps: Parameters<typeof startScriptedOpenAI>[0], extraArgs
   const client = new Client({ name: "test-driver", version: "1" });
   await client.connect(transport);
   cleanups.push(() => llm.close(), () => ce.cleanup(), () => client.close());
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name, arguments: args })) as any;
-    return { isError: !!r.isError, text: r.content[0].text as string, data: r.structuredContent as any };
-  };
-  /** Poll events until the turn ends (bounded). */
-  const untilEnd = async (id: string, since = 0) => {
-    const events: any[] = [];
-    for (let i = 0; i < 40; i++) {
-      const r = await call("reasonix_events", { session_id: id, since, timeout_seconds: 5 });
-      events.push(...r.data.events);
-      since = r.data.next;
-      const end = r.data.events.find((e: any) => e.event.type === "turn_end");
-      if (end) return { events, end: end.event, next: since };
-    }
-    throw new Error("the turn did not end");
-  };
-  return { llm, ce, client, call, untilEnd };
+  const call = caller(client);
+  return { llm, ce, client, call, untilEnd: (id: string, since = 0) => untilEnd(call, id, since) };
 }
 
 test("lists its tools, runs a read-only task to completion, resumes, rolls back; writing needs --allow-writes", async () => {
@@ -146,7 +154,8 @@ test("cancel stops a running turn; --allow-writes lets a task edit and a code ro
 });
 
 test("--http serves the same tools over Streamable HTTP behind a bearer token", async () => {
-  const llm = await startScriptedOpenAI([{ text: "over http" }]);
+  // The answer takes a moment: polling events must wait for new ones, not return the old ones at once.
+  const llm = await startScriptedOpenAI([{ text: "over http", delayMs: 1500 }]);
   const ce = makeCliEnv(llm.url);
   const proc = Bun.spawn([process.execPath, mainTs, "mcp", "serve", "--http", "127.0.0.1:0", "--token", "t0ken-for-test"], { cwd: ce.workspace, env: ce.env, stdout: "ignore", stderr: "pipe" });
   cleanups.push(() => llm.close(), () => ce.cleanup(), async () => (proc.kill(), await proc.exited));
@@ -169,12 +178,8 @@ test("--http serves the same tools over Streamable HTTP behind a bearer token", 
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer t0ken-for-test" } } }));
   cleanups.push(() => client.close());
   expect((await client.listTools()).tools).toHaveLength(6);
-  const run = (await client.callTool({ name: "reasonix_run", arguments: { prompt: "hi" } })) as any;
-  const id = run.structuredContent.session_id;
-  let end: any;
-  for (let i = 0; i < 20 && !end; i++) {
-    const r = (await client.callTool({ name: "reasonix_events", arguments: { session_id: id, since: 0, timeout_seconds: 5 } })) as any;
-    end = r.structuredContent.events.find((e: any) => e.event.type === "turn_end");
-  }
-  expect(end.event.reason).toBe("done");
+  const call = caller(client);
+  const run = await call("reasonix_run", { prompt: "hi" });
+  const { end } = await untilEnd(call, run.data.session_id);
+  expect(end.reason).toBe("done");
 });

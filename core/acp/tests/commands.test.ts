@@ -18,8 +18,9 @@ test("custom commands and skills are announced with their hints; /review auth re
   cleanups.push(() => env.cleanup(), () => llm.close(), () => c.close());
   put(join(env.home, "commands/review.md"), "---\ndescription: review an area\nargument-hint: <area>\n---\nReview the $1 module\n");
   await c.conn.initialize(initParams({}));
+  const since = c.editor.mark();
   const s = await c.conn.newSession({ cwd: env.workspace, mcpServers: [] });
-  await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
+  await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update", since);
   const update = c.editor.updates.find((u) => u.update.sessionUpdate === "available_commands_update")!.update as { availableCommands: { name: string; description: string; input?: { hint: string } }[] };
   const names = update.availableCommands.map((x) => x.name);
   expect(names.slice(0, 2)).toEqual(["mode", "model"]);

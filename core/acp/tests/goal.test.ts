@@ -28,8 +28,9 @@ test("/goal over ACP: runs to complete in one prompt request; cancel pauses; res
   const c = connect(env);
   cleanups.push(() => env.cleanup(), () => llm.close(), () => c.close());
   await c.conn.initialize(initParams({}));
+  const since = c.editor.mark();
   const s = await c.conn.newSession({ cwd: env.workspace, mcpServers: [] });
-  await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
+  await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update", since);
   const cmds = c.editor.updates.find((u) => u.update.sessionUpdate === "available_commands_update")!;
   expect((cmds.update as { availableCommands: { name: string }[] }).availableCommands.map((x) => x.name)).toContain("goal");
 

@@ -110,9 +110,18 @@ export class ScriptedEditor implements acp.Client {
     return {};
   }
 
-  /** Resolves when an update matching `pred` arrives (or already has). */
-  waitFor(pred: (u: acp.SessionNotification) => boolean): Promise<void> {
-    if (this.updates.some(pred)) return Promise.resolve();
+  /** How many updates have arrived so far: take it before an action and pass it to waitFor. */
+  mark(): number {
+    return this.updates.length;
+  }
+
+  /**
+   * Resolves when an update matching `pred` arrives at or after position
+   * `since` (a mark() taken before the action), never for one that came
+   * before it (core/testing/fresh-wait.ts).
+   */
+  waitFor(pred: (u: acp.SessionNotification) => boolean, since: number): Promise<void> {
+    if (this.updates.slice(since).some(pred)) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ pred, resolve }));
   }
 

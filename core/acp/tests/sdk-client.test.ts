@@ -110,8 +110,9 @@ test("a client that cannot answer permission requests fails closed", async () =>
 test("session/cancel stops a running turn and the prompt answers cancelled", async () => {
   const { conn, editor, env } = await setup([{ text: "a long answer that never finishes", chunkSize: 4, stallAfter: 3 }]);
   const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  const since = editor.mark();
   const p = conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "go" }] });
-  await editor.waitFor((u) => u.update.sessionUpdate === "agent_message_chunk");
+  await editor.waitFor((u) => u.update.sessionUpdate === "agent_message_chunk", since);
   await conn.cancel({ sessionId: s.sessionId });
   expect((await p).stopReason).toBe("cancelled");
 });
@@ -238,8 +239,9 @@ test("steering mid-turn is accepted and reaches the next provider request; idle 
     { text: "next turn" },
   ], {}, { permissionMode: "auto" });
   const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  const since = editor.mark();
   const p = conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "work" }] });
-  await editor.waitFor((u) => u.update.sessionUpdate === "tool_call");
+  await editor.waitFor((u) => u.update.sessionUpdate === "tool_call", since);
   const r = await conn.extMethod(STEER_METHOD, { sessionId: s.sessionId, prompt: [{ type: "text", text: "use email, not username" }] });
   expect(r).toEqual({ disposition: "steer_accepted" });
   expect((await p).stopReason).toBe("end_turn");

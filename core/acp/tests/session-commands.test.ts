@@ -35,13 +35,14 @@ describe.skipIf(skip)("ACP session commands and MCP prompts", () => {
     const c = connect(env);
     cleanups.push(() => env.cleanup(), () => llm.close(), () => c.close());
     await c.conn.initialize(initParams({}));
+    const since = c.editor.mark();
     const s = await c.conn.newSession({ cwd: env.workspace, mcpServers: [] });
     const lists = () => c.editor.updates.filter((u) => u.update.sessionUpdate === "available_commands_update").map((u) => (u.update as { availableCommands: Cmd[] }).availableCommands);
-    await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
+    await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update", since);
     expect(lists()[0]!.map((x) => x.name)).toEqual(expect.arrayContaining(["mode", "model", "compact", "mcp", "docs"]));
     // A second update once server-everything is up, with its prompts.
     const hasPrompt = (l: Cmd[]) => l.some((x) => x.name === "mcp__everything__args-prompt");
-    await Promise.race([c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update" && hasPrompt((u.update as { availableCommands: Cmd[] }).availableCommands)), Bun.sleep(60_000)]);
+    await Promise.race([c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update" && hasPrompt((u.update as { availableCommands: Cmd[] }).availableCommands), since), Bun.sleep(60_000)]);
     const last = lists().at(-1)!;
     expect(last.find((x) => x.name === "mcp__everything__args-prompt")).toEqual({ name: "mcp__everything__args-prompt", description: "A prompt with two arguments, one required and one optional", input: { hint: "<city> [state]" } });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page, Route } from "playwright-core";
 import { waitFor } from "./helpers.ts";
-import { haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+import { haveChromium, nextResponse, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI busy state under slow responses: /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
@@ -57,7 +57,7 @@ describe.skipIf(!haveChromium)("web UI busy state under slow responses", () => {
     rig.llm.push({ text: "a first draft", until: held }, { text: "the revised answer" });
     await say(page, "first words");
     await page.waitForSelector("#cancel:not([hidden])");
-    const steered = page.waitForResponse((r) => r.url().endsWith("/steer") && r.ok());
+    const steered = nextResponse(page, "POST", /\/steer$/);
     await say(page, "second words");
     expect(await (await steered).json()).toEqual({ disposition: "steer_accepted" });
     release();

@@ -30,7 +30,8 @@ test("a cancel sent while the prompt's session is still loading cancels that tur
   const id = created.id as string;
   rig.llm.push({ text: "first answer" });
   expect((await rig.call(`/api/sessions/${id}/prompt`, "POST", { prompt: "hello" })).status).toBe(202);
-  await waitFor("the first turn's end", async () => !(await rig.call(`/api/sessions/${id}/resume`, "POST")).body.busy, 20_000);
+  // Not busy before the turn has started proves nothing: the model's request must have come first.
+  await waitFor("the first turn's end", async () => rig.llm.chatRequests().length === 1 && !(await rig.call(`/api/sessions/${id}/resume`, "POST")).body.busy, 20_000);
 
   // The first server lets go of it; a second server on the same home and
   // workspace has it on disk but not loaded. Its resume waits on a gate the test opens.

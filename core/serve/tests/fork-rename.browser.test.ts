@@ -4,12 +4,11 @@
 // tab following live; Esc cancels; a phone-sized screen stays usable.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { haveChromium, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
+import { haveChromium, pageErrors, say, sessionOf, sessionShown, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI fork/rename browser tests: /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
 
-const sessionOf = (page: Page) => decodeURIComponent(/\/sessions\/([^/]+)$/.exec(new URL(page.url()).pathname)?.[1] ?? "");
 const turnsOf = (page: Page, id: string) =>
   page.evaluate(async (sid) => ((await (await fetch(`/api/sessions/${sid}/history`)).json()).events as { type: string; prompt?: string }[]).filter((e) => e.type === "turn_start").map((e) => e.prompt), id);
 const rowTitle = (page: Page, id: string) => page.locator(`#session-list [data-session="${id}"] .title`);
@@ -60,12 +59,14 @@ describe.skipIf(!haveChromium)("web UI fork and rename", () => {
 
     // Back to the original through the link; Fork in its row copies the whole conversation.
     await page.click("#forked-from");
-    await page.waitForFunction((o) => location.pathname.endsWith(o), orig);
-    await page.waitForFunction(() => document.querySelectorAll(".msg.user").length === 2);
+    // The fork on screen has two prompts too: wait for the original to be drawn, not for the count.
+    await sessionShown(page, orig);
+    expect(await page.locator(".msg.user").count()).toBe(2);
     await page.locator(`#session-list [data-session="${orig}"]`).hover();
     await page.click(`#session-list [data-session="${orig}"] button.fork`);
     await page.waitForFunction((ids) => !ids.some((x) => location.pathname.endsWith(x)), [orig, fork]);
-    await page.waitForFunction(() => document.querySelectorAll(".msg.user").length === 2);
+    await sessionShown(page, sessionOf(page));
+    expect(await page.locator(".msg.user").count()).toBe(2);
     expect(await page.inputValue("#prompt")).toBe("");
     expect(await turnsOf(page, sessionOf(page))).toEqual(["first question", "second question"]);
     expect(pageErrors(page)).toEqual([]);

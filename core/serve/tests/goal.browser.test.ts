@@ -2,7 +2,7 @@
 // box starts it, the goal bar follows it (status, Pause/Resume), goal turns
 // show as one line, and the loop reaches the scripted model.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { haveChromium, pageErrors, startRig, type UiRig } from "./ui-helpers.ts";
+import { haveChromium, nextResponse, pageErrors, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI goal mode: /usr/bin/chromium not found (Debian: chromium)");
@@ -27,7 +27,7 @@ describe.skipIf(!haveChromium)("web UI goal mode", () => {
     await page.keyboard.press("Enter");
     await page.locator("#goal-bar").getByText("finish both halves").waitFor();
     expect(await page.locator("#goal-status").textContent()).toBe("active");
-    const pauseSent = page.waitForResponse((r) => /\/goal$/.test(new URL(r.url()).pathname) && (r.request().postData() ?? "").includes("pause") && r.ok());
+    const pauseSent = nextResponse(page, "POST", /\/goal$/, "pause");
     await page.click("#goal-pause");
     await pauseSent;
     release();

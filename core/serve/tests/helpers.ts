@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { pollFor } from "../../testing/fresh-wait.ts";
 
 export const repoRoot = resolve(import.meta.dir, "..", "..", "..");
 export const cliMain = join(repoRoot, "cli", "main.ts");
@@ -10,14 +11,9 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `reasonix-serve-${prefix}-`));
 }
 
+/** Poll `fn` until it returns something truthy (core/testing/fresh-wait.ts); `fn` should test a state the test's action causes. */
 export async function waitFor<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v) return v;
-    await Bun.sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return (await pollFor(what, fn, (v) => !!v, { timeoutMs, everyMs: 25 })) as T;
 }
 
 export interface ServeProc {

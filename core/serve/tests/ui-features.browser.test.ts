@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { CHROMIUM, haveChromium, LAUNCH_ARGS, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
+import { causes, CHROMIUM, haveChromium, LAUNCH_ARGS, newSession, nextResponse, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI v2 browser tests: /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
@@ -154,10 +154,11 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
   test("permission mode switch: auto writes without asking", async () => {
     rig.llm.push({ toolCalls: [{ name: "write_file", arguments: { path: "auto.txt", content: "no card\n" } }] }, { text: "Wrote it in auto mode." });
     const page = await rig.open();
-    await page.click("#new-session");
-    await page.waitForSelector("#mode");
+    await newSession(page);
+    // The box shows "auto" as soon as it is picked; the prompt must wait for the server to have it.
+    const switched = nextResponse(page, "POST", /\/mode$/, "auto");
     await page.selectOption("#mode", "auto");
-    await page.waitForFunction(() => (document.querySelector("#mode") as HTMLSelectElement).value === "auto");
+    await switched;
     await say(page, "write auto.txt");
     await page.waitForSelector(".msg.assistant >> text=Wrote it in auto mode.");
     expect(await page.getByRole("button", { name: "Allow once" }).count()).toBe(0);
@@ -187,8 +188,7 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
     const page = await rig.open();
     const before = await page.locator("#session-list li").count();
     expect(before).toBeGreaterThan(1);
-    await page.fill("#session-search", "temporary");
-    await page.waitForFunction(() => document.querySelectorAll("#session-list li").length === 0 || document.querySelectorAll("#session-list li").length < 3);
+    await causes(page, () => page.fill("#session-search", "temporary"), (n: number) => document.querySelectorAll("#session-list li").length < n, before);
     await page.fill("#session-search", "zzz-no-such-session");
     await page.waitForSelector("#session-list >> text=No matching sessions.");
     await page.fill("#session-search", "");
@@ -213,7 +213,7 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
     writeFileSync(join(rig.workspace, "axe.txt"), "one\ntwo\n");
     rig.llm.push({ text: ANSWER, reasoning: "thinking about it" }, { toolCalls: [{ name: "edit_file", arguments: { path: "axe.txt", old_string: "two", new_string: "three" } }] });
     const desk = await rig.open("/", { bypassCSP: true });
-    await desk.click("#new-session");
+    await newSession(desk);
     await say(desk, "show everything");
     await desk.waitForSelector(".msg.assistant >> text=Done.");
     await desk.waitForFunction(() => !document.querySelector("#cancel:not([hidden])"));

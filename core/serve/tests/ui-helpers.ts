@@ -87,6 +87,47 @@ export async function startRig(o: RigOptions = {}): Promise<UiRig> {
   };
 }
 
+/**
+ * Do `action`, then wait until `fn(arg)` holds in the page. `fn` must be false
+ * just before the action: a condition that already held would end the wait
+ * before the action had any effect (core/testing/fresh-wait.ts), so that is an error at once.
+ */
+export async function causes<A>(page: Page, action: () => Promise<unknown>, fn: (arg: A) => boolean, arg?: A, opts: { timeout?: number } = {}): Promise<void> {
+  // (playwright's own types for a page function with an argument do not accept a generic one.)
+  const pageFn = fn as (arg: unknown) => boolean;
+  if (await page.evaluate(pageFn, arg)) throw new Error(`this wait is already satisfied before the action: ${fn.toString().slice(0, 200)}`);
+  await action();
+  await page.waitForFunction(pageFn, arg, opts);
+}
+
+/** The session open in the page (from its address), or "". */
+export const sessionOf = (page: Page): string => decodeURIComponent(/\/sessions\/([^/]+)$/.exec(new URL(page.url()).pathname)?.[1] ?? "");
+
+/**
+ * Wait until session `id` is open AND drawn: its row in the list is marked
+ * current and the transcript is past "Opening the session…". The address
+ * changes before the page redraws, so it alone would let a test read the
+ * previous session's messages.
+ */
+export const sessionShown = (page: Page, id: string, opts: { timeout?: number } = {}) =>
+  page.waitForFunction((sid) => !!document.querySelector(`#session-list [data-session="${CSS.escape(sid)}"] [aria-current="page"]`) && !(document.querySelector("#transcript")?.textContent ?? "").includes("Opening the session…"), id, opts);
+
+/** Click "+ New session" and wait until the new session is open and drawn; returns its id. */
+export async function newSession(page: Page): Promise<string> {
+  await causes(page, () => page.click("#new-session"), (was: string) => location.pathname.startsWith("/sessions/") && location.pathname !== was, new URL(page.url()).pathname);
+  const id = sessionOf(page);
+  await sessionShown(page, id);
+  return id;
+}
+
+/**
+ * The next successful response (from this call on) to `method` on a path
+ * matching `path` (and, with `body`, a request body containing it): start it
+ * before the action, await it after.
+ */
+export const nextResponse = (page: Page, method: string, path: RegExp, body?: string) =>
+  page.waitForResponse((r) => r.request().method() === method && path.test(new URL(r.url()).pathname) && (body === undefined || (r.request().postData() ?? "").includes(body)) && r.ok());
+
 /** Type a prompt and send it with Enter. */
 export async function say(page: Page, text: string): Promise<void> {
   await page.fill("#prompt", text);
