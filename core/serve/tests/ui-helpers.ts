@@ -136,10 +136,16 @@ export async function say(page: Page, text: string): Promise<void> {
 
 /** Type a command; close the `/` menu if it opened (Enter would pick from it), then send. */
 export async function command(page: Page, text: string): Promise<void> {
+  // A /word with nothing after it opens the / menu once the catalog answers, and Enter would then pick an
+  // entry; wait for the menu's answer to this very text (the composer counts them), close it if it opened.
+  const settled = () => page.locator("#prompt").evaluate((el) => Number((el as HTMLElement).dataset.slashSettled ?? 0));
+  const menuQuery = /^\/[\w.:-]*$/.test(text);
+  const before = menuQuery ? await settled() : 0;
   await page.fill("#prompt", text);
-  const menu = page.locator('ul[aria-label="Commands"] li');
-  await menu.first().waitFor({ timeout: 5000 }).catch(() => {});
-  if (await menu.count()) await page.press("#prompt", "Escape");
+  if (menuQuery) {
+    await page.waitForFunction((n) => Number((document.querySelector("#prompt") as HTMLElement | null)?.dataset.slashSettled ?? 0) > n, before);
+    if (await page.locator('ul[aria-label="Commands"] li').count()) await page.press("#prompt", "Escape");
+  }
   await page.press("#prompt", "Enter");
 }
 

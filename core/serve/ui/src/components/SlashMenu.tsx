@@ -19,6 +19,8 @@ export interface CommandItem {
 export interface SlashState {
   items: CommandItem[];
   active: number;
+  /** Counts the /queries whose matches have been applied (rendered as data-slash-settled, so a test can wait for the menu's answer to what it typed). */
+  settled: number;
   onInput(): void;
   onKey(e: KeyboardEvent): boolean;
   pick(i: number): void;
@@ -29,6 +31,7 @@ const SLASH = /^\/([\w.:-]*)$/;
 export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashState {
   const [items, setItems] = useState<CommandItem[]>([]);
   const [active, setActive] = useState(0);
+  const [settled, setSettled] = useState(0);
   const catalog = useRef<Promise<CommandItem[]> | null>(null);
   const req = useRef(0);
   const query = () => {
@@ -47,6 +50,7 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
   return {
     items,
     active,
+    settled,
     pick,
     onInput() {
       const q = query();
@@ -60,6 +64,7 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
         const low = q.toLowerCase();
         setItems(all.filter((c) => c.name.toLowerCase().startsWith(low)).slice(0, 12));
         setActive(0);
+        setSettled((n) => n + 1);
       });
     },
     onKey: (e) => listboxKey(e, items.length, active, setActive, pick, () => setItems([])),
