@@ -189,6 +189,24 @@ test("--http serves the same tools over Streamable HTTP behind a bearer token", 
   expect(end.event.reason).toBe("done");
 });
 
+test("reasonix_events never waits past the SDK client's default request timeout: timeout_seconds is capped at 50 s and the answer says so", async () => {
+  const { DEFAULT_REQUEST_TIMEOUT_MSEC } = await import("@modelcontextprotocol/sdk/shared/protocol.js");
+  const { EVENTS_MAX_WAIT_SECONDS } = await import("../../core/mcp/server/server.ts");
+  expect(EVENTS_MAX_WAIT_SECONDS).toBe(50);
+  // Room for the answer to travel before a client on the default timeout gives up.
+  expect(EVENTS_MAX_WAIT_SECONDS * 1000).toBeLessThanOrEqual(DEFAULT_REQUEST_TIMEOUT_MSEC - 10_000);
+  const s = await serve([{ text: "done" }]);
+  const schema = (await s.client.listTools()).tools.find((t) => t.name === "reasonix_events")!.inputSchema as any;
+  expect(schema.properties.timeout_seconds.maximum).toBe(EVENTS_MAX_WAIT_SECONDS);
+  const run = await s.call("reasonix_run", { prompt: "hi" });
+  await s.untilEnd(run.data.session_id);
+  // since 0: events are there, so the answer is immediate; it reports the wait it would have used.
+  for (const [asked, applied] of [[60, 50], [3600, 50], [7, 7], [0, 0]] as const) {
+    const r = await s.call("reasonix_events", { session_id: run.data.session_id, since: 0, timeout_seconds: asked });
+    expect([asked, r.isError, r.data.wait_seconds]).toEqual([asked, false, applied]);
+  }
+});
+
 /** One raw POST (node:http, so Host and Origin are exactly what we say) of an initialize request. */
 function rawInitialize(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   const u = new URL(url);
