@@ -41,7 +41,7 @@ const providerFields: Record<string, FieldSpec> = {
   prices: {
     type: "table",
     doc: "price per million tokens, for cost receipts",
-    fields: { input: num("input tokens"), output: num("output tokens"), cache_hit: num("cached input tokens (default: input)"), currency: str("currency label", "USD") },
+    fields: { input: num("input tokens"), output: num("output tokens"), cache_hit: num("cached input tokens (default: input)"), cache_write: num("input tokens written to the prompt cache (default: input; Anthropic charges 1.25× input)"), currency: str("currency label", "USD") },
   },
 };
 

@@ -17,6 +17,8 @@ export interface Usage {
   outputTokens: number;
   /** Prompt tokens served from the provider's cache. */
   cacheHitTokens: number;
+  /** Prompt tokens written to the provider's cache (Anthropic), part of inputTokens; priced apart. */
+  cacheWriteTokens?: number;
   /** Reasoning tokens when the provider reports them. */
   reasoningTokens?: number;
 }

@@ -109,6 +109,29 @@ const finishOf = (r: string | undefined): FinishReason =>
           ? "refusal"
           : "other";
 
+/** The usage fields Anthropic reports: input_tokens excludes cache reads and writes. */
+interface RawUsage { input_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens?: number }
+
+/**
+ * Fold one usage object (message_start's, or message_delta's cumulative one)
+ * into what was reported so far, then into `usage`: input counts uncached,
+ * cache-read and cache-written tokens; writes are also kept apart (priced higher).
+ */
+function readUsage(usage: Usage, reported: RawUsage, u: unknown): void {
+  if (!u || typeof u !== "object") return;
+  for (const k of ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens"] as const) {
+    const v = (u as Record<string, unknown>)[k];
+    if (typeof v === "number" && Number.isFinite(v)) reported[k] = v;
+  }
+  const read = reported.cache_read_input_tokens ?? 0;
+  const write = reported.cache_creation_input_tokens ?? 0;
+  usage.cacheHitTokens = read;
+  usage.inputTokens = (reported.input_tokens ?? 0) + read + write;
+  usage.outputTokens = reported.output_tokens ?? 0;
+  if (write > 0) usage.cacheWriteTokens = write;
+  else delete usage.cacheWriteTokens;
+}
+
 class AnthropicProvider extends ConfiguredProvider implements Provider {
   readonly kind = "anthropic";
 
@@ -144,6 +167,7 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
 
     const blocks: ({ type: "text"; text: string } | ThinkingBlock | { type: "tool_use"; id: string; name: string; json: string })[] = [];
     const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
+    const reported: RawUsage = {};
     let stopReason: string | undefined;
     let stopped = false;
     try {
@@ -156,14 +180,9 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
           throw new ProviderError("stream_cut", `${who(ctx)} sent malformed stream data (${ev.data.slice(0, 80)})`);
         }
         switch (d.type ?? ev.event) {
-          case "message_start": {
-            const u = d.message?.usage ?? {};
-            const cacheRead = Number(u.cache_read_input_tokens ?? 0);
-            usage.cacheHitTokens = cacheRead;
-            usage.inputTokens = Number(u.input_tokens ?? 0) + cacheRead + Number(u.cache_creation_input_tokens ?? 0);
-            usage.outputTokens = Number(u.output_tokens ?? 0);
+          case "message_start":
+            readUsage(usage, reported, d.message?.usage);
             break;
-          }
           case "content_block_start": {
             const b = d.content_block ?? {};
             if (b.type === "tool_use") blocks[d.index] = { type: "tool_use", id: b.id, name: b.name, json: "" };
@@ -191,7 +210,8 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
           }
           case "message_delta":
             if (d.delta?.stop_reason) stopReason = d.delta.stop_reason;
-            if (d.usage?.output_tokens !== undefined) usage.outputTokens = Number(d.usage.output_tokens);
+            // Cumulative: what it reports replaces what message_start said (some endpoints report input only here).
+            readUsage(usage, reported, d.usage);
             break;
           case "message_stop":
             // The answer is complete: do not wait for the server to close.

@@ -122,7 +122,7 @@ export interface ProviderConfig {
   thinking?: "auto" | "enabled" | "disabled" | "adaptive";
   /** Default reasoning effort for this entry (a session's /effort overrides it). */
   reasoning_effort?: string;
-  prices?: { input?: number; output?: number; cache_hit?: number; currency?: string };
+  prices?: { input?: number; output?: number; cache_hit?: number; cache_write?: number; currency?: string };
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });

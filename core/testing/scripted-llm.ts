@@ -25,6 +25,8 @@ export interface ScriptedUsage {
   input?: number;
   output?: number;
   cacheHit?: number;
+  /** Anthropic: input tokens written to the prompt cache (cache_creation_input_tokens). */
+  cacheWrite?: number;
   reasoning?: number;
 }
 
@@ -36,6 +38,12 @@ export interface ReplyStep {
   signature?: string;
   toolCalls?: ScriptedToolCall[];
   usage?: ScriptedUsage;
+  /**
+   * Anthropic: where the input usage goes. "start" (default) on message_start;
+   * "delta" only on message_delta (cumulative), message_start saying 0 — as
+   * some compatible endpoints do.
+   */
+  anthropicUsageIn?: "start" | "delta";
   /** Split text, reasoning and tool arguments into pieces of this many characters (default 7). */
   chunkSize?: number;
   /** Send only the first N SSE events, then break the stream. */
