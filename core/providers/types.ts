@@ -26,6 +26,12 @@ export type Message =
       reasoning?: string;
       thinkingBlocks?: ThinkingBlock[];
       toolCalls?: ToolCall[];
+      /**
+       * Anthropic: the answer's content blocks exactly as they came, kept when
+       * the provider ran server tools (server_tool_use, web_search_tool_result…)
+       * or paused the turn, and sent back verbatim on later steps.
+       */
+      anthropicContent?: Record<string, unknown>[];
     }
   | { role: "tool"; callId: string; name: string; content: string; isError?: boolean };
 

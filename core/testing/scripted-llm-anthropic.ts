@@ -71,6 +71,13 @@ function anthropicFrames(step: ReplyStep, req: RecordedRequest, n: number, cache
     frames.push(ev("content_block_stop", { type: "content_block_stop", index }));
     index++;
   }
+  for (const b of step.serverBlocks ?? []) {
+    const { input, ...rest } = b;
+    frames.push(ev("content_block_start", { type: "content_block_start", index, content_block: input === undefined ? b : { ...rest, input: {} } }));
+    if (input !== undefined) for (const p of pieces(JSON.stringify(input), size)) frames.push(ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: p } }));
+    frames.push(ev("content_block_stop", { type: "content_block_stop", index }));
+    index++;
+  }
   (step.toolCalls ?? []).forEach((c, i) => {
     frames.push(ev("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id ?? `toolu_${n}_${i}`, name: c.name, input: {} } }));
     for (const p of pieces(argText(c.arguments), size)) frames.push(ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: p } }));

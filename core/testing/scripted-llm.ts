@@ -44,6 +44,12 @@ export interface ReplyStep {
    * some compatible endpoints do.
    */
   anthropicUsageIn?: "start" | "delta";
+  /**
+   * Anthropic: server-side content blocks (server_tool_use, web_search_tool_result…)
+   * streamed after the text, as Anthropic does when it runs a server tool; a
+   * block's `input` streams as input_json_delta.
+   */
+  serverBlocks?: Record<string, unknown>[];
   /** Split text, reasoning and tool arguments into pieces of this many characters (default 7). */
   chunkSize?: number;
   /** Send only the first N SSE events, then break the stream. */
