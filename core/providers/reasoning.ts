@@ -174,9 +174,9 @@ export function applyAnthropicThinking(body: Record<string, unknown>, cfg: Provi
   }
 }
 
-/** Responses API: `reasoning: {effort}` on OpenAI's scale (none included). */
+/** Responses API: `reasoning: {effort}` on OpenAI's scale (none included); nothing when thinking is disabled. */
 export function applyResponsesReasoning(body: Record<string, unknown>, cfg: ProviderConfig, effort: string | undefined): void {
-  if (cfg.capability === "plain") return;
+  if (cfg.capability === "plain" || cfg.thinking === "disabled") return;
   const want = effort ?? cfg.reasoning_effort;
   if (!want) return;
   const e = want === "none" ? "none" : effortFor({ vendor: "openai", replay: "none", tokenField: "max_tokens", efforts: ["minimal", "low", "medium", "high", "xhigh"] }, want);

@@ -32,6 +32,8 @@ export type Message =
        * or paused the turn, and sent back verbatim on later steps.
        */
       anthropicContent?: Record<string, unknown>[];
+      /** Responses: the answer's reasoning items (encrypted, without ids), sent back on later steps since nothing is stored. */
+      reasoningItems?: Record<string, unknown>[];
     }
   | { role: "tool"; callId: string; name: string; content: string; isError?: boolean };
 

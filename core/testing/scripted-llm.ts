@@ -50,6 +50,8 @@ export interface ReplyStep {
    * block's `input` streams as input_json_delta.
    */
   serverBlocks?: Record<string, unknown>[];
+  /** Responses: the event that reports an incomplete response (default response.incomplete; some servers send response.completed with status "incomplete"). */
+  incompleteEvent?: "response.incomplete" | "response.completed";
   /** Split text, reasoning and tool arguments into pieces of this many characters (default 7). */
   chunkSize?: number;
   /** Send only the first N SSE events, then break the stream. */
