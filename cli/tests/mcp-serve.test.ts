@@ -80,6 +80,8 @@ test("lists its tools, runs a read-only task to completion, resumes, rolls back;
   // Code rollback changes files: refused read-only; the conversation alone is fine.
   const code = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "code" });
   expect(code.isError).toBe(true);
+  expect(code.text).toContain("error: a code rollback restores files, and this server is read-only");
+  expect(code.text).not.toContain("permission mode");
   const conv = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "conversation" });
   expect(conv.text).not.toContain("error");
   expect(conv.isError).toBe(false);
