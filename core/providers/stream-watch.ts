@@ -229,6 +229,6 @@ async function checkEventStream(res: Response, ctx: ProviderCtx): Promise<Respon
   const ct = type.split(";")[0]!.trim();
   throw new ProviderError(
     "bad_response",
-    `${who(ctx)} answered HTTP 200 with content-type ${ct} instead of an event stream${detail}; check base_url on [[providers]] "${ctx.provider}" (it should be the API root, e.g. https://${ctx.host ?? "host"}/v1) and that the endpoint streams`,
+    `${who(ctx)} answered HTTP 200 with content-type ${ct} instead of an event stream${detail}; check base_url on [[providers]] "${ctx.provider}" (it should be the API root, e.g. ${ctx.origin ?? `https://${ctx.host ?? "host"}`}/v1) and that the endpoint streams`,
   );
 }
