@@ -164,7 +164,8 @@ export default defineCommand<RunArgs>({
         result: finalText,
         ...(errorText ? { error: errorText } : {}),
         ...(warnings.length ? { warnings: warnings.map((w) => w.message) } : {}),
-        usage: lastUsage?.total ?? null,
+        // What was counted: this run's, else the session's so far (a resumed session), else nothing yet.
+        usage: lastUsage?.total ?? session.history().findLast((e): e is Extract<EngineEvent, { type: "usage" }> => e.type === "usage")?.total ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 },
         cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
         ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
         ...(lastUsage?.byRole ? { usage_by_role: lastUsage.byRole } : {}),

@@ -168,6 +168,18 @@ describe("finish reasons", () => {
   }
 });
 
+describe("json output on a failed run", () => {
+  test("usage is what was counted, never null: zeros when nothing was, the session's total on a resumed session", async () => {
+    const { ce } = await setup("openai", [{ kind: "error", status: 400, message: "bad model" }, { text: "one" }, { kind: "error", status: 400, message: "bad again" }]);
+    const first = JSON.parse((await runCli(ce, ["run", "--output-format", "json", "say it"])).stdout);
+    expect([first.reason, first.usage]).toEqual(["error", { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }]);
+    const ok = JSON.parse((await runCli(ce, ["run", "--output-format", "json", "say it"])).stdout);
+    expect(ok.usage).toEqual({ inputTokens: 100, outputTokens: 20, cacheHitTokens: 0 });
+    const failed = JSON.parse((await runCli(ce, ["run", "-c", "--output-format", "json", "more"])).stdout);
+    expect([failed.reason, failed.usage]).toEqual(["error", { inputTokens: 100, outputTokens: 20, cacheHitTokens: 0 }]);
+  });
+});
+
 describe("empty answers and reasoning on stderr", () => {
   test("an empty final answer exits 1 with a clear message", async () => {
     const { ce } = await setup("openai", [{ text: "" }, { text: "", reasoning: "only thoughts" }]);
