@@ -177,8 +177,12 @@ export default defineCommand<RunArgs>({
       if (lastUsage) {
         const t = lastUsage.turn;
         const c = lastUsage.cost;
-        const cost = c ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${lastUsage.cacheSaved ? `, cache saved ${lastUsage.cacheSaved.toFixed(4)}` : ""})` : "";
-        err.write(dim(`this turn: ${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${cost} · session ${session.id}\n`, err));
+        // Steps whose provider reported no usage have unknown tokens (and cost), not zero.
+        const cost = c && !t.unreported ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${lastUsage.cacheSaved ? `, cache saved ${lastUsage.cacheSaved.toFixed(4)}` : ""})` : "";
+        const counts = t.unreported && !t.inputTokens && !t.outputTokens
+          ? "tokens unknown (the provider reported no usage)"
+          : `${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${t.unreported ? ` (and ${t.unreported} step${t.unreported === 1 ? "" : "s"} the provider reported no usage for)` : ""}`;
+        err.write(dim(`this turn: ${counts}${cost} · session ${session.id}\n`, err));
         if (lastUsage.byRole) err.write(dim(`of the session's spend: ${roleSpendText(lastUsage.byRole, c?.currency)}\n`, err));
       }
       if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);

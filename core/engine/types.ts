@@ -21,6 +21,8 @@ export interface Usage {
   cacheWriteTokens?: number;
   /** Reasoning tokens when the provider reports them. */
   reasoningTokens?: number;
+  /** Model steps counted here whose provider reported no usage: their tokens are unknown, not zero. */
+  unreported?: number;
 }
 
 export interface TodoItem {

@@ -171,7 +171,7 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
     const message = { role: "assistant" as const, content: content || refusal, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}), ...(items.length ? { reasoningItems: items } : {}) };
     const finishReason: FinishReason = finish !== "stop" ? finish : refusal && !content ? "refusal" : toolCalls.length ? "tool_calls" : "stop";
     const limit = Number(body.max_output_tokens ?? 0);
-    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
+    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0, unreported: 1 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {

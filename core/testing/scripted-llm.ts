@@ -69,7 +69,7 @@ export interface ReplyStep {
    * choices, as OpenAI does with stream_options.include_usage; "deepseek"
    * puts it on the finish chunk, as DeepSeek does.
    */
-  usageStyle?: "openai" | "deepseek";
+  usageStyle?: "openai" | "deepseek" | "none";
   /** Send a garbled data line after the first N events, then end the stream. */
   malformedAfter?: number;
   /** Send the first N events, then hold the connection open without a byte (a stalled stream). */
@@ -313,7 +313,8 @@ function openaiFrames(step: ReplyStep, req: RecordedRequest, n: number): string[
     ...(u.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {}),
   };
   const finish = step.finishReason ?? (step.toolCalls?.length ? "tool_calls" : "stop");
-  if (deepseek) frames.push(chunk({ content: "" }, finish, { usage }));
+  if (step.usageStyle === "none") frames.push(chunk({}, finish));
+  else if (deepseek) frames.push(chunk({ content: "" }, finish, { usage }));
   else {
     frames.push(chunk({}, finish));
     frames.push(sse({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [], usage }));
