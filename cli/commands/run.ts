@@ -1,6 +1,6 @@
 import { defineCommand } from "../command.ts";
 import type { EngineEvent } from "../../core/engine/types.ts";
-import { roleSpendText } from "../../core/sessions/cost.ts";
+import { cacheSavedText, roleSpendText } from "../../core/sessions/cost.ts";
 import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
 
 interface RunArgs {
@@ -178,7 +178,7 @@ export default defineCommand<RunArgs>({
         const t = lastUsage.turn;
         const c = lastUsage.cost;
         // Steps whose provider reported no usage have unknown tokens (and cost), not zero.
-        const cost = c && !t.unreported ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${lastUsage.cacheSaved ? `, cache saved ${lastUsage.cacheSaved.toFixed(4)}` : ""})` : "";
+        const cost = c && !t.unreported ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${cacheSavedText(lastUsage.cacheSaved, (n) => n.toFixed(4))})` : "";
         const counts = t.unreported && !t.inputTokens && !t.outputTokens
           ? "tokens unknown (the provider reported no usage)"
           : `${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${t.unreported ? ` (and ${t.unreported} step${t.unreported === 1 ? "" : "s"} the provider reported no usage for)` : ""}`;

@@ -126,4 +126,7 @@ test("Anthropic: cache writes and input reported only on message_delta are count
   expect(report.turns.map((t) => t.cost)).toEqual([0.0375, 0.011775]);
   // Hits saved 8000×2.7, the writes cost 8500×0.75 more than plain input.
   expect(report.saved).toBeCloseTo((8_000 * 2.7 - 8_500 * 0.75) / 1e6, 10);
+  expect(formatCostReport(report)).toContain("cache saved 0.0152 USD");
+  // While the writes have cost more than reads saved, that is said as such, not as a negative saving.
+  expect(formatCostReport({ ...report, saved: -0.006 })).toContain("cache writes cost 0.0060 USD more than they saved so far");
 });
