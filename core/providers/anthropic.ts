@@ -124,7 +124,8 @@ function readUsage(usage: Usage, reported: RawUsage, u: unknown): void {
   if (!u || typeof u !== "object") return;
   for (const k of ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens"] as const) {
     const v = (u as Record<string, unknown>)[k];
-    if (typeof v === "number" && Number.isFinite(v)) reported[k] = v;
+    // Counts are cumulative: a later report never lowers one (some endpoints send 0 for what they reported before).
+    if (typeof v === "number" && Number.isFinite(v)) reported[k] = Math.max(reported[k] ?? 0, v);
   }
   const read = reported.cache_read_input_tokens ?? 0;
   const write = reported.cache_creation_input_tokens ?? 0;
