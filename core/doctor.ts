@@ -7,6 +7,7 @@ import { entryModels, providerEntries } from "./providers/config.ts";
 import { SecretStore } from "./secrets/dotenv.ts";
 import { defaultProvider } from "./setup/providers.ts";
 import { sandboxDoctorCheck } from "./sandbox/doctor.ts";
+import type { DoctorCheck } from "./doctor-check.ts";
 import { buildInfo, platformId } from "./version.ts";
 import { trustReport, type TrustReport } from "./trust/report.ts";
 
@@ -40,7 +41,7 @@ export interface DoctorReport {
 }
 
 /** Checks other modules contribute: the bash sandbox probe reports here too. */
-export type DoctorCheck = () => Promise<{ name: string; found: boolean; path?: string; note?: string }>;
+export type { DoctorCheck };
 const doctorChecks: DoctorCheck[] = [sandboxDoctorCheck];
 
 /** Tools worth naming on this platform only (no sandbox-exec on Linux, no bwrap on macOS). */

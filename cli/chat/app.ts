@@ -2,7 +2,8 @@
 // own scrollback-friendly renderer (live.ts).
 import { Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings, TUI_KEYBINDINGS, truncateToWidth, type TUI } from "@mariozechner/pi-tui";
 import { errorMessage } from "../../core/errors.ts";
-import { decisionForKey, type Paint } from "./cards.ts";
+import { type Paint } from "./cards.ts";
+import { approvalBody, ApprovalPrompt } from "./approval.ts";
 import { atToken, ChatCompletions } from "./complete.ts";
 import { LiveRenderer } from "./live.ts";
 import { Picker } from "./picker.ts";
@@ -84,25 +85,37 @@ export async function runChatApp(
 
   const live = (w: number): string[] => {
     const out = transcript.live(w);
-    out.push(...steering.live(w));
-    for (const q of setup ? st.queue : earlyQueue) out.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
-    if (hint) out.push(c.yellow(hint));
-    if (picker) out.push(...picker.render(w));
+    const below: string[] = [];
+    below.push(...steering.live(w));
+    for (const q of setup ? st.queue : earlyQueue) below.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
+    if (hint) below.push(c.yellow(hint));
+    if (picker) below.push(...picker.render(w));
     else
       for (const l of editor.render(w)) {
         // pi-tui pads to the full width and colours each border cell: trim both.
         const t = l.replace(/ +$/, "");
-        out.push(/^─+$/.test(t) ? c.gray(t) : t);
+        below.push(/^─+$/.test(t) ? c.gray(t) : t);
       }
     if (!setup) {
-      out.push(c.dim("starting…"));
+      out.push(...below, c.dim("starting…"));
       return out;
     }
     // busySince is 0 for work a slash command started (/compact): no clock for it.
     const busy = st.session.busy ? `working${busySince ? ` ${Math.floor((Date.now() - busySince) / 1000)}s` : ""} · Esc cancels` : undefined;
-    out.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
+    below.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
+    const pending = transcript.approvals[0];
+    approval.sync(pending);
+    if (pending) {
+      // The body gets the rows the rest leaves (it scrolls when longer); the choices always show.
+      const prompt = approval.render(paint, pending, w, term.rows - 2 - below.length, editor.getText() === "", transcript.approvals.length - 1);
+      // What else is live (a parallel call's card, notes) only where the prompt leaves room.
+      out.splice(0, Math.max(0, out.length - Math.max(0, term.rows - 2 - below.length - prompt.length)));
+      out.push("", ...prompt);
+    }
+    out.push(...below);
     return out;
   };
+  const approval = new ApprovalPrompt(() => renderer.request());
   renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; } }, live);
 
   const pick = <T,>(title: string, items: PickItem<T>[]): Promise<T | undefined> =>
@@ -226,22 +239,30 @@ export async function runChatApp(
       return;
     }
     const pending = transcript.approvals[0];
-    if (pending && data.length === 1) {
-      const decision = decisionForKey(data);
-      if (decision) {
-        try {
-          st.session.approve(pending.callId, decision);
-        } catch (e) {
-          transcript.info([c.red(errorMessage(e))]);
-        }
-        // A refusal ends the turn: the next message is the place to say why.
-        if (decision === "deny") {
-          hint = "denied · type why (or what to do instead) and press Enter to tell the model";
-          clearTimeout(hintTimer);
-        }
-        renderer.request();
+    if (pending) {
+      if (matchesKey(data, "ctrl+o")) {
+        // The whole command or change, into the scrollback above.
+        transcript.info([c.dim(`── ${pending.summary}`), ...approvalBody(paint, pending, width())]);
         return;
       }
+      const taken = approval.key(data, pending, {
+        composerEmpty: editor.getText() === "",
+        feed: (d) => editor.handleInput(d),
+        answer: (decision) => {
+          try {
+            st.session.approve(pending.callId, decision);
+          } catch (e) {
+            transcript.info([c.red(errorMessage(e))]);
+          }
+          // A refusal ends the turn: the next message is the place to say why.
+          if (decision === "deny") {
+            hint = "denied · type why (or what to do instead) and press Enter to tell the model";
+            clearTimeout(hintTimer);
+          }
+          renderer.request();
+        },
+      });
+      if (taken) return renderer.request();
     }
     if (matchesKey(data, "ctrl+c")) {
       const now = Date.now();

@@ -103,21 +103,20 @@ export function outputLines(p: Paint, output: string, width: number, max: number
 /** An approval_request still waiting for an answer. */
 export type PendingApproval = Omit<Extract<EngineEvent, { type: "approval_request" }>, "type">;
 
-export function approvalLines(p: Paint, a: PendingApproval, width: number): string[] {
-  const head = truncateToWidth(`${p.yellow("?")} ${p.bold("Allow")} ${a.summary}`, width, "…");
-  return [
-    head,
-    ...changeLines(p, a.name, a.input, a.diff, width, 8),
-    truncateToWidth(`  ${p.bold("y")} once · ${p.bold("a")} this session · ${p.bold("p")} always (rule ${p.cyan(a.suggestedRule)}) · ${p.bold("n")} deny`, width, "…"),
-  ];
-}
-
 export const decisionText: Record<ApprovalDecision, string> = {
   once: "allowed once",
   session: "allowed for this session",
   persist: "allowed always",
+  persist_project: "allowed always in this project",
   deny: "denied",
 };
 
-const KEYS: Record<string, ApprovalDecision> = { y: "once", a: "session", p: "persist", n: "deny" };
-export const decisionForKey = (key: string): ApprovalDecision | undefined => KEYS[key.toLowerCase()];
+/** Where an "always" answer saved its rule, for the line that records the answer. */
+export function savedWhere(a: PendingApproval | undefined, d: ApprovalDecision): string | undefined {
+  const t = d === "persist" ? a?.persistTo?.user : d === "persist_project" ? a?.persistTo?.project : undefined;
+  return t ? `added ${t.rule} to ${t.path}` : undefined;
+}
+
+const WORDS: Record<string, ApprovalDecision> = { y: "once", yes: "once", a: "session", p: "persist", project: "persist_project", n: "deny", no: "deny" };
+/** Line mode: a whole line answers (y, a, p, project, n). */
+export const decisionForLine = (line: string): ApprovalDecision | undefined => WORDS[line.trim().toLowerCase()];

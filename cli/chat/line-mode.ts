@@ -4,7 +4,8 @@
 import { createInterface } from "node:readline";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
-import { callSummary, changeLines, decisionForKey, decisionText, plainPaint, type PendingApproval } from "./cards.ts";
+import { callSummary, changeLines, decisionForLine, decisionText, plainPaint, savedWhere, type PendingApproval } from "./cards.ts";
+import { approvalBody } from "./approval.ts";
 import { cleanText, scrub } from "./sanitize.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
@@ -74,13 +75,16 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         }
         breakLine();
         approvals.push(e);
-        for (const l of changeLines(plainPaint, e.name, e.input, e.diff, width(), 8)) println(l);
-        println(`? allow ${e.summary}: [y] once, [a] this session, [p] always (rule ${e.suggestedRule}), [n] deny`);
+        // The whole command or change, then the answers (a whole line each; "always" ones name their file).
+        for (const l of approvalBody(plainPaint, e, width())) println(l);
+        println(`? allow ${e.summary}: [y] once, [a] this session (rule ${e.suggestedRule}),${e.persistTo ? ` [p] always (adds ${e.persistTo.user.rule} to ${e.persistTo.user.path}), [project] always in this project (adds ${e.persistTo.project.rule} to ${e.persistTo.project.path}),` : ""} [n] deny`);
         break;
-      case "approval_resolved":
+      case "approval_resolved": {
+        const saved = savedWhere(approvals.find((a) => a.callId === e.callId), e.decision);
         approvals = approvals.filter((a) => a.callId !== e.callId);
-        println(`> ${decisionText[e.decision]}`);
+        println(`> ${decisionText[e.decision]}${saved ? ` (${saved})` : ""}`);
         break;
+      }
       case "tool_result": {
         const r = running.get(e.callId);
         running.delete(e.callId);
@@ -233,8 +237,8 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     const text = l.trim();
     const pending = approvals[0];
     if (pending) {
-      const d = decisionForKey(text.slice(0, 1));
-      if (d && text.length <= 3) {
+      const d = decisionForLine(text);
+      if (d && (pending.persistTo || (d !== "persist" && d !== "persist_project"))) {
         try {
           st.session.approve(pending.callId, d);
         } catch (e) {

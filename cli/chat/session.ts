@@ -3,9 +3,9 @@
 // front ends (full-screen and line mode) drive it.
 import { hostname } from "node:os";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, TodoItem, Usage } from "../../core/engine/types.ts";
+import { SessionHost } from "../../core/host/session-host.ts";
 
 export const MODE_CYCLE: PermissionMode[] = ["ask", "auto", "plan"];
-export const MODES: PermissionMode[] = ["ask", "auto", "yolo", "plan", "read-only"];
 
 export interface ChatOptions {
   engine: Engine;
@@ -24,8 +24,9 @@ export interface Stats {
 const zero = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });
 
 export class ChatState {
-  session!: EngineSession;
-  mode: PermissionMode;
+  /** The live session with the chat's mode and /effort choice, which follow it into the next session or model (core/host). */
+  private host: SessionHost | undefined;
+  private firstMode: PermissionMode;
   stats: Stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
   todos: TodoItem[] = [];
   queue: string[] = [];
@@ -33,7 +34,20 @@ export class ChatState {
   private listener: ((e: EngineEvent) => void) | undefined;
 
   constructor(readonly opts: ChatOptions) {
-    this.mode = opts.mode;
+    this.firstMode = opts.mode;
+  }
+
+  get session(): EngineSession {
+    return this.host!.session;
+  }
+
+  /** The session the chat opens with (setup); attach() routes its events. */
+  set session(s: EngineSession) {
+    this.host = new SessionHost(this.engine, s, { mode: this.mode, onSession: (next, prev) => this.follow(next, prev) });
+  }
+
+  get mode(): PermissionMode {
+    return this.host?.mode ?? this.firstMode;
   }
 
   get engine(): Engine {
@@ -41,22 +55,24 @@ export class ChatState {
   }
 
   get model(): string {
-    return (this.session as { model?: string }).model ?? this.opts.model ?? "";
+    return this.session.model || this.opts.model || "";
   }
 
   /** Route this session's events to `listener` (replaces the previous session). */
   async attach(session: EngineSession, listener: (e: EngineEvent) => void): Promise<void> {
-    const old = this.session;
-    this.unsubscribe?.();
-    this.session = session;
     this.listener = listener;
+    if (!this.host) this.session = session;
+    if (session === this.host!.session) await this.follow(session, session);
+    else await this.host!.replace(session);
+  }
+
+  /** The host's session changed (or is attached the first time): its events, fresh stats. */
+  private async follow(session: EngineSession, old: EngineSession): Promise<void> {
+    this.unsubscribe?.();
     this.stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
     this.todos = [];
-    session.setPermissionMode?.(this.mode);
-    // The /effort choice is the chat's, like the mode: it follows into the next session or model.
-    if (old?.reasoningEffort && !session.reasoningEffort) session.setReasoningEffort?.(old.reasoningEffort);
     this.unsubscribe = session.subscribe((e) => this.onEvent(e));
-    if (old && old !== session && old.id !== session.id) await this.leave(old);
+    if (old !== session && old.id !== session.id) await this.leave(old);
   }
 
   /** Close a session we move away from; one nothing was said in is deleted (no empty sessions in the list). */
@@ -73,20 +89,10 @@ export class ChatState {
     return s;
   }
 
-  /** Continue this conversation on another provider entry (the engine reopens it with that model). */
+  /** Continue this conversation on another provider entry (the engine reopens it with that model; on failure, with its old one). */
   async switchModel(model: string): Promise<EngineSession> {
-    const id = this.session.id;
-    await this.session.close().catch(() => {});
-    let s: EngineSession;
-    try {
-      s = await this.engine.resumeSession(id, { model });
-    } catch (e) {
-      // Keep the conversation open on its old model, then say why.
-      await this.attach(await this.engine.resumeSession(id), this.listener!);
-      throw e;
-    }
+    const s = await this.host!.switchModel(model);
     this.opts.model = model;
-    await this.attach(s, this.listener!);
     return s;
   }
 
@@ -97,8 +103,8 @@ export class ChatState {
   }
 
   setMode(mode: PermissionMode): void {
-    this.mode = mode;
-    this.session.setPermissionMode?.(mode);
+    if (this.host) this.host.setMode(mode);
+    else this.firstMode = mode;
   }
 
   cycleMode(): PermissionMode {

@@ -5,10 +5,12 @@ import { BUILTIN_PREFIX, type CommandRegistry } from "../../core/commands/regist
 import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { EFFORTS } from "../../core/providers/reasoning.ts";
-import { GOAL_COMMAND, runGoalCommand } from "../../core/goal/command.ts";
+import { runGoalCommand } from "../../core/goal/command.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
-import { compact, MODES, type ChatState } from "./session.ts";
+import { compact, type ChatState } from "./session.ts";
+import { PERMISSION_MODES as MODES } from "../../core/protocol/modes.ts";
+import { builtinCommandEntry } from "../../core/protocol/commands.ts";
 
 export interface PickItem<T> {
   label: string;
@@ -62,8 +64,7 @@ async function pickSession(ctx: SlashContext): Promise<string | undefined> {
 
 export const slashCommands: SlashCommand[] = [
   {
-    name: "help",
-    description: "Commands and keys",
+    ...builtinCommandEntry("help"),
     run: (ctx) => {
       const p = ctx.paint;
       const more = (ctx.commands?.catalog().entries ?? []).filter((e) => e.source !== "chat");
@@ -76,13 +77,12 @@ export const slashCommands: SlashCommand[] = [
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
         `  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn`,
         `  Ctrl-O expand the last output · Ctrl-L redraw · Ctrl-C clear, twice exit`,
-        `  @path reference a file (Tab completes) · approvals: y once, a session, p always, n deny`,
+        `  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)`,
       ]);
     },
   },
   {
-    name: "new",
-    description: "Start a new conversation",
+    ...builtinCommandEntry("new"),
     run: async (ctx) => {
       if (busyGuard(ctx)) return;
       await ctx.st.newSession();
@@ -90,8 +90,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "clear",
-    description: "Clear the screen and start a new conversation",
+    ...builtinCommandEntry("clear"),
     run: async (ctx) => {
       if (busyGuard(ctx)) return;
       ctx.clearScreen();
@@ -100,9 +99,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "model",
-    args: "[name]",
-    description: "Pick the model (the conversation goes on with it)",
+    ...builtinCommandEntry("model"),
     run: async (ctx, arg) => {
       if (busyGuard(ctx)) return;
       const models = ctx.st.engine.models();
@@ -124,9 +121,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "mode",
-    args: "[ask|auto|plan|yolo|read-only]",
-    description: "Permission mode for the rest of the session",
+    ...builtinCommandEntry("mode"),
     run: async (ctx, arg) => {
       let mode = arg as PermissionMode | undefined;
       if (!mode) mode = await ctx.pick("Permission mode", MODES.map((m) => ({ label: m, value: m, description: m === ctx.st.mode ? "current" : undefined })));
@@ -140,9 +135,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "effort",
-    args: "[none|minimal|low|medium|high|xhigh|max|default]",
-    description: "Reasoning effort for the rest of the session (each vendor maps it onto its own scale)",
+    ...builtinCommandEntry("effort"),
     run: async (ctx, arg) => {
       const session = ctx.st.session;
       if (!session.setReasoningEffort) return ctx.print([ctx.paint.yellow("this engine cannot change the reasoning effort")]);
@@ -161,8 +154,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "sessions",
-    description: "Sessions of this workspace",
+    ...builtinCommandEntry("sessions"),
     run: async (ctx) => {
       const list = await ctx.st.engine.listSessions();
       if (list.length === 0) return ctx.print(["no sessions yet"]);
@@ -170,9 +162,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "resume",
-    args: "[id]",
-    description: "Continue an earlier session",
+    ...builtinCommandEntry("resume"),
     run: async (ctx, arg) => {
       if (busyGuard(ctx)) return;
       const id = arg || (await pickSession(ctx));
@@ -186,8 +176,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "rewind",
-    description: "Go back to before an earlier prompt (code, conversation or both)",
+    ...builtinCommandEntry("rewind"),
     run: async (ctx) => {
       if (busyGuard(ctx)) return;
       const s = ctx.st.session;
@@ -213,8 +202,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "compact",
-    description: "Summarise the conversation to free context",
+    ...builtinCommandEntry("compact"),
     run: async (ctx) => {
       if (busyGuard(ctx)) return;
       ctx.print([ctx.paint.dim("compacting: the model summarizes the earlier conversation…")]);
@@ -224,8 +212,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "mcp",
-    description: "MCP servers: status, tools, prompts and resources",
+    ...builtinCommandEntry("mcp"),
     run: async (ctx) => {
       const r = await sessionCommand(ctx, "mcp");
       // Names and errors come from servers and config files: cleaned for the terminal.
@@ -233,8 +220,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "context",
-    description: "Context window use",
+    ...builtinCommandEntry("context"),
     run: (ctx) => {
       const w = ctx.st.contextWindow();
       const used = ctx.st.stats.lastInput;
@@ -242,8 +228,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "cost",
-    description: "Tokens and spend of this session",
+    ...builtinCommandEntry("cost"),
     run: (ctx) => {
       const { total, cost, cacheHitPercent } = ctx.st.stats;
       ctx.print([
@@ -253,8 +238,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "todo",
-    description: "The agent's todo list",
+    ...builtinCommandEntry("todo"),
     run: (ctx) => {
       const t = ctx.st.todos;
       if (t.length === 0) return ctx.print(["no todos"]);
@@ -262,9 +246,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: GOAL_COMMAND.name,
-    args: GOAL_COMMAND.argumentHint,
-    description: GOAL_COMMAND.description,
+    ...builtinCommandEntry("goal"),
     run: (ctx, arg) => {
       let r;
       try {
@@ -278,8 +260,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "web",
-    description: "Open this session in the browser UI too",
+    ...builtinCommandEntry("web"),
     run: async (ctx) => {
       if (!ctx.startWeb) return ctx.print(["the browser UI cannot be started from here"]);
       try {
@@ -290,16 +271,14 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "sandbox",
-    description: "Sandbox state",
+    ...builtinCommandEntry("sandbox"),
     run: (ctx) => {
       const sb = (ctx.st.opts.config.sandbox ?? {}) as Record<string, unknown>;
       ctx.print([`bash sandbox: ${sb.bash === "off" ? "off ([sandbox] bash = \"off\")" : "enforced"} · network: ${sb.network ? "allowed" : "blocked"}`, "details: reasonix sandbox --help"]);
     },
   },
   {
-    name: "trust",
-    description: "Workspace trust status",
+    ...builtinCommandEntry("trust"),
     run: async (ctx) => {
       const { trustReport } = await import("../../core/trust/report.ts");
       const { trustLines } = await import("../../core/trust/approve.ts");
@@ -316,8 +295,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   {
-    name: "exit",
-    description: "Leave the chat",
+    ...builtinCommandEntry("exit"),
     run: (ctx) => ctx.exit(),
   },
 ];

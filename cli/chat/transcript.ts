@@ -1,9 +1,9 @@
 // Engine events → what the full-screen chat shows: finished lines go to the
 // scrollback through `commit`, unfinished state (streaming tail, reasoning,
 // running tools, the pending approval) is drawn by `live()` on every frame.
-import { truncateToWidth } from "@mariozechner/pi-tui";
+import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { EngineEvent } from "../../core/engine/types.ts";
-import { approvalLines, callSummary, cardLine, changeLines, decisionText, outputLines, type Paint, type PendingApproval } from "./cards.ts";
+import { callSummary, cardLine, changeLines, decisionText, outputLines, savedWhere, type Paint, type PendingApproval } from "./cards.ts";
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
 import { cleanText, scrub } from "./sanitize.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
@@ -85,7 +85,8 @@ export class Transcript {
         const i = this.approvals.findIndex((a) => a.callId === e.callId);
         const a = i >= 0 ? this.approvals.splice(i, 1)[0] : undefined;
         const tone = e.decision === "deny" ? this.p.red : this.p.green;
-        this.commit([truncateToWidth(`${tone("›")} ${decisionText[e.decision]}: ${a?.summary ?? e.callId}${e.decision === "persist" && a ? this.p.dim(` (rule ${a.suggestedRule})`) : ""}`, w, "…")]);
+        const saved = savedWhere(a, e.decision);
+        this.commit([truncateToWidth(`${tone("›")} ${decisionText[e.decision]}: ${a?.summary ?? e.callId}`, w, "…"), ...(saved ? wrapTextWithAnsi(this.p.dim(`  ${saved}`), w) : [])]);
         break;
       }
       case "tool_result": {
@@ -218,8 +219,6 @@ export class Transcript {
       if (this.approvals.some((a) => a.name === r.name && callSummary(a.name, a.input) === r.summary)) continue;
       out.push(cardLine(this.p, "running", r.name, r.summary, undefined, width));
     }
-    for (const a of this.approvals.slice(0, 1)) out.push("", ...approvalLines(this.p, a, width));
-    if (this.approvals.length > 1) out.push(this.p.dim(`  (${this.approvals.length - 1} more waiting)`));
     out.push(...this.notes);
     return out;
   }

@@ -6,7 +6,13 @@ import type { Engine, EngineSession } from "../../core/engine/types.ts";
 import type { RunningServer } from "../../core/serve/server.ts";
 import type { ChatSetup } from "./setup.ts";
 
-/** The chat's engine as the server sees it: the live session is shared, never closed by the server. */
+/**
+ * The chat's engine as the server sees it: the live session is shared, never
+ * closed by the server, and a model switch from the browser is the chat's own
+ * (its host reopens the conversation, keeping mode and effort), so the next
+ * turn — typed in either place — uses the new model. Everything else the
+ * engine can do (fork, rename, the MCP listing) is passed through.
+ */
 function sharedEngine(setup: ChatSetup): Engine {
   const engine = setup.st.engine;
   const shared = (s: EngineSession): EngineSession =>
@@ -22,7 +28,16 @@ function sharedEngine(setup: ChatSetup): Engine {
       return engine.workspace;
     },
     createSession: (o) => engine.createSession(o),
-    resumeSession: async (id) => (id === setup.st.session.id ? shared(setup.st.session) : engine.resumeSession(id)),
+    resumeSession: async (id, o) => {
+      if (id !== setup.st.session.id) return engine.resumeSession(id, o);
+      if (o?.model && o.model !== setup.st.model) await setup.st.switchModel(o.model);
+      return shared(setup.st.session);
+    },
+    forkSession: engine.forkSession ? (id, o) => engine.forkSession!(id, o) : undefined,
+    renameSession: engine.renameSession ? (id, t) => engine.renameSession!(id, t) : undefined,
+    mcpServers: engine.mcpServers ? () => engine.mcpServers!() : undefined,
+    commandSources: engine.commandSources ? () => engine.commandSources!() : undefined,
+    mcpStarted: engine.mcpStarted ? () => engine.mcpStarted!() : undefined,
     listSessions: () => engine.listSessions(),
     deleteSession: (id) => engine.deleteSession(id),
     models: () => engine.models(),

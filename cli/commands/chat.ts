@@ -1,4 +1,5 @@
 import { defineCommand } from "../command.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../../core/protocol/modes.ts";
 
 interface ChatCliArgs {
   prompt?: string[];
@@ -11,7 +12,6 @@ interface ChatCliArgs {
   lineMode: boolean;
 }
 
-const MODES = ["ask", "auto", "yolo", "plan", "read-only"] as const;
 
 /** Full-screen chat needs a terminal on both ends that understands cursor movement and colour. */
 export const canDrawFullScreen = (env: NodeJS.ProcessEnv = process.env): boolean =>
@@ -24,7 +24,7 @@ export async function chatMain(args: Partial<ChatCliArgs>): Promise<number> {
   const first = (args.prompt ?? []).join(" ").trim() || undefined;
   const opts = {
     model: args.model,
-    permissionMode: args.permissionMode as (typeof MODES)[number] | undefined,
+    permissionMode: args.permissionMode as PermissionMode | undefined,
     addDir: args.addDir,
     dir: args.dir,
     continue: args.continue,
@@ -75,7 +75,7 @@ export default defineCommand<ChatCliArgs>({
     y
       .positional("prompt", { type: "string", array: true, describe: "A first message to send" })
       .option("model", { alias: "m", type: "string", describe: "Provider entry (or entry/model) to use instead of default_model" })
-      .option("permission-mode", { type: "string", choices: MODES as unknown as string[], describe: "Permission mode to start in (Shift+Tab cycles ask → auto → plan)" })
+      .option("permission-mode", { type: "string", choices: [...PERMISSION_MODES], describe: "Permission mode to start in (Shift+Tab cycles ask → auto → plan)" })
       .option("add-dir", { type: "string", array: true, nargs: 1, describe: "Extra directory the file tools may write (repeat for several)" })
       .option("dir", { type: "string", describe: "Workspace directory (default: current directory)" })
       .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the latest session of this workspace" })

@@ -1,5 +1,6 @@
 import { defineCommand } from "../command.ts";
 import type { EngineEvent } from "../../core/engine/types.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../../core/protocol/modes.ts";
 import { cacheSavedText, roleSpendText } from "../../core/sessions/cost.ts";
 import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
 
@@ -18,7 +19,6 @@ interface RunArgs {
   goal?: string;
 }
 
-const MODES = ["ask", "auto", "yolo", "plan", "read-only"] as const;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -34,7 +34,7 @@ export default defineCommand<RunArgs>({
       .positional("prompt", { type: "string", array: true, describe: "The task; read from stdin when omitted" })
       .option("model", { alias: "m", type: "string", describe: "Provider entry (or entry/model) to use instead of default_model" })
       .option("auto", { alias: "y", type: "boolean", default: false, describe: "Allow writers and commands no rule holds back (same as --permission-mode auto)" })
-      .option("permission-mode", { type: "string", choices: MODES as unknown as string[], describe: "Permission mode for this run" })
+      .option("permission-mode", { type: "string", choices: [...PERMISSION_MODES], describe: "Permission mode for this run" })
       .option("max-steps", { type: "number", describe: "Stop after this many model steps (exit 3)" })
       // nargs 1: repeat the flag for several dirs, so a prompt after it is not swallowed.
       .option("add-dir", { type: "string", array: true, nargs: 1, describe: "Extra directory the file tools may write (repeat for several)" })
@@ -75,7 +75,7 @@ export default defineCommand<RunArgs>({
     }
     const cfg = loadConfig({ cwd: dir, trustProject: args.trustProject });
     for (const w of cfg.warnings) warn(w);
-    const mode = args.auto ? "auto" : (args.permissionMode as (typeof MODES)[number] | undefined);
+    const mode = args.auto ? "auto" : (args.permissionMode as PermissionMode | undefined);
     // `#note`: appended to the project's instruction file, never sent to the model.
     const configMode = ((cfg.values.permissions ?? {}) as { mode?: string }).mode;
     const noted = goalMode ? undefined : await (await import("../note.ts")).noteFromRun(prompt, dir, mode ?? configMode ?? "ask", args.outputFormat);
@@ -117,7 +117,7 @@ export default defineCommand<RunArgs>({
     let lastUsage: Extract<EngineEvent, { type: "usage" }> | undefined;
     let errorText: string | undefined;
     if (fmt === "stream-json") {
-      printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: (session as { model?: string }).model ?? "" });
+      printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: session.model });
       for (const w of warnings) printJsonLine(w);
     }
     const { TextRunOutput } = await import("../run-text-output.ts");

@@ -80,6 +80,7 @@ const run = defineCommand<RunArgs>({
         stripEnv: savedCredentialNames(cfg.values, homePaths(cfg.home).dotenv),
         envPassthrough: section.env_passthrough ?? [],
         sshAgent: section.ssh_agent === true,
+        watchGit: true,
         onOutput: (chunk, stream) => (stream === "stdout" ? process.stdout : process.stderr).write(chunk),
         maxOutputBytes: 0,
       });
@@ -88,6 +89,7 @@ const run = defineCommand<RunArgs>({
         return 1;
       }
       for (const v of res.violations) warn(`the command created protected ${v.path}; moved it to ${v.movedTo}`);
+      for (const n of res.notes) warn(n);
       if (res.signalCode) return 128 + ((constants.signals as Record<string, number>)[res.signalCode] ?? 0);
       return res.exitCode ?? 1;
     } finally {

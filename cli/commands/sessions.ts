@@ -1,5 +1,6 @@
 import { defineCommand, defineGroup } from "../command.ts";
 import { bold, dim, green, printJson, red, yellow } from "../output.ts";
+import { REWIND_MODES, type RewindMode } from "../../core/protocol/modes.ts";
 
 const store = async () => {
   const { SessionStore } = await import("../../core/sessions/store.ts");
@@ -109,14 +110,14 @@ const rewind = defineCommand<{ id: string; turn: number; mode: string; json: boo
     y
       .positional("id", { type: "string", demandOption: true })
       .positional("turn", { type: "number", demandOption: true })
-      .option("mode", { type: "string", choices: ["code", "conversation", "both"], default: "both", describe: "What to restore" })
+      .option("mode", { type: "string", choices: [...REWIND_MODES], default: "both", describe: "What to restore" })
       .option("json", { type: "boolean", default: false, describe: "Print as JSON" }),
   run: async (args) => {
     const { rewindSession } = await import("../../core/sessions/rewind.ts");
     const s = await store();
     const file = s.open(args.id);
     try {
-      const r = rewindSession(file, Number(args.turn), args.mode as "code" | "conversation" | "both");
+      const r = rewindSession(file, Number(args.turn), args.mode as RewindMode);
       if (args.json) return printJson(r);
       for (const f of r.files) process.stdout.write(`${f.action} ${f.path}\n`);
       process.stderr.write(`rewound session ${args.id} to before turn ${r.turn} (${r.mode})\n`);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
-import { chatFixture, hasTmux } from "./chat-helpers.ts";
+import { answer, chatFixture, hasTmux } from "./chat-helpers.ts";
 
 const skip = !hasTmux();
 if (skip) console.warn("SKIPPED compiled-binary chat test: tmux is not installed (apt-get install tmux)");
@@ -33,7 +33,7 @@ describe.skipIf(skip)("compiled binary: plain `reasonix` opens the chat", () => 
     expect(s).not.toContain("## Plan");
     p.send("write it");
     await p.waitFor("Allow write_file");
-    p.keys("y");
+    await answer(p, 1);
     s = await p.waitFor("Done: bin.txt written.");
     expect(readFileSync(join(ce.workspace, "bin.txt"), "utf8")).toBe("from the binary\n");
     p.keys("C-c");

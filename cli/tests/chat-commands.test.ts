@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chatFixture, closeMenu, hasTmux, quit, ready } from "./chat-helpers.ts";
+import { answer, chatFixture, closeMenu, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
 
 const skip = !hasTmux();
@@ -159,8 +159,8 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
 });
 
 describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
-  test("serves this session with token auth on loopback; a prompt from the web shows up in the terminal", async () => {
-    await setup([{ text: "terminal answer" }, { text: "answer to the web prompt" }]);
+  /** A chat that answered one prompt ("terminal answer"), then `/web`: its session id and the printed URL. */
+  async function chatWithWeb() {
     const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
     await ready(p);
     p.send("from the terminal");
@@ -170,7 +170,12 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     await p.waitFor("Open this session in the browser");
     p.keys("Enter");
     const s = await p.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\/sessions\/\S+#token=\S+/);
-    const url = new URL(/browser UI: (\S+)/.exec(s)![1]!);
+    return { p, id, url: new URL(/browser UI: (\S+)/.exec(s)![1]!) };
+  }
+
+  test("serves this session with token auth on loopback; a prompt from the web shows up in the terminal", async () => {
+    await setup([{ text: "terminal answer" }, { text: "answer to the web prompt" }]);
+    const { p, id, url } = await chatWithWeb();
     expect(url.pathname).toBe(`/sessions/${id}`);
     const token = url.hash.replace("#token=", "");
     const origin = url.origin;
@@ -188,10 +193,33 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     // Same conversation: the web prompt came after the terminal's.
     expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the terminal", "from the web"]);
   });
+
+  test("a model switch from the web applies to the chat's next turn; fork and rename work on the chat's session", async () => {
+    await setup(
+      [{ text: "terminal answer" }, { text: "answer from other" }],
+      ['[[providers]]', 'name = "other"', 'kind = "openai"', `base_url = "${"URL"}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n"),
+    );
+    const cfgPath = join(f.ce.home, "config.toml");
+    writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${f.llm.url}"`));
+    const { p, id, url } = await chatWithWeb();
+    const origin = url.origin;
+    const post = (path: string, body: unknown) =>
+      fetch(`${origin}${path}`, { method: "POST", headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}`, "content-type": "application/json", origin }, body: JSON.stringify(body) });
+    expect((await post(`/api/sessions/${id}/model`, { name: "other" })).status).toBe(200);
+    p.send("after the switch");
+    await p.waitFor("answer from other");
+    expect(f.llm.chatRequests()[1]!.body.model).toBe("other-model");
+    expect(lastUser(1)).toBe("after the switch");
+    const forked = await post(`/api/sessions/${id}/fork`, {});
+    expect(forked.status).toBe(201);
+    const renamed = await post(`/api/sessions/${id}/title`, { title: "named from the web" });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toEqual({ title: "named from the web" });
+  });
 });
 
 describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () => {
-  test("'p' stores the shown rule in the project config (reasonix.toml)", async () => {
+  test("'always in this project' stores the shown rule in the project config (reasonix.toml)", async () => {
     await setup([
       { toolCalls: [{ name: "write_file", arguments: { path: "p.txt", content: "1\n" } }] },
       { text: "first written" },
@@ -199,11 +227,11 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     const p = chat();
     await ready(p);
     p.send("write p.txt");
-    await p.waitFor("p always (rule Edit(p.txt))");
-    p.keys("p");
+    await p.waitFor("the rule: Edit(p.txt)");
+    await answer(p, 4);
     const s = await p.waitFor("first written");
-    expect(s).toContain("allowed always");
-    expect(s).toContain("(rule Edit(p.txt))");
+    expect(s).toContain("allowed always in this project");
+    expect(s).toContain(`added Edit(p.txt) to ${join(f.ce.workspace, "reasonix.toml")}`);
     expect(readFileSync(join(f.ce.workspace, "reasonix.toml"), "utf8")).toContain("Edit(p.txt)");
   });
 

@@ -140,3 +140,12 @@ export function chatFixture(): ChatFixture {
     },
   };
 }
+
+/** The pending approval takes answer keys: its own hint says so (drawn only once it is armed and the input is empty). */
+export const approvalArmed = (p: Pane) => p.waitFor("↑↓ then Enter to answer");
+
+/** Answer the pending approval with choice N (1 once, 2 session, 3 always in the user's config, 4 always in the project, 5 deny) once it takes keys. */
+export async function answer(p: Pane, n: 1 | 2 | 3 | 4 | 5): Promise<void> {
+  await approvalArmed(p);
+  p.type(String(n));
+}

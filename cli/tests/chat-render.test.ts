@@ -1,7 +1,8 @@
 // The chat's pure pieces: streaming markdown splits, row rewrites, cards and
 // diffs, and the transcript's handling of events (unknown ones included).
 import { describe, expect, test } from "bun:test";
-import { approvalLines, callSummary, changeLines, decisionForKey, diffLines, plainPaint } from "../chat/cards.ts";
+import { callSummary, changeLines, decisionForLine, diffLines, plainPaint } from "../chat/cards.ts";
+import { ApprovalPrompt } from "../chat/approval.ts";
 import { atToken, pathItems } from "../chat/complete.ts";
 import { LiveRenderer, rewriteLine } from "../chat/live.ts";
 import { MarkdownStream, openFence, renderMarkdown, safeSplit } from "../chat/markdown-stream.ts";
@@ -103,15 +104,22 @@ describe("cards", () => {
     expect(callSummary("move_file", { source: "a", destination: "b" })).toBe("a → b");
     expect(diffLines(plainPaint, "edit_file", { old_string: "a\nb\nc", new_string: "a\nB\nc" }, 80)).toEqual(["  - b", "  + B"]);
     expect(diffLines(plainPaint, "write_file", { content: "x\ny\n" }, 80)).toEqual(["  + x", "  + y"]);
-    const lines = approvalLines(plainPaint, { callId: "1", name: "bash", input: { command: "ls" }, summary: "bash: ls", suggestedRule: "Bash(ls)" }, 100);
-    expect(lines[0]).toBe("? Allow bash: ls");
-    expect(lines.at(-1)).toContain("p always (rule Bash(ls))");
+    const persistTo = { user: { path: "/h/.reasonix/config.toml", rule: "Bash(ls)" }, project: { path: "/w/reasonix.toml", rule: "Bash(ls)" } };
+    const lines = new ApprovalPrompt(() => {}).render(plainPaint, { callId: "1", name: "bash", input: { command: "ls", description: "list files" }, summary: "bash: ls", suggestedRule: "Bash(ls)", persistTo }, 100, 30, true, 0);
+    expect(lines.slice(0, 3)).toEqual(["? Allow bash", "  list files", "  $ ls"]);
+    expect(lines).toContain("  the rule: Bash(ls)");
+    expect(lines).toContain("  3. Yes, always: save the rule in /h/.reasonix/config.toml (your config, every project)");
+    expect(lines).toContain("  4. Yes, always in this project: save it in /w/reasonix.toml");
+    // Another tool's whole input is shown, not only its summary.
+    const web = new ApprovalPrompt(() => {}).render(plainPaint, { callId: "2", name: "web_fetch", input: { url: "https://example.com/a" }, summary: "fetch example.com", suggestedRule: "WebFetch(domain:example.com)" }, 100, 30, true, 0);
+    expect(web).toContain('    "url": "https://example.com/a"');
     // The engine's structured diff wins over one made from the input.
     const diff = [{ path: "a.ts", kind: "modify" as const, added: 1, removed: 1, hunks: [{ oldStart: 3, oldLines: 3, newStart: 3, newLines: 3, lines: [" keep", "-old", "+new", " keep2"] }] }];
     expect(changeLines(plainPaint, "edit_file", { old_string: "x", new_string: "y" }, diff, 80)).toEqual(["    keep", "  - old", "  + new", "    keep2"]);
     expect(changeLines(plainPaint, "edit_file", { old_string: "x", new_string: "y" }, undefined, 80)).toEqual(["  - x", "  + y"]);
-    expect(decisionForKey("Y")).toBe("once");
-    expect(decisionForKey("x")).toBeUndefined();
+    expect(decisionForLine("Y")).toBe("once");
+    expect(decisionForLine("project")).toBe("persist_project");
+    expect(decisionForLine("yes please")).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chatFixture, hasTmux, quit, ready } from "./chat-helpers.ts";
+import { answer, chatFixture, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
 import { steerMessage } from "../../core/engine/session.ts";
 
@@ -64,15 +64,15 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     p.send("write once.txt");
     let s = await p.waitFor("Allow write_file");
     expect(s).toContain("+ one");
-    expect(s).toContain("y once");
-    p.keys("y");
+    expect(s).toContain("1. Yes, once");
+    await answer(p, 1);
     await p.waitFor("wrote once");
     expect(readFileSync(join(f.ce.workspace, "once.txt"), "utf8")).toBe("one\n");
 
     p.send("write denied.txt");
     await p.waitFor("write denied.txt", { all: true });
     await p.waitFor("Allow write_file");
-    p.keys("n");
+    await answer(p, 5);
     // A refusal ends the turn (the engine's rule); the model is not asked again.
     s = await p.waitFor("a permission was refused");
     expect(s).toContain("denied: write_file");
@@ -81,7 +81,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
 
     p.send("write two files");
     await p.waitFor("Allow write_file");
-    p.keys("a");
+    await answer(p, 2);
     s = await p.waitFor("both written");
     expect(s).toContain("allowed for this session");
     expect(readFileSync(join(f.ce.workspace, "s1.txt"), "utf8")).toBe("s1\ns2\n");
@@ -101,18 +101,18 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     p.resize(70, 20);
     await Bun.sleep(300);
     let s = await p.waitFor("Allow write_file");
-    expect(s).toContain("y once");
+    expect(s).toContain("1. Yes, once");
     p.resize(130, 30);
     await Bun.sleep(300);
     s = await p.waitFor("Allow write_file");
-    expect(s).toContain("y once");
+    expect(s).toContain("1. Yes, once");
     // The earlier answer is still in the terminal's scrollback.
     expect(p.all()).toContain("line 3 of the earlier answer");
     // Nothing ever clears the screen or the scrollback (ESC[2J / ESC[3J).
     const bytes = readFileSync(rec, "utf8");
     expect(bytes).not.toContain("\x1b[3J");
     expect(bytes).not.toContain("\x1b[2J");
-    p.keys("y");
+    await answer(p, 1);
     await p.waitFor("done after resize");
     expect(readFileSync(join(f.ce.workspace, "r.txt"), "utf8")).toBe("r\n");
   });

@@ -1,18 +1,19 @@
 /** Session modes, models and config options as ACP advertises them. */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ModelInfo, PermissionMode } from "../engine/types.ts";
-import { EFFORTS } from "../providers/reasoning.ts";
+import { EFFORT_CHOICES, SELECTABLE_MODES } from "../protocol/modes.ts";
 import { GOAL_COMMAND } from "../goal/command.ts";
 
 /** "default" = the provider entry's own reasoning_effort. */
-export const EFFORT_VALUES = ["default", ...EFFORTS] as const;
+export const EFFORT_VALUES = EFFORT_CHOICES;
 
-const MODES: { id: PermissionMode; name: string; description: string }[] = [
-  { id: "ask", name: "Ask", description: "Ask before writers, commands and anything no rule allows" },
-  { id: "auto", name: "Auto", description: "Run writers and commands that no rule holds back" },
-  { id: "plan", name: "Plan", description: "Read and plan only; nothing changes until you leave plan mode" },
-  { id: "read-only", name: "Read-only", description: "Reading tools only" },
-];
+const SHOWN: Record<(typeof SELECTABLE_MODES)[number], { name: string; description: string }> = {
+  ask: { name: "Ask", description: "Ask before writers, commands and anything no rule allows" },
+  auto: { name: "Auto", description: "Run writers and commands that no rule holds back" },
+  plan: { name: "Plan", description: "Read and plan only; nothing changes until you leave plan mode" },
+  "read-only": { name: "Read-only", description: "Reading tools only" },
+};
+const MODES: { id: PermissionMode; name: string; description: string }[] = SELECTABLE_MODES.map((id) => ({ id, ...SHOWN[id] }));
 const YOLO = { id: "yolo" as const, name: "YOLO", description: "Skip approvals except deny rules (set in config)" };
 
 export const isMode = (m: string): m is PermissionMode => MODES.some((x) => x.id === m) || m === "yolo";

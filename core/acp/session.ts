@@ -17,6 +17,7 @@ import { checkModelVision, promptImages } from "./images.ts";
 import { goalControl, goalControlOf, goalPromptArg, runAcpGoal, type GoalControlAction, type GoalControlResult } from "./goal.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
 import { RelayedCalls } from "./relayed.ts";
+import { SessionHost } from "../host/session-host.ts";
 
 /** What a session needs from the connection. */
 export interface ClientPort {
@@ -40,24 +41,30 @@ export class AcpSession {
   /** Set when the engine exists for this session alone (client-passed MCP servers). */
   ownEngine = false;
 
+  /** The live session with its mode and effort, which a model switch keeps (core/host). */
+  private readonly host: SessionHost;
+
   constructor(
-    private live: EngineSession,
+    live: EngineSession,
     readonly engine: Engine,
     private readonly port: ClientPort,
-    public mode: PermissionMode,
+    mode: PermissionMode,
   ) {
     this.translator = new UpdateTranslator(live.workspace, undefined, port.readCurrent, () => this.engine.models().find((m) => m.name === this.model)?.contextWindow ?? 0);
+    this.host = new SessionHost(engine, live, { mode, onSession: (next) => this.attach(next) });
     this.attach(live);
   }
 
+  private get live(): EngineSession { return this.host.session; }
+  get mode(): PermissionMode { return this.host.mode!; }
+
   get id(): string { return this.live.id; }
   get workspace(): string { return this.live.workspace; }
-  get model(): string { return (this.live as { model?: string }).model ?? ""; }
+  get model(): string { return this.live.model; }
   get busy(): boolean { return this.prompting || this.live.busy; }
 
   private attach(live: EngineSession): void {
     this.unsubscribe?.();
-    this.live = live;
     this.unsubscribe = live.subscribe((e) => this.onEvent(e));
     live.offerElicitation?.(!!this.port.elicit);
   }
@@ -231,8 +238,7 @@ export class AcpSession {
 
   async setMode(modeId: string, field = "modeId"): Promise<void> {
     if (!modeSelectable(this.mode, modeId)) throw RequestError.invalidParams({ field }, `${field}: unknown mode ${JSON.stringify(modeId)} (ask, auto, plan, read-only)`);
-    this.live.setPermissionMode?.(modeId);
-    this.mode = modeId;
+    this.host.setMode(modeId);
     this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId });
     this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
     await this.flush();
@@ -244,27 +250,22 @@ export class AcpSession {
     }
     if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "cannot switch the model while a prompt is running");
     if (modelId === this.model) return;
-    const next = await this.engine.resumeSession(this.id, { model: modelId });
-    this.attach(next);
-    next.setPermissionMode?.(this.mode);
-    // The effort lives in the live session only: carry it over.
-    if (this.effort !== "default") next.setReasoningEffort?.(this.effort);
+    await this.host.switchModel(modelId);
     this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
     await this.flush();
   }
 
-  private effort = "default";
+  private get effort(): string { return this.host.effort ?? "default"; }
 
   async setEffort(value: string, field = "value"): Promise<void> {
     if (!this.live.setReasoningEffort || !(EFFORT_VALUES as readonly string[]).includes(value)) {
       throw RequestError.invalidParams({ field }, `${field}: unknown reasoning effort ${JSON.stringify(value)} (${EFFORT_VALUES.join(", ")})`);
     }
     try {
-      this.live.setReasoningEffort(value === "default" ? undefined : value);
+      this.host.setEffort(value === "default" ? undefined : value);
     } catch (e) {
       throw RequestError.invalidParams({ field }, `${field}: ${errorMessage(e)}`);
     }
-    this.effort = value;
     this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
     await this.flush();
   }

@@ -5,23 +5,9 @@
  * web UI, ACP). Not recorded in the parent's log: the child's own session
  * holds its work, and the task's receipt names it.
  */
-import type { TurnEndReason } from "../engine/types.ts";
+import type { SubagentProgress } from "../protocol/turn.ts";
 
-export interface SubagentProgress {
-  /** The child's name: the task's description or the profile's name. */
-  name: string;
-  phase: "start" | "tool" | "end";
-  /** The child's session (known from start on, unless it failed to open). */
-  sessionId?: string;
-  /** The parent's `task` call that started it (absent for `/name task`). */
-  callId?: string;
-  readOnly?: boolean;
-  /** phase tool: the tool's name and a short view of its input. */
-  tool?: string;
-  detail?: string;
-  /** phase end: how the child's turn ended. */
-  reason?: TurnEndReason;
-}
+export type { SubagentProgress };
 
 /** The input field that says most about a call (a command, a path, a pattern…), shortened. */
 export function inputDetail(input: unknown): string {

@@ -12,21 +12,14 @@ import { ReasonixError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { isWithin } from "../policy/paths.ts";
 import type { PermissionMode } from "../engine/types.ts";
+import { parseNote } from "../protocol/commands.ts";
 
 /** Project instruction files a note may go to, in the order they are read. */
 export const NOTE_FILES = ["REASONIX.md", "AGENTS.md", "CLAUDE.md"];
 export const MAX_NOTE_CHARS = 2000;
 
-/**
- * The note in `#note` (one line, `#` then text; `##…` headings, `#!` and
- * multi-line messages stay ordinary prompts). Undefined when it is not one.
- */
-export function parseNote(text: string): string | undefined {
-  const t = text.trim();
-  if (!t.startsWith("#") || t.startsWith("##") || t.startsWith("#!") || t.includes("\n")) return undefined;
-  const note = t.slice(1).trim();
-  return note ? note : undefined;
-}
+/** The note in `#note` (core/protocol/commands.ts, which the web UI reads too). */
+export { parseNote };
 
 /** Whether a note needs the user's yes first: in ask, plan and read-only modes (auto and yolo write at once). */
 export const noteNeedsConfirmation = (mode: PermissionMode | string | undefined): boolean => mode !== "auto" && mode !== "yolo";

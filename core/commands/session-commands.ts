@@ -11,6 +11,7 @@ import { errorMessage } from "../errors.ts";
 import { formatStatuses } from "../mcp/report.ts";
 import { GOAL_COMMAND } from "../goal/command.ts";
 import type { CommandEntry, CommandSource } from "./types.ts";
+import { sessionCommandName } from "../protocol/commands.ts";
 
 const entry = (name: string, description: string): CommandEntry => ({ name, description, kind: "builtin", scope: "builtin", source: "session" });
 
@@ -24,11 +25,8 @@ const GOAL_ENTRY: CommandEntry = { ...entry(GOAL_COMMAND.name, GOAL_COMMAND.desc
 
 export const sessionCommandSource: CommandSource = { id: "session", list: () => [...SESSION_COMMANDS, GOAL_ENTRY] };
 
-/** `/compact` or `/mcp` (also as `/reasonix:compact`), else undefined. */
-export function sessionCommand(text: string): string | undefined {
-  const m = /^\/(?:reasonix:)?([a-z]+)\s*$/.exec(text.trim());
-  return m && SESSION_COMMANDS.some((c) => c.name === m[1]) ? m[1] : undefined;
-}
+/** `/compact` or `/mcp` (also as `/reasonix:compact`), else undefined (core/protocol/commands.ts, which the web UI reads too). */
+export const sessionCommand = sessionCommandName;
 
 export interface SessionCommandResult {
   ok: boolean;

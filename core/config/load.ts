@@ -1,25 +1,19 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parse, TomlError } from "smol-toml";
-import { ConfigError } from "../errors.ts";
 import { reasonixHome } from "../home.ts";
 import { configSchema, type FieldSpec } from "./schema.ts";
-import { isTable, validateTable } from "./validate.ts";
+import { isTable } from "./validate.ts";
 import { restrictProject, formatIgnored, type IgnoredSetting } from "../trust/policy.ts";
 import { inputTrusted, realWorkspace, trustState, type TrustState } from "../trust/index.ts";
 import { projectInputError, sha256 } from "../trust/inputs.ts";
 import { InputRefused, MAX_PROJECT_INPUT_BYTES, readRegularFile } from "../fs/bounded-read.ts";
+import { ConfigError } from "../errors.ts";
+import { parseConfigText, type ConfigFile, type ConfigTable } from "./parse.ts";
 
 /** The user's own config.toml may be larger than a project's (trust records accumulate there). */
 const MAX_USER_CONFIG_BYTES = 16 * 1024 * 1024;
 
-export type ConfigTable = Record<string, unknown>;
-
-export interface ConfigFile {
-  path: string;
-  scope: "user" | "project";
-  data: ConfigTable;
-}
+export { parseConfigText, type ConfigFile, type ConfigTable };
 
 export interface LoadedConfig {
   /** The merged config: defaults < user < project < flags. */
@@ -71,35 +65,6 @@ export function readConfigFile(path: string, scope: "user" | "project", warnings
   if (!existsSync(path)) return null;
   const text = readConfigBytes(path, scope).toString("utf8");
   return parseConfigText(text, path, scope, warnings);
-}
-
-export function parseConfigText(text: string, path: string, scope: "user" | "project", warnings: string[]): ConfigFile {
-  let data: ConfigTable;
-  try {
-    data = parse(text) as ConfigTable;
-  } catch (e) {
-    if (e instanceof TomlError) {
-      const first = e.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
-      throw new ConfigError(`${path}:${e.line}:${e.column}`, `TOML syntax error: ${first}`);
-    }
-    throw e;
-  }
-  const errors: { key: string; message: string }[] = [];
-  const warns: { key: string; message: string }[] = [];
-  validateTable(data, configSchema, undefined, "", errors, warns);
-  if (errors.length > 0) {
-    throw new ConfigError(path, errors.map((e) => `${e.key}: ${e.message}`).join("; "));
-  }
-  for (const w of warns) warnings.push(`${path}: ${w.key}: ${w.message}`);
-  // A small context window is allowed but costly: frequent compaction, fewer cache hits.
-  const providers = Array.isArray(data.providers) ? (data.providers as ConfigTable[]) : [];
-  providers.forEach((p, i) => {
-    const cw = p?.context_window;
-    if (typeof cw === "number" && cw > 0 && cw < 16384) {
-      warnings.push(`${path}: providers[${i}]${typeof p.name === "string" ? ` ("${p.name}")` : ""}.context_window = ${cw} is below 16384: compaction will run often and cache hits drop; use the model's documented context limit, not its output limit`);
-    }
-  });
-  return { path, scope, data };
 }
 
 function collectDefaults(fields: Record<string, FieldSpec>, prefix: string, out: ConfigTable, sources: Map<string, string>): void {

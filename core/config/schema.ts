@@ -3,6 +3,8 @@
  * wrong types are errors naming the dotted key, unknown keys are warnings.
  * Each feature owns its section here; keep defaults beside the field.
  */
+import { EFFORTS, PERMISSION_MODES } from "../protocol/modes.ts";
+
 export type FieldSpec =
   | { type: "string" | "boolean" | "number" | "integer"; default?: unknown; doc?: string }
   | { type: "enum"; values: readonly string[]; default?: string; doc?: string }
@@ -37,7 +39,7 @@ const providerFields: Record<string, FieldSpec> = {
   auth: { type: "enum", values: ["x-api-key", "bearer"], doc: "anthropic kind: send the key as x-api-key (default) or Authorization: Bearer" },
   capability: { type: "enum", values: ["auto", "deepseek-thinking", "openai-reasoning", "plain"], default: "auto", doc: "reasoning request shape (auto: detected from base_url and model)" },
   thinking: { type: "enum", values: ["auto", "enabled", "disabled", "adaptive"], default: "auto", doc: "thinking.type override (auto: the provider's default)" },
-  reasoning_effort: { type: "enum", values: ["none", "minimal", "low", "medium", "high", "xhigh", "max"], doc: "default reasoning effort (a session's /effort overrides it)" },
+  reasoning_effort: { type: "enum", values: EFFORTS, doc: "default reasoning effort (a session's /effort overrides it)" },
   prices: {
     type: "table",
     doc: "price per million tokens, for cost receipts",
@@ -109,7 +111,7 @@ export const configSchema: Record<string, FieldSpec> = {
   permissions: {
     type: "table",
     fields: {
-      mode: { type: "enum", values: ["ask", "auto", "yolo", "plan", "read-only"], default: "ask" },
+      mode: { type: "enum", values: PERMISSION_MODES, default: "ask" },
       allow: strs("rules that never prompt", []),
       ask: strs("rules that always prompt", []),
       deny: strs("rules that always refuse", []),

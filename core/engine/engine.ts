@@ -38,7 +38,8 @@ import { childWriteScope } from "../agents/paths.ts";
 import { LiveSession } from "./session.ts";
 import { entryPrices } from "../providers/pricing.ts";
 import type { ProviderConfig } from "../providers/types.ts";
-import type { Engine, EngineOptions, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
+import type { Engine, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
+import type { EngineOptions } from "./options.ts";
 
 const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const section = (values: Record<string, unknown>, name: string) => (values[name] ?? {}) as Record<string, unknown>;
@@ -169,6 +170,7 @@ export function createEngine(opts: EngineOptions): Engine {
       workspace,
       pathPolicy,
       projectConfigPath: projectFile,
+      userConfigPath: join(home, "config.toml"),
       // "Always allow" edits reasonix.toml for the user; keep its approval in step.
       onPersist: (edit) => reapproveOwnEdit(workspace, edit.before, edit.after, home),
     });

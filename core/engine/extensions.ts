@@ -81,6 +81,7 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
       return c.action === "allow" ? { ...c, reason: `${c.reason} (allowed-tools of /${turnAllow.command})` } : d;
     },
     grant: (rule, scope) => inner.grant(rule, scope),
+    ...(inner.persistTargets ? { persistTargets: (rule: string) => inner.persistTargets!(rule) } : {}),
     ...(inner.setMode ? { setMode: (m: Parameters<NonNullable<PermissionGate["setMode"]>>[0]) => inner.setMode!(m) } : {}),
   };
   const canRead = (abs: string): true | string => {

@@ -20,6 +20,7 @@ import type { RewindMode, SessionRecord } from "../sessions/records.ts";
 import { applyRecord, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
 import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
+import { gitGuardAtStart } from "../sandbox/git-guard.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import type { ToolSource } from "../tools/sources.ts";
 import { callSummary } from "../tools/summary.ts";
@@ -117,6 +118,8 @@ export class LiveSession implements EngineSession {
     // when an outside source's tools changed, at a turn boundary (syncTools).
     this.useTools(deps.toolSource?.snapshot());
     this.repair();
+    // Git state a killed Reasonix left in the workspace (and the walk later commands compare against).
+    if (deps.pathPolicy) for (const n of gitGuardAtStart(deps.pathPolicy.writeRoots, deps.pathPolicy.reasonixHome).notes) this.notice("git_state", n);
     deps.hooks?.attach({ sessionId: this.id, warn: (code, message) => this.notice(code, message) });
     // Goal mode (core/goal): its state lives in this session's log as `goal` records.
     this.goal = new GoalDriver({
@@ -548,7 +551,8 @@ export class LiveSession implements EngineSession {
       const onAbort = () => resolve("deny");
       signal.addEventListener("abort", onAbort, { once: true });
       const diff = proposedDiff(tool.name, input, this.deps.workspace);
-      const request: EngineEvent = { type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule, ...(diff.length ? { diff } : {}) };
+      const persistTo = this.deps.gate.persistTargets?.(d.suggestedRule);
+      const request: EngineEvent = { type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule, ...(diff.length ? { diff } : {}), ...(persistTo ? { persistTo } : {}) };
       this.pending.set(call.id, request);
       this.emit(request);
     });
@@ -557,7 +561,7 @@ export class LiveSession implements EngineSession {
     this.emit({ type: "approval_resolved", callId: call.id, decision });
     if (decision === "deny") return signal.aborted ? "cancelled" : `permission denied: the user refused ${summary}`;
     onApproved?.();
-    if (decision === "session" || decision === "persist") this.deps.gate.grant(d.suggestedRule, decision);
+    if (decision === "session" || decision === "persist" || decision === "persist_project") this.deps.gate.grant(d.suggestedRule, decision);
     return true;
   }
 

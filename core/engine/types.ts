@@ -7,10 +7,14 @@
 import type { FileDiff } from "./file-diff.ts";
 export type { DiffHunk, FileDiff } from "./file-diff.ts";
 
-export type PermissionMode = "ask" | "auto" | "yolo" | "plan" | "read-only";
+import type { ApprovalDecision, PermissionMode, RewindMode, SteerDisposition } from "../protocol/modes.ts";
+export type { ApprovalDecision, PermissionMode, RewindMode, SteerDisposition } from "../protocol/modes.ts";
 
-/** How a user answered an approval request. */
-export type ApprovalDecision = "once" | "session" | "persist" | "deny";
+/** Where an "allow always" answer would save its rule: file and exact rule text, per choice. */
+export interface PersistTargets {
+  user: { path: string; rule: string };
+  project: { path: string; rule: string };
+}
 
 export interface Usage {
   inputTokens: number;
@@ -30,13 +34,9 @@ export interface TodoItem {
   status: "pending" | "in_progress" | "completed";
 }
 
-/**
- * How a turn ended. Beyond done/cancelled/max_steps/denied/error:
- * `length` — the answer was still cut off by the output limit after one
- * continuation round; `content_filter` — the provider's filter stopped it;
- * `refusal` — the model declined; `empty` — the final answer had no text.
- */
-export type TurnEndReason = "done" | "cancelled" | "max_steps" | "denied" | "error" | "length" | "content_filter" | "refusal" | "empty";
+import type { SubagentProgress, TurnEndReason } from "../protocol/turn.ts";
+import type { McpServerStatus } from "../protocol/mcp.ts";
+export type { SubagentProgress, TurnEndReason } from "../protocol/turn.ts";
 
 export type EngineEvent =
   | { type: "session"; sessionId: string; workspace: string; model: string }
@@ -57,6 +57,8 @@ export type EngineEvent =
       suggestedRule: string;
       /** For file writers: what the call would change (unified hunks). */
       diff?: FileDiff[];
+      /** Where "persist" / "persist_project" would write, so front ends can say so before the user picks. */
+      persistTo?: PersistTargets;
     }
   | { type: "approval_resolved"; callId: string; decision: ApprovalDecision }
   /**
@@ -138,7 +140,7 @@ export type EngineEvent =
    * not replayed; the task's receipt names the child's session). Comes also
    * before turn_start, when `/name task` runs a profile while the message is prepared.
    */
-  | ({ type: "subagent" } & import("../agents/events.ts").SubagentProgress)
+  | ({ type: "subagent" } & SubagentProgress)
   | { type: "error"; code: string; message: string };
 
 /** Who spent tokens besides the executor's turns (goal_evaluator: goal mode's judge, on the session's own model). */
@@ -274,6 +276,8 @@ export interface SubmitOptions {
 export interface EngineSession {
   readonly id: string;
   readonly workspace: string;
+  /** The provider entry the session runs on (default_model, --model or the last model switch). */
+  readonly model: string;
   /** Subscribe to events; returns an unsubscribe function. */
   subscribe(listener: EngineEventListener): () => void;
   /** Run one user turn to completion (resolves when turn_end was emitted). */
@@ -323,10 +327,6 @@ export interface EngineSession {
   compact?(): Promise<{ removedMessages: number; summaryChars: number } | null>;
 }
 
-export type SteerDisposition = "steer_accepted" | "queued_followup";
-
-export type RewindMode = "code" | "conversation" | "both";
-
 export interface RewindResult {
   turn: number;
   mode: RewindMode;
@@ -345,41 +345,6 @@ export interface ModelInfo {
   contextWindow?: number;
   /** The entry says `vision = true` (user messages may carry images). */
   vision?: boolean;
-}
-
-/** What `createEngine` (core/engine/index.ts) needs; everything but workspace has a default. */
-export interface EngineOptions {
-  /** The workspace directory (made absolute and symlink-resolved). */
-  workspace: string;
-  /** $REASONIX_HOME (default: reasonixHome()). Sessions live in <home>/sessions. */
-  home?: string;
-  /** Effective config values; loaded with loadConfig({cwd: workspace, home}) when absent. */
-  config?: Record<string, unknown>;
-  /** Where each dotted key of `config` came from (LoadedConfig.sources), for error messages. */
-  configSources?: Map<string, string>;
-  /** With `config`: whether its project file was approved (LoadedConfig.trust.trusted). Default false. */
-  projectTrusted?: boolean;
-  /** With `config`: `--trust-project` (project commands, skills and hooks count as approved for this process). */
-  trustProject?: boolean;
-  /** No one can answer approvals: `ask` fails closed with a message naming the flag. */
-  headless?: boolean;
-  /** Overrides [permissions] mode. */
-  permissionMode?: PermissionMode;
-  /** Extra writable roots (--add-dir). */
-  extraWriteRoots?: string[];
-  /** Overrides [agent] max_steps. */
-  maxSteps?: number;
-  /**
-   * Tools from outside the binary, synced at turn boundaries. The workspace's
-   * MCP servers (core/mcp) are added unless `mcp` is false.
-   */
-  toolSources?: import("../tools/sources.ts").ToolSource[];
-  /** Start the workspace's MCP servers (default true). */
-  mcp?: boolean;
-  /** Tool registry to use (default: the built-in tools). */
-  tools?: import("../tools/registry.ts").ToolRegistry;
-  /** Provider retry tuning (tests shorten the delays). */
-  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
 }
 
 /** One engine per workspace; serve/web and `run` create it from config. */
@@ -402,13 +367,13 @@ export interface Engine {
   /** Ask a provider entry's endpoint which models it serves (models_url or /models). */
   discoverModels?(name: string): Promise<string[]>;
   /** The workspace's MCP servers as they are now (for a `/mcp` listing); empty when none are declared. */
-  mcpServers?(): import("../mcp/report.ts").McpServerStatus[];
+  mcpServers?(): McpServerStatus[];
   /**
    * Run a subagent profile (a `runAs: subagent` skill) on a task in its own
    * session, outside any parent (`reasonix subagent try|run`); `readOnly`
    * gives it the strict read-only tools whatever the profile says.
    */
-  runSubagent?(name: string, task: string, opts: { readOnly: boolean; signal?: AbortSignal; onProgress?(p: import("../agents/events.ts").SubagentProgress): void }): Promise<SubagentOutcome>;
+  runSubagent?(name: string, task: string, opts: { readOnly: boolean; signal?: AbortSignal; onProgress?(p: SubagentProgress): void }): Promise<SubagentOutcome>;
   /**
    * Catalog sources the engine adds to the workspace's files: the MCP
    * servers' prompts as `/mcp__<server>__<prompt>` (their list grows as

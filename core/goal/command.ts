@@ -8,13 +8,11 @@
 import type { GoalControl, GoalView } from "../engine/types.ts";
 import { ReasonixError } from "../errors.ts";
 import { GOAL_USAGE, goalStatusLines } from "./format.ts";
+import { builtinCommandEntry } from "../protocol/commands.ts";
 
 /** How `/goal` is listed in every front end's command menu (terminal chat, web UI, ACP). */
-export const GOAL_COMMAND = {
-  name: "goal",
-  description: "Goal mode: keep working across turns until the objective is complete, blocked or paused",
-  argumentHint: "<objective> | status | pause | resume | clear",
-} as const;
+const goalEntry = builtinCommandEntry("goal");
+export const GOAL_COMMAND = { name: goalEntry.name, description: goalEntry.description, argumentHint: goalEntry.args! };
 
 export type GoalAction = { action: "start"; objective: string } | { action: "status" | "pause" | "resume" | "clear" };
 

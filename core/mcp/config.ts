@@ -22,9 +22,9 @@ import { inputTrusted } from "../trust/index.ts";
 import { readProjectFile } from "../trust/inputs.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
 import { parseOAuth, type McpOAuthSpec } from "./oauth-config.ts";
+import type { McpScope, McpTransport } from "../protocol/mcp.ts";
 
-export type McpTransport = "stdio" | "http" | "sse";
-export type McpScope = "user" | "project" | "mcp.json";
+export type { McpScope, McpTransport };
 
 export interface McpServerSpec {
   /** Name as used in tool names (`mcp__<name>__<tool>`): letters, digits, `_` and `-`. */

@@ -7,6 +7,7 @@ import type { LoadedConfig } from "../config/load.ts";
 import { resolveServers, type McpServerSpec } from "./config.ts";
 import { McpConnection } from "./connection.ts";
 import { toolName } from "./tools.ts";
+import type { McpServerStatus } from "../protocol/mcp.ts";
 
 export interface ServerRow {
   name: string;
@@ -82,17 +83,7 @@ export async function testServer(spec: McpServerSpec, ctx: { workspace: string; 
   return report;
 }
 
-/** One server as a running session sees it (the `/mcp` listing of a front end). */
-export interface McpServerStatus {
-  name: string;
-  type: McpServerSpec["type"];
-  scope: McpServerSpec["scope"];
-  status: string;
-  error?: string;
-  tools: string[];
-  prompts: string[];
-  resources: string[];
-}
+export type { McpServerStatus };
 
 export function serverStatuses(conns: readonly { spec: McpServerSpec; status: string; error?: string; tools: { name: string }[]; prompts: { name: string }[]; resources: { uri: string }[] }[]): McpServerStatus[] {
   return conns.map((c) => ({

@@ -8,7 +8,8 @@
  * turns every "ask" into a "deny" whose reason names what would allow it.
  */
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { PermissionMode } from "../engine/types.ts";
+import type { PermissionMode, PersistTargets } from "../engine/types.ts";
+import { ReasonixError } from "../errors.ts";
 import { expandTilde } from "../home.ts";
 import { resolveReal, type PathPolicy } from "../policy/paths.ts";
 import type { ToolDefinition } from "../tools/types.ts";
@@ -46,8 +47,10 @@ export interface PermissionsOptions {
   deny: string[];
   /** No human to ask: "ask" becomes "deny" with a hint. */
   headless: boolean;
-  /** Where "persist" grants go; default <workspace>/reasonix.toml. */
+  /** Where "persist_project" grants go; default <workspace>/reasonix.toml. */
   projectConfigPath?: string;
+  /** Where "persist" grants go (the user's config.toml); without it a "persist" grant fails with a reason. */
+  userConfigPath?: string;
   /** Told about each edit a "persist" grant made (the engine re-approves the file's trust). */
   onPersist?: (edit: PersistedEdit) => void;
   /** Base for relative path rules; default process.cwd(). */
@@ -73,6 +76,7 @@ const HAZARD_TEXT: Record<BashHazard, string> = {
 };
 
 const WRITE_FAMILIES = new Set(["Edit", "Write"]);
+const PATH_FAMILIES = new Set(["Edit", "Write", "Read"]);
 
 export class Permissions {
   private modeValue: PermissionMode;
@@ -83,6 +87,7 @@ export class Permissions {
   readonly headless: boolean;
   readonly workspace: string;
   readonly projectConfigPath: string;
+  readonly userConfigPath?: string;
   private readonly pathPolicy?: PathPolicy;
   private readonly onPersist?: (edit: PersistedEdit) => void;
 
@@ -95,6 +100,7 @@ export class Permissions {
     this.headless = opts.headless;
     this.workspace = opts.workspace ?? opts.pathPolicy?.workspaceRoot ?? process.cwd();
     this.projectConfigPath = opts.projectConfigPath ?? join(this.workspace, "reasonix.toml");
+    this.userConfigPath = opts.userConfigPath;
     this.pathPolicy = opts.pathPolicy;
     this.onPersist = opts.onPersist;
   }
@@ -115,16 +121,40 @@ export class Permissions {
   }
 
   /**
-   * Store an approval as a rule: "session" lasts for this Permissions object,
-   * "persist" also appends it to the project reasonix.toml `[permissions] allow`.
+   * Where each "allow always" answer would save RULE. The user's file applies
+   * to every workspace, so a relative path rule is anchored to this one there
+   * (Edit(calc.py) → Edit(/abs/workspace/calc.py)).
    */
-  grant(rule: string, scope: "session" | "persist"): void {
+  persistTargets(rule: string): PersistTargets | undefined {
+    if (!this.userConfigPath) return undefined;
+    return { user: { path: this.userConfigPath, rule: this.anchored(rule) }, project: { path: this.projectConfigPath, rule: parseRule(rule).source } };
+  }
+
+  /**
+   * Store an approval as a rule: "session" lasts for this Permissions object,
+   * "persist" also appends it to the user's config.toml `[permissions] allow`,
+   * "persist_project" to the project's reasonix.toml.
+   */
+  grant(rule: string, scope: "session" | "persist" | "persist_project"): void {
     const parsed = parseRule(rule);
     if (!this.sessionAllow.some((r) => r.source === parsed.source)) this.sessionAllow.push(parsed);
-    if (scope === "persist") {
+    if (scope === "persist_project") {
       const edit = persistRule(this.projectConfigPath, parsed.source);
       if (edit) this.onPersist?.(edit);
+    } else if (scope === "persist") {
+      if (!this.userConfigPath) throw new ReasonixError("permissions-persist", `cannot save ${parsed.source}: no user config file is known here`, { hint: "allow it for this session, or add it to [permissions] allow by hand" });
+      persistRule(this.userConfigPath, this.anchored(parsed.source));
     }
+  }
+
+  /** A path rule relative to the workspace, made absolute (for the user-wide file). */
+  private anchored(rule: string): string {
+    const r = parseRule(rule);
+    if (r.bash || r.spec === undefined || !PATH_FAMILIES.has(r.name)) return r.source;
+    const spec = r.spec.trim();
+    if (isAbsolute(spec) || spec.startsWith("~")) return r.source;
+    const rel = spec.replace(/^\.\//, "");
+    return `${r.name}(${rel === "." ? this.workspace : `${this.workspace}/${rel}`})`;
   }
 
   check(tool: ToolDefinition, input: unknown): PermissionDecision {

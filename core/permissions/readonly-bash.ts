@@ -55,14 +55,27 @@ const GIT_LIST_FLAGS = new Set([
   "--no-column", "-i", "--ignore-case",
 ]);
 
-/** Global git options whose value is the next word (the classifier already refuses -c and friends). */
-const GIT_GLOBAL_ARG = new Set(["-C", "--git-dir", "--work-tree", "--namespace"]);
+/**
+ * The only global git options read-only mode accepts: none names another
+ * directory, repository or config (-C, --git-dir, --work-tree, -c,
+ * --config-env, --exec-path, --namespace … are refused: git would read a
+ * configuration the command chose, and run what it says).
+ */
+const GIT_SAFE_GLOBAL = new Set(["--no-pager", "-P", "--no-optional-locks", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs"]);
+
+/** Options of reading subcommands that run a program or write a file. */
+const GIT_RUNS = /^(--ext-diff|--textconv|--output(=|$)|-O|--open-files-in-pager|--exec(=|$)|--upload-pack|--receive-pack|--file(=|$)|-f$|--blob(=|$)|--include(=|$)|--includes$)/;
 
 function checkGit(args: string[]): string | null {
   let i = 0;
-  while (i < args.length && args[i]!.startsWith("-")) i += GIT_GLOBAL_ARG.has(args[i]!) ? 2 : 1;
+  for (; i < args.length && args[i]!.startsWith("-"); i++) {
+    const opt = args[i]!.split("=")[0]!;
+    if (!GIT_SAFE_GLOBAL.has(opt)) return `git ${opt} makes git read another directory, repository or config; read-only mode runs git only on the workspace's own repository, with its global options limited to ${[...GIT_SAFE_GLOBAL].join(", ")}`;
+  }
   const sub = args[i] ?? "";
   const rest = args.slice(i + 1);
+  const runs = rest.find((a) => GIT_RUNS.test(a));
+  if (runs) return `git ${sub} ${runs} runs a program, writes a file or reads another config`;
   if (GIT_READERS.has(sub)) return null;
   const onlyListing = (listFlags: string[]) => {
     const flags = rest.filter((a) => a.startsWith("-"));
@@ -117,6 +130,10 @@ export function classifyReadOnlyCommand(command: string): ReadOnlyVerdict {
   const onlyGlob = a.hazards.every((h) => h === "glob");
   if (!onlyGlob) return no(`it uses ${a.hazards.filter((h) => h !== "glob").join(", ")}, which read-only mode does not allow`);
   if (hasBackgroundJob(command)) return no("it starts a background job; only foreground commands run in read-only mode");
+  const names = a.commands.map((c) => basename(c.argv[0] ?? ""));
+  if (names.includes("git") && names.some((n) => n === "cd" || n === "pushd")) {
+    return no("it runs git after changing directory, so git would read another directory's repository and config; run git from the workspace");
+  }
   for (const c of a.commands) {
     const word = c.argv[0] ?? "";
     // A program named by path (./ls, bin/cat) is whatever the repository put there, not the reader its name suggests.

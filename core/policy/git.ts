@@ -16,6 +16,7 @@
 import { spawnSync } from "node:child_process";
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { HOST_GIT_ARGS, hostGitEnv } from "./git-host.ts";
 
 /** Inside any git dir: names that stay read-only (a directory protects everything below it). */
 export const GIT_DIR_PROTECTED: readonly string[] = ["hooks", "config", "config.worktree", "commondir", "gitdir"];
@@ -255,10 +256,11 @@ export interface GitProtection {
 /**
  * The git state to protect in every repository under the write roots: the
  * roots' own `.git` (even when it does not exist yet) and every nested one
- * the bounded scan finds. Git dirs outside every root are skipped: the
- * sandbox cannot write there anyway.
+ * the bounded scan finds, plus `extra` (repositories known from elsewhere:
+ * the planted-state watch, at any depth). Git dirs outside every root are
+ * skipped: the sandbox cannot write there anyway.
  */
-export function gitProtection(writeRoots: readonly string[], real: (p: string) => string): GitProtection {
+export function gitProtection(writeRoots: readonly string[], real: (p: string) => string, extra: readonly FoundRepo[] = []): GitProtection {
   const scan = scanRepos(writeRoots, real);
   const out: GitProtection = { existing: [], missing: [], pointers: [], scan };
   const seen = new Set<string>();
@@ -280,7 +282,7 @@ export function gitProtection(writeRoots: readonly string[], real: (p: string) =
     for (const p of st.missing) add(out.missing, p);
   };
   for (const root of writeRoots) if (lkind(join(root, ".git")) === undefined) addGitDir(real(join(root, ".git")));
-  for (const repo of scan.repos) {
+  for (const repo of [...scan.repos, ...extra]) {
     if (repo.kind === "file") add(out.pointers, repo.dotGit);
     if (repo.gitDir) addGitDir(repo.gitDir);
   }
@@ -308,12 +310,13 @@ export const workTreeOf = (repo: FoundRepo): string => dirname(repo.dotGit);
  * Git reads only the repository's own protected config here. Null when git
  * is not installed or cannot read the index.
  */
-export function gitlinks(workTree: string, timeoutMs = 5000): string[] | null {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("GIT_")) env[k] = v;
+export function gitlinks(workTree: string, gitDir?: string, timeoutMs = 5000): string[] | null {
+  // Discovery bounded to this work tree (its git dir named, the ceiling at its parent), every executing setting neutral.
+  const env = hostGitEnv(process.env, { ceiling: dirname(workTree) });
+  if (gitDir) Object.assign(env, { GIT_DIR: gitDir, GIT_WORK_TREE: workTree });
   let r;
   try {
-    r = spawnSync("git", ["-c", "core.fsmonitor=false", "ls-files", "--stage", "-z"], { cwd: workTree, env, timeout: timeoutMs, maxBuffer: 64 << 20 });
+    r = spawnSync("git", [...HOST_GIT_ARGS, "ls-files", "--stage", "-z"], { cwd: workTree, env, timeout: timeoutMs, maxBuffer: 64 << 20 });
   } catch {
     return null;
   }

@@ -35,6 +35,7 @@ import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { reasonixHome as defaultReasonixHome } from "../home.ts";
 import { gitProtection, gitStateReason } from "./git.ts";
+import { gitLayoutWriteReason } from "./git-watch.ts";
 
 /** The `[sandbox]` config section as loaded (all fields optional). */
 export interface SandboxConfig {
@@ -295,7 +296,8 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     // By name too, so repositories created after the scan are covered, and
     // the path as given, so a `.git` that is a link is seen as `.git`.
     const lexical = normalize(isAbsolute(p) ? p : join(workspaceRoot, p));
-    const why = gitStateReason(lexical) ?? gitStateReason(path);
+    const root = writeRoots.find((r) => isWithin(path, r))!;
+    const why = gitStateReason(lexical) ?? gitStateReason(path) ?? gitLayoutWriteReason(path, root);
     if (why) return { allowed: false, path, code: "protected-path", reason: `${path} is protected git state (${why}); run git commands that change it yourself` };
     return { allowed: true, path };
   };

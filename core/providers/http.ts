@@ -1,6 +1,8 @@
 import { ProviderError, httpError } from "./errors.ts";
 import type { ProviderConfig } from "./types.ts";
-import type { StreamWatch } from "./stream-watch.ts";
+
+/** A fetch() that may add its own signal and checks (a StreamWatch's, stream-watch.ts). */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** Join a base URL and a path without doubling or dropping slashes. */
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
@@ -94,7 +96,7 @@ export function networkError(ctx: ProviderCtx, e: unknown, midStream: boolean): 
 }
 
 /** fetch() with provider-flavoured errors (network failures, HTTP status mapping). */
-export async function providerFetch(url: string, init: RequestInit, ctx: ProviderCtx, doFetch: typeof fetch | StreamWatch["fetch"] = fetch): Promise<Response> {
+export async function providerFetch(url: string, init: RequestInit, ctx: ProviderCtx, doFetch: typeof fetch | FetchLike = fetch): Promise<Response> {
   let res: Response;
   try {
     res = await doFetch(url, init);

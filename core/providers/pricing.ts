@@ -7,20 +7,9 @@
 import type { Usage } from "../engine/types.ts";
 import rates from "./rates.json" with { type: "json" };
 import { hostOf, onDomain } from "./reasoning.ts";
-import type { ProviderConfig } from "./types.ts";
+import type { Prices, ProviderConfig } from "./types.ts";
 
-export interface Prices {
-  /** Per million uncached input tokens. */
-  input: number;
-  output: number;
-  /** Per million cached input tokens. */
-  cacheHit: number;
-  /** Per million input tokens written to the prompt cache (Anthropic: 1.25× input); absent = the input price. */
-  cacheWrite?: number;
-  currency: string;
-  /** Where the numbers come from: "config" or "rate card <vendor>/<model> from <date>". */
-  source?: string;
-}
+export type { Prices };
 
 interface Generation { from: string; input: number; cache_hit: number; cache_write?: number; output: number }
 interface Vendor { hosts: string[]; models: Record<string, Generation[]> }

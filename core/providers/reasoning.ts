@@ -11,15 +11,15 @@
  * so the replayed prefix stays byte-identical for the whole session.
  */
 import type { ProviderConfig } from "./types.ts";
+import { EFFORTS, type Effort } from "../protocol/modes.ts";
 
 export type Capability = "auto" | "deepseek-thinking" | "openai-reasoning" | "plain";
 export type ThinkingMode = "auto" | "enabled" | "disabled" | "adaptive";
 export const CAPABILITIES: readonly Capability[] = ["auto", "deepseek-thinking", "openai-reasoning", "plain"];
 export const THINKING_MODES: readonly ThinkingMode[] = ["auto", "enabled", "disabled", "adaptive"];
 
-/** Every effort word a user may type; each vendor maps it onto its own scale. */
-export const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
-export type Effort = (typeof EFFORTS)[number];
+/** Every effort word a user may type (core/protocol); each vendor maps it onto its own scale. */
+export { EFFORTS, type Effort };
 
 export type Vendor = "deepseek" | "minimax" | "glm" | "kimi" | "ollama-cloud" | "openai" | "plain";
 

@@ -94,7 +94,7 @@ export interface Provider {
   /** The entry says `vision = true`: user messages may carry images. */
   readonly vision?: boolean;
   /** Per-million-token prices (entry `prices`, else the rate card), for cost receipts. */
-  readonly prices?: import("./pricing.ts").Prices;
+  readonly prices?: Prices;
   /** One attempt: no retries here (see retry.ts). Throws ProviderError. */
   chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult>;
   /** Model ids the endpoint advertises. */
@@ -134,3 +134,17 @@ export interface ProviderConfig {
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });
+
+/** A model's prices per million tokens: the entry's `prices`, or the rate card's (pricing.ts). */
+export interface Prices {
+  /** Per million uncached input tokens. */
+  input: number;
+  output: number;
+  /** Per million cached input tokens. */
+  cacheHit: number;
+  /** Per million input tokens written to the prompt cache (Anthropic: 1.25× input); absent = the input price. */
+  cacheWrite?: number;
+  currency: string;
+  /** Where the numbers come from: "config" or "rate card <vendor>/<model> from <date>". */
+  source?: string;
+}

@@ -1,5 +1,5 @@
 // The `reasonix doctor` line for the bash sandbox.
-import type { DoctorCheck } from "../doctor.ts";
+import type { DoctorCheck } from "../doctor-check.ts";
 import { loadConfig } from "../config/load.ts";
 import { probeSandbox } from "./probe.ts";
 

@@ -37,6 +37,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { PathPolicy } from "../policy/paths.ts";
 import { isWithin, resolveReal } from "../policy/paths.ts";
 import { childEnv } from "./env.ts";
+import { gitGuardBegin, gitGuardKnownRepos } from "./git-guard.ts";
 import { guardNewRepos, guardProtected, layoutFor, type GuardReport } from "./layout.ts";
 import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from "./profiles.ts";
 import { probeSandbox, SEATBELT_PATH, type RefusalCode, type SandboxBackend, type SandboxStatus } from "./probe.ts";
@@ -44,6 +45,7 @@ import { unixSocketFilter } from "./seccomp.ts";
 
 export { childEnv, isCredentialName } from "./env.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxStatus } from "./probe.ts";
+export { gitGuardAfterWrite, gitGuardAtStart } from "./git-guard.ts";
 export { createSessionTmpDir, removeSessionTmpDir, sessionTmpParent } from "./tmp.ts";
 export { listProfiles, getProfile } from "./profiles.ts";
 
@@ -72,6 +74,11 @@ export interface SandboxOptions {
    * files. Bound read-only; forbid_read still hides what it names.
    */
   extraRead?: string[];
+  /**
+   * Watch for git state the command plants, at any depth (core/sandbox/git-guard.ts):
+   * the bash tool and `reasonix sandbox run`; not long-lived servers.
+   */
+  watchGit?: boolean;
   /** For tests: pretend to be another platform. */
   platform?: NodeJS.Platform;
 }
@@ -95,6 +102,8 @@ export type WrappedCommand =
       fds: number[];
       /** Call once the process has exited (closes `fds`, guards protected paths). */
       finish(): GuardReport;
+      /** How to stop the process if a signal ends Reasonix before it exits (its clean-up then runs at once). */
+      killWith(kill: () => void): void;
     }
   | { ok: false; refusal: SandboxRefusal };
 
@@ -168,20 +177,28 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const platform = opts.platform ?? process.platform;
   const cwd = opts.cwd ?? opts.policy.workspaceRoot;
   const base = opts.env ?? process.env;
-  const noGuard = (): GuardReport => ({ violations: [] });
+  // Planted git state, found by git's rules at any depth, in every mode.
+  const watch = opts.watchGit ? gitGuardBegin(opts.policy.writeRoots, opts.policy.reasonixHome) : undefined;
+  const noGuard = (): GuardReport => ({ violations: watch?.end() ?? [], notes: watch?.notes ?? [] });
+  const killWith = (k: () => void) => watch?.killWith(k);
 
   const agent = opts.sshAgent ? agentSocket(base) : undefined;
   const envFor = (set: Record<string, string>) => childEnv(base, { strip: opts.stripEnv, passthrough: opts.envPassthrough, set });
 
   if (opts.mode === "off") {
     const env = envFor({ ...tmpVars(opts.sessionTmpDir), ...(agent ? { SSH_AUTH_SOCK: agent } : {}) });
-    return { ok: true, backend: "unconfined", argv, env, cwd, fds: [], finish: noGuard };
+    return { ok: true, backend: "unconfined", argv, env, cwd, fds: [], finish: noGuard, killWith };
   }
 
   const status = await probeSandbox(platform);
-  if (!status.available) return { ok: false, refusal: refusal(status) };
-  const layout = layoutFor(opts.policy);
-  const guard = (): GuardReport => ({ violations: [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations] });
+  if (!status.available) return (noGuard(), { ok: false, refusal: refusal(status) });
+  // Repositories the planted-state watch knows at any depth get their git state mounted read-only too.
+  const layout = layoutFor(opts.policy, watch ? gitGuardKnownRepos(opts.policy.writeRoots, (p) => resolveReal(p)) : []);
+  const guard = (): GuardReport => {
+    const own = [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations];
+    const watched = noGuard();
+    return { violations: [...own, ...watched.violations], notes: watched.notes };
+  };
 
   if (status.backend === "bwrap") {
     const profile = loadBwrapProfile();
@@ -196,6 +213,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
     const tmpParent = dirname(opts.sessionTmpDir);
     if (hidden.some((h) => isWithin(cwd, h)) && ![...roots, ...readRoots].some((r) => isWithin(cwd, r))) {
       const fix = "run from the workspace or add the directory with --write / sandbox.allow_write";
+      noGuard();
       return { ok: false, refusal: { code: "cwd-hidden", cause: `${cwd} is not visible inside the sandbox`, fix, message: `${cwd} is not visible inside the sandbox (host /tmp, /var/tmp and /run are replaced by empty or private dirs). Fix: ${fix}.` } };
     }
     // Network off: no unix socket either (pathname sockets can sit anywhere readable).
@@ -203,6 +221,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
     if (!opts.network) {
       const filter = unixSocketFilter();
       if (!filter.ok) {
+        noGuard();
         const fix = 'set [sandbox] network = true (host unix sockets become reachable) or bash = "off"';
         return { ok: false, refusal: { code: "seccomp-unsupported", cause: filter.cause, fix, message: `bash is sandboxed with the network off but ${filter.cause}. Fix: ${fix}.` } };
       }
@@ -227,7 +246,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
       },
     });
     const env = envFor({ ...profile.env, ...(agent ? { SSH_AUTH_SOCK: AGENT_INSIDE } : {}) });
-    return { ok: true, backend: "bwrap", argv: [status.path!, ...args, "--", ...argv], env, cwd, fds, finish };
+    return { ok: true, backend: "bwrap", argv: [status.path!, ...args, "--", ...argv], env, cwd, fds, finish, killWith };
   }
 
   // Seatbelt
@@ -242,7 +261,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   });
   const env = envFor({ ...tmpVars(opts.sessionTmpDir), ...(agent ? { SSH_AUTH_SOCK: agent } : {}) });
   const full = [SEATBELT_PATH, "-p", profile, ...defines.flatMap(([k, v]) => ["-D", `${k}=${v}`]), ...argv];
-  return { ok: true, backend: "seatbelt", argv: full, env, cwd, fds: [], finish: guard };
+  return { ok: true, backend: "seatbelt", argv: full, env, cwd, fds: [], finish: guard, killWith };
 }
 
 export interface RunOptions extends SandboxOptions {
@@ -274,6 +293,8 @@ export type RunResult =
       durationMs: number;
       /** Protected paths the command created and Reasonix moved aside. */
       violations: GuardReport["violations"];
+      /** Other notes for the user (see GuardReport.notes). */
+      notes: string[];
     }
   | { ok: false; refusal: SandboxRefusal };
 
@@ -308,6 +329,7 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
       proc.kill("SIGKILL");
     }
   };
+  wrapped.killWith(kill);
   const timer = opts.timeoutMs ? setTimeout(() => ((timedOut = true), kill()), opts.timeoutMs) : undefined;
   const onAbort = () => ((aborted = true), kill());
   if (opts.signal?.aborted) onAbort();
@@ -356,6 +378,7 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
     truncated,
     durationMs: performance.now() - started,
     violations: guard.violations,
+    notes: guard.notes ?? [],
   };
 }
 

@@ -3,10 +3,10 @@
 // exist yet, since a mount needs something to mount over).
 import { lstatSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { diffRepos, foundAt, GIT_DIR_PROTECTED, gitlinks, gitProtection, indexStamp, scanRepos, stateChangedSince, workTreeOf, type RepoScan } from "../policy/git.ts";
+import { diffRepos, foundAt, GIT_DIR_PROTECTED, gitlinks, gitProtection, indexStamp, scanRepos, stateChangedSince, workTreeOf, type FoundRepo, type RepoScan } from "../policy/git.ts";
 import { isWithin, resolveReal, type PathPolicy } from "../policy/paths.ts";
 
-const exists = (p: string) => {
+export const exists = (p: string) => {
   try {
     lstatSync(p);
     return true;
@@ -57,10 +57,10 @@ function between(root: string, path: string): string[] {
   return out;
 }
 
-export function layoutFor(policy: PathPolicy): PolicyLayout {
+export function layoutFor(policy: PathPolicy, knownRepos: readonly FoundRepo[] = []): PolicyLayout {
   const writeRoots = policy.writeRoots.filter((r) => kind(r) !== undefined);
   // Scanned again for every command: repositories come and go during a session.
-  const git = gitProtection(writeRoots, (p) => resolveReal(p));
+  const git = gitProtection(writeRoots, (p) => resolveReal(p), knownRepos);
   const all = [...policy.protectedPaths];
   const listed = new Set(all.map((p) => p.path));
   for (const g of [...git.existing, ...git.missing, ...git.pointers]) if (!listed.has(g.path)) (listed.add(g.path), all.push({ ...g, name: g.path }));
@@ -85,6 +85,8 @@ export function layoutFor(policy: PathPolicy): PolicyLayout {
 export interface GuardReport {
   /** Protected paths the command created; each was renamed aside (never deleted). */
   violations: { path: string; movedTo: string }[];
+  /** Other things the user should know (e.g. the planted-state watch covers only part of the tree). */
+  notes?: string[];
 }
 
 /**
@@ -99,7 +101,8 @@ export function guardProtected(missingBefore: readonly string[]): GuardReport {
   return { violations };
 }
 
-function moveAside(p: string): { path: string; movedTo: string } {
+/** Renames `p` next to itself to `.reasonix-blocked-<time>-<name>` (throws when it cannot). */
+export function moveAside(p: string): { path: string; movedTo: string } {
   const movedTo = join(dirname(p), `.reasonix-blocked-${Date.now()}-${basename(p).replace(/^\./, "")}`);
   renameSync(p, movedTo);
   return { path: p, movedTo };
@@ -122,7 +125,7 @@ export function guardNewRepos(layout: PolicyLayout): GuardReport {
   const known = new Set([...layout.repos.repos, ...fresh].map((r) => r.dotGit));
   for (const repo of layout.repos.repos) {
     if (!repo.gitDir || layout.indexStamps.get(repo.dotGit) === indexStamp(repo.gitDir)) continue;
-    for (const link of gitlinks(workTreeOf(repo)) ?? []) {
+    for (const link of gitlinks(workTreeOf(repo), repo.gitDir) ?? []) {
       const found = foundAt(join(link, ".git"), (p) => resolveReal(p));
       // Outside the walk's bound there is no listing from before: a gitlink
       // target counts as planted when its pointer or git state is new.

@@ -6,7 +6,7 @@ import { loadConfig } from "../config/load.ts";
 import { workspaceCommands, type CommandEntry, type CommandSource } from "../commands/index.ts";
 import { sessionCommandSource } from "../commands/session-commands.ts";
 import { appendNote, notedMessage, parseNote } from "../commands/note.ts";
-import { ApiError } from "./sessions.ts";
+import { ApiError } from "./api-error.ts";
 import { completeReference } from "../engine/references.ts";
 import { createPathPolicy } from "../policy/paths.ts";
 import { reasonixHome } from "../home.ts";

@@ -6,7 +6,7 @@
  */
 import type { EngineSession, GoalView } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
-import { ApiError } from "./sessions.ts";
+import { ApiError } from "./api-error.ts";
 
 export interface GoalReply {
   goal: GoalView | null;

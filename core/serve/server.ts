@@ -1,7 +1,7 @@
 import type { Server, ServerWebSocket } from "bun";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { ApprovalDecision, type PermissionMode, type RewindMode } from "../engine/types.ts";
+import { APPROVAL_DECISIONS as DECISIONS, REWIND_MODES, type ApprovalDecision, type PermissionMode, type RewindMode } from "../protocol/modes.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
 import { imageFromBase64, MAX_IMAGES, type ImageInput } from "../providers/images.ts";
 import { reasonixHome } from "../home.ts";
@@ -72,7 +72,6 @@ function asset(req: Request, kind: UiAssetKind): Response {
   }
   return withHeaders(new Response(body(kind), { headers }), { "cache-control": "public, max-age=31536000, immutable" });
 }
-const DECISIONS: readonly ApprovalDecision[] = ["once", "session", "persist", "deny"];
 const LOGIN_LIMIT = 5;
 /** Login attempts per window from all clients together (rotating addresses does not multiply guesses). */
 const LOGIN_GLOBAL_LIMIT = 20;
@@ -366,8 +365,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       if (action === "resume" && method === "POST") {
         const s = await sessions.get(id);
-        const model = (s as { model?: unknown }).model;
-        return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, ...(typeof model === "string" ? { model } : {}), ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
+        return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, model: s.model, ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
       }
       if (action === "command" && method === "POST") return json(await sessions.command(id, str(await readJson(req), "name")!));
       if (action === "goal" && method === "GET") return json(await sessions.goal(id, "status"));
@@ -385,7 +383,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const body = await readJson(req);
         const turn = turnNumber(body.turn)!;
         const mode = str(body, "mode")! as RewindMode;
-        if (!["code", "conversation", "both"].includes(mode)) throw new ApiError(400, "bad_request", `"mode" must be code, conversation or both`);
+        if (!REWIND_MODES.includes(mode)) throw new ApiError(400, "bad_request", `"mode" must be code, conversation or both`);
         return json(await sessions.rewind(id, turn, mode));
       }
       if (action === "fork" && method === "POST") {

@@ -5,6 +5,10 @@ import type { EventHub } from "./events.ts";
 import { goalAction, type GoalReply } from "./goal.ts";
 import { runSessionCommand, SESSION_COMMANDS, type SessionCommandResult } from "../commands/session-commands.ts";
 import type { CommandSource } from "../commands/types.ts";
+import { SessionHost } from "../host/session-host.ts";
+import { ApiError } from "./api-error.ts";
+import { SELECTABLE_MODES } from "../protocol/modes.ts";
+import { refuseCommand } from "./prompt-guard.ts";
 
 export interface EngineFactoryOptions {
   workspace: string;
@@ -14,25 +18,16 @@ export interface EngineFactoryOptions {
 /** Builds the engine; called at startup and again after the provider key is saved. */
 export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | Engine;
 
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-  }
-}
+export { ApiError };
 
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
 
 interface Live {
-  session: EngineSession;
+  /** The session and the mode and effort chosen for it in the UI (core/host). */
+  host: SessionHost;
   unsubscribe: () => void;
   running?: Promise<unknown>;
-  model?: string;
-  /** Permission mode set from the UI (absent: as configured). */
-  mode?: PermissionMode;
 }
-
-/** Modes a browser may switch a session to (yolo stays a config/CLI choice). */
-export const UI_MODES: readonly PermissionMode[] = ["ask", "auto", "plan", "read-only"];
 
 export interface SessionState extends Partial<SessionSummary> {
   id: string;
@@ -49,6 +44,12 @@ export class SessionManager {
   private engine: Engine | undefined;
   private engineError: string | undefined;
   private readonly live = new Map<string, Live>();
+  /**
+   * The mode and effort chosen in the UI for sessions that were live when the
+   * engine was rebuilt (a trust approval, a saved key): they come back with
+   * the session instead of falling back to the config.
+   */
+  private readonly chosen = new Map<string, { mode?: PermissionMode; effort?: string }>();
   /**
    * Prompts being accepted (their session may still be loading from disk). A
    * cancel that arrives meanwhile marks the entry and stops the turn the
@@ -126,10 +127,10 @@ export class SessionManager {
 
   async list(): Promise<SessionState[]> {
     const stored = await this.need().listSessions();
-    const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.session.busy ?? false }));
+    const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.host.session.busy ?? false }));
     // A freshly created session may not be on disk until its first turn.
     for (const [id, l] of this.live) {
-      if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.session.workspace, model: l.model, live: true, busy: l.session.busy, title: "", turns: 0 });
+      if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.host.session.workspace, model: l.host.model, live: true, busy: l.host.session.busy, title: "", turns: 0 });
     }
     return out;
   }
@@ -137,7 +138,7 @@ export class SessionManager {
   async create(model?: string): Promise<EngineSession> {
     const m = model ?? this.model;
     const session = await this.need().createSession(m ? { model: m } : undefined);
-    this.attach(session, m);
+    this.attach(session);
     this.hub.notice({ type: "sessions_changed" });
     return session;
   }
@@ -154,7 +155,7 @@ export class SessionManager {
 
   async get(id: string): Promise<EngineSession> {
     const l = this.live.get(id);
-    if (l) return l.session;
+    if (l) return l.host.session;
     await this.mustOwn(id);
     let session: EngineSession;
     try {
@@ -170,23 +171,29 @@ export class SessionManager {
     const raced = this.live.get(id);
     if (raced) {
       void session.close();
-      return raced.session;
+      return raced.host.session;
     }
-    this.attach(session, this.model);
+    this.attach(session);
     return session;
   }
 
-  private attach(session: EngineSession, model: string | undefined): void {
-    const unsubscribe = session.subscribe((ev: EngineEvent) => this.hub.emit(session.id, ev));
-    this.live.set(session.id, { session, unsubscribe, model });
+  private attach(session: EngineSession): void {
+    const follow = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
+    const l: Live = {
+      // A model switch replaces the session: events follow the new one.
+      host: new SessionHost(this.need(), session, { ...this.chosen.get(session.id), onSession: (next) => { l.unsubscribe(); l.unsubscribe = follow(next); } }),
+      unsubscribe: follow(session),
+    };
+    this.live.set(session.id, l);
   }
 
   isBusy(id: string): boolean {
-    return this.live.get(id)?.session.busy ?? false;
+    return this.live.get(id)?.host.session.busy ?? false;
   }
 
   /** Start a turn in the background; events stream to every client. */
   async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
+    refuseCommand(prompt);
     const start = { cancelled: false };
     if (!this.starting.has(id)) this.starting.set(id, start);
     let session: EngineSession;
@@ -216,15 +223,15 @@ export class SessionManager {
     const start = this.starting.get(id);
     if (start) start.cancelled = true;
     const l = this.live.get(id);
-    const running = !!l && (l.session.busy || !!l.running);
-    l?.session.cancel();
+    const running = !!l && (l.host.session.busy || !!l.running);
+    l?.host.session.cancel();
     return running || !!start;
   }
 
   approve(id: string, callId: string, decision: ApprovalDecision): void {
     const l = this.live.get(id);
     if (!l) throw new ApiError(404, "not_live", "that session has no pending approvals (not loaded)");
-    l.session.approve(callId, decision);
+    l.host.session.approve(callId, decision);
   }
 
   /** Guidance for the running turn (or the next one). */
@@ -260,6 +267,7 @@ export class SessionManager {
    * trail the engine, and Enter pressed in that gap must not wait unseen.
    */
   async steer(id: string, text: string, startIfIdle = false): Promise<SteerDisposition | "started_turn"> {
+    refuseCommand(text);
     const session = await this.get(id);
     if (!session.steer) throw new ApiError(501, "unsupported", "this engine cannot steer a running turn");
     if (startIfIdle && !session.busy && !this.live.get(id)?.running && !session.goal?.running) {
@@ -284,8 +292,7 @@ export class SessionManager {
     const engine = this.need();
     if (!engine.forkSession) throw new ApiError(501, "unsupported", "this engine cannot fork sessions");
     const session = await engine.forkSession(id, turn !== undefined ? { turn } : {});
-    const model = (session as { model?: unknown }).model;
-    this.attach(session, typeof model === "string" ? model : undefined);
+    this.attach(session);
     this.hub.notice({ type: "sessions_changed" });
     return session;
   }
@@ -301,46 +308,48 @@ export class SessionManager {
   }
 
   async setMode(id: string, mode: PermissionMode): Promise<void> {
-    if (!UI_MODES.includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${UI_MODES.join(", ")}`);
+    if (!(SELECTABLE_MODES as readonly string[]).includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${SELECTABLE_MODES.join(", ")}`);
     const session = await this.get(id);
     if (!session.setPermissionMode) throw new ApiError(501, "unsupported", "this engine cannot switch modes");
-    session.setPermissionMode(mode);
-    this.live.get(id)!.mode = mode;
+    this.live.get(id)!.host.setMode(mode);
   }
 
   /** The session's reasoning effort ("default": the provider entry's reasoning_effort). */
   async setEffort(id: string, effort: string): Promise<string> {
     const session = await this.get(id);
     if (!session.setReasoningEffort) throw new ApiError(501, "unsupported", "this engine cannot change the reasoning effort");
+    const host = this.live.get(id)!.host;
     try {
-      session.setReasoningEffort(effort === "default" ? undefined : effort);
+      host.setEffort(effort === "default" ? undefined : effort);
     } catch (e) {
       throw new ApiError(400, "bad_effort", `${errorMessage(e)}, or default`);
     }
-    return session.reasoningEffort ?? "default";
+    return host.effort ?? "default";
   }
 
   mode(id: string): PermissionMode | undefined {
-    return this.live.get(id)?.mode;
+    return this.live.get(id)?.host.mode;
   }
 
-  /** Continue this session on another provider entry (idle sessions only). */
+  /**
+   * Continue this session on another provider entry (idle sessions only). The
+   * session's host carries the mode and effort chosen in the UI over.
+   */
   async setSessionModel(id: string, name: string): Promise<void> {
     if (!this.models().some((m) => m.name === name)) throw new ApiError(400, "unknown_model", `no provider named "${name}"`);
-    const l = this.live.get(id);
-    if (l?.session.busy || l?.running) throw new ApiError(409, "busy", "cannot switch the model while a turn is running");
-    await this.mustOwn(id);
-    if (l) {
-      l.unsubscribe();
-      this.live.delete(id);
-    }
-    let session: EngineSession;
+    const busy = () => {
+      const l = this.live.get(id);
+      if (l?.host.session.busy || l?.running) throw new ApiError(409, "busy", "cannot switch the model while a turn is running");
+    };
+    busy();
+    await this.get(id);
+    busy();
+    const l = this.live.get(id)!;
     try {
-      session = await this.need().resumeSession(id, { model: name });
+      await l.host.switchModel(name);
     } catch (e) {
       throw new ApiError(400, e instanceof ReasonixError ? e.code : "model_switch_failed", errorMessage(e));
     }
-    this.attach(session, name);
     this.hub.notice({ type: "sessions_changed" });
   }
 
@@ -352,23 +361,28 @@ export class SessionManager {
     await this.mustOwn(id);
     const l = this.live.get(id);
     if (l) {
-      l.session.cancel();
+      l.host.session.cancel();
       await l.running;
       l.unsubscribe();
-      await l.session.close();
+      await l.host.session.close();
       this.live.delete(id);
     }
+    this.chosen.delete(id);
     await this.need().deleteSession(id);
     this.hub.notice({ type: "sessions_changed" });
   }
 
   private async closeAll(engine: Engine): Promise<void> {
     const lives = [...this.live.values()];
-    for (const l of lives) if (l.session.busy) l.session.cancel();
+    for (const { host } of lives) {
+      if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
+      else this.chosen.delete(host.session.id);
+    }
+    for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
     await Promise.allSettled(lives.map((l) => l.running));
     await Promise.allSettled(lives.map(async (l) => {
       l.unsubscribe();
-      await l.session.close();
+      await l.host.session.close();
     }));
     this.live.clear();
     await engine.close();

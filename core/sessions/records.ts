@@ -2,7 +2,8 @@
 import type { FileDiff, GoalChange, GoalView, GuardianReview, Plan, PlanRoute, TodoItem, TurnEndReason, Usage, UsageRole } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 
-export type RewindMode = "code" | "conversation" | "both";
+import type { RewindMode } from "../protocol/modes.ts";
+export type { RewindMode };
 
 export type SessionRecord =
   | { t: "meta"; v: 1; id: string; workspace: string; model: string; createdAt: string }

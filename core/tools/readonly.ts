@@ -10,14 +10,15 @@
  * whose server marked them `readOnlyHint: true` — the MCP adapter gives only
  * those kind "read"). `bash` is kept but wrapped: each command must pass the
  * read-only classifier (core/permissions/readonly-bash.ts) or the call is
- * refused before anything runs, and git runs without optional locks
- * (GIT_OPTIONAL_LOCKS=0); the wrapper keeps kind "bash", so deny rules,
+ * refused before anything runs, and git runs without optional locks and
+ * with every setting that runs a program neutral (readOnlyGitPrelude); the wrapper keeps kind "bash", so deny rules,
  * approvals and the OS sandbox still apply on top.
  * Dropped: writers (write/edit/move), meta tools (todo_write, run_skill,
  * task: a read-only child must not start writers), MCP tools without
  * `readOnlyHint` (kind "external") and, unless asked, network tools.
  */
 import { classifyReadOnlyCommand } from "../permissions/readonly-bash.ts";
+import { readOnlyGitPrelude } from "../policy/git-host.ts";
 import { ToolRegistry } from "./registry.ts";
 import type { ToolDefinition } from "./types.ts";
 
@@ -46,10 +47,11 @@ export function readOnlyBash(bash: ToolDefinition): ToolDefinition {
         };
       }
       // git takes optional locks even to read (`git status` refreshes and
-      // rewrites .git/index); a read-only session must leave the repository
-      // as it found it, with or without the OS sandbox. Set inside the
-      // command so it holds wherever bash runs (here or an editor's terminal).
-      return bash.run({ ...input, command: `export GIT_OPTIONAL_LOCKS=0\n${command}` }, ctx);
+      // rewrites .git/index), and obeys whatever config the repository has:
+      // no optional locks, and every setting that runs a program neutral
+      // (core/policy/git-host.ts). Set inside the command so it holds
+      // wherever bash runs (here or an editor's terminal).
+      return bash.run({ ...input, command: `${readOnlyGitPrelude()}\n${command}` }, ctx);
     },
   };
   Object.defineProperty(wrapped, READ_ONLY_BASH, { value: true });

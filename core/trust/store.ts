@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { isTable } from "../config/validate.ts";
-import { parseConfigText } from "../config/load.ts";
+import { parseConfigText } from "../config/parse.ts";
 import { splitKey } from "./locate.ts";
 import type { ProjectInput } from "./inputs.ts";
 

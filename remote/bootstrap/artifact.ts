@@ -17,19 +17,9 @@ import { downloadFile, extractBinary, parseSums, progressTap, releaseBase, sha25
 import { writeFileAtomic } from "../../core/fs/atomic.ts";
 import { buildInfo, platformId } from "../../core/version.ts";
 import { inProcessCompressor, zstdCliArgs } from "./stream-compress.ts";
+import type { BinaryArtifact, Codec } from "./artifact-types.ts";
 
-export type Codec = "zstd" | "gzip" | "raw";
-
-export interface BinaryArtifact {
-  platform: string;
-  version: string;
-  /** Local path of the raw executable. */
-  path: string;
-  size: number;
-  sha256: string;
-  /** Where it came from, for messages. */
-  source: string;
-}
+export type { BinaryArtifact, Codec };
 
 export interface CompressedArtifact {
   codec: Codec;

@@ -10,7 +10,7 @@ import { pipeline } from "node:stream/promises";
 import type { Transform } from "node:stream";
 import { ReasonixError } from "../../core/errors.ts";
 import { tempBeside } from "../../core/release/download.ts";
-import type { BinaryArtifact, Codec } from "./artifact.ts";
+import type { BinaryArtifact, Codec } from "./artifact-types.ts";
 
 export interface CompressedStream {
   /** Compressed chunks, in order. */

@@ -201,6 +201,17 @@ test("set_mode switches the permission mode (current_mode_update) and set_model 
   await expect(conn.extMethod("session/set_model", { sessionId: s.sessionId, modelId: "nope" })).rejects.toMatchObject({ code: -32602 });
 });
 
+test("read-only survives a model switch: the write is refused on the other model too (core/host keeps it)", async () => {
+  const { conn, editor, env, llm } = await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "ro.txt", content: "x" } }] }, { text: "could not write" }]);
+  const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  await conn.setSessionMode({ sessionId: s.sessionId, modeId: "read-only" });
+  await conn.extMethod("session/set_model", { sessionId: s.sessionId, modelId: "other" });
+  await conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "write ro.txt" }] });
+  expect(llm.chatRequests()[0]!.body.model).toBe("other-model");
+  expect(editor.permissionRequests).toHaveLength(0);
+  expect(existsSync(join(env.workspace, "ro.txt"))).toBe(false);
+});
+
 test("reasoning effort is a config option: it reaches the provider request and survives a model switch", async () => {
   const { conn, env, llm } = await setup([{ text: "one" }, { text: "two" }, { text: "three" }]);
   const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });

@@ -4,7 +4,8 @@
 // results the conversation already holds.
 import { existsSync } from "node:fs";
 import { engineFor, makeSandbox, providerConfig, type Sandbox } from "../../engine/tests/helpers.ts";
-import type { Engine, EngineOptions } from "../../engine/types.ts";
+import type { Engine } from "../../engine/types.ts";
+import type { EngineOptions } from "../../engine/options.ts";
 import { startScriptedOpenAI, type RecordedRequest, type ReplyStep, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { registerBuiltinTools } from "../../tools/builtin/index.ts";
 import { ToolRegistry } from "../../tools/registry.ts";

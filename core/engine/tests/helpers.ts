@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSy
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { createEngine } from "../index.ts";
-import type { Engine, EngineEvent, EngineOptions } from "../types.ts";
+import type { Engine, EngineEvent } from "../types.ts";
+import type { EngineOptions } from "../options.ts";
 import { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolDefinition } from "../../tools/types.ts";
 

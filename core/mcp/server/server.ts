@@ -12,6 +12,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { createEngine } from "../../engine/engine.ts";
 import type { Engine, PermissionMode } from "../../engine/types.ts";
+import { PERMISSION_MODES, REWIND_MODES, type RewindMode } from "../../protocol/modes.ts";
 import { ReasonixError, errorMessage } from "../../errors.ts";
 import { realWorkspace } from "../../trust/index.ts";
 import { trustReport } from "../../trust/report.ts";
@@ -32,7 +33,7 @@ export interface ServeOptions {
  */
 export const EVENTS_MAX_WAIT_SECONDS = 50;
 
-const MODES = ["read-only", "plan", "ask", "auto", "yolo"];
+const MODES: readonly string[] = PERMISSION_MODES;
 const str = (d: string) => ({ type: "string", description: d });
 
 export const TOOLS: Tool[] = [
@@ -68,7 +69,7 @@ export const TOOLS: Tool[] = [
   {
     name: "reasonix_rollback",
     description: "Go back to just before a turn: restore files (code), the conversation, or both.",
-    inputSchema: { type: "object", properties: { session_id: str("session id"), turn: { type: "integer", minimum: 1 }, mode: { type: "string", enum: ["code", "conversation", "both"] } }, required: ["session_id", "turn"] },
+    inputSchema: { type: "object", properties: { session_id: str("session id"), turn: { type: "integer", minimum: 1 }, mode: { type: "string", enum: REWIND_MODES } }, required: ["session_id", "turn"] },
   },
   {
     name: "reasonix_status",
@@ -126,8 +127,8 @@ export function createReasonixMcpServer(o: ServeOptions): { server: Server; newS
           return ok({ ...(await board.events(need("session_id"), Number(a.since ?? 0), wait * 1000, extra.signal)), wait_seconds: wait });
         }
         case "reasonix_rollback": {
-          const m = (a.mode ?? "both") as "code" | "conversation" | "both";
-          if (!["code", "conversation", "both"].includes(m)) throw new ReasonixError("usage", "mode must be code, conversation or both");
+          const m = (a.mode ?? "both") as RewindMode;
+          if (!REWIND_MODES.includes(m)) throw new ReasonixError("usage", "mode must be code, conversation or both");
           return ok(await board.rollback(need("session_id"), Number(a.turn), m));
         }
         case "reasonix_status": {

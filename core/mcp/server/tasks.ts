@@ -4,7 +4,7 @@
  * with a sequence number so a client can poll (`reasonix_events`).
  */
 import { ReasonixError } from "../../errors.ts";
-import type { Engine, EngineEvent, EngineSession, PermissionMode, TurnEndReason } from "../../engine/types.ts";
+import type { Engine, EngineEvent, EngineSession, PermissionMode, RewindMode, TurnEndReason } from "../../engine/types.ts";
 
 /** Events kept per session; older ones are dropped (the client sees `dropped`). */
 const MAX_EVENTS = 5000;
@@ -131,7 +131,7 @@ export class TaskBoard {
     return { session_id: id, events, next: events.at(-1)?.seq ?? Math.max(since, t.seq), busy: t.session.busy, dropped: t.dropped, last_turn_end: t.lastEnd ?? null };
   }
 
-  async rollback(id: string, turn: number, mode: "code" | "conversation" | "both") {
+  async rollback(id: string, turn: number, mode: RewindMode) {
     const t = this.task(id);
     if (mode !== "conversation") this.needWrites(`a ${mode === "both" ? "code and conversation" : "code"} rollback restores files`);
     if (!t.session.rewind) throw new ReasonixError("unsupported", "this session cannot be rewound");

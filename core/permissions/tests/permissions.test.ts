@@ -262,7 +262,7 @@ describe("persisted grants edit the project reasonix.toml in place", () => {
   test("multi-line allow list keeps comments and layout", () => {
     const text = `# project settings\ndefault_model = "x"\n\n[permissions]\nmode = "ask" # default\nallow = [\n  "Bash(npm test)", # tests\n  # keep this comment\n  "Edit(docs/**)"\n]\ndeny = ["Bash(rm -rf*)"]\n\n[sandbox]\nnetwork = false\n`;
     const { path, p } = fresh(text);
-    p.grant("Bash(go test:*)", "persist");
+    p.grant("Bash(go test:*)", "persist_project");
     const after = readFileSync(path, "utf8");
     expect(after).toContain("# project settings");
     expect(after).toContain("# keep this comment");
@@ -274,31 +274,53 @@ describe("persisted grants edit the project reasonix.toml in place", () => {
     expect(data.sandbox.network).toBe(false);
     // The rule is live for this session too, and granting twice adds nothing.
     expect(p.check(bashTool, { command: "go test ./..." }).action).toBe("allow");
-    p.grant("Bash(go test:*)", "persist");
+    p.grant("Bash(go test:*)", "persist_project");
     expect((parse(readFileSync(path, "utf8")) as any).permissions.allow).toHaveLength(3);
   });
   test("one-line list", () => {
     const { path, p } = fresh(`[permissions]\nallow = ["Bash(npm test)"] # mine\n`);
-    p.grant('Bash=echo "a b" > out.txt', "persist");
+    p.grant('Bash=echo "a b" > out.txt', "persist_project");
     const after = readFileSync(path, "utf8");
     expect(after).toContain("# mine");
     expect((parse(after) as any).permissions.allow).toEqual(["Bash(npm test)", 'Bash=echo "a b" > out.txt']);
   });
   test("no [permissions] table yet, and no file at all", () => {
     const a = fresh(`[sandbox]\nnetwork = true\n`);
-    a.p.grant("Edit(docs/**)", "persist");
+    a.p.grant("Edit(docs/**)", "persist_project");
     expect(parse(readFileSync(a.path, "utf8"))).toEqual({ sandbox: { network: true }, permissions: { allow: ["Edit(docs/**)"] } });
     const b = fresh(null);
-    b.p.grant("Bash(make:*)", "persist");
+    b.p.grant("Bash(make:*)", "persist_project");
     expect(parse(readFileSync(b.path, "utf8"))).toEqual({ permissions: { allow: ["Bash(make:*)"] } });
   });
   test("a file that cannot be edited safely is left untouched with a clear error", () => {
     const text = `permissions.allow = ["Bash(npm test)"]\n`;
     const { path, p } = fresh(text);
-    expect(() => p.grant("Bash(make:*)", "persist")).toThrow(/without restructuring the file/);
+    expect(() => p.grant("Bash(make:*)", "persist_project")).toThrow(/without restructuring the file/);
     expect(readFileSync(path, "utf8")).toBe(text);
     const broken = fresh(`[permissions\nallow = [`);
-    expect(() => broken.p.grant("Bash(make:*)", "persist")).toThrow(ReasonixError);
+    expect(() => broken.p.grant("Bash(make:*)", "persist_project")).toThrow(ReasonixError);
+  });
+});
+
+describe("'allow always' saves in the user's config unless the project file is picked", () => {
+  test("persist writes the user file, path rules anchored to this workspace; the project file is untouched", () => {
+    const dir = mkdtempSync(join(ws, "user-"));
+    const user = join(dir, "config.toml");
+    const project = join(dir, "reasonix.toml");
+    const p = perms({ projectConfigPath: project, userConfigPath: user });
+    expect(p.persistTargets("Edit(calc.py)")).toEqual({ user: { path: user, rule: `Edit(${ws}/calc.py)` }, project: { path: project, rule: "Edit(calc.py)" } });
+    p.grant("Edit(calc.py)", "persist");
+    p.grant("Bash(npm test)", "persist");
+    expect((parse(readFileSync(user, "utf8")) as any).permissions.allow).toEqual([`Edit(${ws}/calc.py)`, "Bash(npm test)"]);
+    expect(() => readFileSync(project)).toThrow();
+    // The anchored rule still allows the call it was made for.
+    const again = perms({ allow: [`Edit(${ws}/calc.py)`] });
+    expect(again.check(editFileTool, { path: "calc.py", old_string: "a", new_string: "b" }).action).toBe("allow");
+  });
+  test("without a known user file, persist fails with a reason and writes nothing", () => {
+    const p = perms({ projectConfigPath: join(mkdtempSync(join(ws, "nouser-")), "reasonix.toml") });
+    expect(p.persistTargets("Bash(ls)")).toBeUndefined();
+    expect(() => p.grant("Bash(make:*)", "persist")).toThrow(/no user config file/);
   });
 });
 

@@ -317,6 +317,31 @@ describe.skipIf(!hasGit || noBwrap)("git state protection: sandboxed bash", () =
     expect(existsSync(join(deep, ".git", "config"))).toBe(true);
   });
 
+  test("a repository deeper than the scan that was there before: bash cannot change its config or hooks (the planted-state watch knows it)", async () => {
+    const r = makeRepo();
+    const deep = join(r.ws, "a", "b", "c", "d", "e", "f", "g", "h");
+    mkdirSync(deep, { recursive: true });
+    must(deep, "init", "-q");
+    writeFileSync(join(deep, "d.txt"), "d\n");
+    must(deep, "add", "d.txt");
+    must(deep, "commit", "-qm", "deep");
+    const policy = createPathPolicy({ cwd: r.ws, reasonixHome: join(r.root, "rxhome") });
+    const cmd =
+      `printf %s ${q(r.payloadConfig)} >> a/b/c/d/e/f/g/h/.git/config; ` +
+      `printf '#!/bin/sh\\ntouch %s\\n' ${q(r.marker)} > a/b/c/d/e/f/g/h/.git/hooks/pre-commit; chmod +x a/b/c/d/e/f/g/h/.git/hooks/pre-commit; echo done`;
+    const res = await runShell(cmd, {
+      policy, mode: "enforce", network: false, sessionTmpDir: sessionTmp, cwd: r.ws, timeoutMs: 20_000, watchGit: true,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: gitHome, GIT_CONFIG_NOSYSTEM: "1" },
+    });
+    if (!res.ok) throw new Error(res.refusal.message);
+    expect(res.output).toContain("done");
+    git(deep, "status");
+    writeFileSync(join(deep, "e.txt"), "e\n");
+    git(deep, "add", "e.txt");
+    git(deep, "commit", "-qm", "user commit");
+    expect(existsSync(r.marker)).toBe(false);
+  });
+
   test("a repository created by the command stays usable, minus what makes git run code", async () => {
     const r = makeRepo();
     const policy = createPathPolicy({ cwd: r.ws, reasonixHome: join(r.root, "rxhome") });

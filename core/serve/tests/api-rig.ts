@@ -19,8 +19,11 @@ export interface ApiRig {
   close(): Promise<void>;
 }
 
-/** opts.providerToml: more lines for the scripted provider's entry (e.g. "vision = true\n"). */
-export async function startApiRig(name: string, opts: { providerToml?: string } = {}): Promise<ApiRig> {
+/**
+ * opts.providerToml: more lines for the scripted provider's entry (e.g. "vision = true\n");
+ * opts.configToml: more config after it ("{{LLM}}" becomes the scripted model's URL), e.g. a second provider.
+ */
+export async function startApiRig(name: string, opts: { providerToml?: string; configToml?: string } = {}): Promise<ApiRig> {
   const token = `${name}-token-0123456789abcdefghijklmn`;
   const dir = tempDir(`rx-${name}-`);
   const llm = await startScriptedOpenAI([]);
@@ -28,7 +31,7 @@ export async function startApiRig(name: string, opts: { providerToml?: string } 
   const workspace = join(dir, "ws");
   mkdirSync(home, { recursive: true, mode: 0o700 });
   mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\n${opts.providerToml ?? ""}`);
+  writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\n${opts.providerToml ?? ""}\n${(opts.configToml ?? "").replaceAll("{{LLM}}", llm.url)}`);
   const server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "token", token }, workspace, version: "test", defaultModel: "s", engineFactory: await engineFactoryFromConfig(home) });
   const request = (path: string, method: string, body?: unknown) =>
     fetch(`http://${server.addr}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: method === "GET" ? undefined : JSON.stringify(body ?? {}) });

@@ -4,19 +4,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+import { command, haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI /compact, /mcp, #note: /usr/bin/chromium not found (Debian: chromium)");
-
-/** Type a command; close the `/` menu if it opened (Enter would pick from it), then send. */
-async function command(page: import("playwright-core").Page, text: string): Promise<void> {
-  await page.fill("#prompt", text);
-  const menu = page.locator('ul[aria-label="Commands"] li');
-  await menu.first().waitFor({ timeout: 5000 }).catch(() => {});
-  if (await menu.count()) await page.press("#prompt", "Escape");
-  await page.press("#prompt", "Enter");
-}
 
 const isCompactionRequest = (req: { body: any }) => String(req.body.messages.at(-1)?.content).includes("<compaction-request>");
 

@@ -93,6 +93,15 @@ export async function say(page: Page, text: string): Promise<void> {
   await page.press("#prompt", "Enter");
 }
 
+/** Type a command; close the `/` menu if it opened (Enter would pick from it), then send. */
+export async function command(page: Page, text: string): Promise<void> {
+  await page.fill("#prompt", text);
+  const menu = page.locator('ul[aria-label="Commands"] li');
+  await menu.first().waitFor({ timeout: 5000 }).catch(() => {});
+  if (await menu.count()) await page.press("#prompt", "Escape");
+  await page.press("#prompt", "Enter");
+}
+
 export const pageErrors = (page: Page): string[] => (page as Page & { errors?: string[] }).errors ?? [];
 
 export function shot(page: Page, name: string): Promise<Buffer> {

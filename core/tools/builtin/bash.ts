@@ -85,6 +85,7 @@ export function bashSandboxOptions(ctx: ToolContext): SandboxOptions {
     sshAgent: getDotted(ctx.config, "sandbox.ssh_agent") === true,
     sessionTmpDir: ctx.tmpDir,
     cwd: ctx.workspace,
+    watchGit: true,
     stripEnv: [...savedCredentialNames(ctx.config, homePaths().dotenv), ...startupHooks(process.env)],
   };
 }
@@ -135,6 +136,7 @@ export const bashTool: ToolDefinition<Input> = {
     else if (res.signalCode) notes.push(`[killed by ${res.signalCode}]`);
     else if (res.exitCode !== 0) notes.push(`[exit code ${res.exitCode}]`);
     for (const v of res.violations) notes.push(`[sandbox: the command created protected ${v.path}; it was moved aside to ${v.movedTo}]`);
+    for (const n of res.notes) notes.push(`[sandbox: ${n}]`);
     let text = collected.text().replace(/\n$/, "");
     if (text === "" && notes.length === 0) text = "(no output)";
     const output = [text, ...notes].filter((s) => s !== "").join("\n");

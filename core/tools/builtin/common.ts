@@ -3,6 +3,7 @@ import { closeSync, constants, openSync, readSync, statSync, type Stats } from "
 import { isAbsolute, relative, sep } from "node:path";
 import { expandTilde } from "../../home.ts";
 import { createPathPolicy, type PathDecision, type PathPolicy, type SandboxConfig } from "../../policy/paths.ts";
+import { gitGuardAfterWrite } from "../../sandbox/git-guard.ts";
 import type { ToolContext, ToolResult } from "../types.ts";
 
 /** A tool input that failed validation; turned into a failed ToolResult. */
@@ -102,6 +103,23 @@ export function guarded<I>(fn: (input: I, ctx: ToolContext) => Promise<ToolResul
       if (err?.code === "ENOSPC") return fail("no space left on device");
       return fail(err instanceof Error ? err.message : String(e));
     }
+  };
+}
+
+/**
+ * `guarded` for tools that write files: afterwards, the planted-git-state
+ * check (core/sandbox/git-guard.ts) looks at the directories whose mtime
+ * moved, and what it moved aside is said in the result.
+ */
+export function guardedWrite<I>(fn: (input: I, ctx: ToolContext) => Promise<ToolResult>) {
+  const body = guarded(fn);
+  return async (input: I, ctx: ToolContext): Promise<ToolResult> => {
+    const since = Date.now();
+    const res = await body(input, ctx);
+    const moved = gitGuardAfterWrite(policyFor(ctx).writeRoots, since);
+    if (moved.length === 0) return res;
+    const notes = moved.map((m) => `[git state: ${m.path} would make git run code on the host; it was moved aside to ${m.movedTo}]`);
+    return { ...res, output: [res.output, ...notes].join("\n") };
   };
 }
 

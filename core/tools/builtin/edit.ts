@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 import { commitText, staleReason } from "./write.ts";
-import { bool, checkWrite, display, done, fail, guarded, looksBinary, str, statOrNull, ToolInputError } from "./common.ts";
+import { bool, checkWrite, display, done, fail, guardedWrite, looksBinary, str, statOrNull, ToolInputError } from "./common.ts";
 
 export interface Edit { old_string: string; new_string: string; replace_all?: boolean }
 
@@ -147,7 +147,7 @@ export const editFileTool: ToolDefinition<EditInput> = {
   kind: "write",
   summarize: (i) => `edit ${i?.path ?? "?"}`,
   paths: (i) => [i.path],
-  run: guarded(async (input, ctx) => {
+  run: guardedWrite(async (input, ctx) => {
     const path = str(input, "path");
     const edit: Edit = {
       old_string: str(input, "old_string", { allowEmpty: true }),
@@ -189,5 +189,5 @@ export const multiEditTool: ToolDefinition<MultiInput> = {
   kind: "write",
   summarize: (i) => `edit ${i?.path ?? "?"} (${Array.isArray(i?.edits) ? i.edits.length : 0} edits)`,
   paths: (i) => [i.path],
-  run: guarded(async (input, ctx) => editFile(str(input, "path"), parseEdits(input), ctx)),
+  run: guardedWrite(async (input, ctx) => editFile(str(input, "path"), parseEdits(input), ctx)),
 };

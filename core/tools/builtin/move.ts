@@ -1,7 +1,7 @@
 import { copyFileSync, lstatSync, mkdirSync, renameSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ToolDefinition } from "../types.ts";
-import { absoluteInput, bool, display, done, fail, guarded, policyFor, statOrNull, str } from "./common.ts";
+import { absoluteInput, bool, display, done, fail, guardedWrite, policyFor, statOrNull, str } from "./common.ts";
 
 interface Input { source: string; destination: string; overwrite?: boolean }
 
@@ -22,7 +22,7 @@ export const moveFileTool: ToolDefinition<Input> = {
   kind: "write",
   summarize: (i) => `move ${i?.source ?? "?"} → ${i?.destination ?? "?"}`,
   paths: (i) => [i.source, i.destination],
-  run: guarded(async (input, ctx) => {
+  run: guardedWrite(async (input, ctx) => {
     const source = str(input, "source");
     const destination = str(input, "destination");
     const overwrite = bool(input, "overwrite");

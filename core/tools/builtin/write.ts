@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "../../fs/atomic.ts";
 import type { ToolContext, ToolDefinition } from "../types.ts";
-import { checkWrite, countLines, display, done, fail, guarded, plural, stampOf, statOrNull, str } from "./common.ts";
+import { checkWrite, countLines, display, done, fail, guardedWrite, plural, stampOf, statOrNull, str } from "./common.ts";
 
 interface Input { path: string; content: string }
 
@@ -47,7 +47,7 @@ export const writeFileTool: ToolDefinition<Input> = {
   kind: "write",
   summarize: (i) => `write ${i?.path ?? "?"}`,
   paths: (i) => [i.path],
-  run: guarded(async (input, ctx) => {
+  run: guardedWrite(async (input, ctx) => {
     const path = str(input, "path");
     const content = str(input, "content", { allowEmpty: true });
     const d = checkWrite(path, ctx);

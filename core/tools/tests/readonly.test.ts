@@ -97,7 +97,7 @@ describe("readOnlyTools", () => {
 describe("classifyReadOnlyCommand", () => {
   const accepted = [
     "ls -la", "cat a.txt", "grep -rn foo src | head -20", "git status", "git log --oneline -5", "git diff HEAD~1 -- a.ts",
-    "git -C sub show HEAD", "git branch", "git branch -a -v", "git branch --list 'feat*'", "git tag -l", "git stash list",
+    "git --no-pager log -1", "git -P show HEAD", "git branch", "git branch -a -v", "git branch --list 'feat*'", "git tag -l", "git stash list",
     "git config --get user.name", "find . -name '*.ts'", "wc -l *.ts", "sort names.txt", "uniq a.txt", "rg -n TODO",
     "cd src && ls", "date", "tree -L 2", "git remote -v", "echo a && echo b", "/bin/ls", "/usr/bin/git status",
   ];
@@ -110,6 +110,11 @@ describe("classifyReadOnlyCommand", () => {
     "git reset --hard", "git push", "git clean -fdx", "curl https://example.com", "npm install", "sleep 100 &",
     "rg --pre sh foo", "rg * foo", "file -C -m x", "ls; rm x", "cat a | sh", "", "ls \"$HOME\"", "echo ${X}",
     "{ ls; }", "for f in a; do rm $f; done", "/usr/bin/../../tmp/ls", "./ls", "bin/cat a", "sub/git status", "/tmp/x/ls", "../ls -la",
+    // git naming another directory, repository or config reads (and runs) that config (issue 25, item 5).
+    "git -C sub show HEAD", "git -C evil status", "git --git-dir=evil status", "git --git-dir evil log", "git --work-tree=. status",
+    "git --namespace=x log", "git --exec-path=/x status", "git --config-env=core.fsmonitor=X status", "git --bare log",
+    "cd evil && git status", "cd evil; git log", "GIT_DIR=evil git status", "git diff --ext-diff", "git log -p --textconv",
+    "git config --file=evil/config --list", "git config -f evil/config --get core.fsmonitor",
   ];
   for (const c of accepted) test(`accepts ${JSON.stringify(c)}`, () => expect(classifyReadOnlyCommand(c)).toEqual({ ok: true }));
   for (const c of refused) {

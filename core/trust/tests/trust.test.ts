@@ -172,14 +172,14 @@ describe("content-addressed approval", () => {
     const f = fixture("", '[permissions]\nmode = "auto"\n');
     trustWorkspace(f.ws, f.home);
     const gate = () => new Permissions({ mode: "ask", allow: [], ask: [], deny: [], headless: false, workspace: f.ws, onPersist: (e) => reapproveOwnEdit(f.ws, e.before, e.after, f.home) });
-    gate().grant("Bash(npm test)", "persist");
+    gate().grant("Bash(npm test)", "persist_project");
     let c = f.load();
     expect(c.trust.trusted).toBe(true);
     expect(perms(c.values).allow).toEqual(["Bash(npm test)"]);
 
     // Clean but never approved: approving the new text approves only the granted rule.
     const g = fixture("", '[permissions]\ndeny = ["Bash(rm:*)"]\n');
-    new Permissions({ mode: "ask", allow: [], ask: [], deny: [], headless: false, workspace: g.ws, onPersist: (e) => reapproveOwnEdit(g.ws, e.before, e.after, g.home) }).grant("Bash(make)", "persist");
+    new Permissions({ mode: "ask", allow: [], ask: [], deny: [], headless: false, workspace: g.ws, onPersist: (e) => reapproveOwnEdit(g.ws, e.before, e.after, g.home) }).grant("Bash(make)", "persist_project");
     expect(perms(g.load().values).allow).toEqual(["Bash(make)"]);
 
     // Planted loosening content: the grant is written but nothing gets approved.

@@ -5,6 +5,7 @@ import { render } from "preact";
 import { api, HttpError, setUnauthorizedHandler } from "./api.ts";
 import { App } from "./components/App.tsx";
 import { connectLive } from "./live.ts";
+import "./web-commands.ts";
 import { changed, loadModels, loadSessions, onEnvelope, openSession, setTransport, state } from "./store.ts";
 
 let connected = false;

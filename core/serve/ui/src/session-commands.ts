@@ -2,6 +2,7 @@
 // open session (POST /api/sessions/:id/command, the same code as the
 // terminal chat and ACP) instead of sending them to the model.
 import { api, sessionPath } from "./api.ts";
+import { parseNote, sessionCommandName } from "../../../protocol/commands.ts";
 
 export interface CommandResult {
   ok: boolean;
@@ -11,17 +12,11 @@ export interface CommandResult {
 }
 
 /** "compact" or "mcp" for exactly `/compact` / `/mcp` (also `/reasonix:…`), else undefined. */
-export function sessionCommandName(text: string): string | undefined {
-  return /^\/(?:reasonix:)?(compact|mcp)\s*$/.exec(text.trim())?.[1];
-}
+export { sessionCommandName };
 
 export const runSessionCommand = (id: string, name: string): Promise<CommandResult> => api<CommandResult>("POST", sessionPath(id, "command"), { name });
 
-/** `#note` (one line; `##` headings and `#!` stay prompts): the note text, else undefined. Mirrors core/commands/note.ts. */
-export function noteText(text: string): string | undefined {
-  const t = text.trim();
-  if (!t.startsWith("#") || t.startsWith("##") || t.startsWith("#!") || t.includes("\n")) return undefined;
-  return t.slice(1).trim() || undefined;
-}
+/** `#note` (one line; `##` headings and `#!` stay prompts): the note text, else undefined. */
+export const noteText = parseNote;
 
 export const addNote = (text: string): Promise<{ path: string; created: boolean; message: string }> => api("POST", "/api/note", { text });

@@ -282,9 +282,17 @@ export async function deleteSession(id: string): Promise<void> {
   await loadSessions();
 }
 
+/** Runs built-in slash commands (web-commands.ts registers it: it needs the store, so the store cannot import it). */
+let builtinRunner: ((text: string) => Promise<boolean>) | undefined;
+export const onBuiltinCommand = (run: (text: string) => Promise<boolean>): void => {
+  builtinRunner = run;
+};
+
 /** Send a prompt; while a turn runs it becomes guidance for that turn (steering). */
 export async function send(prompt: string): Promise<boolean> {
   if (!prompt.trim()) return false;
+  // The chat's built-in commands (/model, /new, /help…): answered, never sent to the model.
+  if (await builtinRunner?.(prompt)) return true;
   const id = state.current ?? (await newSession());
   if (!id) return false;
   // `#note`: to the project's instruction file (after a yes unless the mode is auto/yolo), not to the model.

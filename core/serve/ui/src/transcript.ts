@@ -12,6 +12,14 @@ import { guardianLine, guardianTone } from "../../../guardian/format.ts";
 import { subagentLine, subagentTone } from "../../../agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../../goal/prompts.ts";
 
+/** Where each "always allow" answer saves its rule (the engine's approval_request.persistTo). */
+export interface PersistTo {
+  user: { path: string; rule: string };
+  project: { path: string; rule: string };
+}
+const target = (t: unknown) => !!t && typeof (t as { path?: unknown }).path === "string" && typeof (t as { rule?: unknown }).rule === "string";
+const persistTo = (v: unknown): v is PersistTo => !!v && target((v as PersistTo).user) && target((v as PersistTo).project);
+
 export type ToolStatus = "running" | "ask" | "allowed" | "ok" | "err" | "denied";
 
 export type Item =
@@ -26,7 +34,7 @@ export type Item =
       input: unknown;
       status: ToolStatus;
       decision?: string;
-      request?: { summary: string; suggestedRule: string; diff?: FileDiff[] };
+      request?: { summary: string; suggestedRule: string; diff?: FileDiff[]; persistTo?: PersistTo };
       output?: string;
       receipt?: string;
       diff?: FileDiff[];
@@ -178,7 +186,7 @@ export function apply(view: View, ev: Ev): void {
     case "approval_request": {
       const t = tool(view, ev.callId, ev.name, ev.input);
       t.status = "ask";
-      t.request = { summary: String(ev.summary ?? ev.name), suggestedRule: String(ev.suggestedRule ?? ""), ...(ev.diff ? { diff: ev.diff } : {}) };
+      t.request = { summary: String(ev.summary ?? ev.name), suggestedRule: String(ev.suggestedRule ?? ""), ...(ev.diff ? { diff: ev.diff } : {}), ...(persistTo(ev.persistTo) ? { persistTo: ev.persistTo } : {}) };
       t.v++;
       view.thinking = false;
       break;

@@ -1,17 +1,19 @@
 // The prompt box: Enter sends (or, while a turn runs, steers it), Shift+Enter
 // adds a line, Esc cancels; the permission mode and token/cost use below it.
 import { useEffect, useRef } from "preact/hooks";
-import { api, sessionPath } from "../api.ts";
-import { cancel, changed, isBusy, send, setBanner, shownModel, state } from "../store.ts";
+import { cancel, isBusy, send, shownModel, state } from "../store.ts";
+import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
+import { SELECTABLE_MODES } from "../../../../protocol/modes.ts";
 
-const MODES = [
-  ["ask", "Ask before changes"],
-  ["auto", "Auto (allow edits)"],
-  ["plan", "Plan (read only, plan first)"],
-  ["read-only", "Read only"],
-] as const;
+const LABELS: Record<(typeof SELECTABLE_MODES)[number], string> = {
+  ask: "Ask before changes",
+  auto: "Auto (allow edits)",
+  plan: "Plan (read only, plan first)",
+  "read-only": "Read only",
+};
+const MODES = SELECTABLE_MODES.map((m) => [m, LABELS[m]] as const);
 
 /** Text the composer should take (Edit on an earlier message). */
 export const draft = { text: "", onSend: null as null | ((text: string) => Promise<void>) };
@@ -25,17 +27,6 @@ export function UsageLine() {
   const ctx = win > 0 && u.lastPrompt > 0 ? ` · context ${Math.min(100, Math.round((u.lastPrompt / win) * 100))}% of ${n(win)}` : u.lastPrompt ? ` · context ${n(u.lastPrompt)} tokens` : "";
   const cost = u.cost ? ` · cost ${u.cost.total.toFixed(4)} ${u.cost.currency}` : "";
   return <div id="usage" class="usage">{`tokens in ${n(u.inputTokens)} · out ${n(u.outputTokens)} · cache hit ${Math.round(u.cacheHitPercent)}%${cost}${ctx}`}</div>;
-}
-
-async function setMode(mode: string): Promise<void> {
-  if (!state.current) return;
-  try {
-    await api("POST", sessionPath(state.current, "mode"), { mode });
-    state.mode = mode;
-    changed();
-  } catch (x) {
-    setBanner(`Could not switch the mode: ${(x as Error).message}`, "error");
-  }
 }
 
 export function Composer() {

@@ -1,22 +1,8 @@
 // Reasoning effort of the open session (POST /api/sessions/:id/effort); each
 // vendor maps the word onto its own scale. "default" = the provider entry's.
-import { api, sessionPath } from "../api.ts";
-import { changed, flashBanner, setBanner, state } from "../store.ts";
-
-const EFFORTS = ["default", "none", "minimal", "low", "medium", "high", "xhigh", "max"];
-/** What this tab set per session (the engine keeps the real value). */
-const chosen = new Map<string, string>();
-
-async function pick(id: string, effort: string): Promise<void> {
-  try {
-    const r = await api<{ effort: string }>("POST", sessionPath(id, "effort"), { effort });
-    chosen.set(id, r.effort);
-    flashBanner(`Reasoning effort ${r.effort} from the next request on.`, 2500);
-  } catch (x) {
-    setBanner(`Could not set the reasoning effort: ${(x as Error).message}`, "error");
-  }
-  changed();
-}
+import { state } from "../store.ts";
+import { chosenEffort as chosen, setEffort as pick } from "../web-commands.ts";
+import { EFFORT_CHOICES as EFFORTS } from "../../../../protocol/modes.ts";
 
 export function EffortPicker() {
   const id = state.current;

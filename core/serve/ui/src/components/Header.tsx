@@ -1,31 +1,7 @@
 // Top bar: drawer toggle (phones), host and workspace, model picker, link state.
-import { api, sessionPath } from "../api.ts";
-import { changed, flashBanner, isBusy, loadModels, loadSessions, setBanner, shownModel, state } from "../store.ts";
+import { changed, shownModel, state } from "../store.ts";
+import { pickModel } from "../web-commands.ts";
 import { EffortPicker } from "./EffortPicker.tsx";
-
-async function pickModel(name: string): Promise<void> {
-  const m = state.models.find((x) => x.name === name);
-  if (m && !m.hasKey) {
-    // Ask for the key now rather than failing at the next prompt.
-    state.keyFor = name;
-    changed();
-    return;
-  }
-  try {
-    if (state.current && !isBusy()) {
-      await api("POST", sessionPath(state.current, "model"), { name });
-      state.view.model = name;
-    }
-    await api("POST", "/api/model", { name });
-    state.selectedModel = name;
-    flashBanner(state.current ? `This session now uses ${name}; new sessions too.` : `New sessions use ${name}.`, 2500);
-    void loadSessions();
-  } catch (x) {
-    setBanner(`Could not switch model: ${(x as Error).message}`, "error");
-    void loadModels();
-  }
-  changed();
-}
 
 export function Header() {
   const st = state.status ?? {};

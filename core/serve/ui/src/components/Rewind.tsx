@@ -3,8 +3,9 @@
 // on, or both.
 import { api, sessionPath } from "../api.ts";
 import { changed, flashBanner, openSession, setBanner, state } from "../store.ts";
+import type { RewindMode } from "../../../../protocol/modes.ts";
 
-export async function rewindTo(turn: number, mode: "code" | "conversation" | "both"): Promise<boolean> {
+export async function rewindTo(turn: number, mode: RewindMode): Promise<boolean> {
   const id = state.current;
   if (!id) return false;
   try {
@@ -26,7 +27,7 @@ export function Rewind() {
     state.rewindFor = null;
     changed();
   };
-  const go = (mode: "code" | "conversation" | "both") => async () => {
+  const go = (mode: RewindMode) => async () => {
     close();
     await rewindTo(u.turn, mode);
   };

@@ -1,11 +1,13 @@
 // The `/` menu: typing /part at the start of the prompt lists matching
 // entries of the workspace's command catalog (GET /api/commands: custom
-// commands, skills, MCP prompts, /docs, /compact, /mcp); Enter or Tab inserts the chosen one, Esc closes.
+// commands, skills, MCP prompts, /docs, /compact, /mcp) after the built-in commands the web UI
+// runs itself (/model, /mode, /effort, /new, /clear, /help); Enter or Tab inserts the chosen one, Esc closes.
 import type { RefObject } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { listboxKey } from "./listbox.ts";
 import { PopupList } from "./PopupList.tsx";
+import { WEB_MENU } from "../web-commands.ts";
 
 export interface CommandItem {
   name: string;
@@ -51,7 +53,7 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
       if (q === null) return setItems([]);
       // Read again each time the menu opens (MCP servers add their prompts as they come up); an error just means no menu.
       if (q === "") catalog.current = null;
-      catalog.current ??= api<{ commands: CommandItem[] }>("GET", "/api/commands").then((r) => r.commands).catch(() => ((catalog.current = null), []));
+      catalog.current ??= api<{ commands: CommandItem[] }>("GET", "/api/commands").then((r) => [...WEB_MENU, ...r.commands.filter((c) => !WEB_MENU.some((b) => b.name === c.name))]).catch(() => ((catalog.current = null), []));
       const mine = ++req.current;
       void catalog.current.then((all) => {
         if (mine !== req.current) return;

@@ -1,11 +1,12 @@
 // One tool call: what it does, its approval (with the diff it would make),
 // its output (tail first, expandable) and the diff that landed.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, sessionPath } from "../api.ts";
 import { changed, state } from "../store.ts";
 import { addSystem, type Item } from "../transcript.ts";
 import { pure } from "../pure.ts";
 import { Diffs } from "./Diff.tsx";
+import type { ApprovalDecision } from "../../../../protocol/modes.ts";
 
 type Tool = Extract<Item, { kind: "tool" }>;
 type Json = Record<string, any>;
@@ -29,6 +30,8 @@ const STATUS: Record<Tool["status"], [string, string]> = {
   err: ["failed", "err"],
   denied: ["denied", "err"],
 };
+
+const DECIDED: Record<string, string> = { persist: "always, in your config", persist_project: "always, in this project" };
 
 const TAIL_LINES = 12;
 
@@ -64,15 +67,15 @@ function Output({ text }: { text: string }) {
   );
 }
 
+/**
+ * The answers to one approval. Nothing takes the focus when it arrives: the
+ * composer keeps the keyboard and its text (a key meant for it must never
+ * press a button here); answering is a click, or Tab to a button and Enter.
+ * Each "always" button says which file it writes.
+ */
 function Approval({ t }: { t: Tool }) {
   const [sending, setSending] = useState(false);
-  const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    // A request that arrives live takes the keyboard (Enter allows once), unless the user is typing.
-    const typing = document.activeElement?.id === "prompt" && !!(document.activeElement as HTMLTextAreaElement).value;
-    if (!state.loading && !typing) first.current?.focus();
-  }, []);
-  const decide = (decision: string) => async () => {
+  const decide = (decision: ApprovalDecision) => async () => {
     if (!state.current) return;
     setSending(true);
     try {
@@ -84,14 +87,23 @@ function Approval({ t }: { t: Tool }) {
     }
   };
   const req = t.request!;
+  const to = req.persistTo;
   return (
     <div class="approval" role="group" aria-label={`Approve ${req.summary}`}>
       <div class="summary">{req.summary}</div>
       <div class="buttons">
-        <button type="button" class="primary" ref={first} disabled={sending} onClick={decide("once")}>Allow once</button>
+        <button type="button" class="primary" disabled={sending} onClick={decide("once")}>Allow once</button>
         <button type="button" disabled={sending} onClick={decide("session")} title={req.suggestedRule ? `adds the rule ${req.suggestedRule} for this session` : undefined}>Allow for session</button>
+        {to ? <button type="button" disabled={sending} onClick={decide("persist")} aria-describedby={`persist-user-${t.callId}`}>Always allow (your config)</button> : null}
+        {to ? <button type="button" disabled={sending} onClick={decide("persist_project")} aria-describedby={`persist-project-${t.callId}`}>Always allow in this project</button> : null}
         <button type="button" class="danger" disabled={sending} onClick={decide("deny")}>Deny</button>
       </div>
+      {to ? (
+        <ul class="persist-targets">
+          <li id={`persist-user-${t.callId}`}>Your config: adds <code>{to.user.rule}</code> to <code>{to.user.path}</code> (every project)</li>
+          <li id={`persist-project-${t.callId}`}>This project: adds <code>{to.project.rule}</code> to <code>{to.project.path}</code></li>
+        </ul>
+      ) : null}
     </div>
   );
 }
@@ -111,7 +123,7 @@ function ToolCardImpl({ t }: { t: Tool; v: number }) {
           {hint.title ? <span class="tool-title"> {hint.title}</span> : null}
           {hint.detail ? <code class="tool-hint"> {hint.detail}</code> : null}
         </span>
-        <span class={`tool-state ${cls}`}>{t.decision && t.status === "allowed" ? `allowed (${t.decision})` : label}</span>
+        <span class={`tool-state ${cls}`}>{t.decision && t.status === "allowed" ? `allowed (${DECIDED[t.decision] ?? t.decision})` : label}</span>
       </div>
       {asking && proposed?.length ? <Diffs diffs={proposed} /> : null}
       {t.input !== undefined && !(asking && proposed?.length) ? (

@@ -1,0 +1,45 @@
+// Reading and parsing one config file (TOML, validated against the schema).
+// A leaf: trust records (core/trust/store.ts) parse the user config with it;
+// core/config/load.ts merges the files and applies the trust policy.
+import { parse, TomlError } from "smol-toml";
+import { ConfigError } from "../errors.ts";
+import { configSchema } from "./schema.ts";
+import { validateTable } from "./validate.ts";
+
+export type ConfigTable = Record<string, unknown>;
+
+export interface ConfigFile {
+  path: string;
+  scope: "user" | "project";
+  data: ConfigTable;
+}
+
+/** Parse TOML text read from `path`; syntax errors name file:line:col, type errors the dotted key. */
+export function parseConfigText(text: string, path: string, scope: "user" | "project", warnings: string[]): ConfigFile {
+  let data: ConfigTable;
+  try {
+    data = parse(text) as ConfigTable;
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const first = e.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
+      throw new ConfigError(`${path}:${e.line}:${e.column}`, `TOML syntax error: ${first}`);
+    }
+    throw e;
+  }
+  const errors: { key: string; message: string }[] = [];
+  const warns: { key: string; message: string }[] = [];
+  validateTable(data, configSchema, undefined, "", errors, warns);
+  if (errors.length > 0) {
+    throw new ConfigError(path, errors.map((e) => `${e.key}: ${e.message}`).join("; "));
+  }
+  for (const w of warns) warnings.push(`${path}: ${w.key}: ${w.message}`);
+  // A small context window is allowed but costly: frequent compaction, fewer cache hits.
+  const providers = Array.isArray(data.providers) ? (data.providers as ConfigTable[]) : [];
+  providers.forEach((p, i) => {
+    const cw = p?.context_window;
+    if (typeof cw === "number" && cw > 0 && cw < 16384) {
+      warnings.push(`${path}: providers[${i}]${typeof p.name === "string" ? ` ("${p.name}")` : ""}.context_window = ${cw} is below 16384: compaction will run often and cache hits drop; use the model's documented context limit, not its output limit`);
+    }
+  });
+  return { path, scope, data };
+}

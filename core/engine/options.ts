@@ -1,0 +1,40 @@
+// What createEngine (core/engine/engine.ts) takes. Apart from the front-end
+// contract (types.ts), which must not reach the tool modules.
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolSource } from "../tools/sources.ts";
+import type { PermissionMode } from "../protocol/modes.ts";
+
+/** What `createEngine` (core/engine/index.ts) needs; everything but workspace has a default. */
+export interface EngineOptions {
+  /** The workspace directory (made absolute and symlink-resolved). */
+  workspace: string;
+  /** $REASONIX_HOME (default: reasonixHome()). Sessions live in <home>/sessions. */
+  home?: string;
+  /** Effective config values; loaded with loadConfig({cwd: workspace, home}) when absent. */
+  config?: Record<string, unknown>;
+  /** Where each dotted key of `config` came from (LoadedConfig.sources), for error messages. */
+  configSources?: Map<string, string>;
+  /** With `config`: whether its project file was approved (LoadedConfig.trust.trusted). Default false. */
+  projectTrusted?: boolean;
+  /** With `config`: `--trust-project` (project commands, skills and hooks count as approved for this process). */
+  trustProject?: boolean;
+  /** No one can answer approvals: `ask` fails closed with a message naming the flag. */
+  headless?: boolean;
+  /** Overrides [permissions] mode. */
+  permissionMode?: PermissionMode;
+  /** Extra writable roots (--add-dir). */
+  extraWriteRoots?: string[];
+  /** Overrides [agent] max_steps. */
+  maxSteps?: number;
+  /**
+   * Tools from outside the binary, synced at turn boundaries. The workspace's
+   * MCP servers (core/mcp) are added unless `mcp` is false.
+   */
+  toolSources?: ToolSource[];
+  /** Start the workspace's MCP servers (default true). */
+  mcp?: boolean;
+  /** Tool registry to use (default: the built-in tools). */
+  tools?: ToolRegistry;
+  /** Provider retry tuning (tests shorten the delays). */
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
+}

@@ -1,0 +1,90 @@
+/**
+ * One open session as a front end holds it: the engine session plus what the
+ * user chose for it — the permission mode and the reasoning effort. Whatever
+ * replaces the session (a model switch, a new or resumed conversation in the
+ * chat) goes through here, so those choices follow by construction instead of
+ * each front end (chat, serve, ACP) remembering to carry them over.
+ */
+import type { Engine, EngineSession, PermissionMode } from "../engine/types.ts";
+
+export interface SessionHostOptions {
+  /** The mode the user chose (absent: as configured); applied to the session at once. */
+  mode?: PermissionMode;
+  /** The reasoning effort the user chose (absent: the provider entry's); applied at once. */
+  effort?: string;
+  /** Called after the host's session was replaced: move subscriptions to `next`. */
+  onSession?(next: EngineSession, prev: EngineSession): void | Promise<void>;
+}
+
+export class SessionHost {
+  private current: EngineSession;
+  private chosenMode: PermissionMode | undefined;
+
+  constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
+    this.current = session;
+    this.chosenMode = opts.mode;
+    if (opts.mode) session.setPermissionMode?.(opts.mode);
+    if (opts.effort) session.setReasoningEffort?.(opts.effort);
+  }
+
+  get session(): EngineSession {
+    return this.current;
+  }
+
+  /** The provider entry the session runs on. */
+  get model(): string {
+    return this.current.model;
+  }
+
+  /** The permission mode the user chose for this session (absent: as configured). */
+  get mode(): PermissionMode | undefined {
+    return this.chosenMode;
+  }
+
+  /** The reasoning effort set for this session (absent: the provider entry's). */
+  get effort(): string | undefined {
+    return this.current.reasoningEffort;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.current.setPermissionMode?.(mode);
+    this.chosenMode = mode;
+  }
+
+  /** undefined: back to the provider entry's reasoning_effort. Throws on an unknown value (the engine names it). */
+  setEffort(effort: string | undefined): void {
+    this.current.setReasoningEffort?.(effort);
+  }
+
+  /**
+   * Put `next` in place of the session (the chat's new or resumed
+   * conversation): the chosen mode and effort follow it.
+   */
+  async replace(next: EngineSession): Promise<void> {
+    const prev = this.current;
+    if (this.chosenMode) next.setPermissionMode?.(this.chosenMode);
+    if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort?.(prev.reasoningEffort);
+    this.current = next;
+    await this.opts.onSession?.(next, prev);
+  }
+
+  /**
+   * Continue this conversation on provider entry `model` (the engine reopens
+   * it with that model): mode and effort stay what they were. When the engine
+   * refuses, the conversation is reopened on its old model — still with the
+   * same mode and effort — and the error is thrown.
+   */
+  async switchModel(model: string): Promise<EngineSession> {
+    const id = this.current.id;
+    await this.current.close().catch(() => {});
+    let next: EngineSession;
+    try {
+      next = await this.engine.resumeSession(id, { model });
+    } catch (e) {
+      await this.replace(await this.engine.resumeSession(id));
+      throw e;
+    }
+    await this.replace(next);
+    return next;
+  }
+}

@@ -1,0 +1,59 @@
+// The terminal chat's built-in commands typed in the web UI's prompt box are
+// answered, never sent to the model as a prompt: /model, /mode and /effort
+// act on the open session, /new and /clear open a new one, /help lists what
+// the web UI runs, and a command the web UI cannot show (/cost) says so.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { command, haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+
+setDefaultTimeout(120_000);
+if (!haveChromium) console.warn("SKIPPED web UI built-in slash commands: /usr/bin/chromium not found (Debian: chromium)");
+
+describe.skipIf(!haveChromium)("web UI built-in slash commands", () => {
+  let rig: UiRig;
+  beforeAll(async () => {
+    rig = await startRig({ extraProviders: '[[providers]]\nname = "t"\nkind = "openai"\nbase_url = "{{LLM}}"\nmodel = "t-model"\napi_key_env = "SCRIPTED_API_KEY"\n' });
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  test("/model, /mode, /effort, /help, /cost and /new from the prompt box never reach the model", async () => {
+    rig.llm.push({ text: "First answer." }, { text: "Second answer." });
+    const page = await rig.open();
+    await say(page, "first question");
+    await page.getByText("First answer.").waitFor();
+    await page.locator("#prompt:not([disabled])").waitFor();
+    const first = page.url();
+    await page.click("#prompt");
+    await page.keyboard.type("/mo");
+    const item = page.locator('ul[aria-label="Commands"] li');
+    await item.first().waitFor();
+    expect(await item.allTextContents()).toEqual(["/model [name] Pick the model (the conversation goes on with it)", "/mode [ask|auto|plan|yolo|read-only] Permission mode for the rest of the session"]);
+    await page.keyboard.press("Escape");
+
+    await command(page, "/model t");
+    await page.getByText("model t from here on (same conversation)").waitFor();
+    await command(page, "/mode read-only");
+    await page.getByText("mode read-only from here on").waitFor();
+    expect(await page.locator("#mode").inputValue()).toBe("read-only");
+    await command(page, "/effort low");
+    await page.getByText("Reasoning effort low from the next request on.").waitFor();
+    await command(page, "/help");
+    await page.getByText("/model [name]").waitFor();
+    await command(page, "/cost");
+    await page.getByText("/cost is a terminal chat command").waitFor();
+    expect(rig.llm.chatRequests()).toHaveLength(1);
+
+    await say(page, "second question");
+    await page.getByText("Second answer.").waitFor();
+    const sent = rig.llm.chatRequests()[1]!.body;
+    expect(sent.model).toBe("t-model");
+    expect(sent.reasoning_effort).toBe("low");
+
+    await page.locator("#prompt:not([disabled])").waitFor();
+    await command(page, "/new");
+    await page.waitForURL((u) => u.href !== first && /\/sessions\//.test(u.pathname));
+    expect(rig.llm.chatRequests()).toHaveLength(2);
+    expect(pageErrors(page)).toEqual([]);
+  });
+});

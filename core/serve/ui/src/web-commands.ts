@@ -1,0 +1,125 @@
+// The chat's built-in slash commands typed in the prompt box
+// (core/protocol/commands.ts): the web UI runs those it can — /model, /mode,
+// /effort, /new, /clear, /help — and says where the others live. A built-in
+// command is never sent to the model. /goal, /compact and /mcp have their own
+// runners (goal.ts, session-commands.ts). The model, mode and effort controls
+// above and below the prompt box call the same functions.
+import { api, sessionPath } from "./api.ts";
+import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, onBuiltinCommand, setBanner, state } from "./store.ts";
+import { addSystem } from "./transcript.ts";
+import { BUILTIN_COMMANDS, builtinCommand } from "../../../protocol/commands.ts";
+import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../../protocol/modes.ts";
+
+/** Continue the open session on provider entry `name` (new sessions use it too). */
+export async function pickModel(name: string): Promise<boolean> {
+  const m = state.models.find((x) => x.name === name);
+  if (m && !m.hasKey) {
+    // Ask for the key now rather than failing at the next prompt.
+    state.keyFor = name;
+    changed();
+    return false;
+  }
+  try {
+    if (state.current && !isBusy()) {
+      await api("POST", sessionPath(state.current, "model"), { name });
+      state.view.model = name;
+    }
+    await api("POST", "/api/model", { name });
+    state.selectedModel = name;
+    flashBanner(state.current ? `This session now uses ${name}; new sessions too.` : `New sessions use ${name}.`, 2500);
+    void loadSessions();
+    return true;
+  } catch (x) {
+    setBanner(`Could not switch model: ${(x as Error).message}`, "error");
+    void loadModels();
+    return false;
+  } finally {
+    changed();
+  }
+}
+
+export async function setMode(mode: string): Promise<boolean> {
+  if (!state.current) return false;
+  try {
+    await api("POST", sessionPath(state.current, "mode"), { mode });
+    state.mode = mode;
+    return true;
+  } catch (x) {
+    setBanner(`Could not switch the mode: ${(x as Error).message}`, "error");
+    return false;
+  } finally {
+    changed();
+  }
+}
+
+/** What this tab set per session (the engine keeps the real value). */
+export const chosenEffort = new Map<string, string>();
+
+export async function setEffort(id: string, effort: string): Promise<void> {
+  try {
+    const r = await api<{ effort: string }>("POST", sessionPath(id, "effort"), { effort });
+    chosenEffort.set(id, r.effort);
+    flashBanner(`Reasoning effort ${r.effort} from the next request on.`, 2500);
+  } catch (x) {
+    setBanner(`Could not set the reasoning effort: ${(x as Error).message}`, "error");
+  }
+  changed();
+}
+
+/** Where the web UI shows what a chat-only command shows. */
+const ELSEWHERE: Record<string, string> = {
+  sessions: "the session list shows this workspace's sessions",
+  resume: "pick the session in the session list",
+  rewind: "use Rewind on one of your messages",
+  context: "the usage line under the prompt box shows the context use",
+  cost: "the usage line under the prompt box shows tokens and spend",
+  todo: "the agent's todo list shows in the conversation",
+  web: "this is the browser UI",
+  sandbox: "run reasonix doctor in a terminal",
+  trust: "run reasonix trust in a terminal",
+  exit: "close the tab",
+};
+
+/** Runs here; the rest are answered by goal.ts / session-commands.ts or told where they live. */
+const RUNS_HERE = new Set(["help", "new", "clear", "model", "mode", "effort"]);
+
+/** The built-in commands the web UI runs, for the `/` menu (before the workspace's catalog, which lists /goal, /compact and /mcp). */
+export const WEB_MENU = BUILTIN_COMMANDS.filter((c) => RUNS_HERE.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
+const OWN_RUNNER = new Set(["goal", "compact", "mcp"]);
+
+const say = (text: string, tone: "info" | "error" = "info") => addSystem(state.view, text, tone);
+
+async function run(name: string, arg: string): Promise<void> {
+  if (name === "help") {
+    const here = BUILTIN_COMMANDS.filter((c) => RUNS_HERE.has(c.name) || OWN_RUNNER.has(c.name));
+    say(["Commands the web UI runs:", ...here.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
+  } else if (name === "new" || name === "clear") {
+    await newSession();
+  } else if (name === "model") {
+    if (!arg) return say(`model ${state.view.model ?? state.selectedModel ?? "(none)"}; /model NAME switches (${state.models.map((m) => m.name).join(", ")})`);
+    if (!state.models.some((m) => m.name === arg)) return say(`/model: no provider named "${arg}" (${state.models.map((m) => m.name).join(", ")})`, "error");
+    if (isBusy()) return say("/model: wait for the turn to end or cancel it first", "error");
+    if (await pickModel(arg)) say(`model ${arg} from here on (same conversation)`);
+  } else if (name === "mode") {
+    if (!arg) return say(`mode ${state.mode ?? "as configured"}; /mode ${SELECTABLE_MODES.join("|")}`);
+    if (!state.current) return say("/mode: open or start a session first", "error");
+    if (await setMode(arg)) say(`mode ${arg} from here on`);
+  } else if (name === "effort") {
+    if (!arg) return say(`/effort ${EFFORT_CHOICES.join("|")}`);
+    if (!state.current) return say("/effort: open or start a session first", "error");
+    await setEffort(state.current, arg);
+  } else {
+    say(`/${name} is a terminal chat command; ${ELSEWHERE[name] ?? "the web UI cannot show it"}.`);
+  }
+}
+
+/** A built-in command typed in the prompt box: run or answered here (true), or not one for this module (false). */
+async function typed(text: string): Promise<boolean> {
+  const b = builtinCommand(text);
+  if (!b || OWN_RUNNER.has(b.command.name)) return false;
+  await run(b.command.name, b.arg);
+  changed();
+  return true;
+}
+
+onBuiltinCommand(typed);
