@@ -1,7 +1,7 @@
 // `reasonix mcp serve`: Reasonix as an MCP server over stdio.
 import { defineCommand } from "../command.ts";
 
-export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string; token?: string }>({
+export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string; token?: string; publicHost?: string[] }>({
   command: "serve",
   describe: "Serve Reasonix as an MCP server on stdio (reasonix_run/resume/cancel/events/rollback/status); read-only unless --allow-writes",
   builder: (y) =>
@@ -10,6 +10,7 @@ export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string
       .option("dir", { type: "string", describe: "Default workspace (default: the current directory)" })
       .option("http", { type: "string", describe: "Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8788), bearer-token protected" })
       .option("token", { type: "string", describe: "With --http: the bearer token (default: a new random one, printed on stderr)" })
+      .option("public-host", { type: "string", array: true, describe: "With --http: another Host name to accept besides loopback and the bound address (repeatable)" })
       .example('codex: [mcp_servers.reasonix] command = "reasonix", args = ["mcp", "serve"]', "register it with another agent") as never,
   run: async (args) => {
     const { resolve } = await import("node:path");
@@ -26,7 +27,7 @@ export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string
       const { newToken, serveHttp } = await import("../../core/mcp/server/http.ts");
       const addr = parseAddr(args.http);
       const token = args.token || newToken();
-      const h = await serveHttp({ ...addr, token, newServer });
+      const h = await serveHttp({ ...addr, token, publicHosts: args.publicHost ?? [], newServer });
       process.stderr.write(`reasonix mcp serve: ${h.url} (${allowWrites ? "writes allowed" : "read-only"}; workspace ${workspace})\n`);
       if (!args.token) process.stderr.write(`token: ${token}\n`);
       await new Promise<void>((r) => {

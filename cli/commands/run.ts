@@ -1,7 +1,7 @@
 import { defineCommand } from "../command.ts";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../../core/protocol/modes.ts";
-import { roleSpendText } from "../../core/sessions/cost.ts";
+import { cacheSavedText, roleSpendText } from "../../core/sessions/cost.ts";
 import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
 
 interface RunArgs {
@@ -164,7 +164,8 @@ export default defineCommand<RunArgs>({
         result: finalText,
         ...(errorText ? { error: errorText } : {}),
         ...(warnings.length ? { warnings: warnings.map((w) => w.message) } : {}),
-        usage: lastUsage?.total ?? null,
+        // What was counted: this run's, else the session's so far (a resumed session), else nothing yet.
+        usage: lastUsage?.total ?? session.history().findLast((e): e is Extract<EngineEvent, { type: "usage" }> => e.type === "usage")?.total ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 },
         cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
         ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
         ...(lastUsage?.byRole ? { usage_by_role: lastUsage.byRole } : {}),
@@ -176,8 +177,12 @@ export default defineCommand<RunArgs>({
       if (lastUsage) {
         const t = lastUsage.turn;
         const c = lastUsage.cost;
-        const cost = c ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${lastUsage.cacheSaved ? `, cache saved ${lastUsage.cacheSaved.toFixed(4)}` : ""})` : "";
-        err.write(dim(`this turn: ${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${cost} · session ${session.id}\n`, err));
+        // Steps whose provider reported no usage have unknown tokens (and cost), not zero.
+        const cost = c && !t.unreported ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${cacheSavedText(lastUsage.cacheSaved, (n) => n.toFixed(4))})` : "";
+        const counts = t.unreported && !t.inputTokens && !t.outputTokens
+          ? "tokens unknown (the provider reported no usage)"
+          : `${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${t.unreported ? ` (and ${t.unreported} step${t.unreported === 1 ? "" : "s"} the provider reported no usage for)` : ""}`;
+        err.write(dim(`this turn: ${counts}${cost} · session ${session.id}\n`, err));
         if (lastUsage.byRole) err.write(dim(`of the session's spend: ${roleSpendText(lastUsage.byRole, c?.currency)}\n`, err));
       }
       if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);

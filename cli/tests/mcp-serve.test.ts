@@ -3,6 +3,7 @@
 // poll events, cancel, roll back, and the read-only default.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -87,6 +88,8 @@ test("lists its tools, runs a read-only task to completion, resumes, rolls back;
   // Code rollback changes files: refused read-only; the conversation alone is fine.
   const code = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "code" });
   expect(code.isError).toBe(true);
+  expect(code.text).toContain("error: a code rollback restores files, and this server is read-only");
+  expect(code.text).not.toContain("permission mode");
   const conv = await s.call("reasonix_rollback", { session_id: id, turn: 2, mode: "conversation" });
   expect(conv.text).not.toContain("error");
   expect(conv.isError).toBe(false);
@@ -153,11 +156,10 @@ test("cancel stops a running turn; --allow-writes lets a task edit and a code ro
   expect(existsSync(join(s.ce.workspace, "out.txt"))).toBe(false);
 });
 
-test("--http serves the same tools over Streamable HTTP behind a bearer token", async () => {
-  // The answer takes a moment: polling events must wait for new ones, not return the old ones at once.
-  const llm = await startScriptedOpenAI([{ text: "over http", delayMs: 1500 }]);
+async function serveHttp(extraArgs: string[] = [], steps: Parameters<typeof startScriptedOpenAI>[0] = [{ text: "over http" }]) {
+  const llm = await startScriptedOpenAI(steps);
   const ce = makeCliEnv(llm.url);
-  const proc = Bun.spawn([process.execPath, mainTs, "mcp", "serve", "--http", "127.0.0.1:0", "--token", "t0ken-for-test"], { cwd: ce.workspace, env: ce.env, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, mainTs, "mcp", "serve", "--http", "127.0.0.1:0", "--token", "t0ken-for-test", ...extraArgs], { cwd: ce.workspace, env: ce.env, stdout: "ignore", stderr: "pipe" });
   cleanups.push(() => llm.close(), () => ce.cleanup(), async () => (proc.kill(), await proc.exited));
   const reader = proc.stderr.getReader();
   let text = "";
@@ -166,20 +168,91 @@ test("--http serves the same tools over Streamable HTTP behind a bearer token", 
     if (done) break;
     text += new TextDecoder().decode(value);
   }
-  const url = /(http:\/\/\S+\/mcp)/.exec(text)![1]!;
-  expect(url).toStartWith("http://127.0.0.1:");
-  expect(text).not.toContain("t0ken-for-test");
-
+  const url = /(http:\/\/\S+\/mcp)/.exec(text)?.[1];
+  if (!url) throw new Error(`mcp serve --http did not print its URL: ${text}`);
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  const bad = new Client({ name: "intruder", version: "1" });
-  await expect(bad.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer wrong" } } }))).rejects.toThrow();
+  const connect = async (token = "t0ken-for-test") => {
+    const client = new Client({ name: "test-driver", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    cleanups.push(() => client.close());
+    return client;
+  };
+  return { llm, ce, url, text, connect };
+}
 
-  const client = new Client({ name: "test-driver", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer t0ken-for-test" } } }));
-  cleanups.push(() => client.close());
+test("--http serves the same tools over Streamable HTTP behind a bearer token", async () => {
+  // The answer takes a moment: polling events must wait for new ones, not return the old ones at once.
+  const s = await serveHttp([], [{ text: "over http", delayMs: 1500 }]);
+  expect(s.url).toStartWith("http://127.0.0.1:");
+  expect(s.text).not.toContain("t0ken-for-test");
+
+  await expect(s.connect("wrong")).rejects.toThrow();
+
+  const client = await s.connect();
   expect((await client.listTools()).tools).toHaveLength(6);
   const call = caller(client);
   const run = await call("reasonix_run", { prompt: "hi" });
   const { end } = await untilEnd(call, run.data.session_id);
   expect(end.reason).toBe("done");
+});
+
+test("reasonix_events never waits past the SDK client's default request timeout: timeout_seconds is capped at 50 s and the answer says so", async () => {
+  const { DEFAULT_REQUEST_TIMEOUT_MSEC } = await import("@modelcontextprotocol/sdk/shared/protocol.js");
+  const { EVENTS_MAX_WAIT_SECONDS } = await import("../../core/mcp/server/server.ts");
+  expect(EVENTS_MAX_WAIT_SECONDS).toBe(50);
+  // Room for the answer to travel before a client on the default timeout gives up.
+  expect(EVENTS_MAX_WAIT_SECONDS * 1000).toBeLessThanOrEqual(DEFAULT_REQUEST_TIMEOUT_MSEC - 10_000);
+  const s = await serve([{ text: "done" }]);
+  const schema = (await s.client.listTools()).tools.find((t) => t.name === "reasonix_events")!.inputSchema as any;
+  expect(schema.properties.timeout_seconds.maximum).toBe(EVENTS_MAX_WAIT_SECONDS);
+  const run = await s.call("reasonix_run", { prompt: "hi" });
+  await s.untilEnd(run.data.session_id);
+  // since 0: events are there, so the answer is immediate; it reports the wait it would have used.
+  for (const [asked, applied] of [[60, 50], [3600, 50], [7, 7], [0, 0]] as const) {
+    const r = await s.call("reasonix_events", { session_id: run.data.session_id, since: 0, timeout_seconds: asked });
+    expect([asked, r.isError, r.data.wait_seconds]).toEqual([asked, false, applied]);
+  }
+});
+
+/** One raw POST (node:http, so Host and Origin are exactly what we say) of an initialize request. */
+function rawInitialize(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const u = new URL(url);
+  const payload = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer t0ken-for-test", "content-length": String(Buffer.byteLength(payload)), ...headers } },
+      (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+test("--http refuses DNS rebinding and foreign pages: a Host or Origin that is not this server gets 421/403 even with the token", async () => {
+  const s = await serveHttp();
+  const here = new URL(s.url).host;
+  // A page on evil.example whose name now resolves to 127.0.0.1.
+  const rebound = await rawInitialize(s.url, { host: `evil.example:${new URL(s.url).port}`, origin: "http://evil.example" });
+  expect([rebound.status, rebound.body]).toEqual([421, expect.stringContaining("evil.example")]);
+  // A foreign page that reaches the loopback address directly.
+  const foreign = await rawInitialize(s.url, { host: here, origin: "http://evil.example" });
+  expect([foreign.status, foreign.body]).toEqual([403, expect.stringContaining("http://evil.example")]);
+  const wrongScheme = await rawInitialize(s.url, { host: here, origin: `https://${here}` });
+  expect(wrongScheme.status).toBe(403);
+  // Our own origin and loopback names pass.
+  expect((await rawInitialize(s.url, { host: here, origin: `http://${here}` })).status).toBe(200);
+  expect((await rawInitialize(s.url, { host: `localhost:${new URL(s.url).port}` })).status).toBe(200);
+  // The SDK client (no Origin) still works.
+  const client = await s.connect();
+  expect((await client.listTools()).tools).toHaveLength(6);
+  // --public-host names another Host to accept.
+  const named = await serveHttp(["--public-host", "mcp.example"]);
+  const port = new URL(named.url).port;
+  expect((await rawInitialize(named.url, { host: `mcp.example:${port}`, origin: "http://mcp.example:" + port })).status).toBe(200);
+  expect((await rawInitialize(named.url, { host: `evil.example:${port}` })).status).toBe(421);
 });

@@ -168,6 +168,28 @@ describe("finish reasons", () => {
   }
 });
 
+describe("json output on a failed run", () => {
+  test("usage is what was counted, never null: zeros when nothing was, the session's total on a resumed session", async () => {
+    const { ce } = await setup("openai", [{ kind: "error", status: 400, message: "bad model" }, { text: "one" }, { kind: "error", status: 400, message: "bad again" }]);
+    const first = JSON.parse((await runCli(ce, ["run", "--output-format", "json", "say it"])).stdout);
+    expect([first.reason, first.usage]).toEqual(["error", { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }]);
+    const ok = JSON.parse((await runCli(ce, ["run", "--output-format", "json", "say it"])).stdout);
+    expect(ok.usage).toEqual({ inputTokens: 100, outputTokens: 20, cacheHitTokens: 0 });
+    const failed = JSON.parse((await runCli(ce, ["run", "-c", "--output-format", "json", "more"])).stdout);
+    expect([failed.reason, failed.usage]).toEqual(["error", { inputTokens: 100, outputTokens: 20, cacheHitTokens: 0 }]);
+  });
+});
+
+test("a stream without usage reports the tokens as unknown, not 0 in", async () => {
+  const { ce } = await setup("openai", [{ text: "hello", usageStyle: "none" }, { text: "again", usageStyle: "none" }]);
+  const r = await runCli(ce, ["run", "say it"]);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("this turn: tokens unknown (the provider reported no usage)");
+  expect(r.stderr).not.toContain("0 tokens in");
+  const j = JSON.parse((await runCli(ce, ["run", "-c", "--output-format", "json", "again"])).stdout);
+  expect(j.usage).toEqual({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0, unreported: 2 });
+});
+
 describe("empty answers and reasoning on stderr", () => {
   test("an empty final answer exits 1 with a clear message", async () => {
     const { ce } = await setup("openai", [{ text: "" }, { text: "", reasoning: "only thoughts" }]);

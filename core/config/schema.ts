@@ -34,7 +34,7 @@ const providerFields: Record<string, FieldSpec> = {
   max_output_tokens: int("max output tokens (0 = provider default)"),
   vision: bool("the model accepts images (@image.png, pasted images)", false),
   web_search: bool("anthropic kind: offer the provider's own web_search tool (Anthropic, DeepSeek)", false),
-  first_byte_timeout_seconds: num("give up an attempt (and retry) when nothing arrives this long after the request", 300),
+  first_byte_timeout_seconds: num("give up an attempt (and retry) when nothing arrives this long after the request (default 30; 300 for a server on this machine and for OpenAI reasoning models on the openai kind)"),
   idle_timeout_seconds: num("give up an attempt (and retry) when the stream is silent this long mid-answer", 120),
   auth: { type: "enum", values: ["x-api-key", "bearer"], doc: "anthropic kind: send the key as x-api-key (default) or Authorization: Bearer" },
   capability: { type: "enum", values: ["auto", "deepseek-thinking", "openai-reasoning", "plain"], default: "auto", doc: "reasoning request shape (auto: detected from base_url and model)" },
@@ -43,7 +43,7 @@ const providerFields: Record<string, FieldSpec> = {
   prices: {
     type: "table",
     doc: "price per million tokens, for cost receipts",
-    fields: { input: num("input tokens"), output: num("output tokens"), cache_hit: num("cached input tokens (default: input)"), currency: str("currency label", "USD") },
+    fields: { input: num("input tokens"), output: num("output tokens"), cache_hit: num("cached input tokens (default: input)"), cache_write: num("input tokens written to the prompt cache (default: input; Anthropic charges 1.25× input)"), currency: str("currency label", "USD") },
   },
 };
 

@@ -35,7 +35,8 @@ import { createAgentWiring } from "../agents/wiring.ts";
 import type { ChildRequest } from "../agents/child.ts";
 import { findProfile } from "../agents/profiles.ts";
 import { childWriteScope } from "../agents/paths.ts";
-import { LiveSession, type Prices } from "./session.ts";
+import { LiveSession } from "./session.ts";
+import { entryPrices } from "../providers/pricing.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import type { Engine, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
 import type { EngineOptions } from "./options.ts";
@@ -63,13 +64,6 @@ function builtinTools(): ToolRegistry {
   const registry = new ToolRegistry();
   registerBuiltinTools(registry);
   return registry;
-}
-
-function pricesOf(e: ProviderConfig): Prices | undefined {
-  const p = e.prices;
-  if (!p || (p.input === undefined && p.output === undefined)) return undefined;
-  const input = Number(p.input ?? 0);
-  return { input, output: Number(p.output ?? 0), cacheHit: Number(p.cache_hit ?? input), currency: p.currency ?? "USD" };
 }
 
 export function resolveWorkspace(dir: string): string {
@@ -133,7 +127,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const providerFor = (name: string) => {
     const c = selectModel(entries, name, undefined);
     const provider = createProvider({ ...c.entry, model: c.model, ...(maxOutputTokens > 0 && !c.entry.max_output_tokens ? { max_output_tokens: maxOutputTokens } : {}) }, { secret });
-    return { provider, prices: pricesOf(c.entry) };
+    return { provider, prices: entryPrices(c.entry) };
   };
 
   function checkProjectRoot(): void {
@@ -211,7 +205,7 @@ export function createEngine(opts: EngineOptions): Engine {
       extraWriteRoots,
       pathPolicy: toolPolicy,
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
-      prices: pricesOf(choice.entry),
+      prices: entryPrices(choice.entry),
       onClose: () => live.delete(session),
     });
     live.add(session);

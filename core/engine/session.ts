@@ -417,8 +417,9 @@ export class LiveSession implements EngineSession {
     // The entry's `prices` (engine) first, else the provider's rate card.
     const p = by ? by.prices : this.turnProvider ? (this.turnProvider.prices ?? this.turnProvider.provider.prices) : (this.deps.prices ?? this.deps.provider.prices);
     const cost = p ? priceOf(usage, p) : undefined;
-    const saved = p && usage.cacheHitTokens > 0 ? savedBy(usage, p) : 0;
-    this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency, ...(saved > 0 ? { saved } : {}) } : {}), ...(by ? { role: by.role } : {}) });
+    // Negative when writing the cache cost more than it has saved yet.
+    const saved = p && (usage.cacheHitTokens > 0 || (usage.cacheWriteTokens ?? 0) > 0) ? savedBy(usage, p) : 0;
+    this.commit({ t: "usage", turn, usage, ...(p ? { cost, currency: p.currency, ...(saved !== 0 ? { saved } : {}) } : {}), ...(by ? { role: by.role } : {}) });
     this.emit(this.state.history[this.state.history.length - 1]!);
   }
 

@@ -21,8 +21,12 @@ export interface Usage {
   outputTokens: number;
   /** Prompt tokens served from the provider's cache. */
   cacheHitTokens: number;
+  /** Prompt tokens written to the provider's cache (Anthropic), part of inputTokens; priced apart. */
+  cacheWriteTokens?: number;
   /** Reasoning tokens when the provider reports them. */
   reasoningTokens?: number;
+  /** Model steps counted here whose provider reported no usage: their tokens are unknown, not zero. */
+  unreported?: number;
 }
 
 export interface TodoItem {

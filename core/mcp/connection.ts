@@ -215,7 +215,7 @@ export class McpConnection implements ToolCaller {
         this.lost(client, `the connection failed (${errorMessage(e)})`);
         await client.close().catch(() => {});
       }
-      throw e;
+      return rethrowUndoubled(e);
     } finally {
       if (opts.elicit) this.askers.splice(this.askers.lastIndexOf(opts.elicit), 1);
     }
@@ -235,7 +235,7 @@ export class McpConnection implements ToolCaller {
   /** A prompt's messages as one text (text parts as is, other parts named). */
   async promptText(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<string> {
     const client = await this.ready();
-    const r = await client.getPrompt({ name, arguments: args }, { signal, timeout: this.spec.callTimeoutMs });
+    const r = await client.getPrompt({ name, arguments: args }, { signal, timeout: this.spec.callTimeoutMs }).catch(rethrowUndoubled);
     return r.messages
       .map((m) => {
         const c = m.content as { type: string; text?: string; resource?: { uri: string; text?: string } };
@@ -249,7 +249,7 @@ export class McpConnection implements ToolCaller {
   /** A resource's contents as text (binary parts described). */
   async resourceText(uri: string, signal?: AbortSignal): Promise<string> {
     const client = await this.ready();
-    const r = await client.readResource({ uri }, { signal, timeout: this.spec.callTimeoutMs });
+    const r = await client.readResource({ uri }, { signal, timeout: this.spec.callTimeoutMs }).catch(rethrowUndoubled);
     return r.contents
       .map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[${c.mimeType ?? "binary"} data, ${Math.floor(((c as { blob?: string }).blob?.length ?? 0) * 0.75)} bytes]`))
       .join("\n");
@@ -262,6 +262,16 @@ export class McpConnection implements ToolCaller {
     if (c) await c.close().catch(() => {});
     this.launched?.finish();
   }
+}
+
+/**
+ * A server built on the SDK that throws an McpError sends its message with the
+ * "MCP error N: " prefix already on, and the client's McpError adds it again:
+ * say it once.
+ */
+function rethrowUndoubled(e: unknown): never {
+  if (e instanceof McpError) e.message = e.message.replace(/^(MCP error -?\d+: )(?:\1)+/, "$1");
+  throw e;
 }
 
 async function withDeadline<T>(p: Promise<T>, deadline: number, message: string): Promise<T> {

@@ -41,6 +41,9 @@ export function toAnthropicMessages(messages: Message[]): { role: "user" | "assi
       const b: Block = { type: "tool_result", tool_use_id: m.callId, content: m.content };
       if (m.isError) b.is_error = true;
       push("user", [b]);
+    } else if (m.anthropicContent?.length) {
+      // Server tool blocks and paused turns go back exactly as they came.
+      push("assistant", m.anthropicContent.map((b) => ({ ...b })));
     } else {
       const blocks: Block[] = [];
       for (const t of m.thinkingBlocks ?? []) blocks.push({ ...t });
@@ -109,6 +112,80 @@ const finishOf = (r: string | undefined): FinishReason =>
           ? "refusal"
           : "other";
 
+/** The usage fields Anthropic reports: input_tokens excludes cache reads and writes. */
+interface RawUsage { input_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens?: number }
+
+/**
+ * Fold one usage object (message_start's, or message_delta's cumulative one)
+ * into what was reported so far, then into `usage`: input counts uncached,
+ * cache-read and cache-written tokens; writes are also kept apart (priced higher).
+ */
+function readUsage(usage: Usage, reported: RawUsage, u: unknown): void {
+  if (!u || typeof u !== "object") return;
+  for (const k of ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens"] as const) {
+    const v = (u as Record<string, unknown>)[k];
+    // Counts are cumulative: a later report never lowers one (some endpoints send 0 for what they reported before).
+    if (typeof v === "number" && Number.isFinite(v)) reported[k] = Math.max(reported[k] ?? 0, v);
+  }
+  const read = reported.cache_read_input_tokens ?? 0;
+  const write = reported.cache_creation_input_tokens ?? 0;
+  usage.cacheHitTokens = read;
+  usage.inputTokens = (reported.input_tokens ?? 0) + read + write;
+  usage.outputTokens = reported.output_tokens ?? 0;
+  if (write > 0) usage.cacheWriteTokens = write;
+  else delete usage.cacheWriteTokens;
+}
+
+/** The argument text of each tool_use block as streamed (the block itself carries the parsed input). */
+const rawArguments = new WeakMap<Block, string>();
+
+/** At most this many pause_turn continuations of one answer. */
+const MAX_PAUSES = 10;
+
+/** One response of a (possibly paused) answer: its content blocks in order. */
+interface StreamPart {
+  content: Block[];
+  usage: Usage;
+  stopReason: string | undefined;
+}
+
+function addUsage(into: Usage, u: Usage): void {
+  into.inputTokens += u.inputTokens;
+  into.outputTokens += u.outputTokens;
+  into.cacheHitTokens += u.cacheHitTokens;
+  if (u.cacheWriteTokens) into.cacheWriteTokens = (into.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
+}
+
+/** Blocks the provider ran itself (server_tool_use, web_search_tool_result…): only the verbatim content can carry them back. */
+const isServerBlock = (b: Block): boolean => !["text", "thinking", "redacted_thinking", "tool_use"].includes(String(b.type));
+
+/** The neutral assistant message of an answer's blocks; the blocks themselves are kept when they hold server tool use or the turn was paused. */
+function assistantResult(content: Block[], usage: Usage, stopReason: string | undefined, maxTokens: number, paused: boolean): ChatResult {
+  let text = "";
+  let reasoning = "";
+  const thinkingBlocks: ThinkingBlock[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const b of content) {
+    if (b.type === "text") text += String(b.text ?? "");
+    else if (b.type === "thinking") {
+      reasoning += String(b.thinking ?? "");
+      thinkingBlocks.push(b.signature ? { type: "thinking", thinking: String(b.thinking ?? ""), signature: String(b.signature) } : { type: "thinking", thinking: String(b.thinking ?? "") });
+    } else if (b.type === "redacted_thinking") thinkingBlocks.push({ type: "redacted_thinking", data: String(b.data ?? "") });
+    else if (b.type === "tool_use") toolCalls.push({ id: String(b.id), name: String(b.name), arguments: rawArguments.get(b) ?? JSON.stringify(b.input ?? {}) });
+  }
+  const message = {
+    role: "assistant" as const,
+    content: text,
+    ...(reasoning ? { reasoning } : {}),
+    ...(thinkingBlocks.length ? { thinkingBlocks } : {}),
+    ...(toolCalls.length ? { toolCalls } : {}),
+    ...(paused || content.some(isServerBlock) ? { anthropicContent: content } : {}),
+  };
+  const fr = finishOf(stopReason);
+  const finishReason: FinishReason = fr === "length" || fr === "refusal" || !toolCalls.length ? fr : "tool_calls";
+  return { message, usage, finishReason, outputLimit: maxTokens };
+}
+
 class AnthropicProvider extends ConfiguredProvider implements Provider {
   readonly kind = "anthropic";
 
@@ -122,17 +199,31 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
 
   async chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult> {
     const url = anthropicMessagesUrl(this.cfg);
-    const ctx = ctxOf(this.cfg, url);
-    const watch = new StreamWatch(this.cfg, ctx, handlers.onWaiting, signal);
     const body = buildAnthropicBody(this.cfg, req);
-    try {
-      return await this.stream(url, body, handlers, signal, watch);
-    } finally {
-      watch.stop();
+    const messages = body.messages as { role: string; content: Block[] }[];
+    const content: Block[] = [];
+    const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
+    for (let part = 0; ; part++) {
+      // A paused turn (server tools ran out of iterations) is continued by sending
+      // its content back as the last assistant message, as Anthropic documents.
+      const sent = part === 0 ? body : { ...body, messages: [...messages, { role: "assistant", content }] };
+      const watch = new StreamWatch(this.cfg, ctxOf(this.cfg, url), handlers.onWaiting, signal);
+      let r: StreamPart;
+      try {
+        r = await this.stream(url, sent, handlers, signal, watch);
+      } finally {
+        watch.stop();
+      }
+      content.push(...r.content);
+      addUsage(usage, r.usage);
+      if (r.stopReason !== "pause_turn") return assistantResult(content, usage, r.stopReason, Number(body.max_tokens), part > 0);
+      if (part + 1 >= MAX_PAUSES) {
+        throw new ProviderError("bad_response", `${who(ctxOf(this.cfg, url))} paused its turn (stop_reason pause_turn) ${MAX_PAUSES} times in a row; giving up on this answer`, { hint: "ask for less at once (server tools such as web_search run in the provider's own loop)" });
+      }
     }
   }
 
-  private async stream(url: string, body: Record<string, unknown>, handlers: StreamHandlers, signal: AbortSignal, watch: StreamWatch): Promise<ChatResult> {
+  private async stream(url: string, body: Record<string, unknown>, handlers: StreamHandlers, signal: AbortSignal, watch: StreamWatch): Promise<StreamPart> {
     const ctx = ctxOf(this.cfg, url);
     const res = await providerFetch(url, {
       method: "POST",
@@ -142,8 +233,10 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
     }, ctx, watch.fetch);
     if (!res.body) throw new ProviderError("stream_cut", `${who(ctx)} sent no body`);
 
-    const blocks: ({ type: "text"; text: string } | ThinkingBlock | { type: "tool_use"; id: string; name: string; json: string })[] = [];
+    /** Content blocks by index, as Anthropic sends them; tool inputs arrive as JSON text in `json`. */
+    const blocks: { block: Block; json?: string }[] = [];
     const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 };
+    const reported: RawUsage = {};
     let stopReason: string | undefined;
     let stopped = false;
     try {
@@ -156,42 +249,44 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
           throw new ProviderError("stream_cut", `${who(ctx)} sent malformed stream data (${ev.data.slice(0, 80)})`);
         }
         switch (d.type ?? ev.event) {
-          case "message_start": {
-            const u = d.message?.usage ?? {};
-            const cacheRead = Number(u.cache_read_input_tokens ?? 0);
-            usage.cacheHitTokens = cacheRead;
-            usage.inputTokens = Number(u.input_tokens ?? 0) + cacheRead + Number(u.cache_creation_input_tokens ?? 0);
-            usage.outputTokens = Number(u.output_tokens ?? 0);
+          case "message_start":
+            readUsage(usage, reported, d.message?.usage);
             break;
-          }
           case "content_block_start": {
-            const b = d.content_block ?? {};
-            if (b.type === "tool_use") blocks[d.index] = { type: "tool_use", id: b.id, name: b.name, json: "" };
-            else if (b.type === "thinking") blocks[d.index] = { type: "thinking", thinking: b.thinking ?? "", signature: b.signature || undefined };
-            else if (b.type === "redacted_thinking") blocks[d.index] = { type: "redacted_thinking", data: b.data };
-            else blocks[d.index] = { type: "text", text: b.text ?? "" };
+            const b = { ...(d.content_block ?? { type: "text", text: "" }) } as Block;
+            if (b.type === "text") b.text = typeof b.text === "string" ? b.text : "";
+            if (b.type === "thinking") {
+              b.thinking = typeof b.thinking === "string" ? b.thinking : "";
+              if (!b.signature) delete b.signature;
+            }
+            // tool_use, server_tool_use, mcp_tool_use…: the input streams as JSON text.
+            blocks[d.index] = "input" in b || b.type === "tool_use" || b.type === "server_tool_use" ? { block: b, json: "" } : { block: b };
             break;
           }
           case "content_block_delta": {
-            const b = blocks[d.index];
+            const slot = blocks[d.index];
             const delta = d.delta ?? {};
-            if (!b) break;
+            if (!slot) break;
+            const b = slot.block;
             if (delta.type === "text_delta" && b.type === "text") {
-              b.text += delta.text;
+              b.text = `${b.text}${delta.text}`;
               handlers.onText?.(delta.text);
             } else if (delta.type === "thinking_delta" && b.type === "thinking") {
-              b.thinking += delta.thinking;
+              b.thinking = `${b.thinking}${delta.thinking}`;
               handlers.onReasoning?.(delta.thinking);
             } else if (delta.type === "signature_delta" && b.type === "thinking") {
-              b.signature = (b.signature ?? "") + delta.signature;
-            } else if (delta.type === "input_json_delta" && b.type === "tool_use") {
-              b.json += delta.partial_json;
+              b.signature = `${b.signature ?? ""}${delta.signature}`;
+            } else if (delta.type === "citations_delta" && b.type === "text") {
+              b.citations = [...((b.citations as unknown[]) ?? []), delta.citation];
+            } else if (delta.type === "input_json_delta" && slot.json !== undefined) {
+              slot.json += delta.partial_json;
             }
             break;
           }
           case "message_delta":
             if (d.delta?.stop_reason) stopReason = d.delta.stop_reason;
-            if (d.usage?.output_tokens !== undefined) usage.outputTokens = Number(d.usage.output_tokens);
+            // Cumulative: what it reports replaces what message_start said (some endpoints report input only here).
+            readUsage(usage, reported, d.usage);
             break;
           case "message_stop":
             // The answer is complete: do not wait for the server to close.
@@ -213,30 +308,15 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
     if (stopped) res.body.cancel().catch(() => {});
     if (watch.error) throw watch.error;
     if (!stopped) throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no message_stop)`);
-
-    let text = "";
-    let reasoning = "";
-    const thinkingBlocks: ThinkingBlock[] = [];
-    const toolCalls: ToolCall[] = [];
-    for (const b of blocks) {
-      if (!b) continue;
-      if (b.type === "text") text += b.text;
-      else if (b.type === "thinking") {
-        reasoning += b.thinking;
-        thinkingBlocks.push(b.signature ? { type: "thinking", thinking: b.thinking, signature: b.signature } : { type: "thinking", thinking: b.thinking });
-      } else if (b.type === "redacted_thinking") thinkingBlocks.push(b);
-      else toolCalls.push({ id: b.id, name: b.name, arguments: b.json || "{}" });
-    }
-    const message = {
-      role: "assistant" as const,
-      content: text,
-      ...(reasoning ? { reasoning } : {}),
-      ...(thinkingBlocks.length ? { thinkingBlocks } : {}),
-      ...(toolCalls.length ? { toolCalls } : {}),
-    };
-    const fr = finishOf(stopReason);
-    const finishReason: FinishReason = fr === "length" || fr === "refusal" || !toolCalls.length ? fr : "tool_calls";
-    return { message, usage, finishReason, outputLimit: Number(body.max_tokens) };
+    const content = blocks.filter(Boolean).map(({ block, json }) => {
+      if (block.type === "text" && !(block.citations as unknown[] | null)?.length) delete block.citations;
+      if (json === undefined) return block;
+      const done = { ...block, input: json ? parseInput(json) : (block.input ?? {}) };
+      // A tool call keeps its arguments exactly as the model wrote them (a cut-off call stays malformed).
+      rawArguments.set(done, json || "{}");
+      return done;
+    });
+    return { content, usage, stopReason };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {

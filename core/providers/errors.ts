@@ -21,12 +21,15 @@ export class ProviderError extends ReasonixError {
   readonly kind: ProviderErrorKind;
   readonly status?: number;
   readonly retryAfterMs?: number;
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; hint?: string; cause?: unknown } = {}) {
+  /** A stall: how long the attempt waited (so a retry can say how long the next ones may take). */
+  readonly waitMs?: number;
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; waitMs?: number; hint?: string; cause?: unknown } = {}) {
     super(`provider_${kind}`, message, { hint: opts.hint, cause: opts.cause });
     this.name = "ProviderError";
     this.kind = kind;
     this.status = opts.status;
     this.retryAfterMs = opts.retryAfterMs;
+    this.waitMs = opts.waitMs;
   }
   get retryable(): boolean {
     return this.kind === "rate_limit" || this.kind === "server" || this.kind === "stream_cut" || this.kind === "network" || this.kind === "stalled";

@@ -20,6 +20,8 @@ export const hostOf = (url: string): string => {
 export interface ProviderCtx {
   provider: string;
   host?: string;
+  /** Scheme, host and port of the entry's URL ("http://127.0.0.1:11434"), for examples in hints. */
+  origin?: string;
   apiKeyEnv?: string;
   /** Reached through a provider proxy on the user's own machine (proxy.ts): its absence means that link is down. */
   viaProxy?: boolean;
@@ -33,9 +35,19 @@ export const PROXY_SECRET_HEADER = "x-reasonix-proxy-secret";
  */
 export const PROXY_KEY_ENV = "REASONIX_PROVIDER_PROXY_SECRET";
 
+const originOf = (url: string): string | undefined => {
+  try {
+    const o = new URL(url).origin;
+    return o === "null" ? undefined : o;
+  } catch {
+    return undefined;
+  }
+};
+
 export const ctxOf = (cfg: ProviderConfig, url = cfg.base_url ?? ""): ProviderCtx => ({
   provider: cfg.name,
   host: hostOf(url),
+  ...(originOf(url) ? { origin: originOf(url) } : {}),
   apiKeyEnv: cfg.api_key_env,
   ...(cfg.api_key_env === PROXY_KEY_ENV ? { viaProxy: true } : {}),
 });

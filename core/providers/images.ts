@@ -69,4 +69,4 @@ const dataUrl = (i: ImageInput) => i.url ?? `data:${i.mediaType};base64,${i.data
 export const openAIImagePart = (i: ImageInput) => ({ type: "image_url", image_url: { url: dataUrl(i) } });
 export const anthropicImageBlock = (i: ImageInput) =>
   i.url ? { type: "image", source: { type: "url", url: i.url } } : { type: "image", source: { type: "base64", media_type: i.mediaType, data: i.data } };
-export const responsesImagePart = (i: ImageInput) => ({ type: "input_image", image_url: dataUrl(i) });
+export const responsesImagePart = (i: ImageInput) => ({ type: "input_image" as const, image_url: dataUrl(i), detail: "auto" as const });

@@ -200,7 +200,7 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
     const fr = finishOf(finish);
     const finishReason: FinishReason = fr === "length" || fr === "content_filter" ? fr : refusal && !content ? "refusal" : toolCalls.length ? "tool_calls" : fr;
     const limit = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
-    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
+    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0, unreported: 1 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {

@@ -11,6 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { PROXY_KEY_ENV, PROXY_SECRET_HEADER, joinUrl } from "./http.ts";
 import { providerKey, type ProviderDeps } from "./registry.ts";
+import { streamTimeouts } from "./stream-watch.ts";
 import type { ProviderConfig } from "./types.ts";
 
 export { PROXY_KEY_ENV, PROXY_SECRET_HEADER };
@@ -37,6 +38,9 @@ export function manifestEntries(entries: ProviderConfig[]): ProviderConfig[] {
   return entries.map((e) => {
     const out: Record<string, unknown> = {};
     for (const k of MANIFEST_FIELDS) if (e[k] !== undefined) out[k] = e[k];
+    // The remote reaches the entry through a loopback proxy: give it the first-byte
+    // wait this entry has here, not the longer one for servers on its own machine.
+    out.first_byte_timeout_seconds ??= streamTimeouts(e).firstByteMs / 1000;
     return out as unknown as ProviderConfig;
   });
 }

@@ -66,6 +66,9 @@ export function detectVendor(cfg: Pick<ProviderConfig, "base_url" | "model">): E
 
 const OPENAI_EFFORTS = ["minimal", "low", "medium", "high"] as const;
 
+/** OpenAI's reasoning model families (o1, o3, o4-mini, gpt-5, gpt-5.1-codex…), also behind a gateway ("openai/o3"). */
+export const isOpenAIReasoningModel = (model: string): boolean => /^(o\d+(-|$)|gpt-5)/.test(model.toLowerCase().split("/").pop()!);
+
 /** The request shape of an entry (its capability and thinking settings applied). */
 export function reasoningShape(cfg: ProviderConfig): ReasoningShape {
   const cap = (cfg.capability ?? "auto") as Capability;
@@ -89,7 +92,8 @@ export function reasoningShape(cfg: ProviderConfig): ReasoningShape {
     default:
       // A gateway that streamed reasoning_content for a tool-calling step
       // takes it back (OpenRouter, vLLM, SGLang…); models without it send none.
-      return { vendor: "openai", replay: "tool-steps", tokenField: "max_tokens", efforts: OPENAI_EFFORTS };
+      // OpenAI's reasoning models (o-series, gpt-5…) reject max_tokens.
+      return { vendor: "openai", replay: "tool-steps", tokenField: cap === "openai-reasoning" || isOpenAIReasoningModel(model) ? "max_completion_tokens" : "max_tokens", efforts: OPENAI_EFFORTS };
   }
 }
 
@@ -170,9 +174,9 @@ export function applyAnthropicThinking(body: Record<string, unknown>, cfg: Provi
   }
 }
 
-/** Responses API: `reasoning: {effort}` on OpenAI's scale (none included). */
+/** Responses API: `reasoning: {effort}` on OpenAI's scale (none included); nothing when thinking is disabled. */
 export function applyResponsesReasoning(body: Record<string, unknown>, cfg: ProviderConfig, effort: string | undefined): void {
-  if (cfg.capability === "plain") return;
+  if (cfg.capability === "plain" || cfg.thinking === "disabled") return;
   const want = effort ?? cfg.reasoning_effort;
   if (!want) return;
   const e = want === "none" ? "none" : effortFor({ vendor: "openai", replay: "none", tokenField: "max_tokens", efforts: ["minimal", "low", "medium", "high", "xhigh"] }, want);

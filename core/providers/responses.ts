@@ -5,7 +5,7 @@
  * texts as the other kinds. Requests are stateless (`store: false`): the
  * whole conversation is sent every step, so the prefix stays cacheable.
  */
-import { applyResponsesReasoning } from "./reasoning.ts";
+import { applyResponsesReasoning, isOpenAIReasoningModel } from "./reasoning.ts";
 import { responsesImagePart } from "./images.ts";
 import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
@@ -24,6 +24,8 @@ export function toResponsesInput(messages: Message[]): Record<string, unknown>[]
     if (m.role === "user") out.push({ role: "user", content: m.images?.length ? [{ type: "input_text", text: m.content }, ...m.images.map(responsesImagePart)] : m.content });
     else if (m.role === "tool") out.push({ type: "function_call_output", call_id: m.callId, output: m.content });
     else {
+      // Reasoning first, as it came: a reasoning model continues a tool loop from it.
+      for (const r of m.reasoningItems ?? []) out.push({ ...r });
       if (m.content) out.push({ role: "assistant", content: m.content });
       for (const c of m.toolCalls ?? []) out.push({ type: "function_call", call_id: c.id, name: c.name, arguments: c.arguments });
     }
@@ -43,8 +45,18 @@ export function buildResponsesBody(cfg: ProviderConfig, req: ChatRequest): Recor
   const maxTokens = req.maxOutputTokens || cfg.max_output_tokens;
   if (maxTokens && maxTokens > 0) body.max_output_tokens = maxTokens;
   applyResponsesReasoning(body, cfg, req.reasoningEffort);
-  return mergeExtraBody(body, cfg.extra_body, cfg.name);
+  const out = mergeExtraBody(body, cfg.extra_body, cfg.name);
+  // Nothing is stored, so a reasoning model's reasoning can only come back encrypted
+  // (other models refuse the include).
+  const reasons = cfg.capability !== "plain" && (cfg.capability === "openai-reasoning" || isOpenAIReasoningModel(cfg.model ?? "") || body.reasoning !== undefined);
+  if (out.store === false && reasons) {
+    const given = Array.isArray(out.include) ? (out.include as unknown[]) : [];
+    out.include = given.includes(ENCRYPTED_REASONING) ? given : [...given, ENCRYPTED_REASONING];
+  }
+  return out;
 }
+
+const ENCRYPTED_REASONING = "reasoning.encrypted_content";
 
 export function responsesUsage(u: any): Usage {
   const usage: Usage = {
@@ -74,6 +86,7 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
     let reasoning = "";
     let refusal = "";
     const calls = new Map<number, { id: string; name: string; args: string }>();
+    const reasoningItems = new Map<number, Record<string, unknown>>();
     let finish: FinishReason | undefined;
     let usage: Usage | undefined;
     let lastPart = "";
@@ -105,6 +118,11 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
           case "response.output_item.added":
           case "response.output_item.done": {
             const it = ev.item;
+            if (ev.type === "response.output_item.done" && it?.type === "reasoning" && it.encrypted_content) {
+              // Without its id: items of an unstored response cannot be referred to.
+              const { id: _id, status: _status, ...item } = it;
+              reasoningItems.set(ev.output_index, item);
+            }
             if (it?.type !== "function_call") break;
             const slot = calls.get(ev.output_index) ?? { id: "", name: "", args: "" };
             slot.id = it.call_id || slot.id;
@@ -120,9 +138,12 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
             break;
           }
           case "response.completed":
-            usage = responsesUsage(ev.response?.usage);
-            finish = "stop";
-            break read; // complete: do not wait for the server to close
+            if (ev.response?.status !== "incomplete") {
+              usage = responsesUsage(ev.response?.usage);
+              finish = "stop";
+              break read; // complete: do not wait for the server to close
+            }
+          // falls through: a "completed" event that says incomplete is one
           case "response.incomplete": {
             usage = responsesUsage(ev.response?.usage);
             const why = ev.response?.incomplete_details?.reason;
@@ -146,10 +167,11 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
     const toolCalls: ToolCall[] = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([, c], i) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
-    const message = { role: "assistant" as const, content: content || refusal, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}) };
+    const items = [...reasoningItems.entries()].sort((a, b) => a[0] - b[0]).map(([, it]) => it);
+    const message = { role: "assistant" as const, content: content || refusal, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}), ...(items.length ? { reasoningItems: items } : {}) };
     const finishReason: FinishReason = finish !== "stop" ? finish : refusal && !content ? "refusal" : toolCalls.length ? "tool_calls" : "stop";
     const limit = Number(body.max_output_tokens ?? 0);
-    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
+    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0, unreported: 1 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {

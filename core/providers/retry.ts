@@ -27,6 +27,8 @@ export interface RetryHooks {
   onRetry?(n: RetryNotice): void;
 }
 
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -55,6 +57,7 @@ export async function chatWithRetry(
   hooksOrOnRetry: RetryHooks | ((n: RetryNotice) => void) = {},
 ): Promise<ChatResult> {
   const hooks: RetryHooks = typeof hooksOrOnRetry === "function" ? { onRetry: hooksOrOnRetry } : hooksOrOnRetry;
+  const started = performance.now();
   for (let attempt = 1; ; attempt++) {
     try {
       return await provider.chat(req, handlers, signal);
@@ -63,7 +66,7 @@ export async function chatWithRetry(
       if (signal.aborted) throw e;
       if (!(e instanceof ProviderError) || !e.retryable || attempt >= policy.maxAttempts) {
         if (e instanceof ProviderError && e.retryable && attempt >= policy.maxAttempts) {
-          throw new ProviderError(e.kind, `${e.message} (gave up after ${attempt} attempts)`, { status: e.status, cause: e });
+          throw new ProviderError(e.kind, `${e.message} (gave up after ${attempt} attempts in ${seconds(performance.now() - started)})`, { status: e.status, cause: e });
         }
         throw e;
       }
@@ -74,7 +77,10 @@ export async function chatWithRetry(
         }
         delay = e.retryAfterMs;
       }
-      hooks.onRetry?.({ attempt, delayMs: delay, reason: e.message });
+      // Say how long this may go on: the attempts left, and for a stall how long each may wait.
+      const left = policy.maxAttempts - attempt;
+      const each = e.waitMs ? `, each waiting up to ${seconds(e.waitMs)}` : "";
+      hooks.onRetry?.({ attempt, delayMs: delay, reason: `${e.message} (${left} more attempt${left === 1 ? "" : "s"}${each})` });
       await sleep(delay, signal);
     }
   }

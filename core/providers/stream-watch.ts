@@ -5,9 +5,28 @@
  */
 import { ProviderError } from "./errors.ts";
 import { who, type ProviderCtx } from "./http.ts";
+import { hostOf, isOpenAIReasoningModel } from "./reasoning.ts";
+import { isLoopbackHost } from "../serve/addr.ts";
 import type { ProviderConfig, WaitingNotice } from "./types.ts";
 
 const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** Default wait for the first byte of an answer: a provider that is up answers within tens of seconds. */
+export const FIRST_BYTE_TIMEOUT_SECONDS = 30;
+/** … where silence before the first byte is normal: a server on this machine loading its model, OpenAI reasoning models on Chat Completions (nothing is streamed while they think). */
+export const SLOW_START_TIMEOUT_SECONDS = 300;
+/** Default silence allowed mid-answer (thinking streams keep sending). */
+export const IDLE_TIMEOUT_SECONDS = 120;
+
+/** The first-byte and idle limits of an entry: its own settings, else the defaults above. */
+export function streamTimeouts(cfg: ProviderConfig): { firstByteMs: number; idleMs: number } {
+  const slowStart = isLoopbackHost(hostOf(cfg.base_url)) || (cfg.kind === "openai" && cfg.capability !== "plain" && (cfg.capability === "openai-reasoning" || isOpenAIReasoningModel(cfg.model ?? "")));
+  const given = (v: number | undefined) => (v && v > 0 ? v : undefined);
+  return {
+    firstByteMs: 1000 * (given(cfg.first_byte_timeout_seconds) ?? (slowStart ? SLOW_START_TIMEOUT_SECONDS : FIRST_BYTE_TIMEOUT_SECONDS)),
+    idleMs: 1000 * (given(cfg.idle_timeout_seconds) ?? IDLE_TIMEOUT_SECONDS),
+  };
+}
 
 /**
  * Watches one attempt's stream: a first-byte and an idle timer, and "still
@@ -32,8 +51,7 @@ export class StreamWatch {
     private readonly onWaiting: ((n: WaitingNotice) => void) | undefined,
     outer: AbortSignal,
   ) {
-    this.firstByteMs = 1000 * (cfg.first_byte_timeout_seconds && cfg.first_byte_timeout_seconds > 0 ? cfg.first_byte_timeout_seconds : 300);
-    this.idleMs = 1000 * (cfg.idle_timeout_seconds && cfg.idle_timeout_seconds > 0 ? cfg.idle_timeout_seconds : 120);
+    ({ firstByteMs: this.firstByteMs, idleMs: this.idleMs } = streamTimeouts(cfg));
     this.idleNotice = Math.min(10_000, this.idleMs / 2);
     this.signal = AbortSignal.any([outer, this.ac.signal]);
   }
@@ -99,8 +117,8 @@ export class StreamWatch {
     const name = this.cfg.name;
     this.error =
       this.phase === "first_byte"
-        ? new ProviderError("stalled", `${who(this.ctx)} sent nothing for ${secs(limit)} after the request (first_byte_timeout_seconds = ${limit / 1000}); if the model needs longer to start, raise first_byte_timeout_seconds on [[providers]] "${name}"`)
-        : new ProviderError("stalled", `${who(this.ctx)} went silent mid-answer: no data for ${secs(limit)} (idle_timeout_seconds = ${limit / 1000}); raise idle_timeout_seconds on [[providers]] "${name}" if the model pauses that long`);
+        ? new ProviderError("stalled", `${who(this.ctx)} sent nothing for ${secs(limit)} after the request (first_byte_timeout_seconds = ${limit / 1000}); if the model needs longer to start, raise first_byte_timeout_seconds on [[providers]] "${name}"`, { waitMs: limit })
+        : new ProviderError("stalled", `${who(this.ctx)} went silent mid-answer: no data for ${secs(limit)} (idle_timeout_seconds = ${limit / 1000}); raise idle_timeout_seconds on [[providers]] "${name}" if the model pauses that long`, { waitMs: limit });
     this.ac.abort(this.error);
     this.reader?.cancel(this.error).catch(() => {});
   }
@@ -211,6 +229,6 @@ async function checkEventStream(res: Response, ctx: ProviderCtx): Promise<Respon
   const ct = type.split(";")[0]!.trim();
   throw new ProviderError(
     "bad_response",
-    `${who(ctx)} answered HTTP 200 with content-type ${ct} instead of an event stream${detail}; check base_url on [[providers]] "${ctx.provider}" (it should be the API root, e.g. https://${ctx.host ?? "host"}/v1) and that the endpoint streams`,
+    `${who(ctx)} answered HTTP 200 with content-type ${ct} instead of an event stream${detail}; check base_url on [[providers]] "${ctx.provider}" (it should be the API root, e.g. ${ctx.origin ?? `https://${ctx.host ?? "host"}`}/v1) and that the endpoint streams`,
   );
 }

@@ -26,6 +26,14 @@ export type Message =
       reasoning?: string;
       thinkingBlocks?: ThinkingBlock[];
       toolCalls?: ToolCall[];
+      /**
+       * Anthropic: the answer's content blocks exactly as they came, kept when
+       * the provider ran server tools (server_tool_use, web_search_tool_result…)
+       * or paused the turn, and sent back verbatim on later steps.
+       */
+      anthropicContent?: Record<string, unknown>[];
+      /** Responses: the answer's reasoning items (encrypted, without ids), sent back on later steps since nothing is stored. */
+      reasoningItems?: Record<string, unknown>[];
     }
   | { role: "tool"; callId: string; name: string; content: string; isError?: boolean };
 
@@ -122,7 +130,7 @@ export interface ProviderConfig {
   thinking?: "auto" | "enabled" | "disabled" | "adaptive";
   /** Default reasoning effort for this entry (a session's /effort overrides it). */
   reasoning_effort?: string;
-  prices?: { input?: number; output?: number; cache_hit?: number; currency?: string };
+  prices?: { input?: number; output?: number; cache_hit?: number; cache_write?: number; currency?: string };
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 });
@@ -134,6 +142,8 @@ export interface Prices {
   output: number;
   /** Per million cached input tokens. */
   cacheHit: number;
+  /** Per million input tokens written to the prompt cache (Anthropic: 1.25× input); absent = the input price. */
+  cacheWrite?: number;
   currency: string;
   /** Where the numbers come from: "config" or "rate card <vendor>/<model> from <date>". */
   source?: string;

@@ -1,5 +1,15 @@
 import { allowedHostNames, clientKey, hostHeaderName } from "./addr.ts";
 
+/** What the guard reads of a request: its headers (a fetch `Request`, or a node request through `nodeHeaders`). */
+export interface HeaderSource {
+  headers: { get(name: string): string | null };
+}
+
+/** A node:http request's headers seen as a fetch `Headers` (repeated headers joined with ", "). */
+export function nodeHeaders(headers: Record<string, string | string[] | undefined>): HeaderSource {
+  return { headers: { get: (name) => { const v = headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v; } } };
+}
+
 /**
  * Request-level defences that run before routing: DNS-rebinding (Host),
  * cross-site writes (Origin) and form-post CSRF (Content-Type). Each returns
@@ -13,13 +23,13 @@ export class RequestGuard {
   }
 
   /** The host the client thinks it is talking to (X-Forwarded-Host only behind a trusted proxy). */
-  effectiveHost(req: Request): string {
+  effectiveHost(req: HeaderSource): string {
     const fwd = this.behindProxy ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
     return fwd || req.headers.get("host") || "";
   }
 
   /** True when the client reached us over TLS (only knowable behind a trusted proxy). */
-  secure(req: Request): boolean {
+  secure(req: HeaderSource): boolean {
     return this.behindProxy && req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
   }
 
@@ -30,7 +40,7 @@ export class RequestGuard {
    * client mint a fresh rate-limit bucket per request. Addresses are
    * folded by clientKey (loopback is one client, IPv6 by /64).
    */
-  clientId(req: Request, peer: string | undefined): string {
+  clientId(req: HeaderSource, peer: string | undefined): string {
     if (this.behindProxy) {
       const fwd = req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
       if (fwd) return clientKey(fwd);
@@ -39,14 +49,14 @@ export class RequestGuard {
   }
 
   /** 421 when the Host header names something we are not (DNS rebinding). */
-  hostStatus(req: Request): number {
+  hostStatus(req: HeaderSource): number {
     const host = this.effectiveHost(req);
     if (!host) return 421;
     return this.allowed.has(hostHeaderName(host)) ? 0 : 421;
   }
 
   /** 403 when a browser says the request comes from another origin. */
-  originStatus(req: Request): number {
+  originStatus(req: HeaderSource): number {
     const origin = req.headers.get("origin");
     if (origin === null) return 0;
     let o: URL;
@@ -61,7 +71,7 @@ export class RequestGuard {
   }
 
   /** 415 unless the body is declared JSON (HTML forms cannot send that cross-site without a preflight). */
-  contentTypeStatus(req: Request): number {
+  contentTypeStatus(req: HeaderSource): number {
     const ct = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     return ct === "application/json" ? 0 : 415;
   }

@@ -39,11 +39,15 @@ export function costReport(history: EngineEvent[]): CostReport {
   return { turns, total, ...(c ? { cost: c.total, currency: c.currency, ...(last?.cacheSaved ? { saved: last.cacheSaved } : {}) } : {}), ...(last?.byRole ? { byRole: last.byRole } : {}) };
 }
 
+/** ", cache saved X", or while cache writes have cost more than reads saved (Anthropic), ", cache writes cost X more than they saved so far". */
+export const cacheSavedText = (saved: number | undefined, money: (n: number) => string): string =>
+  !saved ? "" : saved > 0 ? `, cache saved ${money(saved)}` : `, cache writes cost ${money(-saved)} more than they saved so far`;
+
 export function formatCostReport(r: CostReport): string {
   const money = (n: number | undefined) => (n === undefined ? "-" : `${n.toFixed(4)} ${r.currency ?? ""}`.trim());
   const lines = r.turns.map((t) => `turn ${t.turn}: ${t.inputTokens} in (${t.cacheHitTokens} cached), ${t.outputTokens} out, ${money(t.cost)}`);
   const pct = r.total.inputTokens > 0 ? Math.round((100 * r.total.cacheHitTokens) / r.total.inputTokens) : 0;
-  lines.push(`session: ${r.total.inputTokens} in (${pct}% cached), ${r.total.outputTokens} out, ${r.cost === undefined ? "no prices for this model (set prices in its [[providers]] entry)" : money(r.cost)}${r.saved ? `, cache saved ${money(r.saved)}` : ""}`);
+  lines.push(`session: ${r.total.inputTokens} in (${pct}% cached), ${r.total.outputTokens} out, ${r.cost === undefined ? "no prices for this model (set prices in its [[providers]] entry)" : money(r.cost)}${cacheSavedText(r.saved, money)}`);
   // The second models' share, included in the session line above.
   for (const [role, spend] of Object.entries(r.byRole ?? {})) {
     const u = spend.usage;

@@ -46,6 +46,8 @@ export interface SessionState {
 
 export const addUsage = (a: Usage, b: Usage): Usage => {
   const out: Usage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens };
+  if (a.unreported || b.unreported) out.unreported = (a.unreported ?? 0) + (b.unreported ?? 0);
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) out.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
   if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) out.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
   return out;
 };

@@ -41,14 +41,18 @@ function anthropicFrames(step: ReplyStep, req: RecordedRequest, n: number, cache
   const model = String(req.body?.model ?? "scripted-model");
   const u = step.usage ?? {};
   const sim = cache && !step.usage ? cache(req.body) : undefined;
-  const input = sim ? sim.input + sim.read : (u.input ?? 100);
+  // Total input, as Reasonix counts it: uncached + cache reads + cache writes.
+  const input = sim ? sim.input + sim.read + sim.write : (u.input ?? 100);
   const hit = sim ? sim.read : (u.cacheHit ?? 0);
+  const write = sim ? sim.write : (u.cacheWrite ?? 0);
+  const inputUsage = { input_tokens: input - hit - write, cache_creation_input_tokens: write, cache_read_input_tokens: hit };
+  const late = step.anthropicUsageIn === "delta";
   const frames: string[] = [
     ev("message_start", {
       type: "message_start",
       message: {
         id: `msg_scripted_${n}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: input - hit, cache_creation_input_tokens: sim?.write ?? 0, cache_read_input_tokens: hit, output_tokens: 1 },
+        usage: late ? { input_tokens: 0, output_tokens: 1 } : { ...inputUsage, output_tokens: 1 },
       },
     }),
     ev("ping", { type: "ping" }),
@@ -67,13 +71,20 @@ function anthropicFrames(step: ReplyStep, req: RecordedRequest, n: number, cache
     frames.push(ev("content_block_stop", { type: "content_block_stop", index }));
     index++;
   }
+  for (const b of step.serverBlocks ?? []) {
+    const { input, ...rest } = b;
+    frames.push(ev("content_block_start", { type: "content_block_start", index, content_block: input === undefined ? b : { ...rest, input: {} } }));
+    if (input !== undefined) for (const p of pieces(JSON.stringify(input), size)) frames.push(ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: p } }));
+    frames.push(ev("content_block_stop", { type: "content_block_stop", index }));
+    index++;
+  }
   (step.toolCalls ?? []).forEach((c, i) => {
     frames.push(ev("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id ?? `toolu_${n}_${i}`, name: c.name, input: {} } }));
     for (const p of pieces(argText(c.arguments), size)) frames.push(ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: p } }));
     frames.push(ev("content_block_stop", { type: "content_block_stop", index }));
     index++;
   });
-  frames.push(ev("message_delta", { type: "message_delta", delta: { stop_reason: step.finishReason ?? (step.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null }, usage: { output_tokens: u.output ?? 20 } }));
+  frames.push(ev("message_delta", { type: "message_delta", delta: { stop_reason: step.finishReason ?? (step.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null }, usage: late ? { ...inputUsage, output_tokens: u.output ?? 20 } : { output_tokens: u.output ?? 20 } }));
   frames.push(ev("message_stop", { type: "message_stop" }));
   return frames;
 }

@@ -3,6 +3,8 @@
  * format as scripted-llm.ts): reasoning summaries, output text, function
  * calls and usage as the vendor streams them. A step's `finishReason` of
  * "max_output_tokens" or "content_filter" ends with response.incomplete.
+ * Reasoning items carry `encrypted_content` when the request asks for it
+ * (include: ["reasoning.encrypted_content"]), as OpenAI's do.
  */
 import { argText, pieces, startScripted, type RecordedRequest, type ReplyStep, type ScriptedOptions, type ScriptedServer, type ScriptStep } from "./scripted-llm.ts";
 
@@ -25,7 +27,8 @@ function responsesFrames(step: ReplyStep, req: RecordedRequest, n: number): stri
     ev("response.reasoning_summary_part.added", { item_id, output_index, summary_index: 0, part: { type: "summary_text", text: "" } });
     for (const p of pieces(step.reasoning, size)) ev("response.reasoning_summary_text.delta", { item_id, output_index, summary_index: 0, delta: p });
     ev("response.reasoning_summary_text.done", { item_id, output_index, summary_index: 0, text: step.reasoning });
-    ev("response.output_item.done", { output_index, item: { id: item_id, type: "reasoning", summary: [{ type: "summary_text", text: step.reasoning }] } });
+    const encrypted = Array.isArray(req.body?.include) && req.body.include.includes("reasoning.encrypted_content") ? { encrypted_content: `enc:${n}:${step.reasoning}` } : {};
+    ev("response.output_item.done", { output_index, item: { id: item_id, type: "reasoning", summary: [{ type: "summary_text", text: step.reasoning }], ...encrypted } });
   }
   if (step.text) {
     const item_id = `msg_${n}`;
@@ -57,7 +60,7 @@ function responsesFrames(step: ReplyStep, req: RecordedRequest, n: number): stri
     output_tokens_details: { reasoning_tokens: u.reasoning ?? 0 },
     total_tokens: input + output,
   };
-  if (incomplete) ev("response.incomplete", { response: { ...base, status: "incomplete", incomplete_details: { reason: step.finishReason }, usage } });
+  if (incomplete) ev(step.incompleteEvent ?? "response.incomplete", { response: { ...base, status: "incomplete", incomplete_details: { reason: step.finishReason }, usage } });
   else ev("response.completed", { response: { ...base, status: "completed", usage } });
   return frames;
 }

@@ -25,6 +25,8 @@ export interface ScriptedUsage {
   input?: number;
   output?: number;
   cacheHit?: number;
+  /** Anthropic: input tokens written to the prompt cache (cache_creation_input_tokens). */
+  cacheWrite?: number;
   reasoning?: number;
 }
 
@@ -36,6 +38,20 @@ export interface ReplyStep {
   signature?: string;
   toolCalls?: ScriptedToolCall[];
   usage?: ScriptedUsage;
+  /**
+   * Anthropic: where the input usage goes. "start" (default) on message_start;
+   * "delta" only on message_delta (cumulative), message_start saying 0 — as
+   * some compatible endpoints do.
+   */
+  anthropicUsageIn?: "start" | "delta";
+  /**
+   * Anthropic: server-side content blocks (server_tool_use, web_search_tool_result…)
+   * streamed after the text, as Anthropic does when it runs a server tool; a
+   * block's `input` streams as input_json_delta.
+   */
+  serverBlocks?: Record<string, unknown>[];
+  /** Responses: the event that reports an incomplete response (default response.incomplete; some servers send response.completed with status "incomplete"). */
+  incompleteEvent?: "response.incomplete" | "response.completed";
   /** Split text, reasoning and tool arguments into pieces of this many characters (default 7). */
   chunkSize?: number;
   /** Send only the first N SSE events, then break the stream. */
@@ -53,7 +69,7 @@ export interface ReplyStep {
    * choices, as OpenAI does with stream_options.include_usage; "deepseek"
    * puts it on the finish chunk, as DeepSeek does.
    */
-  usageStyle?: "openai" | "deepseek";
+  usageStyle?: "openai" | "deepseek" | "none";
   /** Send a garbled data line after the first N events, then end the stream. */
   malformedAfter?: number;
   /** Send the first N events, then hold the connection open without a byte (a stalled stream). */
@@ -297,7 +313,8 @@ function openaiFrames(step: ReplyStep, req: RecordedRequest, n: number): string[
     ...(u.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {}),
   };
   const finish = step.finishReason ?? (step.toolCalls?.length ? "tool_calls" : "stop");
-  if (deepseek) frames.push(chunk({ content: "" }, finish, { usage }));
+  if (step.usageStyle === "none") frames.push(chunk({}, finish));
+  else if (deepseek) frames.push(chunk({ content: "" }, finish, { usage }));
   else {
     frames.push(chunk({}, finish));
     frames.push(sse({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_scripted", choices: [], usage }));

@@ -1,13 +1,17 @@
 /**
  * `reasonix mcp serve --http ADDR`: the same tools over Streamable HTTP at
  * /mcp, one protocol session per client, every request authenticated with
- * `Authorization: Bearer <token>` (compared in constant time).
+ * `Authorization: Bearer <token>` (compared in constant time). Before that,
+ * the Host and Origin rules of `reasonix serve` (core/serve/guard.ts): a Host
+ * that is not this server (DNS rebinding) gets 421, a browser Origin that is
+ * not its own origin 403.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { nodeHeaders, RequestGuard } from "../../serve/guard.ts";
 
 export const newToken = () => randomBytes(24).toString("base64url");
 
@@ -30,9 +34,13 @@ async function body(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
-export async function serveHttp(o: { host: string; port: number; token: string; newServer(): Server }): Promise<{ url: string; http: HttpServer; close(): Promise<void> }> {
+export async function serveHttp(o: { host: string; port: number; token: string; publicHosts?: readonly string[]; newServer(): Server }): Promise<{ url: string; http: HttpServer; close(): Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const guard = new RequestGuard(o.host, o.publicHosts ?? [], false);
   const http = createServer(async (req, res) => {
+    const h = nodeHeaders(req.headers);
+    if (guard.hostStatus(h)) return void res.writeHead(421).end(`Host "${h.headers.get("host") ?? ""}" is not this server (a DNS-rebinding attempt?); to reach it under another name, start it with --public-host NAME\n`);
+    if (guard.originStatus(h)) return void res.writeHead(403).end(`requests from the page at ${h.headers.get("origin")} are not accepted (its Origin is not this server's)\n`);
     const u = new URL(req.url ?? "/", "http://x");
     if (u.pathname !== "/mcp") return void res.writeHead(404).end();
     if (!authorized(req, o.token)) return void res.writeHead(401, { "www-authenticate": 'Bearer realm="reasonix"' }).end("missing or wrong bearer token\n");

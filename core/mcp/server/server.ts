@@ -24,9 +24,14 @@ export interface ServeOptions {
   workspace: string;
   home?: string;
   allowWrites: boolean;
-  /** Longest long-poll of reasonix_events (default 60 s). */
-  maxWaitMs?: number;
 }
+
+/**
+ * Longest long-poll of reasonix_events. MCP clients commonly give a request
+ * 60 s (the SDK's DEFAULT_REQUEST_TIMEOUT_MSEC), so a poll must answer well
+ * before that or it always fails on a quiet session.
+ */
+export const EVENTS_MAX_WAIT_SECONDS = 50;
 
 const MODES: readonly string[] = PERMISSION_MODES;
 const str = (d: string) => ({ type: "string", description: d });
@@ -58,8 +63,8 @@ export const TOOLS: Tool[] = [
   },
   {
     name: "reasonix_events",
-    description: "Events of a session after sequence number `since` (default 0); waits up to timeout_seconds for the first new one. A turn is over at its turn_end event.",
-    inputSchema: { type: "object", properties: { session_id: str("session id"), since: { type: "integer", minimum: 0 }, timeout_seconds: { type: "number", minimum: 0, maximum: 60 } }, required: ["session_id"] },
+    description: `Events of a session after sequence number \`since\` (default 0); waits up to timeout_seconds (at most ${EVENTS_MAX_WAIT_SECONDS}; more is capped) for the first new one. A turn is over at its turn_end event.`,
+    inputSchema: { type: "object", properties: { session_id: str("session id"), since: { type: "integer", minimum: 0 }, timeout_seconds: { type: "number", minimum: 0, maximum: EVENTS_MAX_WAIT_SECONDS } }, required: ["session_id"] },
   },
   {
     name: "reasonix_rollback",
@@ -117,8 +122,9 @@ export function createReasonixMcpServer(o: ServeOptions): { server: Server; newS
         case "reasonix_cancel":
           return ok(board.cancel(need("session_id")));
         case "reasonix_events": {
-          const wait = Math.min(Number(a.timeout_seconds ?? 0) * 1000, o.maxWaitMs ?? 60_000);
-          return ok(await board.events(need("session_id"), Number(a.since ?? 0), Number.isFinite(wait) ? wait : 0, extra.signal));
+          const asked = Number(a.timeout_seconds ?? 0);
+          const wait = Number.isFinite(asked) && asked > 0 ? Math.min(asked, EVENTS_MAX_WAIT_SECONDS) : 0;
+          return ok({ ...(await board.events(need("session_id"), Number(a.since ?? 0), wait * 1000, extra.signal)), wait_seconds: wait });
         }
         case "reasonix_rollback": {
           const m = (a.mode ?? "both") as RewindMode;

@@ -63,11 +63,15 @@ export class TaskBoard {
   constructor(private readonly opts: TaskOptions) {}
 
   private checkMode(mode: PermissionMode): void {
-    if (!READ_ONLY_MODES.has(mode) && !this.opts.allowWrites) {
-      throw new ReasonixError("mcp-read-only", `permission mode "${mode}" can change files (plan mode runs allowed bash commands), and this server is read-only`, {
-        hint: "start it with `reasonix mcp serve --allow-writes` (or set [mcp_server] allow_writes = true in your user config)",
-      });
-    }
+    if (!READ_ONLY_MODES.has(mode)) this.needWrites(`permission mode "${mode}" can change files${mode === "plan" ? " (plan mode runs allowed bash commands)" : ""}`);
+  }
+
+  /** Refuse `what` (something that changes files) unless writes are allowed. */
+  private needWrites(what: string): void {
+    if (this.opts.allowWrites) return;
+    throw new ReasonixError("mcp-read-only", `${what}, and this server is read-only`, {
+      hint: "start it with `reasonix mcp serve --allow-writes` (or set [mcp_server] allow_writes = true in your user config)",
+    });
   }
 
   private task(id: string): Task {
@@ -129,7 +133,7 @@ export class TaskBoard {
 
   async rollback(id: string, turn: number, mode: RewindMode) {
     const t = this.task(id);
-    if (mode !== "conversation") this.checkMode("auto");
+    if (mode !== "conversation") this.needWrites(`a ${mode === "both" ? "code and conversation" : "code"} rollback restores files`);
     if (!t.session.rewind) throw new ReasonixError("unsupported", "this session cannot be rewound");
     if (t.session.busy) throw new ReasonixError("session_busy", "cannot roll back while a turn is running", { hint: "reasonix_cancel it first" });
     return await t.session.rewind(turn, mode);

@@ -41,6 +41,8 @@ describe.skipIf(skip)("remote transports", () => {
       expect(conn.prompts.map((p) => p.name)).toContain("simple-prompt");
       const signal = new AbortController().signal;
       expect(resultText(await conn.call("echo", { message: "over " + type }, { signal }))).toBe(`Echo: over ${type}`);
+      // An McpError the server threw is named once, not "MCP error -32602: MCP error -32602: …".
+      expect((await conn.promptText("no-such-prompt", {}).catch((e) => e)).message).toBe("MCP error -32602: Prompt no-such-prompt not found");
       expect(resultText(await conn.call("get-tiny-image", {}, { signal }))).toMatch(/\[image: image\/png, \d+ bytes\]/);
       expect(resultText(await conn.call("get-resource-reference", { resourceType: "Text", resourceId: 1 }, { signal }))).toMatch(/\[resource demo:\/\/resource\/\S+ \(text\/plain\)\]/);
       expect(resultText(await conn.call("get-structured-content", { location: "New York" }, { signal }))).toContain("temperature");

@@ -8,6 +8,26 @@ const make = fx.make;
 const req = (over: Partial<ChatRequest> = {}) => fx.req({ toolName: "edit_file", ...over });
 
 describe("anthropic provider over real HTTP", () => {
+  test("message_delta usage is cumulative: it adds what message_start lacked and never lowers what it said", async () => {
+    const ev = (name: string, o: unknown) => `event: ${name}\ndata: ${JSON.stringify(o)}\n\n`;
+    const answer = (start: unknown, delta: unknown) =>
+      [
+        ev("message_start", { type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [], usage: start } }),
+        ev("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+        ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ok" } }),
+        ev("content_block_stop", { type: "content_block_stop", index: 0 }),
+        ev("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: delta }),
+        ev("message_stop", { type: "message_stop" }),
+      ].join("");
+    fx.llm = await startScriptedAnthropic([
+      { kind: "raw", contentType: "text/event-stream", body: answer({ input_tokens: 500, cache_read_input_tokens: 300, output_tokens: 1 }, { input_tokens: 0, output_tokens: 7 }) },
+      { kind: "raw", contentType: "text/event-stream", body: answer({ input_tokens: 0, output_tokens: 1 }, { input_tokens: 40, cache_creation_input_tokens: 60, output_tokens: 9 }) },
+    ]);
+    const p = make(fx.llm!.url);
+    expect((await p.chat(req(), {}, signal())).usage).toEqual({ inputTokens: 800, outputTokens: 7, cacheHitTokens: 300 });
+    expect((await p.chat(req(), {}, signal())).usage).toEqual({ inputTokens: 100, outputTokens: 9, cacheHitTokens: 0, cacheWriteTokens: 60 });
+  });
+
   test("streams thinking, text and a tool_use whose JSON arrives in pieces; sends the Messages API shape", async () => {
     fx.llm = await startScriptedAnthropic([
       { reasoning: "Thinking it through.", signature: "SIG123", text: "Editing.", toolCalls: [{ id: "toolu_1", name: "edit_file", arguments: { path: "a/b/c.ts", old: "x", new: "y" } }], usage: { input: 900, cacheHit: 600, output: 42 }, chunkSize: 5 },

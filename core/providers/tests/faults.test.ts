@@ -61,6 +61,8 @@ for (const k of kinds) {
       expect(err.message).toContain("HTTP 200 with content-type text/html instead of an event stream");
       expect(err.message).toContain('"Sign in - Corp Proxy"');
       expect(err.message).toContain("check base_url");
+      // The example keeps the entry's scheme and port (an http base_url is not told https).
+      expect(err.message).toContain(`e.g. ${new URL(llm.url).origin}/v1`);
       expect(llm.chatRequests()).toHaveLength(1);
     });
 

@@ -8,7 +8,7 @@ import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../testing/scripted-llm-anthropic.ts";
 import { startScriptedResponses } from "../../testing/scripted-llm-responses.ts";
 import { createProvider, type ChatRequest } from "../index.ts";
-import { imageFromBase64, MAX_IMAGE_BYTES, type ImageInput } from "../images.ts";
+import { imageFromBase64, MAX_IMAGE_BYTES, responsesImagePart, type ImageInput } from "../images.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const img: ImageInput = { mediaType: "image/png", data: PNG, name: "shot.png" };
@@ -55,10 +55,13 @@ describe("image parts on the wire", () => {
       role: "user",
       content: [
         { type: "input_text", text: "what is this?" },
-        { type: "input_image", image_url: `data:image/png;base64,${PNG}` },
-        { type: "input_image", image_url: "https://example.com/a.jpg" },
+        { type: "input_image", image_url: `data:image/png;base64,${PNG}`, detail: "auto" },
+        { type: "input_image", image_url: "https://example.com/a.jpg", detail: "auto" },
       ],
     });
+    // The official SDK's type for the part (detail is required there); tsc checks this line.
+    const typed: import("openai/resources/responses/responses").ResponseInputImage = responsesImagePart(imageFromBase64(PNG, "image/png"));
+    expect(typed.detail).toBe("auto");
   });
 
   test("pasted images: size and type are checked", () => {

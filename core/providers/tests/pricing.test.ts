@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { engineFor, makeSandbox } from "../../engine/tests/helpers.ts";
 import { costReport, formatCostReport } from "../../sessions/cost.ts";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { startScriptedAnthropic } from "../../testing/scripted-llm-anthropic.ts";
 import { createProvider } from "../index.ts";
 import { priceOf, pricesFor, rateCard, savedBy } from "../pricing.ts";
 
@@ -31,6 +32,26 @@ describe("rate card", () => {
     // Uncached: everything at the input price, nothing saved.
     expect(priceOf({ ...u, cacheHitTokens: 0 }, p)).toBeCloseTo(0.28 + 0.042, 10);
     expect(savedBy({ ...u, cacheHitTokens: 0 }, p)).toBe(0);
+  });
+
+  test("Anthropic cache writes cost 1.25× input (5-minute cache): on the card, in the cost, and against what the cache saved", async () => {
+    const { default: card } = await import("../rates.json", { with: { type: "json" } });
+    const anthropic = (card as any).vendors.anthropic.models as Record<string, { input: number; cache_write?: number }[]>;
+    for (const [model, gens] of Object.entries(anthropic)) for (const g of gens) expect([model, g.cache_write]).toEqual([model, g.input * 1.25]);
+    const p = rateCard("https://api.anthropic.com", "claude-sonnet-4-5")!;
+    expect([p.input, p.cacheHit, p.cacheWrite]).toEqual([3, 0.3, 3.75]);
+    // 10k input of which 8k written to the cache: 2k × 3 + 8k × 3.75 + 100 out × 15.
+    const u = { inputTokens: 10_000, cacheHitTokens: 0, cacheWriteTokens: 8_000, outputTokens: 100 };
+    expect(priceOf(u, p)).toBeCloseTo((2_000 * 3 + 8_000 * 3.75 + 100 * 15) / 1e6, 12);
+    // Writing the cache costs 0.75/M more than plain input: the saving is net of it.
+    expect(savedBy(u, p)).toBeCloseTo((-8_000 * 0.75) / 1e6, 12);
+    expect(savedBy({ ...u, inputTokens: 18_000, cacheHitTokens: 8_000 }, p)).toBeCloseTo((8_000 * 2.7 - 8_000 * 0.75) / 1e6, 12);
+    // Vendors that do not charge for writes: none on the card, writes at the input price.
+    const ds = rateCard("https://api.deepseek.com", "deepseek-chat", "2026-01-01")!;
+    expect(ds.cacheWrite).toBeUndefined();
+    expect(priceOf({ ...u }, ds)).toBeCloseTo((10_000 * 0.28 + 100 * 0.42) / 1e6, 12);
+    // An entry's prices may name it too.
+    expect(pricesFor({ name: "a", kind: "anthropic", prices: { input: 3, output: 15, cache_hit: 0.3, cache_write: 3.75 } }, "x")).toMatchObject({ cacheWrite: 3.75 });
   });
 
   test("prefix model keys; unknown hosts and models have no price (gateways are never guessed)", () => {
@@ -85,4 +106,27 @@ test("a session records spend per turn with cache savings; sessions show --cost 
   const text = formatCostReport(report);
   expect(text).toContain("turn 2: 3000 in (2000 cached), 200 out, 0.0050 USD");
   expect(text).toContain("session: 5000 in (40% cached), 300 out, 0.0100 USD, cache saved 0.0030 USD");
+});
+
+test("Anthropic: cache writes and input reported only on message_delta are counted and priced (engine over the scripted Anthropic server)", async () => {
+  const sb = makeSandbox();
+  const llm = await startScriptedAnthropic([
+    { text: "one", usage: { input: 10_000, cacheWrite: 8_000, output: 100 } },
+    // An endpoint that reports input only on message_delta (cumulative usage).
+    { text: "two", usage: { input: 10_500, cacheHit: 8_000, cacheWrite: 500, output: 100 }, anthropicUsageIn: "delta" },
+  ]);
+  const engine = engineFor(sb, llm.url, { providerExtra: { kind: "anthropic", prices: { input: 3, cache_hit: 0.3, cache_write: 3.75, output: 15, currency: "USD" } } });
+  cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
+  const s = await engine.createSession();
+  await s.submit("a");
+  await s.submit("b");
+  const report = costReport(s.history());
+  expect(report.turns.map((t) => [t.inputTokens, t.cacheHitTokens])).toEqual([[10_000, 0], [10_500, 8_000]]);
+  // turn 1: 2000×3 + 8000×3.75 + 100×15; turn 2: 2000×3 + 8000×0.3 + 500×3.75 + 100×15 (µ$).
+  expect(report.turns.map((t) => t.cost)).toEqual([0.0375, 0.011775]);
+  // Hits saved 8000×2.7, the writes cost 8500×0.75 more than plain input.
+  expect(report.saved).toBeCloseTo((8_000 * 2.7 - 8_500 * 0.75) / 1e6, 10);
+  expect(formatCostReport(report)).toContain("cache saved 0.0152 USD");
+  // While the writes have cost more than reads saved, that is said as such, not as a negative saving.
+  expect(formatCostReport({ ...report, saved: -0.006 })).toContain("cache writes cost 0.0060 USD more than they saved so far");
 });

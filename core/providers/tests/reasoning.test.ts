@@ -108,6 +108,22 @@ describe("reasoning request shapes on the wire (chat completions)", () => {
     expect(assistants.map((m: any) => m.reasoning_content)).toEqual(["think", "final thought"]);
   });
 
+  test("OpenAI's reasoning models (o-series, gpt-5) get the output limit as max_completion_tokens; other models keep max_tokens", async () => {
+    const field = async (over: Partial<ProviderConfig>) => {
+      const b = await sent({ max_output_tokens: 3000, ...over });
+      return b.max_completion_tokens === 3000 && b.max_tokens === undefined ? "max_completion_tokens" : b.max_tokens === 3000 && b.max_completion_tokens === undefined ? "max_tokens" : JSON.stringify(b);
+    };
+    for (const model of ["gpt-5", "gpt-5-mini", "gpt-5.1-codex", "o1", "o3", "o3-mini", "o4-mini", "openai/gpt-5", "openai/o3"]) {
+      expect([model, await field({ model })]).toEqual([model, "max_completion_tokens"]);
+    }
+    // The preset marks gpt-5 as openai-reasoning; any model under that capability (e.g. an Azure deployment name).
+    expect(await field({ model: "my-deployment", capability: "openai-reasoning" })).toBe("max_completion_tokens");
+    for (const model of ["gpt-4.1", "gpt-4o", "llama-3.3-70b", "omni-moderation", "gpt-oss:120b"]) {
+      expect([model, await field({ model })]).toEqual([model, "max_tokens"]);
+    }
+    expect(await field({ model: "o3", capability: "plain" })).toBe("max_tokens");
+  });
+
   test("plain sends no reasoning fields and no reasoning_content", async () => {
     const body = await sent({ capability: "plain", thinking: "enabled", reasoning_effort: "high", max_output_tokens: 100 }, "high", toolStep);
     expect(body.thinking).toBeUndefined();

@@ -77,6 +77,51 @@ describe("responses provider over real HTTP", () => {
     expect((await p.chat(fx.req(), {}, signal())).finishReason).toBe("content_filter");
   });
 
+  test("a response.completed whose status is incomplete is treated like response.incomplete", async () => {
+    fx.llm = await startScriptedResponses([
+      { text: "cut", finishReason: "max_output_tokens", incompleteEvent: "response.completed" },
+      { text: "no", finishReason: "content_filter", incompleteEvent: "response.completed" },
+    ]);
+    const p = fx.make(fx.llm.url, { max_output_tokens: 50 });
+    const a = await p.chat(fx.req(), {}, signal());
+    expect([a.finishReason, a.outputLimit, a.message.content]).toEqual(["length", 50, "cut"]);
+    expect((await p.chat(fx.req(), {}, signal())).finishReason).toBe("content_filter");
+  });
+
+  test("thinking = disabled sends no reasoning effort; other settings still do", async () => {
+    fx.llm = await startScriptedResponses([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    await fx.make(fx.llm.url, { thinking: "disabled", reasoning_effort: "high" }).chat(fx.req(), {}, signal());
+    await fx.make(fx.llm.url, { thinking: "disabled" }).chat(fx.req({ reasoningEffort: "medium" }), {}, signal());
+    await fx.make(fx.llm.url, { reasoning_effort: "high" }).chat(fx.req(), {}, signal());
+    expect(fx.llm.chatRequests().map((r) => r.body.reasoning)).toEqual([undefined, undefined, { effort: "high", summary: "auto" }]);
+  });
+
+  test("store = false: reasoning items are asked for encrypted and sent back, before their function calls, on later steps", async () => {
+    fx.llm = await startScriptedResponses([
+      { reasoning: "Need a.ts.", toolCalls: [{ id: "call_A", name: "read_file", arguments: { path: "a.ts" } }] },
+      { reasoning: "Got it.", text: "Done." },
+    ]);
+    const p = fx.make(fx.llm.url);
+    const first = await p.chat(fx.req({ messages: [{ role: "user", content: "go" }] }), {}, signal());
+    const history = [{ role: "user" as const, content: "go" }, first.message, { role: "tool" as const, callId: "call_A", name: "read_file", content: "A" }];
+    const second = await p.chat(fx.req({ messages: history }), {}, signal());
+    expect(second.message.content).toBe("Done.");
+    const [a, b] = fx.llm.chatRequests().map((r) => r.body);
+    expect([a.store, a.include]).toEqual([false, ["reasoning.encrypted_content"]]);
+    expect(b.include).toEqual(["reasoning.encrypted_content"]);
+    expect(b.input).toEqual([
+      { role: "user", content: "go" },
+      { type: "reasoning", summary: [{ type: "summary_text", text: "Need a.ts." }], encrypted_content: "enc:1:Need a.ts." },
+      { type: "function_call", call_id: "call_A", name: "read_file", arguments: '{"path":"a.ts"}' },
+      { type: "function_call_output", call_id: "call_A", output: "A" },
+    ]);
+    // A non-reasoning model is not asked for it (OpenAI refuses encrypted content there).
+    await fx.llm.close();
+    fx.llm = await startScriptedResponses([{ text: "x" }]);
+    await fx.make(fx.llm.url, { model: "gpt-4.1" }).chat(fx.req(), {}, signal());
+    expect(fx.llm.chatRequests()[0]!.body.include).toBeUndefined();
+  });
+
   test("retries: 429, an in-stream error event, a cut stream, a stall; each names the entry and host", async () => {
     fx.llm = await startScriptedResponses([
       { kind: "error", status: 429, headers: { "retry-after-ms": "5" } },
