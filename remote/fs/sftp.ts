@@ -11,6 +11,7 @@ import type { Client, FileEntry, SFTPWrapper, Stats, TransferOptions } from "ssh
 import { ReasonixError } from "../../core/errors.ts";
 import { describeNetError } from "../ssh/errors.ts";
 import { orphanedParts, recordPart, sweepParts } from "./parts-journal.ts";
+import { explainWriteFailure, type RemoteStatVfs } from "./write-failure.ts";
 
 export interface RemoteEntry {
   name: string;
@@ -282,28 +283,23 @@ export class RemoteFs {
     if (!(await this.dropRemote(path))) throw new RemoteFsError(`${this.label}:${path}`, undefined, "could not remove the temp file");
   }
 
-  /** Free bytes for an unprivileged user on the filesystem holding `dir`, when the server says. */
-  private freeBytes(dir: string): Promise<number | null> {
+  /** The filesystem holding `dir`, as statvfs@openssh.com reports it; null when the server cannot say. */
+  private statVfs(dir: string): Promise<RemoteStatVfs | null> {
     return new Promise((resolve) => {
       const ext = (this.sftp as unknown as { _extensions?: Record<string, string> })._extensions?.["statvfs@openssh.com"];
       if (!ext || this.channelDead) return resolve(null);
       const t = setTimeout(() => resolve(null), 5000);
-      this.sftp.ext_openssh_statvfs(dir, (err: Error | undefined, st: { bavail: number; frsize: number }) => {
+      this.sftp.ext_openssh_statvfs(dir, (err: Error | undefined, st: RemoteStatVfs) => {
         clearTimeout(t);
-        resolve(err ? null : Number(st.bavail) * Number(st.frsize));
+        resolve(err ? null : st);
       });
     });
   }
 
-  /**
-   * SFTP reports ENOSPC and EDQUOT as a bare "operation failed" (OpenSSH maps every errno it
-   * has no code for to SSH_FX_FAILURE). Ask the filesystem, and name the real reason.
-   */
+  /** A bare "operation failed" hides ENOSPC, EDQUOT, EROFS (see write-failure.ts): name the real reason. */
   private async explainFailure(e: unknown, dir: string, need: number): Promise<unknown> {
     if (!(e instanceof RemoteFsError) || e.status !== 4) return e;
-    const free = await this.freeBytes(dir);
-    if (free === null || free >= Math.min(need, 1024 * 1024)) return e;
-    return new RemoteFsError(e.path, 4, `no space left on device (${free} bytes free on the remote filesystem, ${need} needed); nothing was written`, e);
+    return new RemoteFsError(e.path, 4, explainWriteFailure(await this.statVfs(dir), need), e);
   }
 
   /** Download one file atomically: a sibling temp file, renamed into place only when complete. */

@@ -149,14 +149,15 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     expect(readdirSync(out)).toEqual([]);
   });
 
-  test("put into a full filesystem names the real reason; into a read-only directory says permission denied", async () => {
+  test("put into a full filesystem names the real reason with real numbers; into a read-only directory says permission denied", async () => {
     const small = join(sshd.dir, "small-fs");
     mkdirSync(small);
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=1m,uid=${sshd.uid},mode=0755`, "tmpfs", small]);
     try {
       const r = await cli.start(["remote", "fs", "put", src, `fast:${small}/full.bin`]).exited;
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/no space left/i);
+      expect(r.stderr).toMatch(/no space left on device \(\d+ bytes free on the remote filesystem, 3\.0 MiB needed\)/);
+      expect(r.stderr).not.toContain("NaN");
       expect(readdirSync(small)).toEqual([]);
     } finally {
       execFileSync("umount", ["-l", small]);
@@ -165,6 +166,20 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     const r = await cli.start(["remote", "fs", "put", src, "fast:~/ro/x.bin"]).exited;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("permission denied");
+  });
+
+  test("put onto a read-only mount says so (issue 34 item 4), not 'no space left'", async () => {
+    const ro = join(sshd.dir, "ro-fs");
+    mkdirSync(ro);
+    execFileSync("mount", ["-t", "tmpfs", "-o", `ro,size=8m,uid=${sshd.uid},mode=0755`, "tmpfs", ro]);
+    try {
+      const r = await cli.start(["remote", "fs", "put", src, `fast:${ro}/x.bin`]).exited;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${ro}/x.bin: read-only file system`);
+      expect(r.stderr).not.toMatch(/no space|NaN/);
+    } finally {
+      execFileSync("umount", ["-l", ro]);
+    }
   });
 
   test("overwriting keeps the target's mode; --preserve takes the source's", async () => {
