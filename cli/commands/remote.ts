@@ -318,7 +318,7 @@ const fsCat = defineCommand<{ target: string; acceptNew: boolean }>({
   },
 });
 
-const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean; acceptNew: boolean }>({
+const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean; preserve: boolean; acceptNew: boolean }>({
   command: "get <source> [dest]",
   describe: "Download NAME:REMOTE to LOCAL (default: same name in the current directory); nothing partial is left on failure",
   builder: (y) =>
@@ -326,7 +326,8 @@ const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean;
       y
         .positional("source", { type: "string", demandOption: true, describe: "NAME:REMOTE" })
         .positional("dest", { type: "string", describe: "Local file or directory" })
-        .option("recursive", { alias: "r", type: "boolean", default: false, describe: "Download a directory tree" }),
+        .option("recursive", { alias: "r", type: "boolean", default: false, describe: "Download a directory tree" })
+        .option("preserve", { alias: "p", type: "boolean", default: false, describe: "Give an overwritten file the source's mode (default: keep the target's)" }),
     ) as Argv<any>,
   run: async (a) => {
     const t = await parseTarget(a.source);
@@ -337,7 +338,8 @@ const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean;
       if (st.type === "dir" && !a.recursive) throw new UsageError(`${a.source} is a directory; use -r`);
       let dest = a.dest ?? st.name;
       if (existsSync(dest) && statSync(dest).isDirectory()) dest = `${dest}/${st.name}`;
-      return st.type === "dir" ? fs.getTree(t.path, dest, { onProgress: bar.update }) : fs.getFile(t.path, dest, { onProgress: bar.update });
+      const opts = { preserve: a.preserve, onProgress: bar.update };
+      return st.type === "dir" ? fs.getTree(t.path, dest, opts) : fs.getFile(t.path, dest, opts);
     }).finally(bar.done);
     if (process.stderr.isTTY) process.stderr.write(`${bytes} bytes in ${((Date.now() - started) / 1000).toFixed(2)} s\n`);
   },

@@ -197,4 +197,27 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     expect((await cli.start(["remote", "fs", "put", tiny, "fast:~/fresh.txt"]).exited).code).toBe(0);
     expect(statSync(join(sshd.home, "fresh.txt")).mode & 0o7777).toBe(0o640);
   });
+
+  test("get over an existing local file keeps its mode (issue 34 item 3); --preserve takes the source's", async () => {
+    sshd.runAsUser(`printf fresh > "$HOME/pub.txt"; chmod 644 "$HOME/pub.txt"`);
+    const local = join(cli.dir, "kept.txt");
+    writeFileSync(local, "old");
+    chmodSync(local, 0o600);
+    expect((await cli.start(["remote", "fs", "get", "fast:~/pub.txt", local]).exited).code).toBe(0);
+    expect(readFileSync(local, "utf8")).toBe("fresh");
+    expect(statSync(local).mode & 0o7777).toBe(0o600);
+    // Into a directory holding a file of that name: the same rule.
+    const dir = join(cli.dir, "into");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "pub.txt"), "old");
+    chmodSync(join(dir, "pub.txt"), 0o640);
+    expect((await cli.start(["remote", "fs", "get", "fast:~/pub.txt", dir]).exited).code).toBe(0);
+    expect(statSync(join(dir, "pub.txt")).mode & 0o7777).toBe(0o640);
+    expect((await cli.start(["remote", "fs", "get", "--preserve", "fast:~/pub.txt", local]).exited).code).toBe(0);
+    expect(statSync(local).mode & 0o7777).toBe(0o644);
+    // A setuid bit on the file being replaced is not kept either.
+    chmodSync(local, 0o4700);
+    expect((await cli.start(["remote", "fs", "get", "fast:~/pub.txt", local]).exited).code).toBe(0);
+    expect(statSync(local).mode & 0o7777).toBe(0o700);
+  });
 });
