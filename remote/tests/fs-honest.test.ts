@@ -149,6 +149,25 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     expect(readdirSync(out)).toEqual([]);
   });
 
+  test("a download killed outright leaves a .part that a clean-up from another directory removes (issue 34 item 5)", async () => {
+    writeFileSync(join(sshd.home, "big5.bin"), payload);
+    const a = join(cli.dir, "cwd-a");
+    const b = join(cli.dir, "cwd-b");
+    mkdirSync(a);
+    mkdirSync(b);
+    const run = cli.start(["remote", "fs", "get", "box:~/big5.bin", "rel.bin"], { cwd: a });
+    await until(() => partSize(a) > 100_000, "a partial download");
+    run.child.kill("SIGKILL"); // no chance to clean up: only the journal knows
+    await run.exited;
+    expect(parts(a)).toHaveLength(1);
+    const journal = join(cli.rxHome, "remote", "parts", "box");
+    const records = readdirSync(journal).map((n) => JSON.parse(readFileSync(join(journal, n), "utf8")));
+    expect(records).toEqual([{ pid: run.child.pid, host: "box", side: "local", path: join(a, parts(a)[0]!) }]);
+    expect((await cli.start(["remote", "fs", "ls", "box:~"], { cwd: b }).exited).code).toBe(0);
+    expect(parts(a)).toEqual([]);
+    expect(readdirSync(journal)).toEqual([]);
+  });
+
   test("put into a full filesystem names the real reason with real numbers; into a read-only directory says permission denied", async () => {
     const small = join(sshd.dir, "small-fs");
     mkdirSync(small);
