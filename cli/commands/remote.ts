@@ -14,7 +14,7 @@ const acceptNewOpt = (y: Argv) =>
   y.option("accept-new", { type: "boolean", default: false, describe: "Trust and record a host key seen for the first time (never overrides a changed key)" });
 
 const add = defineCommand<{
-  name: string; target: string; identity?: string; jump?: string; workspace?: string; useSshConfig: boolean;
+  name: string; target: string; port?: string; identity?: string; jump?: string; workspace?: string; useSshConfig: boolean;
   serveInstall?: (typeof SERVE_INSTALL)[number]; passphraseEnv?: string; passwordEnv?: string; credentials?: "remote" | "local-proxy";
 }>({
   command: "add <name> <target>",
@@ -23,6 +23,7 @@ const add = defineCommand<{
     y
       .positional("name", { type: "string", demandOption: true, describe: "Name to refer to the host by" })
       .positional("target", { type: "string", demandOption: true, describe: "[USER@]HOST[:PORT]" })
+      .option("port", { alias: "p", type: "string", describe: "SSH port (the same as HOST:PORT)" })
       .option("identity", { alias: "i", type: "string", describe: "Private key file" })
       .option("jump", { alias: "J", type: "string", describe: "ProxyJump: [USER@]HOST[:PORT][,…] or a configured host name" })
       .option("workspace", { type: "string", describe: "Remote workspace directory (e.g. '~/projects/app')" })
@@ -36,6 +37,12 @@ const add = defineCommand<{
     const { addHost, userConfigPath } = await import("../../remote/hosts/store.ts");
     const { checkTarget, workspaceWarning } = await import("../../remote/hosts/check-target.ts");
     const spec = parseHostSpec(a.target);
+    if (a.port !== undefined) {
+      const port = String(a.port).trim();
+      if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new UsageError(`--port "${a.port}": port must be 1-65535`);
+      if (spec.port !== undefined && spec.port !== Number(port)) throw new UsageError(`"${a.target}" names port ${spec.port} but --port says ${port}; give one`);
+      spec.port = Number(port);
+    }
     checkTarget(spec, a.target);
     if (a.jump) for (const hop of a.jump.split(",").map((s) => s.trim()).filter(Boolean)) checkTarget(parseJumpList(hop)[0]!, hop, "--jump hop");
     const wsWarning = a.workspace ? workspaceWarning(a.workspace) : null;
@@ -318,7 +325,7 @@ const fsCat = defineCommand<{ target: string; acceptNew: boolean }>({
   },
 });
 
-const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean; acceptNew: boolean }>({
+const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean; preserve: boolean; acceptNew: boolean }>({
   command: "get <source> [dest]",
   describe: "Download NAME:REMOTE to LOCAL (default: same name in the current directory); nothing partial is left on failure",
   builder: (y) =>
@@ -326,7 +333,8 @@ const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean;
       y
         .positional("source", { type: "string", demandOption: true, describe: "NAME:REMOTE" })
         .positional("dest", { type: "string", describe: "Local file or directory" })
-        .option("recursive", { alias: "r", type: "boolean", default: false, describe: "Download a directory tree" }),
+        .option("recursive", { alias: "r", type: "boolean", default: false, describe: "Download a directory tree" })
+        .option("preserve", { alias: "p", type: "boolean", default: false, describe: "Give an overwritten file the source's mode (default: keep the target's)" }),
     ) as Argv<any>,
   run: async (a) => {
     const t = await parseTarget(a.source);
@@ -337,7 +345,8 @@ const fsGet = defineCommand<{ source: string; dest?: string; recursive: boolean;
       if (st.type === "dir" && !a.recursive) throw new UsageError(`${a.source} is a directory; use -r`);
       let dest = a.dest ?? st.name;
       if (existsSync(dest) && statSync(dest).isDirectory()) dest = `${dest}/${st.name}`;
-      return st.type === "dir" ? fs.getTree(t.path, dest, { onProgress: bar.update }) : fs.getFile(t.path, dest, { onProgress: bar.update });
+      const opts = { preserve: a.preserve, onProgress: bar.update };
+      return st.type === "dir" ? fs.getTree(t.path, dest, opts) : fs.getFile(t.path, dest, opts);
     }).finally(bar.done);
     if (process.stderr.isTTY) process.stderr.write(`${bytes} bytes in ${((Date.now() - started) / 1000).toFixed(2)} s\n`);
   },

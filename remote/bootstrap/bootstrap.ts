@@ -97,14 +97,20 @@ export interface RemoteState {
   ours: boolean;
   args: string;
   token?: string;
-  /** The workspace directory does not exist (deleted?); only with `allowMissing`. */
+  /** The workspace directory does not exist (deleted under a recorded serve); only with `allowMissing`. */
   workspaceMissing: boolean;
 }
 
 const fail = (code: string, message: string, hint?: string) => new ReasonixError(code, message, { hint });
 
-export const workspaceMissing = (path: string) =>
-  fail("remote_workspace_missing", `remote workspace ${path} does not exist (deleted?)`, "create it on the remote, or pass --workspace DIR; `remote serve status|stop` still manage a serve left running there");
+/**
+ * The workspace directory is missing. "deleted?" only when a serve was recorded for it (it
+ * existed once); a directory nobody ever created is just named as not existing.
+ */
+export const workspaceMissing = (path: string, servedBefore: boolean) =>
+  servedBefore
+    ? fail("remote_workspace_missing", `remote workspace ${path} does not exist (deleted?)`, "create it on the remote, or pass --workspace DIR; `remote serve status|stop` still manage a serve left running there")
+    : fail("remote_workspace_missing", `remote workspace ${path} does not exist`, `create it on the remote (mkdir -p '${path.replace(/'/g, "'\\''")}'), or pass --workspace DIR`);
 
 /**
  * The remote's platform, tools and the recorded serve for `workspace`. A missing
@@ -128,7 +134,7 @@ export async function readRemoteState(
   const kv = parseKv(res.stdout);
   if (kv.has("error")) throw fail("remote_state", `remote: ${kv.get("error")}`);
   // Without a serve recorded for it, a missing workspace leaves nothing to manage.
-  if (kv.has("missing_workspace") && (!opts.allowMissing || !kv.has("slug"))) throw workspaceMissing(kv.get("missing_workspace")!);
+  if (kv.has("missing_workspace") && (!opts.allowMissing || !kv.has("slug"))) throw workspaceMissing(kv.get("missing_workspace")!, kv.has("slug"));
   if (!kv.has("slug")) throw fail("remote_state", `remote state script failed (exit ${res.code}): ${res.stderr.trim() || res.stdout.trim()}`);
   if (kv.get("lock_timeout")) throw fail("remote_locked", "another client has held the remote serve lock for too long; try again");
   let json: RemoteState["json"];
@@ -205,7 +211,7 @@ async function kv(client: Client, script: string, args: string[], timeoutMs = 60
 export async function isStillOurServe(client: Client, info: Pick<ServeInfo, "slug" | "pid" | "addr"> & { workspace?: string }): Promise<boolean> {
   if (!info.slug || !Number.isInteger(info.pid) || info.pid <= 0) return false;
   const r = await kv(client, VERIFY_SCRIPT, [info.slug, String(info.pid), `${info.addr.host}:${info.addr.port}`, info.workspace ?? ""], 30_000);
-  if (r.get("workspace_missing")) throw workspaceMissing(info.workspace!);
+  if (r.get("workspace_missing")) throw workspaceMissing(info.workspace!, true);
   return r.get("ours") === "1";
 }
 

@@ -11,14 +11,17 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { writeFileAtomic } from "../../core/fs/atomic.ts";
 import { homePaths } from "../../core/home.ts";
 
 export interface PartEntry {
   pid: number;
+  /** The host the transfer was with (the directory says it too; this survives a copy). */
+  host?: string;
   /** Where the temp file lives: on the remote host or on this machine. */
   side: "remote" | "local";
+  /** Absolute: a sweep may run from any working directory (local) or session (remote). */
   path: string;
 }
 
@@ -39,7 +42,8 @@ export function recordPart(host: string, side: PartEntry["side"], path: string):
   const dir = dirFor(host);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${process.pid}-${randomBytes(4).toString("hex")}.json`);
-  writeFileAtomic(file, JSON.stringify({ pid: process.pid, side, path } satisfies PartEntry), { mode: 0o600 });
+  const abs = side === "local" ? resolve(path) : path;
+  writeFileAtomic(file, JSON.stringify({ pid: process.pid, host, side, path: abs } satisfies PartEntry), { mode: 0o600 });
   return () => rmSync(file, { force: true });
 }
 
@@ -76,7 +80,9 @@ export async function sweepParts(host: string, unlinkRemote: (path: string) => P
   let swept = 0;
   for (const { entry, forget } of orphanedParts(host)) {
     // Only ever our own temp names: a corrupted entry must not delete a real file.
-    if (!/\.rx-[0-9a-f]{8}\.part$/.test(entry.path)) {
+    // A relative path (a record from an older version) names a file in a directory nobody
+    // remembers: removing it here could hit another file of that name; drop the record.
+    if (!/\.rx-[0-9a-f]{8}\.part$/.test(entry.path) || !isAbsolute(entry.path)) {
       forget();
       continue;
     }

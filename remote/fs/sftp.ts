@@ -5,12 +5,13 @@
  * requests in flight, which is what makes SFTP fast over a latent link.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, statSync, readdirSync, existsSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, readdirSync, existsSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import type { Client, FileEntry, SFTPWrapper, Stats, TransferOptions } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { describeNetError } from "../ssh/errors.ts";
 import { orphanedParts, recordPart, sweepParts } from "./parts-journal.ts";
+import { explainWriteFailure, type RemoteStatVfs } from "./write-failure.ts";
 
 export interface RemoteEntry {
   name: string;
@@ -67,6 +68,16 @@ const toEntry = (name: string, path: string, s: Stats): RemoteEntry => ({
   mtime: s.mtime,
   atime: s.atime,
 });
+
+/** Permission bits of an existing local regular file at `path`, else null. */
+const localFileMode = (path: string): number | null => {
+  try {
+    const s = statSync(path);
+    return s.isFile() ? s.mode & 0o777 : null;
+  } catch {
+    return null;
+  }
+};
 
 const tmpName = (path: string) => posix.join(posix.dirname(path), `.${posix.basename(path)}.rx-${randomBytes(4).toString("hex")}.part`);
 
@@ -282,50 +293,56 @@ export class RemoteFs {
     if (!(await this.dropRemote(path))) throw new RemoteFsError(`${this.label}:${path}`, undefined, "could not remove the temp file");
   }
 
-  /** Free bytes for an unprivileged user on the filesystem holding `dir`, when the server says. */
-  private freeBytes(dir: string): Promise<number | null> {
+  /** The filesystem holding `dir`, as statvfs@openssh.com reports it; null when the server cannot say. */
+  private statVfs(dir: string): Promise<RemoteStatVfs | null> {
     return new Promise((resolve) => {
       const ext = (this.sftp as unknown as { _extensions?: Record<string, string> })._extensions?.["statvfs@openssh.com"];
       if (!ext || this.channelDead) return resolve(null);
       const t = setTimeout(() => resolve(null), 5000);
-      this.sftp.ext_openssh_statvfs(dir, (err: Error | undefined, st: { bavail: number; frsize: number }) => {
+      this.sftp.ext_openssh_statvfs(dir, (err: Error | undefined, st: RemoteStatVfs) => {
         clearTimeout(t);
-        resolve(err ? null : Number(st.bavail) * Number(st.frsize));
+        resolve(err ? null : st);
       });
     });
   }
 
-  /**
-   * SFTP reports ENOSPC and EDQUOT as a bare "operation failed" (OpenSSH maps every errno it
-   * has no code for to SSH_FX_FAILURE). Ask the filesystem, and name the real reason.
-   */
+  /** A bare "operation failed" hides ENOSPC, EDQUOT, EROFS (see write-failure.ts): name the real reason. */
   private async explainFailure(e: unknown, dir: string, need: number): Promise<unknown> {
     if (!(e instanceof RemoteFsError) || e.status !== 4) return e;
-    const free = await this.freeBytes(dir);
-    if (free === null || free >= Math.min(need, 1024 * 1024)) return e;
-    return new RemoteFsError(e.path, 4, `no space left on device (${free} bytes free on the remote filesystem, ${need} needed); nothing was written`, e);
+    return new RemoteFsError(e.path, 4, explainWriteFailure(await this.statVfs(dir), need), e);
   }
 
-  /** Download one file atomically: a sibling temp file, renamed into place only when complete. */
-  async getFile(remote: string, local: string, opts: TransferTuning & { onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
+  /**
+   * Download one file atomically: a sibling temp file, renamed into place only when complete.
+   * Overwriting keeps the local target's permission bits (as scp and sftp do, and as `putFile`
+   * does) unless `preserve` asks for the source's; a new file gets the source's, less the umask.
+   */
+  async getFile(remote: string, local: string, opts: TransferTuning & { preserve?: boolean; onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
     const p = await this.resolve(remote);
     const st = await this.stat(remote);
     if (st.type === "dir") throw new RemoteFsError(`${this.label}:${remote}`, undefined, "is a directory (use -r)");
     mkdirSync(dirname(local), { recursive: true });
     const tmp = join(dirname(local), `.${basename(local)}.rx-${randomBytes(4).toString("hex")}.part`);
+    // Permission bits only, as OpenSSH's sftp does: a setuid/setgid bit (remote, or of the file
+    // being replaced) must never land on the downloaded content.
+    let mode = st.mode & 0o777;
+    let exact = !!opts.preserve;
+    const existing = opts.preserve ? null : localFileMode(local);
+    if (existing !== null) [mode, exact] = [existing, true];
     const options: TransferOptions = {
       concurrency: opts.concurrency ?? 64,
       chunkSize: opts.chunkSize ?? 255 * 1024,
       fileSize: st.size,
-      // Permission bits only, as OpenSSH's sftp does: a remote setuid/setgid bit must never
-      // become one on a local file (owned by whoever downloads it, possibly root).
-      mode: st.mode & 0o777,
+      // The temp file is created with the final bits (less the umask) so the content is never
+      // more readable while it downloads than once it is in place.
+      mode,
       step: (transferred: number, _chunk: number, total: number) => opts.onProgress?.({ path: remote, transferred, total }),
     };
     const forget = this.journalHost ? recordPart(this.journalHost, "local", tmp) : () => {};
     try {
       await this.call(remote, (cb) => this.sftp.fastGet(p, tmp, options, cb));
       if (statSync(tmp).size !== st.size) throw new RemoteFsError(`${this.label}:${remote}`, undefined, `short transfer (${statSync(tmp).size} of ${st.size} bytes)`);
+      if (exact) chmodSync(tmp, mode);
       renameSync(tmp, local);
     } catch (e) {
       rmSync(tmp, { force: true });
@@ -372,7 +389,7 @@ export class RemoteFs {
   }
 
   /** Recursive download into a temp directory, renamed into place at the end. */
-  async getTree(remote: string, local: string, opts: TransferTuning & { onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
+  async getTree(remote: string, local: string, opts: TransferTuning & { preserve?: boolean; onProgress?: (p: TransferProgress) => void } = {}): Promise<number> {
     const st = await this.stat(remote);
     if (st.type !== "dir") return this.getFile(remote, local, opts);
     if (existsSync(local)) throw new ReasonixError("local_exists", `${local} already exists; choose a new destination for a directory download`);

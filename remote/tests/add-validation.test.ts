@@ -60,3 +60,21 @@ test("host and workspace checks as functions", () => {
   expect(workspaceWarning("/home/meadow/app", "/home/me")).toBeNull();
   expect(workspaceWarning("/srv/app", "/home/me")).toBeNull();
 });
+
+test("--port N is the same as HOST:PORT (issue 34 item 11); a conflicting pair or a bad port is refused", () => {
+  expect(cli.run(["remote", "add", "pp", "dev@203.0.113.7", "--port", "2222"]).code).toBe(0);
+  expect(cli.run(["remote", "add", "pq", "dev@[2001:db8::1]", "-p", "2200"]).code).toBe(0);
+  expect(cli.run(["remote", "add", "pr", "dev@203.0.113.7:2222", "--port", "2222"]).code).toBe(0);
+  const list = JSON.parse(cli.run(["remote", "list", "--json"]).stdout) as { name: string; port?: number }[];
+  expect(Object.fromEntries(list.filter((h) => ["pp", "pq", "pr"].includes(h.name)).map((h) => [h.name, h.port]))).toEqual({ pp: 2222, pq: 2200, pr: 2222 });
+  const conflict = cli.run(["remote", "add", "px", "dev@203.0.113.7:2222", "--port", "22"]);
+  expect(conflict.code).toBe(2);
+  expect(conflict.stderr).toContain("names port 2222 but --port says 22");
+  for (const bad of ["0", "70000", "ssh"]) {
+    const r = cli.run(["remote", "add", "py", "dev@203.0.113.7", "--port", bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("port must be 1-65535");
+  }
+  const after = JSON.parse(cli.run(["remote", "list", "--json"]).stdout) as { name: string }[];
+  expect(after.some((h) => h.name === "px" || h.name === "py")).toBe(false);
+});

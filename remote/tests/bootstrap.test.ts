@@ -126,6 +126,9 @@ describe.skipIf(skip || !tcsh)("bootstrap against a real sshd (login shell: tcsh
     const err = await ensureServe(conn.client, { workspace: "~/no such dir", binaryPath: build.binary, cacheDir: join(dir, "c") }).catch((e) => e);
     expect(err.code).toBe("remote_workspace_missing");
     expect(err.message).toContain(join(sshd.home, "no such dir"));
+    // Never created (no serve was ever recorded for it): no guess that it was deleted (issue 34 item 11).
+    expect(err.message).toBe(`remote workspace ${join(sshd.home, "no such dir")} does not exist`);
+    expect(err.hint).toContain(`mkdir -p '${join(sshd.home, "no such dir")}'`);
   }, 60_000);
 
   test("a lock abandoned over 60 s ago is broken; the install and launch go through", async () => {

@@ -149,14 +149,34 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     expect(readdirSync(out)).toEqual([]);
   });
 
-  test("put into a full filesystem names the real reason; into a read-only directory says permission denied", async () => {
+  test("a download killed outright leaves a .part that a clean-up from another directory removes (issue 34 item 5)", async () => {
+    writeFileSync(join(sshd.home, "big5.bin"), payload);
+    const a = join(cli.dir, "cwd-a");
+    const b = join(cli.dir, "cwd-b");
+    mkdirSync(a);
+    mkdirSync(b);
+    const run = cli.start(["remote", "fs", "get", "box:~/big5.bin", "rel.bin"], { cwd: a });
+    await until(() => partSize(a) > 100_000, "a partial download");
+    run.child.kill("SIGKILL"); // no chance to clean up: only the journal knows
+    await run.exited;
+    expect(parts(a)).toHaveLength(1);
+    const journal = join(cli.rxHome, "remote", "parts", "box");
+    const records = readdirSync(journal).map((n) => JSON.parse(readFileSync(join(journal, n), "utf8")));
+    expect(records).toEqual([{ pid: run.child.pid, host: "box", side: "local", path: join(a, parts(a)[0]!) }]);
+    expect((await cli.start(["remote", "fs", "ls", "box:~"], { cwd: b }).exited).code).toBe(0);
+    expect(parts(a)).toEqual([]);
+    expect(readdirSync(journal)).toEqual([]);
+  });
+
+  test("put into a full filesystem names the real reason with real numbers; into a read-only directory says permission denied", async () => {
     const small = join(sshd.dir, "small-fs");
     mkdirSync(small);
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=1m,uid=${sshd.uid},mode=0755`, "tmpfs", small]);
     try {
       const r = await cli.start(["remote", "fs", "put", src, `fast:${small}/full.bin`]).exited;
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/no space left/i);
+      expect(r.stderr).toMatch(/no space left on device \(\d+ bytes free on the remote filesystem, 3\.0 MiB needed\)/);
+      expect(r.stderr).not.toContain("NaN");
       expect(readdirSync(small)).toEqual([]);
     } finally {
       execFileSync("umount", ["-l", small]);
@@ -165,6 +185,20 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     const r = await cli.start(["remote", "fs", "put", src, "fast:~/ro/x.bin"]).exited;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("permission denied");
+  });
+
+  test("put onto a read-only mount says so (issue 34 item 4), not 'no space left'", async () => {
+    const ro = join(sshd.dir, "ro-fs");
+    mkdirSync(ro);
+    execFileSync("mount", ["-t", "tmpfs", "-o", `ro,size=8m,uid=${sshd.uid},mode=0755`, "tmpfs", ro]);
+    try {
+      const r = await cli.start(["remote", "fs", "put", src, `fast:${ro}/x.bin`]).exited;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${ro}/x.bin: read-only file system`);
+      expect(r.stderr).not.toMatch(/no space|NaN/);
+    } finally {
+      execFileSync("umount", ["-l", ro]);
+    }
   });
 
   test("overwriting keeps the target's mode; --preserve takes the source's", async () => {
@@ -181,5 +215,28 @@ describe.skipIf(skip)("remote fs transfers never lie (real sshd, pacing relay)",
     chmodSync(tiny, 0o640);
     expect((await cli.start(["remote", "fs", "put", tiny, "fast:~/fresh.txt"]).exited).code).toBe(0);
     expect(statSync(join(sshd.home, "fresh.txt")).mode & 0o7777).toBe(0o640);
+  });
+
+  test("get over an existing local file keeps its mode (issue 34 item 3); --preserve takes the source's", async () => {
+    sshd.runAsUser(`printf fresh > "$HOME/pub.txt"; chmod 644 "$HOME/pub.txt"`);
+    const local = join(cli.dir, "kept.txt");
+    writeFileSync(local, "old");
+    chmodSync(local, 0o600);
+    expect((await cli.start(["remote", "fs", "get", "fast:~/pub.txt", local]).exited).code).toBe(0);
+    expect(readFileSync(local, "utf8")).toBe("fresh");
+    expect(statSync(local).mode & 0o7777).toBe(0o600);
+    // Into a directory holding a file of that name: the same rule.
+    const dir = join(cli.dir, "into");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "pub.txt"), "old");
+    chmodSync(join(dir, "pub.txt"), 0o640);
+    expect((await cli.start(["remote", "fs", "get", "fast:~/pub.txt", dir]).exited).code).toBe(0);
+    expect(statSync(join(dir, "pub.txt")).mode & 0o7777).toBe(0o640);
+    expect((await cli.start(["remote", "fs", "get", "--preserve", "fast:~/pub.txt", local]).exited).code).toBe(0);
+    expect(statSync(local).mode & 0o7777).toBe(0o644);
+    // A setuid bit on the file being replaced is not kept either.
+    chmodSync(local, 0o4700);
+    expect((await cli.start(["remote", "fs", "get", "fast:~/pub.txt", local]).exited).code).toBe(0);
+    expect(statSync(local).mode & 0o7777).toBe(0o700);
   });
 });

@@ -14,7 +14,7 @@ export interface CliEnv {
   env: Record<string, string>;
   run(args: string[], opts?: { input?: string; env?: Record<string, string> }): { code: number; stdout: string; stderr: string };
   /** Like `run`, but asynchronous: the test can act (signal, cut the link) while it runs. */
-  start(args: string[], opts?: { env?: Record<string, string> }): RunningCli;
+  start(args: string[], opts?: { env?: Record<string, string>; cwd?: string }): RunningCli;
   cleanup(): void;
 }
 
@@ -52,7 +52,7 @@ export function makeCliEnv(prefix = "rx-remote-cli-"): CliEnv {
       return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
     },
     start(args, opts = {}) {
-      const child = spawn(process.execPath, [join(ROOT, "cli/main.ts"), ...args], { cwd: dir, env: { ...env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [join(ROOT, "cli/main.ts"), ...args], { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       let err = "";
       child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
