@@ -30,6 +30,8 @@ const ENDINGS: Record<string, string> = {
 export class Transcript {
   private readonly md = new MarkdownStream();
   private reasoning = "";
+  /** This step's reasoning is already in the scrollback (flushed when its text began). */
+  private reasoningShown = false;
   private readonly running = new Map<string, Running>();
   readonly approvals: PendingApproval[] = [];
   /** Full text of the last collapsed item (reasoning or tool output), for Ctrl-O. */
@@ -69,7 +71,9 @@ export class Transcript {
         this.reasoning += e.text;
         break;
       case "assistant":
-        this.flushReasoning(e.reasoning);
+        // The step's full reasoning only when none of it was shown while streaming.
+        this.flushReasoning(this.reasoningShown ? undefined : e.reasoning);
+        this.reasoningShown = false;
         this.commitLines(this.md.started || this.mdPending() ? this.md.finish(w) : renderMarkdown(e.text, w));
         this.md.reset();
         break;
@@ -148,6 +152,7 @@ export class Transcript {
         break;
       case "turn_end":
         this.flushStream();
+        this.reasoningShown = false;
         this.running.clear();
         this.approvals.length = 0;
         this.notes = [];
@@ -176,6 +181,7 @@ export class Transcript {
     const committed = this.md.started;
     this.md.reset();
     this.reasoning = "";
+    this.reasoningShown = false;
     if (committed) this.commit([this.p.yellow("↺ the partial answer above is discarded (that attempt failed)")]);
   }
 
@@ -191,6 +197,7 @@ export class Transcript {
     const text = (final ?? this.reasoning).trim();
     this.reasoning = "";
     if (!text) return;
+    this.reasoningShown = true;
     this.expandable = { title: "reasoning", text };
     const first = text.split("\n")[0]!;
     this.commit([truncateToWidth(this.p.dim(`∴ ${first}${text.includes("\n") ? " …" : ""}  (${text.length} chars · Ctrl-O shows it)`), this.width(), "…")]);

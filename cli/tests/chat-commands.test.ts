@@ -254,6 +254,18 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     p.keys("Escape");
     await p.waitFor((x) => !x.includes("Rewind to before which prompt?"));
   });
+
+  test("streamed reasoning then text: the reasoning line is printed once, not again when the answer ends", async () => {
+    await setup([{ reasoning: "Weigh the options.\nPick one.", text: "Chosen.\n\nDone here.", chunkSize: 4 }]);
+    const p = chat();
+    await ready(p);
+    p.send("decide");
+    // The turn is over (no busy status): the final `assistant` event has been shown.
+    await p.waitFor((s) => s.includes("Done here.") && !s.includes("Esc cancels"));
+    const all = p.all();
+    expect(all.match(/∴ Weigh the options\./g) ?? []).toHaveLength(1);
+    expect(all.match(/^Chosen\.$/gm) ?? []).toHaveLength(1);
+  });
 });
 
 describe.skipIf(skip)("/trust", () => {

@@ -139,6 +139,22 @@ describe("transcript", () => {
   });
 });
 
+describe("transcript reasoning", () => {
+  const count = (lines: string[], re: RegExp) => lines.filter((l) => re.test(strip(l))).length;
+  test("streamed reasoning is committed once per step; reasoning given only with the final message still is", () => {
+    const committed: string[] = [];
+    const t = new Transcript(plainPaint, (l) => committed.push(...l), () => 80);
+    t.event({ type: "reasoning_delta", text: "think A" });
+    t.event({ type: "text_delta", text: "answer A\n\n" });
+    t.event({ type: "assistant", text: "answer A", reasoning: "think A" } as any);
+    // A step that sends its reasoning only in the final message.
+    t.event({ type: "assistant", text: "answer B", reasoning: "think B" } as any);
+    t.event({ type: "turn_end", turn: 1, reason: "done" } as any);
+    expect(count(committed, /^∴ think A/)).toBe(1);
+    expect(count(committed, /^∴ think B/)).toBe(1);
+  });
+});
+
 describe("@ completion", () => {
   test("one directory level at a time, never outside the workspace", async () => {
     const ws = realpathSync(mkdtempSync(join(tmpdir(), "rx-complete-")));
