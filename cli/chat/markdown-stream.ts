@@ -1,8 +1,9 @@
 // Streaming markdown: the answer grows delta by delta. Finished blocks (text
 // up to a blank line outside a code fence) are rendered once and handed to the
 // scrollback; only the unfinished tail is re-rendered in the live region.
-import { Markdown } from "@mariozechner/pi-tui";
-import { markdownTheme } from "./theme.ts";
+import { renderMarkdown } from "./markdown-render.ts";
+
+export { renderMarkdown };
 
 /** Index just after the last blank line that is outside a ``` / ~~~ fence (0 when none). */
 export function safeSplit(text: string): number {
@@ -100,14 +101,6 @@ export function listSplit(text: string): number {
   return cut;
 }
 
-export function renderMarkdown(text: string, width: number): string[] {
-  if (!text.trim()) return [];
-  // pi-tui pads every line to the full width: trailing spaces are bytes on a slow link.
-  const lines = new Markdown(text, 0, 0, markdownTheme).render(width).map((l) => l.replace(/ +$/, ""));
-  while (lines.length && lines.at(-1) === "") lines.pop();
-  return lines;
-}
-
 export class MarkdownStream {
   private pending = "";
   private tailText = "";
@@ -115,15 +108,12 @@ export class MarkdownStream {
   private tailLines: string[] = [];
   /** Any text was committed for this message. */
   started = false;
-  /** `pending` starts with a re-opened code fence whose top border is already on screen. */
-  private reopened = false;
   /** The last commit ended inside a block (a list or code block goes on): no blank line before the next piece. */
   private midBlock = false;
 
-  /** Render `text`, leaving out the top border of a re-opened fence. */
+  /** Render `text` (fence rows are never drawn, so a fence closed and re-opened to cut a long block leaves no trace). */
   private render(text: string, width: number): string[] {
-    const lines = renderMarkdown(text, width);
-    return this.reopened ? lines.slice(1) : lines;
+    return renderMarkdown(text, width);
   }
 
   /** Add a delta; returns lines to commit (finished blocks), possibly none. */
@@ -138,16 +128,13 @@ export class MarkdownStream {
     const f = fenceSplit(this.pending);
     if (!f) return [];
     const closer = /^\s*([`~]+)/.exec(f.open)![1]!;
-    const lines = this.render(`${this.pending.slice(0, f.cut)}${closer}\n`, width).slice(0, -1);
-    const out = this.take(lines, `${f.open}\n${this.pending.slice(f.cut)}`, true);
-    this.reopened = true;
-    return out;
+    const lines = this.render(`${this.pending.slice(0, f.cut)}${closer}\n`, width);
+    return this.take(lines, `${f.open}\n${this.pending.slice(f.cut)}`, true);
   }
 
   /** Commit `lines`, keep `rest` pending; a blank line separates blocks, never the pieces of one. */
   private take(lines: string[], rest: string, midBlock: boolean): string[] {
     this.pending = rest;
-    this.reopened = false;
     const join = this.midBlock;
     this.midBlock = midBlock;
     if (lines.length === 0) return [];
@@ -185,7 +172,6 @@ export class MarkdownStream {
   discard(): boolean {
     const had = this.pending.trim() !== "";
     this.pending = "";
-    this.reopened = false;
     this.tailText = "";
     this.tailLines = [];
     return had;

@@ -33,6 +33,40 @@ describe("streaming markdown", () => {
   });
 });
 
+describe("markdown in the terminal", () => {
+  const render = (text: string, width = 60) => renderMarkdown(text, width).map(strip);
+  test("headings of every level show their text, not the markdown hashes", () => {
+    const out = render("# One\n\n## Two\n\n### Three\n\n#### Four\n\n###### Six");
+    expect(out.filter((l) => l.trim())).toEqual(["One", "Two", "Three", "Four", "Six"]);
+  });
+  test("a fenced code block shows its code, not the ``` lines, also inside a list and a quote", () => {
+    const out = render("Intro.\n\n```ts\nconst x = 1;\n```\n\n- item\n\n  ```\n  in list\n  ```\n\n> ```\n> quoted\n> ```\n\nAfter.");
+    expect(out.join("\n")).not.toContain("```");
+    expect(out).toContain("  const x = 1;");
+    expect(out.some((l) => l.includes("in list"))).toBe(true);
+    expect(out.some((l) => l.includes("quoted"))).toBe(true);
+    expect(out.at(-1)).toBe("After.");
+  });
+  test("a wrapped list item continues under its text (hanging indent), nested and numbered too", () => {
+    const words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu";
+    const out = render(`- ${words}\n- short\n  - ${words}\n\n10. ${words}`, 30);
+    const first = out.indexOf("- alpha beta gamma delta");
+    expect(first).toBe(0);
+    // Every row up to the next bullet is indented under the item's text.
+    const block = (start: number, hang: number) => {
+      const rows = [out[start]!];
+      for (let i = start + 1; i < out.length && out[i]!.trim() && !/^\s*(-|\d+\.) /.test(out[i]!); i++) rows.push(out[i]!);
+      expect(rows.length).toBeGreaterThan(1);
+      for (const r of rows.slice(1)) expect(r).toMatch(new RegExp(`^ {${hang}}\\S`));
+      expect(rows.map((r) => r.trim().replace(/^(-|\d+\.) /, "")).join(" ")).toBe(words);
+      for (const r of rows) expect(r.length).toBeLessThanOrEqual(30);
+    };
+    block(0, 2);
+    block(out.findIndex((l) => l.startsWith("  - alpha")), 4);
+    block(out.findIndex((l) => l.startsWith("10. alpha")), 4);
+  });
+});
+
 describe("streamed equals rendered at once", () => {
   const stream = (text: string, step: number, width: number) => {
     const m = new MarkdownStream();
