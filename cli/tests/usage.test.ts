@@ -23,6 +23,10 @@ test.each([
   [["--frobnicate"], 'unknown option "--frobnicate"', "reasonix --help"],
   [["-x", "doctor"], 'unknown option "-x"', "reasonix --help"],
   [["web", "--no-opn"], 'unknown option "--no-opn"', "see --help"],
+  // --port N is --addr 127.0.0.1:N: anything else points to --addr.
+  [["web", "--port", "80a"], 'invalid --port "80a"', "--addr HOST:PORT"],
+  [["web", "--port", "70000"], 'invalid --port "70000"', "--addr HOST:PORT"],
+  [["web", "--port", "9000", "--addr", "0.0.0.0:9000"], "--port and --addr both set the listen address", "--addr HOST:PORT"],
   [["setup", "lst"], 'unknown command "setup lst"', '"reasonix setup list"'],
 ])("%p → exit 2 with a hint", async (args, message, hint) => {
   const r = await cli(args as string[]);

@@ -271,6 +271,26 @@ describe("CLI checks", () => {
     }
   });
 
+  test("web --port N listens on 127.0.0.1 from port N on (as --addr 127.0.0.1:N)", async () => {
+    const blocker = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const dir = tempDir("web-port");
+    try {
+      const s = await startServe(["--no-open", "--port", String(blocker.port), "--workspace", dir], { command: "web" });
+      try {
+        const [host, port] = [s.addr.slice(0, s.addr.lastIndexOf(":")), Number(s.addr.split(":").at(-1))];
+        expect(host).toBe("127.0.0.1");
+        // Port N is taken: the next free one after it, never the default 8787.
+        expect(port).toBeGreaterThan(blocker.port);
+        expect(port).toBeLessThanOrEqual(blocker.port + 100);
+      } finally {
+        await s.stop();
+      }
+    } finally {
+      blocker.stop(true);
+      cleanup(dir);
+    }
+  });
+
   test("web: busy port → next port; fresh token printed in the URL fragment", async () => {
     const blocker = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     const dir = tempDir("web");
