@@ -11,6 +11,8 @@ import { cleanText } from "./sanitize.ts";
 import { compact, type ChatState } from "./session.ts";
 import { PERMISSION_MODES as MODES } from "../../core/protocol/modes.ts";
 import { builtinCommandEntry } from "../../core/protocol/commands.ts";
+import type { CommandEntry } from "../../core/commands/types.ts";
+import { plural } from "../../core/plural.ts";
 
 export interface PickItem<T> {
   label: string;
@@ -58,8 +60,16 @@ async function pickSession(ctx: SlashContext): Promise<string | undefined> {
   }
   return ctx.pick(
     "Resume which session?",
-    list.slice(0, 50).map((s) => ({ label: s.title || "(untitled)", value: s.id, description: `${s.id} · ${s.turns} turns · ${s.updatedAt.slice(0, 16).replace("T", " ")}` })),
+    list.slice(0, 50).map((s) => ({ label: s.title || "(untitled)", value: s.id, description: `${s.id} · ${plural(s.turns, "turn")} · ${s.updatedAt.slice(0, 16).replace("T", " ")}` })),
   );
+}
+
+const builtin = (w: string) => (w === "builtin" ? "built-in" : w);
+
+/** What a custom entry is and where it comes from, each said once: "skill, user", "built-in". */
+function origin(e: CommandEntry): string {
+  const words = [builtin(e.skill?.runAs === "subagent" ? "subagent" : e.kind), builtin(e.scope)];
+  return [...new Set(words)].join(", ");
 }
 
 export const slashCommands: SlashCommand[] = [
@@ -71,7 +81,7 @@ export const slashCommands: SlashCommand[] = [
       ctx.print([
         p.bold("Commands"),
         ...slashCommands.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
-        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${e.skill?.runAs === "subagent" ? "subagent" : e.kind}, ${e.scope})`)))] : []),
+        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${origin(e)})`)))] : []),
         p.bold("Keys"),
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
@@ -158,7 +168,7 @@ export const slashCommands: SlashCommand[] = [
     run: async (ctx) => {
       const list = await ctx.st.engine.listSessions();
       if (list.length === 0) return ctx.print(["no sessions yet"]);
-      ctx.print(list.slice(0, 20).map((s) => `${s.id === ctx.st.session.id ? "*" : " "} ${s.id}  ${ctx.paint.dim(`${s.turns} turns`)}  ${cleanText(s.title)}`));
+      ctx.print(list.slice(0, 20).map((s) => `${s.id === ctx.st.session.id ? "*" : " "} ${s.id}  ${ctx.paint.dim(plural(s.turns, "turn"))}  ${cleanText(s.title)}`));
     },
   },
   {

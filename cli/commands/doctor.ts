@@ -1,5 +1,6 @@
 import { defineCommand } from "../command.ts";
 import { bold, dim, green, printJson, red, yellow } from "../output.ts";
+import { plural } from "../../core/plural.ts";
 
 export default defineCommand<{ json: boolean; topic?: string; dir?: string; live: boolean }>({
   command: "doctor [topic]",
@@ -26,7 +27,7 @@ export default defineCommand<{ json: boolean; topic?: string; dir?: string; live
     }
     const failed = report.checks.filter((c) => c.status === "fail").length;
     const warned = report.checks.filter((c) => c.status === "warn").length;
-    const verdict = failed ? red(`${failed} problem(s) block the agent`) : warned ? yellow(`ready, ${warned} warning(s)`) : green("ready");
+    const verdict = failed ? red(`${plural(failed, "problem")} ${failed === 1 ? "blocks" : "block"} the agent`) : warned ? yellow(`ready, ${plural(warned, "warning")}`) : green("ready");
     process.stdout.write(`${verdict} ${dim(`(checked in ${report.elapsedMs} ms)`)}\n`);
     return failed ? 1 : 0;
   },

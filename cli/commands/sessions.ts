@@ -1,6 +1,7 @@
 import { defineCommand, defineGroup } from "../command.ts";
 import { bold, dim, green, printJson, red, yellow } from "../output.ts";
 import { REWIND_MODES, type RewindMode } from "../../core/protocol/modes.ts";
+import { plural } from "../../core/plural.ts";
 
 const store = async () => {
   const { SessionStore } = await import("../../core/sessions/store.ts");
@@ -32,7 +33,7 @@ const list = defineCommand<{ json: boolean; here: boolean; dir?: string }>({
       return;
     }
     for (const s of items) {
-      process.stdout.write(`${bold(s.id)}  ${dim(s.updatedAt.replace("T", " ").slice(0, 19))}  ${s.turns} turn${s.turns === 1 ? "" : "s"}  ${dim(s.model)}\n`);
+      process.stdout.write(`${bold(s.id)}  ${dim(s.updatedAt.replace("T", " ").slice(0, 19))}  ${plural(s.turns, "turn")}  ${dim(s.model)}\n`);
       const fork = s.forkedFrom ? dim(`  forked from ${s.forkedFrom.id}${s.forkedFrom.turn ? ` before turn ${s.forkedFrom.turn}` : ""}`) : "";
       process.stdout.write(`  ${s.title || dim("(no prompt yet)")}  ${dim(s.workspace)}${fork}\n`);
     }
@@ -148,7 +149,7 @@ const fork = defineCommand<{ id: string; turn?: number; json: boolean }>({
     const out = { id: file.id, from: args.id, ...(args.turn !== undefined ? { turn: args.turn } : {}), title: shownTitle(st), turns: st.turns.length };
     if (args.json) return printJson(out);
     process.stdout.write(`${file.id}\n`);
-    process.stderr.write(`forked ${args.id}${args.turn !== undefined ? ` before turn ${args.turn}` : ""} into ${file.id} (${out.turns} turn${out.turns === 1 ? "" : "s"}); files on disk are unchanged\n`);
+    process.stderr.write(`forked ${args.id}${args.turn !== undefined ? ` before turn ${args.turn}` : ""} into ${file.id} (${plural(out.turns, "turn")}); files on disk are unchanged\n`);
     process.stderr.write(dim(`continue it with: reasonix chat --resume ${file.id}\n`));
   },
 });

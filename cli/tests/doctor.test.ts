@@ -63,6 +63,8 @@ test("no provider: exit 1 and it says how to add one", async () => {
   expect(failing(r.report)).toEqual([
     { id: "providers", label: "providers", status: "fail", detail: `no [[providers]] in ${join(rx, "config.toml")}: the agent has no model to talk to`, hint: "run `reasonix setup` (or `reasonix setup add NAME --preset P`)" },
   ]);
+  // One problem, said in the singular.
+  expect((await doctor(root, false)).out).toMatch(/\n1 problem blocks the agent \(checked in \d+ ms\)\n$/);
 });
 
 test("the default provider's key missing from .env: exit 1 naming the variable and the real file", async () => {
@@ -101,7 +103,8 @@ test("all set: exit 0; bash unconfined and another provider's missing key are wa
 
   const text = await doctor(root, false);
   expect(text.code).toBe(0);
-  expect(text.out).toMatch(/ready, \d+ warning\(s\) \(checked in \d+ ms\)\n$/);
+  const n = r.report.checks.filter((c: Check) => c.status === "warn").length;
+  expect(text.out).toEndWith(`ready, ${n} warning${n === 1 ? "" : "s"} (checked in ${/checked in (\d+) ms/.exec(text.out)?.[1]} ms)\n`);
   // Only checks that matter on this platform.
   if (process.platform === "linux") expect(text.out).not.toContain("sandbox-exec");
   if (process.platform === "darwin") expect(text.out).not.toContain("bwrap");

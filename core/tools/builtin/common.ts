@@ -161,7 +161,7 @@ export function looksBinary(buf: Uint8Array): boolean {
   return false;
 }
 
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+export { plural } from "../../plural.ts";
 
 export function countLines(s: string): number {
   if (s === "") return 0;
