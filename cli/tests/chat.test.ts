@@ -13,7 +13,8 @@ if (skip) console.warn("SKIPPED terminal chat tests: tmux is not installed (apt-
 const f = chatFixture();
 const { setup, chat } = f;
 
-const ANSWER = "# Release notes\n\nThis answer has **bold** text and a list:\n\n- first item\n- second item\n\n```ts\nconst answer = 42;\n```\n\n| name | value |\n|------|-------|\n| a    | 1     |\n\nThat is all.";
+const LONG_ITEM = Array.from({ length: 24 }, (_, i) => `word${i}`).join(" ");
+const ANSWER = `# Release notes\n\nThis answer has **bold** text and a list:\n\n- first item\n- second item\n- ${LONG_ITEM}\n\n### Details\n\n\`\`\`ts\nconst answer = 42;\n\`\`\`\n\n| name | value |\n|------|-------|\n| a    | 1     |\n\nThat is all.`;
 
 describe.skipIf(skip)("reasonix chat in tmux", () => {
   test("a streamed markdown answer renders (heading, list, code, table); the prompt reaches the model", async () => {
@@ -29,6 +30,13 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     expect(s).toContain("const answer = 42;");
     expect(s).toMatch(/│ name\s*│ value\s*│/);
     expect(s).not.toContain("**bold**");
+    // Headings of any level without their hashes, code without the fence lines.
+    expect(s).toMatch(/^Details$/m);
+    expect(s).not.toContain("###");
+    expect(s).not.toContain("```");
+    // The long item wraps (120 columns) and goes on under its own text.
+    const item = s.split("\n").findIndex((l) => l.startsWith("- word0 "));
+    expect(s.split("\n")[item + 1]).toMatch(/^  word\d+ /);
     // Colour: the heading is styled (capture with escapes).
     expect(p.raw()).toContain("\x1b[");
     expect(f.llm.chatRequests()[0]!.body.messages.at(-1)).toEqual({ role: "user", content: "write release notes" });
