@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { probeSandbox } from "../../core/sandbox/index.ts";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { startScriptedOpenAI, type ScriptedServer, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
 import { hasTmux, ready, startChat } from "./chat-helpers.ts";
@@ -297,12 +298,5 @@ describe.skipIf(skip)("planted git state (compiled binary, real bwrap, host git 
   }, 120_000);
 });
 
-/** Poll for a state an action causes, with a generous deadline (a loaded 2-core machine). */
-async function waitUntil(ok: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (ok()) return;
-    await Bun.sleep(50);
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
+/** Poll for a state an action causes (the shared pollFor), bounded well inside the test's 120 s. */
+const waitUntil = (ok: () => boolean, what: string) => pollFor(what, ok, (v) => v, { timeoutMs: 90_000 });

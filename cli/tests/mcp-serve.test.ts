@@ -7,6 +7,7 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { startScriptedOpenAI } from "../../core/testing/scripted-llm.ts";
 import { mainTs, makeCliEnv } from "./run-helpers.ts";
 
@@ -125,7 +126,7 @@ test("without --allow-writes only read-only runs: plan (whose allow-listed bash 
 test("cancel stops a running turn; --allow-writes lets a task edit and a code rollback restore", async () => {
   const s = await serve(
     [
-      { text: "slow answer", delayMs: 20_000 },
+      { text: "slow answer", until: new Promise(() => {}) }, // answers only if never cancelled (the server gives up when the client goes away)
       { toolCalls: [{ name: "write_file", arguments: { path: "out.txt", content: "written\n" } }] },
       { text: "wrote it" },
     ],
@@ -137,7 +138,8 @@ test("cancel stops a running turn; --allow-writes lets a task edit and a code ro
   const started = await s.call("reasonix_events", { session_id: id, since: 0, timeout_seconds: 10 });
   expect(started.data.events.map((e: any) => e.event.type)).toContain("turn_start");
   // … and its model request is in flight.
-  for (let i = 0; i < 100 && s.llm.chatRequests().length === 0; i++) await Bun.sleep(50);
+  // (a wait on the request the turn causes, bounded by the test's timeout, not a 5 s budget)
+  await pollFor("the turn's model request", () => s.llm.chatRequests().length, (n) => n > 0, { timeoutMs: 50_000 });
   expect(s.llm.chatRequests()).toHaveLength(1);
   const c = await s.call("reasonix_cancel", { session_id: id });
   expect(c.data.was_busy).toBe(true);

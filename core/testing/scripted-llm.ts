@@ -58,6 +58,8 @@ export interface ReplyStep {
   cutAfter?: number;
   /** How to break it: end the response cleanly (default) or reset the socket. */
   cutMode?: "end" | "reset";
+  /** Cut only once this settles: a reset can overtake frames the client has not read yet (it then sees a refused request, not a cut stream), so a test that needs "mid-stream" resolves this when its handler saw the first delta. */
+  cutWhen?: Promise<unknown>;
   /** Wait this long before answering (ms). */
   delayMs?: number;
   /** Answer only once this settles (after delayMs): a test holds the reply until it has seen what it needs mid-turn. */
@@ -238,8 +240,9 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
         return;
       }
       if (step.cutAfter !== undefined && i === step.cutAfter) {
+        if (step.cutWhen) await Promise.race([step.cutWhen.catch(() => {}), new Promise((r) => res.once("close", r))]);
         if (step.cutMode === "reset") {
-          await new Promise((r) => setTimeout(r, 10));
+          if (!step.cutWhen) await new Promise((r) => setTimeout(r, 10));
           res.socket?.destroy();
         } else res.end();
         return;

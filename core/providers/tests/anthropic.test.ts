@@ -104,14 +104,18 @@ describe("anthropic provider over real HTTP", () => {
     expect(err.message).toContain("check api_key_env ANT_KEY");
     await fx.llm!.close();
 
+    let read!: () => void;
+    const cutWhen = new Promise<void>((r) => (read = r));
     fx.llm = await startScriptedAnthropic([
       { kind: "error", status: 529, headers: { "retry-after": "0" } },
       { text: "half", streamErrorAfter: 3 },
-      { toolCalls: [{ name: "edit_file", arguments: { path: "cut" } }], cutAfter: 4, cutMode: "reset" },
+      // frames: message_start, ping, text block (start, "look", stop), tool_use start, first input piece; the reset (index 7)
+      // waits until the client has read the text, so it cannot overtake unread frames and pass for a refused request.
+      { text: "look", toolCalls: [{ name: "edit_file", arguments: { path: "cut" } }], cutAfter: 7, cutMode: "reset", cutWhen },
       { text: "complete answer" },
     ]);
     const retries: string[] = [];
-    const r = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), { ...policy, maxAttempts: 4 }, (n) => retries.push(n.reason));
+    const r = await chatWithRetry(make(fx.llm!.url), req(), { onText: () => read() }, signal(), { ...policy, maxAttempts: 4 }, (n) => retries.push(n.reason));
     expect(r.message.content).toBe("complete answer");
     expect(r.message.toolCalls).toBeUndefined();
     expect(retries).toHaveLength(3);

@@ -171,12 +171,17 @@ describe("openai provider over real HTTP", () => {
 
   test("a stream cut mid tool call (clean end or socket reset) is retried and yields one complete answer", async () => {
     for (const cutMode of ["end", "reset"] as const) {
+      // The cut waits until the client has read the opening text: a reset sent
+      // earlier could overtake the unread frames and look like a refused request.
+      let read!: () => void;
+      const cutWhen = new Promise<void>((r) => (read = r));
       fx.llm = await startScriptedOpenAI([
-        { toolCalls: [{ id: "c1", name: "read_file", arguments: { path: "first-attempt" } }], cutAfter: 3, cutMode, chunkSize: 3 },
+        // frames: role, "lo", "ok", tool-call pieces…; the cut (index 5) falls inside the tool call
+        { text: "look", toolCalls: [{ id: "c1", name: "read_file", arguments: { path: "first-attempt" } }], cutAfter: 5, cutMode, chunkSize: 2, cutWhen },
         { toolCalls: [{ id: "c2", name: "read_file", arguments: { path: "second-attempt" } }] },
       ]);
       const retries: string[] = [];
-      const r = await chatWithRetry(make(fx.llm!.url), req(), {}, signal(), policy, (n) => retries.push(n.reason));
+      const r = await chatWithRetry(make(fx.llm!.url), req(), { onText: () => read() }, signal(), policy, (n) => retries.push(n.reason));
       expect(r.message.toolCalls).toEqual([{ id: "c2", name: "read_file", arguments: '{"path":"second-attempt"}' }]);
       expect(retries).toHaveLength(1);
       expect(retries[0]).toMatch(/stream/);

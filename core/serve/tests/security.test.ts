@@ -195,15 +195,24 @@ test("a WebSocket client that stops reading is closed (so it reconnects and repl
 test("live event streams are capped (64), then 503 until one closes", async () => {
   const dir = tempDir("cap");
   const server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "none" }, workspace: dir, version: "test" });
-  const open: AbortController[] = [];
+  // Each open stream keeps its Response referenced and has read the server's
+  // ": connected" line: a Response the test dropped is closed when the garbage
+  // collector takes it (under load that freed slots mid-test and the wait for
+  // 64 clients never came true).
+  const open: { ac: AbortController; res: Response }[] = [];
   const sse = async () => {
     const ac = new AbortController();
     const res = await fetch(`${server.url}api/events`, { signal: ac.signal });
-    if (res.status === 200) open.push(ac);
+    if (res.status === 200) {
+      open.push({ ac, res });
+      const first = await res.body!.getReader().read();
+      expect(new TextDecoder().decode(first.value)).toContain(": connected");
+    }
     return res;
   };
   try {
     for (let i = 0; i < 64; i++) expect((await sse()).status).toBe(200);
+    Bun.gc(true); // the streams must survive a collection (this is what load did by chance)
     await waitFor("64 clients", () => server.hub.clients === 64);
     const over = await sse();
     expect(over.status).toBe(503);
@@ -213,11 +222,11 @@ test("live event streams are capped (64), then 503 until one closes", async () =
       ws.onerror = () => r(false);
     });
     expect(wsOpened).toBe(false);
-    open.pop()!.abort();
+    open.pop()!.ac.abort();
     await waitFor("a slot to free up", () => server.hub.clients === 63);
     expect((await sse()).status).toBe(200);
   } finally {
-    for (const ac of open) ac.abort();
+    for (const o of open) o.ac.abort();
     await server.stop();
     cleanup(dir);
   }
