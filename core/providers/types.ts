@@ -119,7 +119,7 @@ export interface ProviderConfig {
   vision?: boolean;
   /** anthropic kind: offer the provider's server-side web_search tool. */
   web_search?: boolean;
-  /** Give up an attempt when no byte arrived this long after sending (default 300). */
+  /** Give up an attempt when no byte arrived this long after sending (default 30; 300 for a server on this machine and OpenAI reasoning models: stream-watch.ts). */
   first_byte_timeout_seconds?: number;
   /** Give up an attempt when the stream is silent this long between bytes (default 120). */
   idle_timeout_seconds?: number;

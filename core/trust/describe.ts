@@ -14,7 +14,7 @@ import { fromTables, PROJECT_HOOKS_FILE } from "../hooks/config.ts";
 import { isTable } from "../config/validate.ts";
 import { parseMcpJson, specFrom, type McpServerSpec } from "../mcp/config.ts";
 import type { IgnoredSetting } from "./policy.ts";
-import { sha256 } from "./inputs.ts";
+import { LINK_DIGEST_PREFIX, sha256 } from "./inputs.ts";
 
 export type InputKind = "settings" | "hooks" | "mcp" | "command" | "skill" | "other";
 
@@ -61,7 +61,7 @@ export function readForDescription(workspace: string, rel: string): { data: Buff
   try {
     const link = lstatSync(abs).isSymbolicLink();
     const data = readRegularFile(abs, MAX_DESCRIBED_BYTES, "a file the trust question shows");
-    return { data, sha256: sha256(link ? Buffer.concat([Buffer.from("link\0"), data]) : data) };
+    return { data, sha256: sha256(link ? Buffer.concat([LINK_DIGEST_PREFIX, data]) : data) };
   } catch (e) {
     return { problem: e instanceof InputRefused ? e.reason : `cannot be read: ${errorMessage(e)}` };
   }

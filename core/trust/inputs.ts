@@ -25,6 +25,9 @@ export interface ProjectInput {
 // Bun's hasher, not node:crypto: loading that module costs ~5 ms of CPU before the chat's first frame.
 export const sha256 = (data: string | Uint8Array): string => new Bun.CryptoHasher("sha256").update(data).digest("hex");
 
+/** A symlink's digest is this marker plus its target's content, so a link and a copy differ (describe.ts digests the same way). */
+export const LINK_DIGEST_PREFIX = Buffer.from("link\0");
+
 /**
  * Hash one input; undefined when it is absent or cannot be opened (a dangling
  * symlink). Anything but a regular file (a symlink to one counts), or one
@@ -40,8 +43,7 @@ export function hashInput(workspace: string, rel: string): ProjectInput | undefi
     return undefined;
   }
   try {
-    // A symlink is hashed with a marker plus its target's content, so a link and a copy differ.
-    const h = hashRegularFile(abs, PARSED_INPUTS.has(rel) ? MAX_PROJECT_INPUT_BYTES : MAX_HASHED_INPUT_BYTES, st.isSymbolicLink() ? Buffer.from("link\0") : undefined);
+    const h = hashRegularFile(abs, PARSED_INPUTS.has(rel) ? MAX_PROJECT_INPUT_BYTES : MAX_HASHED_INPUT_BYTES, st.isSymbolicLink() ? LINK_DIGEST_PREFIX : undefined);
     return { rel, ...h };
   } catch (e) {
     if (e instanceof InputRefused) throw projectInputError(e);
