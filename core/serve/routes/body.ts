@@ -1,0 +1,68 @@
+// Request bodies, checked in one place: every route reads its JSON through
+// `readJson` and its fields through these checkers, so a malformed body is a
+// 400 with a code and a sentence naming the field, never a 500.
+import { errorMessage } from "../../errors.ts";
+import { imageFromBase64, MAX_IMAGES, type ImageInput } from "../../providers/images.ts";
+import { ApiError } from "../api-error.ts";
+
+export type Body = Record<string, unknown>;
+
+/** The body as a JSON object; an empty body is `{}`. */
+export async function readJson(req: Request): Promise<Body> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "bad_json", "request body is not valid JSON");
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ApiError(400, "bad_json", "request body must be a JSON object");
+  return v as Body;
+}
+
+/** A non-empty string field (absent is fine when not `required`; then "" passes too). */
+export const str = (body: Body, key: string, required = true): string | undefined => {
+  const v = body[key];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== "string" || (required && v === "")) throw new ApiError(400, "bad_request", `"${key}" must be a non-empty string`);
+  return v;
+};
+
+/** A required non-empty string field. */
+export const need = (body: Body, key: string): string => str(body, key)!;
+
+/** A required non-empty string that must be one of `allowed`; `code` and `message` say what else was expected. */
+export function oneOf<T extends string>(body: Body, key: string, allowed: readonly T[], code: string, message: string): T {
+  const v = need(body, key) as T;
+  if (!allowed.includes(v)) throw new ApiError(400, code, message);
+  return v;
+}
+
+/** An optional boolean field: absent = false. */
+export function flag(body: Body, key: string): boolean {
+  if (body[key] !== undefined && typeof body[key] !== "boolean") throw new ApiError(400, "bad_request", `"${key}" must be true or false`);
+  return body[key] === true;
+}
+
+/** A turn number from a request body (absent is fine only when `optional`). */
+export function turnNumber(v: unknown, optional = false): number | undefined {
+  if (v === undefined && optional) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new ApiError(400, "bad_request", `"turn" must be a turn number (1 or more)`);
+  return v;
+}
+
+/** `images: [{ mediaType, data }]` (base64) pasted in the UI: checked here, sent only to vision models by the engine. */
+export function pastedImages(v: unknown): ImageInput[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length > MAX_IMAGES) throw new ApiError(400, "bad_request", `"images" must be a list of at most ${MAX_IMAGES} { mediaType, data } objects`);
+  return v.map((x, i) => {
+    const o = x as { mediaType?: unknown; data?: unknown };
+    if (typeof o?.mediaType !== "string" || typeof o?.data !== "string") throw new ApiError(400, "bad_request", `images[${i}]: needs mediaType and base64 data`);
+    try {
+      return imageFromBase64(o.data, o.mediaType, `images[${i}]`);
+    } catch (e) {
+      throw new ApiError(400, "bad_image", errorMessage(e));
+    }
+  });
+}
