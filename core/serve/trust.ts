@@ -4,7 +4,7 @@ import { reasonixHome } from "../home.ts";
 import { ReasonixError } from "../errors.ts";
 import { approveShown } from "../trust/approve.ts";
 import { trustReport, type TrustReport } from "../trust/report.ts";
-import { ApiError } from "./sessions.ts";
+import { ApiError } from "./api-error.ts";
 
 export interface TrustApi {
   report(): TrustReport;
@@ -26,16 +26,4 @@ export function trustApi(workspace: string, home = reasonixHome()): TrustApi {
       }
     },
   };
-}
-
-/** The `inputs` object of a POST /api/trust body: relative path → sha256. */
-export function seenDigests(body: Record<string, unknown>): Record<string, string> {
-  const v = body.inputs;
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ApiError(400, "bad_request", '"inputs" must be an object of path → sha256 (from GET /api/trust)');
-  const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (typeof x !== "string" || !/^[0-9a-f]{64}$/.test(x)) throw new ApiError(400, "bad_request", `inputs["${k}"] must be a sha256 hex digest`);
-    out[k] = x;
-  }
-  return out;
 }

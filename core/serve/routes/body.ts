@@ -66,3 +66,15 @@ export function pastedImages(v: unknown): ImageInput[] | undefined {
     }
   });
 }
+
+/** The `inputs` object of a POST /api/trust body: relative path → sha256. */
+export function seenDigests(body: Body): Record<string, string> {
+  const v = body.inputs;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ApiError(400, "bad_request", '"inputs" must be an object of path → sha256 (from GET /api/trust)');
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== "string" || !/^[0-9a-f]{64}$/.test(x)) throw new ApiError(400, "bad_request", `inputs["${k}"] must be a sha256 hex digest`);
+    out[k] = x;
+  }
+  return out;
+}

@@ -1,7 +1,6 @@
 // The workspace as the UI sees it: trust (review and approve project inputs),
 // file search for @-mentions, and the slash-command catalogue, notes and completion.
-import { seenDigests } from "../trust.ts";
-import { need, readJson } from "./body.ts";
+import { need, readJson, seenDigests } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
 import { json } from "./respond.ts";
 
