@@ -34,6 +34,7 @@ import type { GuardianHook, ReviewRequest } from "../guardian/guardian.ts";
 import type { Planner, PlannerHost } from "../planner/planner.ts";
 import { COMPACTION_REQUEST, wrapSummary } from "./prompt.ts";
 import { ElicitationDesk } from "./elicitation.ts";
+import { ApprovalDesk, type ApprovalRequest } from "./approvals.ts";
 import type { ApprovalDecision, ElicitAnswer, EngineEvent, EngineEventListener, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason, Usage, UsageRole } from "./types.ts";
 
 /** Tokens another model (planner, Guardian) spent for this session, at that model's prices. */
@@ -90,9 +91,8 @@ const parseArgs = (text: string): { ok: true; value: Record<string, unknown> } |
 
 export class LiveSession implements EngineSession {
   private readonly listeners = new Set<EngineEventListener>();
-  private readonly approvals = new Map<string, (d: ApprovalDecision) => void>();
-  /** approval_request events still unanswered, for history(). */
-  private readonly pending = new Map<string, EngineEvent>();
+  /** Approval requests waiting for the user's answer. */
+  private readonly approvals = new ApprovalDesk((e) => this.emit(e));
   /** Text and reasoning streamed by the model step in flight (not committed yet). */
   private partial = { text: "", reasoning: "" };
   /** What a cancelled step had streamed: kept as the turn's (cut short) answer. */
@@ -172,7 +172,7 @@ export class LiveSession implements EngineSession {
     // to catch up — the step streaming now and the approvals waiting for an answer.
     if (this.partial.reasoning) h.push({ type: "reasoning_delta", text: this.partial.reasoning });
     if (this.partial.text) h.push({ type: "text_delta", text: this.partial.text });
-    h.push(...this.pending.values(), ...this.desk.pending());
+    h.push(...this.approvals.pending(), ...this.desk.pending());
     return h;
   }
 
@@ -306,9 +306,7 @@ export class LiveSession implements EngineSession {
       } finally {
         this.abort = null;
         this.turnProvider = undefined;
-        for (const resolve of this.approvals.values()) resolve("deny");
-        this.approvals.clear();
-        this.pending.clear();
+        this.approvals.denyAll();
         this.partial = { text: "", reasoning: "" };
       }
     }
@@ -546,19 +544,10 @@ export class LiveSession implements EngineSession {
     if (this.deps.headless) {
       return `permission denied: ${summary} needs approval (${d.reason}) and this headless run cannot ask. Allow it with --auto (-y, --permission-mode auto)${tool.kind === "write" ? ", --add-dir for paths outside the workspace" : ""}, or add "${d.suggestedRule}" to [permissions] allow`;
     }
-    const decision = await new Promise<ApprovalDecision>((resolve) => {
-      this.approvals.set(call.id, resolve);
-      const onAbort = () => resolve("deny");
-      signal.addEventListener("abort", onAbort, { once: true });
-      const diff = proposedDiff(tool.name, input, this.deps.workspace);
-      const persistTo = this.deps.gate.persistTargets?.(d.suggestedRule);
-      const request: EngineEvent = { type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule, ...(diff.length ? { diff } : {}), ...(persistTo ? { persistTo } : {}) };
-      this.pending.set(call.id, request);
-      this.emit(request);
-    });
-    this.approvals.delete(call.id);
-    this.pending.delete(call.id);
-    this.emit({ type: "approval_resolved", callId: call.id, decision });
+    const diff = proposedDiff(tool.name, input, this.deps.workspace);
+    const persistTo = this.deps.gate.persistTargets?.(d.suggestedRule);
+    const request: ApprovalRequest = { type: "approval_request", callId: call.id, name: tool.name, input, summary, suggestedRule: d.suggestedRule, ...(diff.length ? { diff } : {}), ...(persistTo ? { persistTo } : {}) };
+    const decision = await this.approvals.ask(request, signal);
     if (decision === "deny") return signal.aborted ? "cancelled" : `permission denied: the user refused ${summary}`;
     onApproved?.();
     if (decision === "session" || decision === "persist" || decision === "persist_project") this.deps.gate.grant(d.suggestedRule, decision);
@@ -571,18 +560,7 @@ export class LiveSession implements EngineSession {
    * decision. Returns a function that withdraws the request unanswered.
    */
   relayApproval(request: Extract<EngineEvent, { type: "approval_request" }>, answer: (d: ApprovalDecision) => void): () => void {
-    const id = request.callId;
-    const finish = (d: ApprovalDecision, tell: boolean) => {
-      if (!this.approvals.has(id)) return;
-      this.approvals.delete(id);
-      this.pending.delete(id);
-      this.emit({ type: "approval_resolved", callId: id, decision: d });
-      if (tell) answer(d);
-    };
-    this.approvals.set(id, (d) => finish(d, true));
-    this.pending.set(id, request);
-    this.emit(request);
-    return () => finish("deny", false);
+    return this.approvals.relay(request, answer);
   }
 
   /** A subagent's progress, shown live by the front ends (not recorded: the child's own log holds its work). */
@@ -628,27 +606,14 @@ export class LiveSession implements EngineSession {
         this.commit({ t: "msg", turn, msg });
         if (msg.role === "assistant") this.emit({ type: "assistant", text: msg.content });
       },
-      ask: async (request) => {
-        const decision = await new Promise<ApprovalDecision>((resolve) => {
-          this.approvals.set(request.callId, resolve);
-          signal.addEventListener("abort", () => resolve("deny"), { once: true });
-          this.pending.set(request.callId, request);
-          this.emit(request);
-        });
-        this.approvals.delete(request.callId);
-        this.pending.delete(request.callId);
-        this.emit({ type: "approval_resolved", callId: request.callId, decision });
-        return decision;
-      },
+      ask: (request) => this.approvals.ask(request, signal),
       warn: (code, message) => this.notice(code, message),
       spent: (usage, prices) => this.recordUsage(turn, usage, { role: "planner", prices }),
     };
   }
 
   approve(callId: string, decision: ApprovalDecision): void {
-    const resolve = this.approvals.get(callId);
-    if (!resolve) throw new ReasonixError("no_pending_approval", `no pending approval for call ${callId}`);
-    resolve(decision);
+    this.approvals.answer(callId, decision);
   }
 
   setPermissionMode(mode: PermissionMode): void {
