@@ -50,3 +50,19 @@ export interface BashAnalysis {
   error?: string;
 }
 
+/** Each hazard in words, for the reason a decision gives. */
+export const HAZARD_TEXT: Record<BashHazard, string> = {
+  expansion: "a variable or ~ expansion",
+  glob: "a filename glob or brace expansion",
+  assignment: "an environment assignment",
+  redirect: "a file redirection",
+  heredoc: "a here-document",
+  indirect: "a command that runs other commands or programs (xargs, find -exec, env, sudo, awk, sed, git -c …)",
+  substitution: "command or process substitution",
+  eval: "eval",
+  source: "source / .",
+  "shell-c": "a nested shell (sh -c, or a shell reading commands from stdin)",
+  "inline-code": "inline interpreter code (python -c, node -e …)",
+  "dynamic-name": "a command name that comes from an expansion",
+  unparseable: "shell syntax the checker cannot follow",
+};
