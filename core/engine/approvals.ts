@@ -20,6 +20,9 @@ export class ApprovalDesk {
 
   /** Show the request and wait for its answer; a cancelled turn answers "deny". */
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    // Cancelled while the call was on its way here (a PreToolUse hook, the
+    // Guardian's review): an abort listener would never fire, so nobody is asked.
+    if (signal.aborted) return "deny";
     const id = request.callId;
     let onAbort: (() => void) | undefined;
     const decision = await new Promise<ApprovalDecision>((resolve) => {

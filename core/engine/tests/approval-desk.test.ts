@@ -87,3 +87,15 @@ test("the desk: a relayed request is answered once, or withdrawn; the turn's end
   expect(told).toEqual(["r1 session"]);
   expect(desk.pending()).toEqual([]);
 });
+
+test("the desk: a turn cancelled before the request is shown is denied at once, and nothing is shown", async () => {
+  const events: EngineEvent[] = [];
+  const desk = new ApprovalDesk((e) => events.push(e));
+  const ac = new AbortController();
+  ac.abort();
+  // Before: the listener went onto an already-aborted signal (it never fires), so
+  // the wait lasted until someone answered a request of a cancelled turn.
+  expect(await desk.ask(request("late"), ac.signal)).toBe("deny");
+  expect(events).toEqual([]);
+  expect(desk.pending()).toEqual([]);
+});
