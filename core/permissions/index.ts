@@ -13,7 +13,9 @@ import { ReasonixError } from "../errors.ts";
 import { expandTilde } from "../home.ts";
 import { resolveReal, type PathPolicy } from "../policy/paths.ts";
 import type { ToolDefinition } from "../tools/types.ts";
-import { analyzeBash, type BashAnalysis, type BashHazard } from "./bash.ts";
+import { analyzeBash, type BashAnalysis } from "./bash.ts";
+import { HAZARD_TEXT } from "./bash-hazards.ts";
+import { suggestBashRule } from "./suggest.ts";
 import { persistRule, type PersistedEdit } from "./persist.ts";
 import {
   bashPatternHitsAnywhere,
@@ -27,6 +29,7 @@ import {
 export { analyzeBash, type BashAnalysis, type BashHazard } from "./bash.ts";
 export { parseRule, type Rule } from "./rules.ts";
 export { persistRule } from "./persist.ts";
+export { suggestBashRule } from "./suggest.ts";
 
 export type PermissionAction = "allow" | "ask" | "deny";
 
@@ -58,22 +61,6 @@ export interface PermissionsOptions {
   /** When given, writers aimed outside the write roots are refused up front with a precise hint. */
   pathPolicy?: PathPolicy;
 }
-
-const HAZARD_TEXT: Record<BashHazard, string> = {
-  expansion: "a variable or ~ expansion",
-  glob: "a filename glob or brace expansion",
-  assignment: "an environment assignment",
-  redirect: "a file redirection",
-  heredoc: "a here-document",
-  indirect: "a command that runs other commands or programs (xargs, find -exec, env, sudo, awk, sed, git -c …)",
-  substitution: "command or process substitution",
-  eval: "eval",
-  source: "source / .",
-  "shell-c": "a nested shell (sh -c, or a shell reading commands from stdin)",
-  "inline-code": "inline interpreter code (python -c, node -e …)",
-  "dynamic-name": "a command name that comes from an expansion",
-  unparseable: "shell syntax the checker cannot follow",
-};
 
 const WRITE_FAMILIES = new Set(["Edit", "Write"]);
 const PATH_FAMILIES = new Set(["Edit", "Write", "Read"]);
@@ -372,33 +359,3 @@ const oneLine = (s: string) => {
   const t = s.trim().replace(/\s*\n\s*/g, " ⏎ ");
   return t.length > 120 ? `${t.slice(0, 117)}…` : t;
 };
-
-/** Tool families whose subcommand is a stable, reviewable unit. */
-const PREFIX_FRIENDLY: Record<string, number> = {
-  npm: 2, pnpm: 2, yarn: 2, bun: 2, go: 2, cargo: 2, make: 1, pytest: 1, mvn: 1, gradle: 1, dotnet: 2, tsc: 1, jest: 1, vitest: 1,
-};
-
-/**
- * The rule an "allow always" answer stores: an exact command, or for common
- * build/test tools a conservative prefix (`npm run test:*`, `go test:*`).
- * A command with any hazard is stored as its exact text only.
- */
-export function suggestBashRule(a: BashAnalysis): string {
-  const text = a.text.trim();
-  if (a.hazards.length > 0 || a.commands.length !== 1 || /[*()]/.test(text)) return `Bash=${text}`;
-  const argv = a.commands[0]!.argv;
-  const depth = PREFIX_FRIENDLY[argv[0]!];
-  if (depth !== undefined) {
-    const words = argv[0] === "npm" || argv[0] === "pnpm" || argv[0] === "bun" ? (argv[1] === "run" ? 3 : 2) : depth;
-    const head = argv.slice(0, words);
-    if (head.length === words && head.every((w) => /^[A-Za-z0-9_./:@-]+$/.test(w) && !w.startsWith("-"))) {
-      const last = head[head.length - 1]!;
-      // `npm run test:unit` → `npm run test:*` (the script family), else the words themselves.
-      const family = last.includes(":") ? last.slice(0, last.indexOf(":")) : last;
-      return `Bash(${[...head.slice(0, -1), family].join(" ")}:*)`;
-    }
-  }
-  return `Bash(${argv.map(quoteWord).join(" ")})`;
-}
-
-const quoteWord = (w: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);

@@ -18,7 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { foundAt, type FoundRepo } from "../policy/git.ts";
-import { processAlive } from "../serve/instances.ts";
+import { processAlive } from "../process/alive.ts";
 import { exists, moveAside } from "./layout.ts";
 import { gitStateChanges, gitStateWrittenSince, GIT_STATE_NAMES, rememberGitState, watchGitState, type GitChange, type GitWatch } from "../policy/git-watch.ts";
 

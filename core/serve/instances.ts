@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { processAlive } from "../process/alive.ts";
 
 /** What one live serve/web process says about itself in the instances registry. */
 export interface InstanceRecord {
@@ -19,17 +20,6 @@ export interface InstanceRecord {
 }
 
 const HEARTBEAT_MS = 15_000;
-
-/** True when `pid` names a live process (EPERM means alive but not ours). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { SessionSummary } from "../engine/types.ts";
 import { ReasonixError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { processAlive } from "../process/alive.ts";
 import { AppendLog, parseJsonl } from "./log.ts";
 import type { MetaRecord, SessionRecord } from "./records.ts";
 import { replay, type SessionState } from "./replay.ts";
@@ -63,15 +64,6 @@ function readLastByte(fd: number, size: number): number {
 /** The user's title, else the first prompt (one line, at most 80 characters). */
 export const shownTitle = (st: SessionState): string => st.title ?? (st.turns[0]?.prompt ?? "").replace(/\s+/g, " ").trim().slice(0, 80);
 
-const pidAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /** Sessions under `$REASONIX_HOME/sessions/`: `<id>.jsonl` plus `<id>/blobs/`. */
 export class SessionStore {
   /** Summaries by id, valid while the log's size and mtime are unchanged. */
@@ -98,7 +90,7 @@ export class SessionStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
         const owner = Number(readFileSync(p, "utf8").trim());
-        if (owner && pidAlive(owner)) {
+        if (owner && processAlive(owner)) {
           throw new ReasonixError("session_busy", `session ${id} is in use by process ${owner}${owner === process.pid ? " (this one)" : ""}`);
         }
         try { unlinkSync(p); } catch {}
@@ -234,7 +226,7 @@ export class SessionStore {
     const lp = this.lockPath(id);
     if (existsSync(lp)) {
       const owner = Number(readFileSync(lp, "utf8").trim());
-      if (owner && owner !== process.pid && pidAlive(owner)) throw new ReasonixError("session_busy", `session ${id} is in use by process ${owner}`);
+      if (owner && owner !== process.pid && processAlive(owner)) throw new ReasonixError("session_busy", `session ${id} is in use by process ${owner}`);
       unlinkSync(lp);
     }
     unlinkSync(p);

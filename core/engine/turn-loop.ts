@@ -1,0 +1,113 @@
+/**
+ * A turn's steps: send the conversation, stream the answer, run the tool
+ * round it asks for, until the model answers without tools (or a limit,
+ * a refusal, a denial or a cancel ends the turn).
+ */
+import { ProviderError } from "../providers/errors.ts";
+import { chatWithRetry, type RetryHooks } from "../providers/retry.ts";
+import type { ChatRequest, StreamHandlers } from "../providers/types.ts";
+import { continueRequest, cutOffCalls, endMessage } from "./finish.ts";
+import type { TurnEndReason } from "./types.ts";
+import type { SessionCore } from "./session-core.ts";
+import { recordUsage } from "./usage.ts";
+import { maybeCompact } from "./session-compact.ts";
+import { runRound } from "./tool-round.ts";
+
+/** The steps of the turn that runTurn (session.ts) started; how the turn ends. */
+export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal): Promise<TurnEndReason> {
+  const checkpointed = new Set<string>();
+  let lastPrompt: { tokens: number; messages: number } | undefined;
+  let overflowCompacted = false;
+  let continued = false;
+  if (s.deps.toolSource) await s.syncTools(signal);
+  for (let step = 1; ; step++) {
+    if (signal.aborted) return "cancelled";
+    s.takeSteers(turn);
+    lastPrompt = (await maybeCompact(s, turn, signal, lastPrompt)).last;
+    const req: ChatRequest = { system: s.deps.system, tools: s.schemas, messages: s.state.messages, ...(s.effort ? { reasoningEffort: s.effort } : {}) };
+    const sentCount = req.messages.length;
+    let result;
+    try {
+      result = await chatWithRetry(s.provider, req, streamHandlers(s), signal, s.deps.retry, retryHooks(s));
+    } catch (e) {
+      // The provider says the prompt is too long (context_window unset or
+      // too high): compact once and try the same step again.
+      if (overflowCompacted || !isContextOverflow(e)) throw e;
+      overflowCompacted = true;
+      if (!(await maybeCompact(s, turn, signal, undefined, true)).compacted) throw e;
+      lastPrompt = undefined;
+      step--;
+      continue;
+    }
+    recordUsage(s, turn, result.usage);
+    lastPrompt = { tokens: result.usage.inputTokens + result.usage.outputTokens, messages: sentCount + 1 };
+    const msg = result.message;
+    s.partial = { text: "", reasoning: "" };
+    s.commit({ t: "msg", turn, msg });
+    s.emit({ type: "assistant", text: msg.content, ...(msg.reasoning ? { reasoning: msg.reasoning } : {}) });
+    const calls = msg.toolCalls ?? [];
+    const fr = result.finishReason;
+    if (fr === "content_filter" || fr === "refusal") return ending(s, fr, result.outputLimit);
+    if (calls.length === 0) {
+      if (fr === "length") {
+        // One continuation round per turn, and only for cut-off text.
+        if (continued || !msg.content) return ending(s, "length", result.outputLimit);
+        continued = true;
+        s.commit({ t: "msg", turn, msg: { role: "user", content: continueRequest(result.outputLimit) } });
+        s.emit({ type: "continuation", reason: "length", ...(result.outputLimit ? { outputLimit: result.outputLimit } : {}) });
+        continue;
+      }
+      // Guidance that arrived during this last step still belongs to this turn.
+      if (s.steers.length > 0 && step < s.deps.maxSteps) continue;
+      if (!msg.content.trim() && !continued) return ending(s, "empty");
+      return "done";
+    }
+    const denied = await runRound(s, turn, calls, signal, checkpointed, cutOffCalls(result), result.outputLimit);
+    if (signal.aborted) return "cancelled";
+    if (denied) return "denied";
+    if (step >= s.deps.maxSteps) return "max_steps";
+  }
+}
+
+export function streamHandlers(s: SessionCore): StreamHandlers {
+  return {
+    onText: (text) => {
+      s.streamed = true;
+      s.partial.text += text;
+      s.emit({ type: "text_delta", text });
+    },
+    onReasoning: (text) => {
+      s.streamed = true;
+      s.partial.reasoning += text;
+      s.emit({ type: "reasoning_delta", text });
+    },
+    onWaiting: (n) => s.emit({ type: "waiting", ...n }),
+  };
+}
+
+export function retryHooks(s: SessionCore): RetryHooks {
+  s.streamed = false;
+  s.partial = { text: "", reasoning: "" };
+  return {
+    onAttemptFailed: (n) => {
+      if (s.abort?.signal.aborted) s.cutShort = s.partial.text;
+      s.partial = { text: "", reasoning: "" };
+      if (!s.streamed) return;
+      s.streamed = false;
+      s.emit({ type: "attempt_discarded", attempt: n.attempt, reason: n.reason });
+    },
+    onRetry: (n) => s.emit({ type: "retry", attempt: n.attempt, delayMs: n.delayMs, reason: n.reason }),
+  };
+}
+
+/** End the turn on a finish reason that is not a usable answer; turn_end carries why. */
+export function ending(s: SessionCore, reason: TurnEndReason, limit?: number): TurnEndReason {
+  s.endError = endMessage(reason, s.provider.name, limit);
+  return reason;
+}
+
+/** A provider's "prompt too long" refusal, across vendors' wordings. */
+export function isContextOverflow(e: unknown): boolean {
+  if (!(e instanceof ProviderError) || e.kind !== "bad_request") return false;
+  return /context[ _-]?(length|window)|too long|too many tokens|maximum.{0,40}tokens|prompt is too long|exceeds? the (context|model)/i.test(e.message);
+}
