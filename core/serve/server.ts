@@ -10,6 +10,7 @@ import { clearedCookie, COOKIE_NAME, CookieSigner, parseCookies, RateLimiter, sa
 import { EventHub, type EventSink } from "./events.ts";
 import { WorkspaceFiles } from "./files.ts";
 import { commandsApi } from "./commands.ts";
+import { commandRoute } from "./command-route.ts";
 import { isStateChanging, RequestGuard } from "./guard.ts";
 import { ApiError, SessionManager, type EngineFactory } from "./sessions.ts";
 import { seenDigests, trustApi } from "./trust.ts";
@@ -367,7 +368,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const s = await sessions.get(id);
         return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, model: s.model, ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
       }
-      if (action === "command" && method === "POST") return json(await sessions.command(id, str(await readJson(req), "name")!));
+      if (action === "command" && method === "POST") return json(await commandRoute(sessions, id, await readJson(req)));
       if (action === "goal" && method === "GET") return json(await sessions.goal(id, "status"));
       if (action === "goal" && method === "POST") {
         const body = await readJson(req);

@@ -90,7 +90,7 @@ export class TaskBoard {
     this.checkMode(mode);
     const engine = this.opts.engineFor(o.workspace);
     const session = await engine.createSession(o.model ? { model: o.model } : {});
-    session.setPermissionMode?.(mode);
+    session.setPermissionMode(mode);
     const t = new Task(session, mode);
     this.tasks.set(session.id, t);
     const seq = t.seq;
@@ -104,12 +104,12 @@ export class TaskBoard {
       const mode = o.mode ?? "read-only";
       this.checkMode(mode);
       const session = await this.opts.engineFor(o.workspace).resumeSession(o.sessionId);
-      session.setPermissionMode?.(mode);
+      session.setPermissionMode(mode);
       t = new Task(session, mode);
       this.tasks.set(session.id, t);
     } else if (o.mode && o.mode !== t.mode) {
       this.checkMode(o.mode);
-      t.session.setPermissionMode?.(o.mode);
+      t.session.setPermissionMode(o.mode);
       t.mode = o.mode;
     }
     if (t.session.busy) throw new ReasonixError("session_busy", "a turn is already running in this session", { hint: "wait for its turn_end (reasonix_events) or reasonix_cancel it" });
@@ -134,13 +134,12 @@ export class TaskBoard {
   async rollback(id: string, turn: number, mode: RewindMode) {
     const t = this.task(id);
     if (mode !== "conversation") this.needWrites(`a ${mode === "both" ? "code and conversation" : "code"} rollback restores files`);
-    if (!t.session.rewind) throw new ReasonixError("unsupported", "this session cannot be rewound");
     if (t.session.busy) throw new ReasonixError("session_busy", "cannot roll back while a turn is running", { hint: "reasonix_cancel it first" });
     return await t.session.rewind(turn, mode);
   }
 
   list() {
-    return [...this.tasks.values()].map((t) => ({ session_id: t.session.id, workspace: t.session.workspace, busy: t.session.busy, mode: t.mode, seq: t.seq, last_turn_end: t.lastEnd ?? null, turns: t.session.turns?.() ?? [] }));
+    return [...this.tasks.values()].map((t) => ({ session_id: t.session.id, workspace: t.session.workspace, busy: t.session.busy, mode: t.mode, seq: t.seq, last_turn_end: t.lastEnd ?? null, turns: t.session.turns() }));
   }
 
   async close(): Promise<void> {

@@ -5,9 +5,9 @@
 // runners (goal.ts, session-commands.ts). The model, mode and effort controls
 // above and below the prompt box call the same functions.
 import { api, sessionPath } from "./api.ts";
-import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, onBuiltinCommand, setBanner, state } from "./store.ts";
+import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, onBuiltinCommand, openSession, setBanner, state } from "./store.ts";
 import { addSystem } from "./transcript.ts";
-import { BUILTIN_COMMANDS, builtinCommand } from "../../../protocol/commands.ts";
+import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
 import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../../protocol/modes.ts";
 
 /** Continue the open session on provider entry `name` (new sessions use it too). */
@@ -66,20 +66,6 @@ export async function setEffort(id: string, effort: string): Promise<void> {
   changed();
 }
 
-/** Where the web UI shows what a chat-only command shows. */
-const ELSEWHERE: Record<string, string> = {
-  sessions: "the session list shows this workspace's sessions",
-  resume: "pick the session in the session list",
-  rewind: "use Rewind on one of your messages",
-  context: "the usage line under the prompt box shows the context use",
-  cost: "the usage line under the prompt box shows tokens and spend",
-  todo: "the agent's todo list shows in the conversation",
-  web: "this is the browser UI",
-  sandbox: "run reasonix doctor in a terminal",
-  trust: "run reasonix trust in a terminal",
-  exit: "close the tab",
-};
-
 /** Runs here; the rest are answered by goal.ts / session-commands.ts or told where they live. */
 const RUNS_HERE = new Set(["help", "new", "clear", "model", "mode", "effort"]);
 
@@ -108,8 +94,19 @@ async function run(name: string, arg: string): Promise<void> {
     if (!arg) return say(`/effort ${EFFORT_CHOICES.join("|")}`);
     if (!state.current) return say("/effort: open or start a session first", "error");
     await setEffort(state.current, arg);
+  } else if (state.current && commandRunsOn(name, "web")) {
+    // The server's dispatcher runs it on the open session (core/host/commands), e.g. /rewind 3 both.
+    const id = state.current;
+    try {
+      const r = await api<{ ok: boolean; text: string; changed?: string }>("POST", sessionPath(id, "command"), { name, arg });
+      if (r.changed === "rewound") await openSession(id, false);
+      say(r.text, r.ok ? "info" : "error");
+    } catch (x) {
+      say(`/${name}: ${(x as Error).message}`, "error");
+    }
   } else {
-    say(`/${name} is a terminal chat command; ${ELSEWHERE[name] ?? "the web UI cannot show it"}.`);
+    // The same answer the server's dispatcher gives (core/host/commands).
+    say(unavailableText(name, "web"));
   }
 }
 
