@@ -42,8 +42,8 @@ export class ChatState {
   }
 
   /** The live session with its mode and effort (core/host): the shared command dispatcher acts on it. */
-  get sessionHost(): SessionHost {
-    return this.host!;
+  get sessionHost(): SessionHost | undefined {
+    return this.host;
   }
 
   /** The session the chat opens with (setup); attach() routes its events. */

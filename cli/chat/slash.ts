@@ -8,6 +8,7 @@ import { cleanText } from "./sanitize.ts";
 import { compact, type ChatState } from "./session.ts";
 import { builtinCommandEntry, type BuiltinCommand } from "../../core/protocol/commands.ts";
 import { runCommand, type CommandContext, type CommandResult } from "../../core/host/commands/index.ts";
+import { SessionHost } from "../../core/host/session-host.ts";
 import type { CommandEntry } from "../../core/commands/types.ts";
 import { plural } from "../../core/plural.ts";
 
@@ -69,7 +70,8 @@ function origin(e: CommandEntry): string {
 const hostContext = (ctx: SlashContext): CommandContext => ({
   surface: "chat",
   get host() {
-    return ctx.st.sessionHost;
+    // A bare session (no chat state around it): a host with the session's own mode and effort.
+    return ctx.st.sessionHost ?? new SessionHost(ctx.st.engine, ctx.st.session);
   },
   newSession: async () => (await ctx.st.newSession()).id,
 });
