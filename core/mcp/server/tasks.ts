@@ -3,6 +3,7 @@
  * workspace, turns started in the background, and every engine event kept
  * with a sequence number so a client can poll (`reasonix_events`).
  */
+import { builtinCommand, unavailableText } from "../../protocol/commands.ts";
 import { ReasonixError } from "../../errors.ts";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, RewindMode, TurnEndReason } from "../../engine/types.ts";
 
@@ -58,6 +59,12 @@ class Task {
   }
 }
 
+/** A built-in slash command is not a task: it never reaches the model, and the answer says what to use here instead. */
+function refuseBuiltin(prompt: string): void {
+  const b = builtinCommand(prompt);
+  if (b) throw new ReasonixError("builtin_command", unavailableText(b.command.name, "mcp"));
+}
+
 export class TaskBoard {
   private readonly tasks = new Map<string, Task>();
   constructor(private readonly opts: TaskOptions) {}
@@ -86,6 +93,7 @@ export class TaskBoard {
   }
 
   async run(o: { workspace: string; prompt: string; model?: string; mode?: PermissionMode }): Promise<{ session_id: string; seq: number; mode: PermissionMode }> {
+    refuseBuiltin(o.prompt);
     const mode = o.mode ?? "read-only";
     this.checkMode(mode);
     const engine = this.opts.engineFor(o.workspace);
@@ -99,6 +107,7 @@ export class TaskBoard {
   }
 
   async resume(o: { workspace: string; sessionId: string; prompt: string; mode?: PermissionMode }): Promise<{ session_id: string; seq: number; mode: PermissionMode }> {
+    refuseBuiltin(o.prompt);
     let t = this.tasks.get(o.sessionId);
     if (!t) {
       const mode = o.mode ?? "read-only";
