@@ -1,6 +1,7 @@
 // The chat's built-in slash commands typed in the prompt box
 // (core/protocol/commands.ts): the web UI runs those it can — /model, /mode,
-// /effort, /new, /clear, /help — and says where the others live. A built-in
+// /effort, /new, /clear, /help here, /rewind through the server's dispatcher
+// (POST …/command, core/host/commands) — and says where the others live. A built-in
 // command is never sent to the model. /goal, /compact and /mcp have their own
 // runners (goal.ts, session-commands.ts). The model, mode and effort controls
 // above and below the prompt box call the same functions.
@@ -66,19 +67,20 @@ export async function setEffort(id: string, effort: string): Promise<void> {
   changed();
 }
 
-/** Runs here; the rest are answered by goal.ts / session-commands.ts or told where they live. */
-const RUNS_HERE = new Set(["help", "new", "clear", "model", "mode", "effort"]);
-
-/** The built-in commands the web UI runs, for the `/` menu (before the workspace's catalog, which lists /goal, /compact and /mcp). */
-export const WEB_MENU = BUILTIN_COMMANDS.filter((c) => RUNS_HERE.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
+/** Answered by goal.ts / session-commands.ts (and listed by the workspace's catalog). */
 const OWN_RUNNER = new Set(["goal", "compact", "mcp"]);
+
+/** The built-in commands the web UI runs (core/protocol/commands.ts COMMAND_SURFACES): the rest say where they live. */
+const HERE = BUILTIN_COMMANDS.filter((c) => commandRunsOn(c.name, "web"));
+
+/** For the `/` menu, before the workspace's catalog (which lists /goal, /compact and /mcp). */
+export const WEB_MENU = HERE.filter((c) => !OWN_RUNNER.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
 
 const say = (text: string, tone: "info" | "error" = "info") => addSystem(state.view, text, tone);
 
 async function run(name: string, arg: string): Promise<void> {
   if (name === "help") {
-    const here = BUILTIN_COMMANDS.filter((c) => RUNS_HERE.has(c.name) || OWN_RUNNER.has(c.name));
-    say(["Commands the web UI runs:", ...here.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
+    say(["Commands the web UI runs:", ...HERE.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
   } else if (name === "new" || name === "clear") {
     await newSession();
   } else if (name === "model") {
