@@ -264,3 +264,24 @@ test("reasonix run: /help is answered without the model; a command run cannot do
   expect(model.stderr).toContain("/model is not available in reasonix run: pass --model");
   expect(llm.chatRequests()).toHaveLength(0);
 });
+
+test("ACP: a command the editor cannot show says what to use instead; /effort and /rewind are announced; none reaches the model", async () => {
+  const { llm, env } = await setup();
+  const c = connect(env);
+  cleanups.push(() => c.close());
+  await c.conn.initialize(initParams({}));
+  const since = c.editor.mark();
+  const s = await c.conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update", since);
+  const announced = c.editor.updates.find((u) => u.update.sessionUpdate === "available_commands_update")!.update as { availableCommands: { name: string }[] };
+  expect(announced.availableCommands.map((x) => x.name)).toEqual(expect.arrayContaining(["help", "mode", "model", "effort", "rewind", "compact", "mcp", "goal"]));
+  const say = async (text: string) => {
+    const before = c.editor.text(s.sessionId).length;
+    expect((await c.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text }] })).stopReason).toBe("end_turn");
+    return c.editor.text(s.sessionId).slice(before);
+  };
+  expect(await say("/new")).toBe("/new is not available in ACP: start a new session from your editor");
+  expect(await say("/cost")).toBe("/cost is a terminal chat command, not available in ACP: run it in reasonix chat");
+  expect(await say("/mode yolo")).toBe('unknown mode "yolo" (one of ask, auto, plan, read-only)');
+  expect(llm.chatRequests()).toHaveLength(0);
+});
