@@ -211,8 +211,7 @@ export async function runChatApp(
     }
     if (st.session.busy) {
       // Enter while a turn runs steers it (Tab queues the text for after the turn instead).
-      if (st.session.steer) steering.send(st.session, text);
-      else st.queue.push(text);
+      steering.send(st.session, text);
       renderer.request();
       return;
     }
@@ -362,7 +361,7 @@ export async function runChatApp(
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {
-    const reg = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources?.() ?? []);
+    const reg = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources());
     ctx.commands = reg;
     // Names and descriptions come from files in the workspace and MCP servers: cleaned for the menu.
     const menu = () => {

@@ -190,7 +190,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
 
   await st.attach(st.session, onEvent);
   try {
-    ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources?.() ?? []);
+    ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources());
   } catch (e) {
     println(`custom commands and skills are not available: ${errorMessage(e)}`);
   }
@@ -277,7 +277,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     if (turn) {
       // Typed at a terminal while a turn runs: guidance for that turn, as
       // Enter does in the full-screen chat. Piped lines are prompts in order.
-      const steered = process.stdin.isTTY && route === "text" && st.session.steer ? steerNow(st.session, text) : undefined;
+      const steered = process.stdin.isTTY && route === "text" ? steerNow(st.session, text) : undefined;
       if (steered) {
         breakLine();
         println(steered.ok ? `» ${steered.shown}  ${steered.note}` : steered.error);

@@ -41,6 +41,11 @@ export class ChatState {
     return this.host!.session;
   }
 
+  /** The live session with its mode and effort (core/host): the shared command dispatcher acts on it. */
+  get sessionHost(): SessionHost | undefined {
+    return this.host;
+  }
+
   /** The session the chat opens with (setup); attach() routes its events. */
   set session(s: EngineSession) {
     this.host = new SessionHost(this.engine, s, { mode: this.mode, onSession: (next, prev) => this.follow(next, prev) });

@@ -2,15 +2,13 @@
 // `print`, so the full-screen chat and line mode share them.
 // registry.ts only: the catalog's loaders (docs, skills, trust) load after the first frame (catalog.ts).
 import { BUILTIN_PREFIX, type CommandRegistry } from "../../core/commands/registry.ts";
-import type { PermissionMode, RewindMode } from "../../core/engine/types.ts";
 import { errorMessage } from "../../core/errors.ts";
-import { EFFORTS } from "../../core/providers/reasoning.ts";
-import { runGoalCommand } from "../../core/goal/command.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
 import { compact, type ChatState } from "./session.ts";
-import { PERMISSION_MODES as MODES } from "../../core/protocol/modes.ts";
-import { builtinCommandEntry } from "../../core/protocol/commands.ts";
+import { builtinCommandEntry, type BuiltinCommand } from "../../core/protocol/commands.ts";
+import { runCommand, type CommandContext, type CommandResult } from "../../core/host/commands/index.ts";
+import { SessionHost } from "../../core/host/session-host.ts";
 import type { CommandEntry } from "../../core/commands/types.ts";
 import { plural } from "../../core/plural.ts";
 
@@ -42,10 +40,6 @@ export interface SlashCommand {
   run(ctx: SlashContext, arg: string): Promise<void> | void;
 }
 
-/** The commands every front end shares (core/commands/session-commands.ts), loaded on first use. */
-const sessionCommand = async (ctx: SlashContext, name: string) =>
-  (await import("../../core/commands/session-commands.ts")).runSessionCommand(name, { session: ctx.st.session, engine: ctx.st.engine });
-
 const busyGuard = (ctx: SlashContext): boolean => {
   if (!ctx.st.session.busy) return false;
   ctx.print([ctx.paint.yellow("a turn is running: wait for it or press Esc to cancel it first")]);
@@ -72,15 +66,50 @@ function origin(e: CommandEntry): string {
   return [...new Set(words)].join(", ");
 }
 
+/** The open session as core/host/commands sees it (read only by the commands that need it). */
+const hostContext = (ctx: SlashContext): CommandContext => ({
+  surface: "chat",
+  get host() {
+    // A bare session (no chat state around it): a host with the session's own mode and effort.
+    return ctx.st.sessionHost ?? new SessionHost(ctx.st.engine, ctx.st.session);
+  },
+  newSession: async () => (await ctx.st.newSession()).id,
+});
+
+/**
+ * Built-in `/name arg` through the shared dispatcher (core/host/commands),
+ * its choices offered in a picker; undefined when the user backed out.
+ */
+async function viaHost(ctx: SlashContext, name: string, arg: string): Promise<CommandResult | undefined> {
+  let r = await runCommand(hostContext(ctx), name, arg);
+  // At most two choices (/rewind: the turn, then what to restore).
+  for (let i = 0; i < 3 && r?.choose; i++) {
+    const value = await ctx.pick(r.choose.title, r.choose.items);
+    if (value === undefined) return undefined;
+    r = await runCommand(hostContext(ctx), name, value);
+  }
+  return r;
+}
+
+/** The result's lines, cleaned for the terminal and coloured by tone. */
+function show(ctx: SlashContext, r: CommandResult | undefined, style?: (line: string) => string): void {
+  if (!r || r.choose || r.lines.length === 0) return;
+  const tone = r.tone === "error" ? ctx.paint.red : r.tone === "warn" ? ctx.paint.yellow : style ?? ((l: string) => l);
+  ctx.print(r.lines.map((l) => tone(cleanText(l))));
+}
+
+const viaHostShown = (name: string) => async (ctx: SlashContext, arg: string) => show(ctx, await viaHost(ctx, name, arg));
+
 export const slashCommands: SlashCommand[] = [
   {
     ...builtinCommandEntry("help"),
-    run: (ctx) => {
+    run: async (ctx) => {
       const p = ctx.paint;
+      const list = ((await runCommand(hostContext(ctx), "help"))?.data?.commands ?? []) as BuiltinCommand[];
       const more = (ctx.commands?.catalog().entries ?? []).filter((e) => e.source !== "chat");
       ctx.print([
         p.bold("Commands"),
-        ...slashCommands.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
+        ...list.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
         ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${origin(e)})`)))] : []),
         p.bold("Keys"),
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
@@ -94,75 +123,31 @@ export const slashCommands: SlashCommand[] = [
   {
     ...builtinCommandEntry("new"),
     run: async (ctx) => {
-      if (busyGuard(ctx)) return;
-      await ctx.st.newSession();
-      ctx.sessionChanged("new");
+      const r = await viaHost(ctx, "new", "");
+      if (r?.changed === "new") ctx.sessionChanged("new");
+      else show(ctx, r);
     },
   },
   {
     ...builtinCommandEntry("clear"),
     run: async (ctx) => {
-      if (busyGuard(ctx)) return;
+      const r = await viaHost(ctx, "clear", "");
+      if (r?.changed !== "new") return show(ctx, r);
       ctx.clearScreen();
-      await ctx.st.newSession();
       ctx.sessionChanged("new");
     },
   },
   {
     ...builtinCommandEntry("model"),
     run: async (ctx, arg) => {
-      if (busyGuard(ctx)) return;
-      const models = ctx.st.engine.models();
-      let name: string | undefined = arg || undefined;
-      if (!name) {
-        name = await ctx.pick(
-          "Model",
-          models.map((m) => ({ label: m.name, value: m.name, description: `${m.kind} · ${m.model}${m.hasKey ? "" : " · no key"}` })),
-        );
-        if (!name) return;
-      }
-      try {
-        await ctx.st.switchModel(name);
-      } catch (e) {
-        ctx.print([ctx.paint.red(`model ${name}: ${errorMessage(e)}`)]);
-        return;
-      }
-      ctx.print([`model ${ctx.paint.bold(ctx.st.model)} from here on (same conversation)`]);
+      const r = await viaHost(ctx, "model", arg);
+      // /new goes on with the model chosen here.
+      if (r?.changed === "model") ctx.st.opts.model = ctx.st.model;
+      show(ctx, r);
     },
   },
-  {
-    ...builtinCommandEntry("mode"),
-    run: async (ctx, arg) => {
-      let mode = arg as PermissionMode | undefined;
-      if (!mode) mode = await ctx.pick("Permission mode", MODES.map((m) => ({ label: m, value: m, description: m === ctx.st.mode ? "current" : undefined })));
-      if (!mode) return;
-      if (!MODES.includes(mode)) {
-        ctx.print([ctx.paint.red(`unknown mode "${arg}" (one of ${MODES.join(", ")})`)]);
-        return;
-      }
-      ctx.st.setMode(mode);
-      ctx.print([`permission mode ${ctx.paint.bold(mode)}`]);
-    },
-  },
-  {
-    ...builtinCommandEntry("effort"),
-    run: async (ctx, arg) => {
-      const session = ctx.st.session;
-      if (!session.setReasoningEffort) return ctx.print([ctx.paint.yellow("this engine cannot change the reasoning effort")]);
-      let effort: string | undefined = arg.trim() || undefined;
-      if (!effort) {
-        const current = session.reasoningEffort ?? "default";
-        effort = await ctx.pick("Reasoning effort", [...EFFORTS, "default"].map((e) => ({ label: e, value: e, description: e === current ? "current" : e === "default" ? "the provider entry's reasoning_effort" : undefined })));
-        if (!effort) return;
-      }
-      try {
-        session.setReasoningEffort(effort === "default" ? undefined : effort);
-      } catch (e) {
-        return ctx.print([ctx.paint.red(errorMessage(e))]);
-      }
-      ctx.print([`reasoning effort ${ctx.paint.bold(effort)} from the next request on`]);
-    },
-  },
+  { ...builtinCommandEntry("mode"), run: viaHostShown("mode") },
+  { ...builtinCommandEntry("effort"), run: viaHostShown("effort") },
   {
     ...builtinCommandEntry("sessions"),
     run: async (ctx) => {
@@ -187,46 +172,23 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     ...builtinCommandEntry("rewind"),
-    run: async (ctx) => {
-      if (busyGuard(ctx)) return;
-      const s = ctx.st.session;
-      const turns = s.turns?.() ?? [];
-      if (!s.rewind || turns.length === 0) return ctx.print(["nothing to rewind to"]);
-      const turn = await ctx.pick(
-        "Rewind to before which prompt?",
-        [...turns].reverse().map((t) => ({ label: t.prompt.replace(/\s+/g, " ").slice(0, 80), value: t.turn, description: `turn ${t.turn}` })),
-      );
-      if (turn === undefined) return;
-      const mode = await ctx.pick<RewindMode>("Restore", [
-        { label: "both", value: "both", description: "files and conversation" },
-        { label: "code", value: "code", description: "files only" },
-        { label: "conversation", value: "conversation", description: "conversation only" },
-      ]);
-      if (!mode) return;
-      try {
-        const r = await s.rewind(turn, mode);
-        ctx.print([`rewound to before turn ${r.turn} (${r.mode})`, ...r.files.map((f) => ctx.paint.dim(`  ${f.action} ${cleanText(f.path)}`))]);
-      } catch (e) {
-        ctx.print([ctx.paint.red(`rewind: ${errorMessage(e)}`)]);
-      }
-    },
+    run: async (ctx, arg) => show(ctx, await viaHost(ctx, "rewind", arg), (l) => (l.startsWith("  ") ? ctx.paint.dim(l) : l)),
   },
   {
     ...builtinCommandEntry("compact"),
     run: async (ctx) => {
-      if (busyGuard(ctx)) return;
-      ctx.print([ctx.paint.dim("compacting: the model summarizes the earlier conversation…")]);
-      const r = await sessionCommand(ctx, "compact");
+      if (!ctx.st.session.busy) ctx.print([ctx.paint.dim("compacting: the model summarizes the earlier conversation…")]);
+      const r = await viaHost(ctx, "compact", "");
       // Compacted: the engine's compaction event has been shown already.
-      if (!r.compacted) ctx.print([r.ok ? r.text : ctx.paint.red(r.text)]);
+      if (r?.changed !== "compacted") show(ctx, r);
     },
   },
   {
     ...builtinCommandEntry("mcp"),
     run: async (ctx) => {
-      const r = await sessionCommand(ctx, "mcp");
+      const r = await viaHost(ctx, "mcp", "");
       // Names and errors come from servers and config files: cleaned for the terminal.
-      ctx.print(r.text.split("\n").map((l) => (/^\S/.test(l) ? ctx.paint.bold(cleanText(l)) : cleanText(l))));
+      if (r) ctx.print(r.lines.map((l) => (/^\S/.test(l) ? ctx.paint.bold(cleanText(l)) : cleanText(l))));
     },
   },
   {
@@ -257,16 +219,11 @@ export const slashCommands: SlashCommand[] = [
   },
   {
     ...builtinCommandEntry("goal"),
-    run: (ctx, arg) => {
-      let r;
-      try {
-        r = runGoalCommand(ctx.st.session.goal, arg);
-      } catch (e) {
-        return ctx.print([ctx.paint.red(`goal: ${errorMessage(e)}`)]);
-      }
-      if (r.lines.length) ctx.print(r.lines.map(cleanText));
+    run: async (ctx, arg) => {
+      const r = await viaHost(ctx, "goal", arg);
+      show(ctx, r);
       // The loop drives turns in the background; its goal events show progress.
-      r.loop?.catch((e) => ctx.print([ctx.paint.red(`goal: ${errorMessage(e)}`)]));
+      r?.loop?.catch((e) => ctx.print([ctx.paint.red(`goal: ${errorMessage(e)}`)]));
     },
   },
   {

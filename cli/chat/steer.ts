@@ -16,7 +16,7 @@ const label: Record<SteerDisposition, string> = {
 /** Steer the running turn with `text`; the plain words to show for it (line mode uses them as they are). */
 export function steerNow(session: EngineSession, text: string): { ok: true; shown: string; note: string } | { ok: false; error: string } {
   try {
-    const d = session.steer!(text);
+    const d = session.steer(text);
     return { ok: true, shown: cleanText(text).replace(/\s+/g, " "), note: `(${label[d]})` };
   } catch (e) {
     return { ok: false, error: `not sent: ${errorMessage(e)}` };

@@ -33,15 +33,16 @@ function sharedEngine(setup: ChatSetup): Engine {
       if (o?.model && o.model !== setup.st.model) await setup.st.switchModel(o.model);
       return shared(setup.st.session);
     },
-    forkSession: engine.forkSession ? (id, o) => engine.forkSession!(id, o) : undefined,
-    renameSession: engine.renameSession ? (id, t) => engine.renameSession!(id, t) : undefined,
-    mcpServers: engine.mcpServers ? () => engine.mcpServers!() : undefined,
-    commandSources: engine.commandSources ? () => engine.commandSources!() : undefined,
-    mcpStarted: engine.mcpStarted ? () => engine.mcpStarted!() : undefined,
+    forkSession: (id, o) => engine.forkSession(id, o),
+    renameSession: (id, t) => engine.renameSession(id, t),
+    mcpServers: () => engine.mcpServers(),
+    commandSources: () => engine.commandSources(),
+    mcpStarted: () => engine.mcpStarted(),
+    runSubagent: (name, task, o) => engine.runSubagent(name, task, o),
     listSessions: () => engine.listSessions(),
     deleteSession: (id) => engine.deleteSession(id),
     models: () => engine.models(),
-    discoverModels: engine.discoverModels ? (n) => engine.discoverModels!(n) : undefined,
+    discoverModels: (n) => engine.discoverModels(n),
     close: async () => {},
   };
 }

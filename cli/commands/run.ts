@@ -62,6 +62,10 @@ export default defineCommand<RunArgs>({
     if (goalMode && !objective && !args.resume && !args.continue) throw new UsageError("--goal needs an objective", 'e.g. reasonix run --goal "make npm test pass" (or --resume ID --goal to resume a paused goal)');
     if (!goalMode && !prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
     if (!goalMode && !prompt) throw new UsageError("no prompt: pass it as an argument or on stdin", 'e.g. reasonix run "explain src/main.ts"');
+    // A built-in command (/help, /compact, /mcp; the others say what to use instead) is run, never sent as a prompt.
+    const runCommand = await import("../run-command.ts");
+    const builtin = goalMode ? undefined : runCommand.runBuiltin(prompt);
+    if (builtin && !runCommand.needsSession(builtin)) return runCommand.printRunBuiltin(builtin, args.outputFormat);
 
     const { loadConfig } = await import("../../core/config/load.ts");
     const { createEngine } = await import("../../core/engine/index.ts");
@@ -109,6 +113,13 @@ export default defineCommand<RunArgs>({
     }
     if ((args.resume || args.continue) && args.model) warn("--model is ignored when continuing a session (it keeps its model)");
     // Recorded when the session was made (e.g. a skipped instruction file): shown once, not on every resume.
+    if (builtin) {
+      try {
+        return await runCommand.printRunBuiltin(builtin, args.outputFormat, { engine, session });
+      } finally {
+        await engine.close();
+      }
+    }
     const warnings = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
     for (const w of warnings) warn(w.message);
 
@@ -145,7 +156,6 @@ export default defineCommand<RunArgs>({
     let goal: import("../../core/engine/types.ts").GoalView | undefined;
     try {
       if (goalMode) {
-        if (!session.goal) throw new UsageError("this session cannot run goals");
         goal = objective ? await session.goal.start(objective) : await session.goal.resume();
         reason = goal.status === "complete" ? "done" : interrupted ? "cancelled" : "error";
       } else reason = await session.submit(prompt);

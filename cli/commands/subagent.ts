@@ -154,7 +154,7 @@ function runner(readOnly: boolean) {
     try {
       // Its steps on stderr as they happen (the answer alone goes to stdout).
       const onProgress = args.json ? undefined : (p: SubagentProgress) => process.stderr.write(`${dim(subagentLine(p), process.stderr)}\n`);
-      const out = await engine.runSubagent!(args.name, args.task, { readOnly, signal: ac.signal, ...(onProgress ? { onProgress } : {}) });
+      const out = await engine.runSubagent(args.name, args.task, { readOnly, signal: ac.signal, ...(onProgress ? { onProgress } : {}) });
       if (args.json) printJson({ name: args.name, readOnly, ...out });
       else {
         if (out.answer) process.stdout.write(`${out.answer}\n`);

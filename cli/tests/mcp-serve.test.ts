@@ -258,3 +258,15 @@ test("--http refuses DNS rebinding and foreign pages: a Host or Origin that is n
   expect((await rawInitialize(named.url, { host: `mcp.example:${port}`, origin: "http://mcp.example:" + port })).status).toBe(200);
   expect((await rawInitialize(named.url, { host: `evil.example:${port}` })).status).toBe(421);
 });
+
+test("a built-in slash command as a task never reaches the model: it says what to use instead (core/host/commands)", async () => {
+  const s = await serve([]);
+  const model = await s.call("reasonix_run", { prompt: "/model other" });
+  expect(model.isError).toBe(true);
+  expect(model.text).toContain("/model is not available in mcp serve: pass model to reasonix_run");
+  const help = await s.call("reasonix_run", { prompt: "/help" });
+  expect(help.isError).toBe(true);
+  expect(help.text).toContain("/help is not available in mcp serve");
+  expect(s.llm.chatRequests()).toHaveLength(0);
+  expect((await s.call("reasonix_status", {})).data.sessions).toEqual([]);
+});

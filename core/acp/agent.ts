@@ -103,7 +103,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
     };
     setTimeout(send, 0);
     // Once the MCP servers are up, again with their prompts (only if the list changed).
-    void s.engine.mcpStarted?.().then(() => setTimeout(send, 0), () => {});
+    void s.engine.mcpStarted().then(() => setTimeout(send, 0), () => {});
   };
 
   let warmed = false;

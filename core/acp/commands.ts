@@ -18,7 +18,7 @@ export function availableCommands(workspace: string, home: string | undefined, l
     const reg = workspaceCommands({ workspace, home: h, values: loadConfig({ cwd: workspace, home: h }).values });
     if (engine) {
       reg.registerSource(sessionCommandSource);
-      for (const s of engine.commandSources?.() ?? []) reg.registerSource(s);
+      for (const s of engine.commandSources()) reg.registerSource(s);
     }
     // The agent answers /mode and /model itself, so catalog entries of those names cannot be reached here.
     const own = new Set(AVAILABLE_COMMANDS.map((c) => c.name));

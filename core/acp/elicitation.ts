@@ -31,12 +31,12 @@ export async function relayElicitation(
     onError(`elicitation request failed (${errorMessage(err)}); declining`);
   }
   try {
-    live.answerElicitation?.(e.id, answer);
+    live.answerElicitation(e.id, answer);
   } catch (err) {
     // A form that does not fit its schema: the server gets a decline, the log says why.
     onError(`elicitation answer refused (${errorMessage(err)}); declining`);
     try {
-      live.answerElicitation?.(e.id, { action: "decline" });
+      live.answerElicitation(e.id, { action: "decline" });
     } catch {
       // The call ended meanwhile: nothing waits for it.
     }

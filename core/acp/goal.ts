@@ -61,10 +61,10 @@ export function goalControl(live: EngineSession, action: GoalControlAction): Goa
   } catch (e) {
     throw RequestError.invalidRequest({ sessionId: live.id, action }, `/goal ${action}: ${errorMessage(e)}`);
   }
-  const running = live.goal?.running ?? false;
+  const running = live.goal.running;
   // The chat's wording names Esc; an editor stops the running turn with session/cancel.
   if (action === "pause" && running) lines = ["the goal pauses when the running turn ends (cancelling the /goal request stops the turn now)"];
-  return { lines, goal: live.goal?.status() ?? null, running };
+  return { lines, goal: live.goal.status() ?? null, running };
 }
 
 /** The argument of a `/goal …` prompt; undefined for any other prompt. */

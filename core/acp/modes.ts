@@ -3,6 +3,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { ModelInfo, PermissionMode } from "../engine/types.ts";
 import { EFFORT_CHOICES, SELECTABLE_MODES } from "../protocol/modes.ts";
 import { GOAL_COMMAND } from "../goal/command.ts";
+import { builtinCommandEntry } from "../protocol/commands.ts";
 
 /** "default" = the provider entry's own reasoning_effort. */
 export const EFFORT_VALUES = EFFORT_CHOICES;
@@ -74,11 +75,9 @@ export const AVAILABLE_COMMANDS: acp.AvailableCommand[] = [
   { name: "mode", description: "Switch the permission mode", input: { hint: "ask | auto | plan | read-only" } },
   { name: "model", description: "Continue this conversation on another model", input: { hint: "provider entry name" } },
   { name: GOAL_COMMAND.name, description: GOAL_COMMAND.description, input: { hint: GOAL_COMMAND.argumentHint } },
+  // The rest of what the shared dispatcher runs here (core/host/commands); /compact and /mcp come with the catalog.
+  ...["effort", "rewind", "help"].map((name): acp.AvailableCommand => {
+    const c = builtinCommandEntry(name);
+    return { name, description: c.description, ...(c.args ? { input: { hint: c.args } } : {}) };
+  }),
 ];
-
-/** "/mode plan" → { name: "mode", arg: "plan" }; null for ordinary prompts and unknown commands. */
-export function slashCommand(text: string): { name: string; arg: string } | null {
-  const m = /^\/([a-z-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!m || !AVAILABLE_COMMANDS.some((c) => c.name === m[1])) return null;
-  return { name: m[1]!, arg: (m[2] ?? "").trim() };
-}

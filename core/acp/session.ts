@@ -8,10 +8,11 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import { errorMessage } from "../errors.ts";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, SteerDisposition } from "../engine/types.ts";
 import type { AcpLog } from "./log.ts";
-import { configOptions, EFFORT_VALUES, modeSelectable, modeState as modeStateOf, modelState, slashCommand } from "./modes.ts";
+import { configOptions, EFFORT_VALUES, modeSelectable, modeState as modeStateOf, modelState } from "./modes.ts";
 import { askPermission, permissionRequest } from "./permissions.ts";
 import { relayElicitation, type ElicitPort } from "./elicitation.ts";
-import { runSessionCommand, sessionCommand } from "../commands/session-commands.ts";
+import { builtinCommand } from "../protocol/commands.ts";
+import { dispatch, resultText } from "../host/commands/index.ts";
 import { promptText } from "./prompt.ts";
 import { checkModelVision, promptImages } from "./images.ts";
 import { goalControl, goalControlOf, goalPromptArg, runAcpGoal, type GoalControlAction, type GoalControlResult } from "./goal.ts";
@@ -66,7 +67,7 @@ export class AcpSession {
   private attach(live: EngineSession): void {
     this.unsubscribe?.();
     this.unsubscribe = live.subscribe((e) => this.onEvent(e));
-    live.offerElicitation?.(!!this.port.elicit);
+    live.offerElicitation(!!this.port.elicit);
   }
 
   /** Queue one update; updates go out in the order they were queued. */
@@ -121,7 +122,7 @@ export class AcpSession {
 
   async prompt(blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
     // `/goal pause|status|clear` during a running goal: answered at once (core/acp/goal.ts).
-    if (this.busy && this.live.goal?.running) {
+    if (this.busy && this.live.goal.running) {
       const control = goalControlOf(promptText(blocks));
       if (control) return this.goalControlPrompt(control);
     }
@@ -131,10 +132,7 @@ export class AcpSession {
     if (images.length) checkModelVision(images, this.engine.models().find((m) => m.name === this.model));
     const goalArg = goalPromptArg(text);
     if (goalArg !== undefined) return this.goal(goalArg);
-    const cmd = slashCommand(text);
-    if (cmd) return this.command(cmd.name, cmd.arg);
-    const own = sessionCommand(text);
-    if (own) return this.sessionCommand(own);
+    if (builtinCommand(text)) return this.command(text);
     this.prompting = true;
     this.lastError = undefined;
     try {
@@ -148,19 +146,6 @@ export class AcpSession {
       const stop = stopReason(reason);
       if (!stop) throw RequestError.internalError({ sessionId: this.id, reason }, this.lastError ?? "the turn failed");
       return { stopReason: stop };
-    } finally {
-      this.prompting = false;
-    }
-  }
-
-  /** /compact, /mcp (core/commands/session-commands.ts): the answer as a message, then end_turn. */
-  private async sessionCommand(name: string): Promise<acp.PromptResponse> {
-    this.prompting = true;
-    try {
-      const r = await runSessionCommand(name, { session: this.live, engine: this.engine });
-      this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: r.text } });
-      await this.flush();
-      return { stopReason: "end_turn" };
     } finally {
       this.prompting = false;
     }
@@ -196,23 +181,22 @@ export class AcpSession {
     return { stopReason: "end_turn" };
   }
 
-  /** A slash command this agent answers itself: a short message, then end_turn. */
-  private async command(name: string, arg: string): Promise<acp.PromptResponse> {
-    let reply: string;
+  /**
+   * A built-in command (core/host/commands, the dispatcher every front end
+   * uses): its answer as a message, updates for what it changed, then end_turn.
+   */
+  private async command(text: string): Promise<acp.PromptResponse> {
+    this.prompting = true;
     try {
-      if (name === "mode") {
-        await this.setMode(arg, "modeId");
-        reply = `mode: ${arg}`;
-      } else {
-        await this.setModel(arg, "modelId");
-        reply = `model: ${this.model}`;
-      }
-    } catch (e) {
-      reply = `/${name}: ${e instanceof RequestError ? e.message.replace(/^Invalid params: /, "") : errorMessage(e)}`;
+      const r = await dispatch({ surface: "acp", host: this.host }, text);
+      if (r?.changed === "mode") this.send({ sessionUpdate: "current_mode_update", currentModeId: this.mode });
+      if (r?.changed === "mode" || r?.changed === "model" || r?.changed === "effort") this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
+      if (r) this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: resultText(r) } });
+      await this.flush();
+      return { stopReason: "end_turn" };
+    } finally {
+      this.prompting = false;
     }
-    this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: reply } });
-    await this.flush();
-    return { stopReason: "end_turn" };
   }
 
   cancel(): void {
@@ -229,7 +213,6 @@ export class AcpSession {
 
   steer(blocks: acp.ContentBlock[]): SteerDisposition {
     const text = promptText(blocks);
-    if (!this.live.steer) throw RequestError.internalError({}, "this engine cannot take steering guidance");
     // While a prompt is being set up (before the engine turn starts) the guidance is queued
     // for that turn's first step: the round takes it, so it counts as accepted.
     const d = this.live.steer(text);
@@ -258,7 +241,7 @@ export class AcpSession {
   private get effort(): string { return this.host.effort ?? "default"; }
 
   async setEffort(value: string, field = "value"): Promise<void> {
-    if (!this.live.setReasoningEffort || !(EFFORT_VALUES as readonly string[]).includes(value)) {
+    if (!(EFFORT_VALUES as readonly string[]).includes(value)) {
       throw RequestError.invalidParams({ field }, `${field}: unknown reasoning effort ${JSON.stringify(value)} (${EFFORT_VALUES.join(", ")})`);
     }
     try {
@@ -271,7 +254,7 @@ export class AcpSession {
   }
 
   configOptions(): acp.SessionConfigOption[] {
-    return configOptions(this.mode, this.model, this.engine.models(), this.live.setReasoningEffort ? this.effort : undefined);
+    return configOptions(this.mode, this.model, this.engine.models(), this.effort);
   }
 
   /** The mode/model/config block of session/new, load and resume answers. */

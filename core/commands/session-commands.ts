@@ -36,10 +36,9 @@ export interface SessionCommandResult {
 }
 
 export async function runSessionCommand(name: string, on: { session: EngineSession; engine: Engine }): Promise<SessionCommandResult> {
-  if (name === "mcp") return { ok: true, text: formatStatuses(on.engine.mcpServers?.() ?? []) };
+  if (name === "mcp") return { ok: true, text: formatStatuses(on.engine.mcpServers()) };
   if (name !== "compact") return { ok: false, text: `unknown command /${name}` };
   const s = on.session;
-  if (!s.compact) return { ok: false, text: "this engine compacts only by itself (past [agent] compact_ratio of context_window)" };
   try {
     const r = await s.compact();
     return r

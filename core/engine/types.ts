@@ -288,9 +288,9 @@ export interface EngineSession {
    * The front end shows elicitation_request events and answers them. Until
    * it says so (and always in a headless run) MCP input requests are declined.
    */
-  offerElicitation?(on: boolean): void;
+  offerElicitation(on: boolean): void;
   /** Answer a pending elicitation_request; an accepted form that does not fit its schema throws, naming the field. */
-  answerElicitation?(id: string, answer: ElicitAnswer): void;
+  answerElicitation(id: string, answer: ElicitAnswer): void;
   /** Cancel the running turn, if any. */
   cancel(): void;
   readonly busy: boolean;
@@ -298,33 +298,34 @@ export interface EngineSession {
   history(): EngineEvent[];
   close(): Promise<void>;
   /** Turns still in the conversation (rewind targets). */
-  turns?(): { turn: number; prompt: string }[];
+  turns(): { turn: number; prompt: string }[];
   /** Switch the permission mode for the rest of the session (e.g. leave plan mode). */
-  setPermissionMode?(mode: PermissionMode): void;
+  setPermissionMode(mode: PermissionMode): void;
   /**
    * The reasoning effort for the rest of the session ("none" … "max", see
    * core/providers/reasoning.ts); undefined goes back to the provider entry's
    * reasoning_effort. Request bodies change, the replayed prefix does not.
    */
-  setReasoningEffort?(effort: string | undefined): void;
-  readonly reasoningEffort?: string;
+  setReasoningEffort(effort: string | undefined): void;
+  /** The effort set with setReasoningEffort (undefined: the provider entry's). */
+  readonly reasoningEffort: string | undefined;
   /** Go back to just before `turn`: restore files ("code"), the conversation, or both. */
-  rewind?(turn: number, mode: RewindMode): Promise<RewindResult>;
+  rewind(turn: number, mode: RewindMode): Promise<RewindResult>;
   /**
    * Guidance for the running turn, injected as a user message at its next
    * model step ("steer_accepted"); when idle it waits for the next turn
    * ("queued_followup").
    */
-  steer?(text: string): SteerDisposition;
+  steer(text: string): SteerDisposition;
   /** Goal mode: keep working across turns toward an objective (core/goal). */
-  readonly goal?: GoalControl;
+  readonly goal: GoalControl;
   /**
    * Summarize the conversation now (`/compact`): the old middle becomes a
    * model-written summary, the recent tail stays verbatim, the system prompt
    * and tools are untouched. Null when there is nothing worth compacting;
    * rejects while a turn runs.
    */
-  compact?(): Promise<{ removedMessages: number; summaryChars: number } | null>;
+  compact(): Promise<{ removedMessages: number; summaryChars: number } | null>;
 }
 
 export interface RewindResult {
@@ -358,30 +359,30 @@ export interface Engine {
    * up to its last finished turn), linked to it in its log. The original is
    * untouched; files on disk are not rewound (see core/sessions/fork.ts).
    */
-  forkSession?(id: string, opts?: { turn?: number }): Promise<EngineSession>;
+  forkSession(id: string, opts?: { turn?: number }): Promise<EngineSession>;
   /** Set the session's title ("" = back to its first prompt); returns the title now shown. */
-  renameSession?(id: string, title: string): Promise<string>;
+  renameSession(id: string, title: string): Promise<string>;
   listSessions(): Promise<SessionSummary[]>;
   deleteSession(id: string): Promise<void>;
   models(): ModelInfo[];
   /** Ask a provider entry's endpoint which models it serves (models_url or /models). */
-  discoverModels?(name: string): Promise<string[]>;
+  discoverModels(name: string): Promise<string[]>;
   /** The workspace's MCP servers as they are now (for a `/mcp` listing); empty when none are declared. */
-  mcpServers?(): McpServerStatus[];
+  mcpServers(): McpServerStatus[];
   /**
    * Run a subagent profile (a `runAs: subagent` skill) on a task in its own
    * session, outside any parent (`reasonix subagent try|run`); `readOnly`
    * gives it the strict read-only tools whatever the profile says.
    */
-  runSubagent?(name: string, task: string, opts: { readOnly: boolean; signal?: AbortSignal; onProgress?(p: SubagentProgress): void }): Promise<SubagentOutcome>;
+  runSubagent(name: string, task: string, opts: { readOnly: boolean; signal?: AbortSignal; onProgress?(p: SubagentProgress): void }): Promise<SubagentOutcome>;
   /**
    * Catalog sources the engine adds to the workspace's files: the MCP
    * servers' prompts as `/mcp__<server>__<prompt>` (their list grows as
    * servers come up; see CommandSource.stamp). Front ends register these in
    * their command registry so `/` lists what the engine will expand.
    */
-  commandSources?(): import("../commands/types.ts").CommandSource[];
+  commandSources(): import("../commands/types.ts").CommandSource[];
   /** Resolves when every MCP server has finished starting (ready or failed); at once when there are none. */
-  mcpStarted?(): Promise<void>;
+  mcpStarted(): Promise<void>;
   close(): Promise<void>;
 }

@@ -23,8 +23,8 @@ export class SessionHost {
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
     this.chosenMode = opts.mode;
-    if (opts.mode) session.setPermissionMode?.(opts.mode);
-    if (opts.effort) session.setReasoningEffort?.(opts.effort);
+    if (opts.mode) session.setPermissionMode(opts.mode);
+    if (opts.effort) session.setReasoningEffort(opts.effort);
   }
 
   get session(): EngineSession {
@@ -47,13 +47,13 @@ export class SessionHost {
   }
 
   setMode(mode: PermissionMode): void {
-    this.current.setPermissionMode?.(mode);
+    this.current.setPermissionMode(mode);
     this.chosenMode = mode;
   }
 
   /** undefined: back to the provider entry's reasoning_effort. Throws on an unknown value (the engine names it). */
   setEffort(effort: string | undefined): void {
-    this.current.setReasoningEffort?.(effort);
+    this.current.setReasoningEffort(effort);
   }
 
   /**
@@ -62,8 +62,8 @@ export class SessionHost {
    */
   async replace(next: EngineSession): Promise<void> {
     const prev = this.current;
-    if (this.chosenMode) next.setPermissionMode?.(this.chosenMode);
-    if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort?.(prev.reasoningEffort);
+    if (this.chosenMode) next.setPermissionMode(this.chosenMode);
+    if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort(prev.reasoningEffort);
     this.current = next;
     await this.opts.onSession?.(next, prev);
   }

@@ -75,3 +75,56 @@ export function parseNote(text: string): string | undefined {
   const note = t.slice(1).trim();
   return note ? note : undefined;
 }
+
+/** Where a built-in command is typed: the terminal chat, the web UI (and its API), an ACP editor, `reasonix run`, `reasonix mcp serve`. */
+export const SURFACES = ["chat", "web", "acp", "run", "mcp"] as const;
+export type Surface = (typeof SURFACES)[number];
+
+export const SURFACE_LABEL: Record<Surface, string> = { chat: "the terminal chat", web: "the web UI", acp: "ACP", run: "reasonix run", mcp: "mcp serve" };
+
+const LIVE: readonly Surface[] = ["chat", "web", "acp"];
+const CHAT: readonly Surface[] = ["chat"];
+
+/** The surfaces each built-in command runs on (core/host/commands runs it there); elsewhere it says where to go instead. */
+export const COMMAND_SURFACES: Record<string, readonly Surface[]> = {
+  help: ["chat", "web", "acp", "run"],
+  new: ["chat", "web"],
+  clear: ["chat", "web"],
+  model: LIVE,
+  mode: LIVE,
+  effort: LIVE,
+  rewind: LIVE,
+  compact: ["chat", "web", "acp", "run"],
+  mcp: ["chat", "web", "acp", "run"],
+  goal: LIVE,
+};
+
+/** What to use instead, where a command does not run. */
+const ELSEWHERE: Record<string, Partial<Record<Surface, string>>> = {
+  new: { acp: "start a new session from your editor", run: "each reasonix run starts a new session unless --resume or -c", mcp: "reasonix_run starts a new session" },
+  clear: { acp: "start a new session from your editor", run: "each reasonix run starts a new session unless --resume or -c", mcp: "reasonix_run starts a new session" },
+  model: { run: "pass --model", mcp: "pass model to reasonix_run" },
+  mode: { run: "pass --permission-mode", mcp: "pass mode to reasonix_run or reasonix_resume" },
+  effort: { run: "set reasoning_effort on the provider entry", mcp: "set reasoning_effort on the provider entry" },
+  rewind: { run: "use /rewind in reasonix chat", mcp: "use reasonix_rollback" },
+  goal: { run: "pass --goal", mcp: "use reasonix run --goal" },
+  sessions: { web: "the session list shows this workspace's sessions", acp: "your editor lists the sessions", run: "run reasonix sessions" },
+  resume: { web: "pick the session in the session list", acp: "load the session from your editor", run: "pass --resume ID or -c" },
+  context: { web: "the usage line under the prompt box shows the context use" },
+  cost: { web: "the usage line under the prompt box shows tokens and spend", run: "the run prints its tokens and spend at the end" },
+  todo: { web: "the agent's todo list shows in the conversation" },
+  web: { web: "this is the browser UI", run: "run reasonix serve" },
+  sandbox: { web: "run reasonix doctor in a terminal", acp: "run reasonix doctor in a terminal", run: "run reasonix doctor" },
+  trust: { web: "run reasonix trust in a terminal", acp: "run reasonix trust in a terminal", run: "run reasonix trust" },
+  exit: { web: "close the tab", acp: "close the session in your editor", run: "a run ends by itself" },
+};
+
+/** True when built-in command `name` runs on `surface` (one not in COMMAND_SURFACES runs in the terminal chat only). */
+export const commandRunsOn = (name: string, surface: Surface): boolean => (COMMAND_SURFACES[name] ?? CHAT).includes(surface);
+
+/** The answer to a built-in command typed where it does not run: what it is, and what to use instead. */
+export function unavailableText(name: string, surface: Surface): string {
+  const chatOnly = !COMMAND_SURFACES[name];
+  const hint = ELSEWHERE[name]?.[surface] ?? (chatOnly ? "run it in reasonix chat" : `it runs in ${(COMMAND_SURFACES[name] ?? CHAT).map((s) => SURFACE_LABEL[s]).join(", ")}`);
+  return `/${name} is ${chatOnly ? "a terminal chat command, " : ""}not available in ${SURFACE_LABEL[surface]}: ${hint}`;
+}

@@ -24,7 +24,6 @@ const ACTIONS = ["status", "start", "pause", "resume", "clear"] as const;
 
 export function goalAction(session: EngineSession, action: string, objective: string | undefined, hooks: GoalHooks): GoalReply {
   const g = session.goal;
-  if (!g) throw new ApiError(501, "unsupported", "this engine has no goal mode");
   if (!ACTIONS.includes(action as (typeof ACTIONS)[number])) throw new ApiError(400, "bad_action", `"action" must be one of ${ACTIONS.join(", ")}`);
   const track = (loop: Promise<GoalView>) => {
     hooks.busy(true);

@@ -3,7 +3,8 @@ import { errorMessage, ReasonixError } from "../errors.ts";
 import type { ImageInput } from "../providers/images.ts";
 import type { EventHub } from "./events.ts";
 import { goalAction, type GoalReply } from "./goal.ts";
-import { runSessionCommand, SESSION_COMMANDS, type SessionCommandResult } from "../commands/session-commands.ts";
+import { runCommand, resultText, type CommandContext, type CommandResult } from "../host/commands/index.ts";
+import { BUILTIN_COMMANDS } from "../protocol/commands.ts";
 import type { CommandSource } from "../commands/types.ts";
 import { SessionHost } from "../host/session-host.ts";
 import { ApiError } from "./api-error.ts";
@@ -27,6 +28,13 @@ interface Live {
   host: SessionHost;
   unsubscribe: () => void;
   running?: Promise<unknown>;
+}
+
+/** What POST /api/sessions/:id/command answers (the dispatcher's result without its goal loop). */
+export interface CommandReply extends Pick<CommandResult, "ok" | "unavailable" | "changed" | "choose" | "data"> {
+  text: string;
+  /** /compact compacted: the session's compaction event has told the user already. */
+  compacted?: boolean;
 }
 
 export interface SessionState extends Partial<SessionSummary> {
@@ -237,15 +245,29 @@ export class SessionManager {
   /** Guidance for the running turn (or the next one). */
   /** The engine's catalog sources (MCP prompts) for GET /api/commands. */
   commandSources(): CommandSource[] {
-    return this.engine?.commandSources?.() ?? [];
+    return this.engine?.commandSources() ?? [];
   }
 
-  /** `/compact` or `/mcp` on a session (POST /api/sessions/:id/command). */
-  async command(id: string, name: string): Promise<SessionCommandResult> {
-    if (!SESSION_COMMANDS.some((c) => c.name === name)) throw new ApiError(400, "bad_command", `"name" must be one of ${SESSION_COMMANDS.map((c) => c.name).join(", ")}`);
+  /**
+   * A built-in command on a session (POST /api/sessions/:id/command), run by
+   * the dispatcher every front end uses (core/host/commands). A command the
+   * web UI cannot show answers so (ok false, unavailable); /new answers the
+   * new session's id.
+   */
+  async command(id: string, name: string, arg = ""): Promise<CommandReply> {
+    if (!BUILTIN_COMMANDS.some((c) => c.name === name)) throw new ApiError(400, "bad_command", `"name" must be a built-in command (${BUILTIN_COMMANDS.map((c) => c.name).join(", ")})`);
     const session = await this.get(id);
     if (name === "compact" && session.busy) throw new ApiError(409, "busy", "cannot compact while a turn is running; wait for it or cancel it first");
-    return runSessionCommand(name, { session, engine: this.need() });
+    const l = this.live.get(id)!;
+    const ctx: CommandContext = { surface: "web", host: l.host, busy: () => l.host.session.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
+    const r = (await runCommand(ctx, name, arg))!;
+    if (r.loop) {
+      // A goal loop drives turns in the background: clients see it as busy, like POST …/goal.
+      this.hub.notice({ type: "busy", sessionId: id, busy: true });
+      r.loop.catch((e) => this.hub.emit(id, { type: "error", code: "goal_failed", message: errorMessage(e) })).finally(() => this.hub.notice({ type: "busy", sessionId: id, busy: false }));
+    }
+    if (r.changed) this.hub.notice({ type: "sessions_changed" });
+    return { ok: r.ok, text: resultText(r), ...(r.changed === "compacted" ? { compacted: true } : {}), ...(r.unavailable ? { unavailable: true } : {}), ...(r.changed ? { changed: r.changed } : {}), ...(r.choose ? { choose: r.choose } : {}), ...(r.data ? { data: r.data } : {}) };
   }
 
   /** Goal mode (GET/POST /api/sessions/:id/goal); the loop runs in the background (core/serve/goal.ts). */
@@ -269,8 +291,7 @@ export class SessionManager {
   async steer(id: string, text: string, startIfIdle = false): Promise<SteerDisposition | "started_turn"> {
     refuseCommand(text);
     const session = await this.get(id);
-    if (!session.steer) throw new ApiError(501, "unsupported", "this engine cannot steer a running turn");
-    if (startIfIdle && !session.busy && !this.live.get(id)?.running && !session.goal?.running) {
+    if (startIfIdle && !session.busy && !this.live.get(id)?.running && !session.goal.running) {
       await this.submit(id, text);
       return "started_turn";
     }
@@ -279,7 +300,6 @@ export class SessionManager {
 
   async rewind(id: string, turn: number, mode: RewindMode): Promise<RewindResult> {
     const session = await this.get(id);
-    if (!session.rewind) throw new ApiError(501, "unsupported", "this engine cannot rewind");
     if (session.busy) throw new ApiError(409, "busy", "cannot rewind while a turn is running; cancel it first");
     const r = await session.rewind(turn, mode);
     this.hub.notice({ type: "sessions_changed" });
@@ -290,7 +310,6 @@ export class SessionManager {
   async fork(id: string, turn?: number): Promise<EngineSession> {
     await this.mustOwn(id);
     const engine = this.need();
-    if (!engine.forkSession) throw new ApiError(501, "unsupported", "this engine cannot fork sessions");
     const session = await engine.forkSession(id, turn !== undefined ? { turn } : {});
     this.attach(session);
     this.hub.notice({ type: "sessions_changed" });
@@ -301,7 +320,6 @@ export class SessionManager {
   async rename(id: string, title: string): Promise<string> {
     await this.mustOwn(id);
     const engine = this.need();
-    if (!engine.renameSession) throw new ApiError(501, "unsupported", "this engine cannot rename sessions");
     const shown = await engine.renameSession(id, title);
     this.hub.notice({ type: "sessions_changed" });
     return shown;
@@ -309,15 +327,13 @@ export class SessionManager {
 
   async setMode(id: string, mode: PermissionMode): Promise<void> {
     if (!(SELECTABLE_MODES as readonly string[]).includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${SELECTABLE_MODES.join(", ")}`);
-    const session = await this.get(id);
-    if (!session.setPermissionMode) throw new ApiError(501, "unsupported", "this engine cannot switch modes");
+    await this.get(id);
     this.live.get(id)!.host.setMode(mode);
   }
 
   /** The session's reasoning effort ("default": the provider entry's reasoning_effort). */
   async setEffort(id: string, effort: string): Promise<string> {
-    const session = await this.get(id);
-    if (!session.setReasoningEffort) throw new ApiError(501, "unsupported", "this engine cannot change the reasoning effort");
+    await this.get(id);
     const host = this.live.get(id)!.host;
     try {
       host.setEffort(effort === "default" ? undefined : effort);

@@ -152,8 +152,8 @@ async function startStall() {
     const c = loadConfig({ cwd: repo, home });
     const engine = createEngine({ workspace: repo, home, config: c.values, headless: true });
     await engine.createSession();
-    const worst = await stallDuring(() => engine.mcpStarted!());
-    const failed = engine.mcpServers!().filter((s) => s.status !== "ready");
+    const worst = await stallDuring(() => engine.mcpStarted());
+    const failed = engine.mcpServers().filter((s) => s.status !== "ready");
     await engine.close();
     if (failed.length) throw new Error(`server did not start: ${failed[0]!.error}`);
     return worst;

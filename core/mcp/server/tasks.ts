@@ -3,6 +3,7 @@
  * workspace, turns started in the background, and every engine event kept
  * with a sequence number so a client can poll (`reasonix_events`).
  */
+import { builtinCommand, unavailableText } from "../../protocol/commands.ts";
 import { ReasonixError } from "../../errors.ts";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, RewindMode, TurnEndReason } from "../../engine/types.ts";
 
@@ -58,6 +59,12 @@ class Task {
   }
 }
 
+/** A built-in slash command is not a task: it never reaches the model, and the answer says what to use here instead. */
+function refuseBuiltin(prompt: string): void {
+  const b = builtinCommand(prompt);
+  if (b) throw new ReasonixError("builtin_command", unavailableText(b.command.name, "mcp"));
+}
+
 export class TaskBoard {
   private readonly tasks = new Map<string, Task>();
   constructor(private readonly opts: TaskOptions) {}
@@ -86,11 +93,12 @@ export class TaskBoard {
   }
 
   async run(o: { workspace: string; prompt: string; model?: string; mode?: PermissionMode }): Promise<{ session_id: string; seq: number; mode: PermissionMode }> {
+    refuseBuiltin(o.prompt);
     const mode = o.mode ?? "read-only";
     this.checkMode(mode);
     const engine = this.opts.engineFor(o.workspace);
     const session = await engine.createSession(o.model ? { model: o.model } : {});
-    session.setPermissionMode?.(mode);
+    session.setPermissionMode(mode);
     const t = new Task(session, mode);
     this.tasks.set(session.id, t);
     const seq = t.seq;
@@ -99,17 +107,18 @@ export class TaskBoard {
   }
 
   async resume(o: { workspace: string; sessionId: string; prompt: string; mode?: PermissionMode }): Promise<{ session_id: string; seq: number; mode: PermissionMode }> {
+    refuseBuiltin(o.prompt);
     let t = this.tasks.get(o.sessionId);
     if (!t) {
       const mode = o.mode ?? "read-only";
       this.checkMode(mode);
       const session = await this.opts.engineFor(o.workspace).resumeSession(o.sessionId);
-      session.setPermissionMode?.(mode);
+      session.setPermissionMode(mode);
       t = new Task(session, mode);
       this.tasks.set(session.id, t);
     } else if (o.mode && o.mode !== t.mode) {
       this.checkMode(o.mode);
-      t.session.setPermissionMode?.(o.mode);
+      t.session.setPermissionMode(o.mode);
       t.mode = o.mode;
     }
     if (t.session.busy) throw new ReasonixError("session_busy", "a turn is already running in this session", { hint: "wait for its turn_end (reasonix_events) or reasonix_cancel it" });
@@ -134,13 +143,12 @@ export class TaskBoard {
   async rollback(id: string, turn: number, mode: RewindMode) {
     const t = this.task(id);
     if (mode !== "conversation") this.needWrites(`a ${mode === "both" ? "code and conversation" : "code"} rollback restores files`);
-    if (!t.session.rewind) throw new ReasonixError("unsupported", "this session cannot be rewound");
     if (t.session.busy) throw new ReasonixError("session_busy", "cannot roll back while a turn is running", { hint: "reasonix_cancel it first" });
     return await t.session.rewind(turn, mode);
   }
 
   list() {
-    return [...this.tasks.values()].map((t) => ({ session_id: t.session.id, workspace: t.session.workspace, busy: t.session.busy, mode: t.mode, seq: t.seq, last_turn_end: t.lastEnd ?? null, turns: t.session.turns?.() ?? [] }));
+    return [...this.tasks.values()].map((t) => ({ session_id: t.session.id, workspace: t.session.workspace, busy: t.session.busy, mode: t.mode, seq: t.seq, last_turn_end: t.lastEnd ?? null, turns: t.session.turns() }));
   }
 
   async close(): Promise<void> {

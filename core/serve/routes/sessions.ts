@@ -5,6 +5,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { APPROVAL_DECISIONS as DECISIONS, REWIND_MODES, type PermissionMode } from "../../protocol/modes.ts";
 import { ApiError } from "../api-error.ts";
+import { commandRoute } from "../command-route.ts";
 import { flag, need, oneOf, pastedImages, readJson, str, turnNumber } from "./body.ts";
 import type { ServeApp, ServeDeps, ServeEnv } from "./context.ts";
 import { json, problem } from "./respond.ts";
@@ -65,7 +66,7 @@ export function sessionRoutes(app: ServeApp, { sessions, hub }: ServeDeps): void
     const s = await sessions.get(id);
     return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, model: s.model, ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
   });
-  on("POST", "command", async (c, id) => json(await sessions.command(id, need(await body(c), "name"))));
+  on("POST", "command", async (c, id) => json(await commandRoute(sessions, id, await body(c))));
   on("GET", "goal", async (_c, id) => json(await sessions.goal(id, "status")));
   on("POST", "goal", async (c, id) => {
     const b = await body(c);

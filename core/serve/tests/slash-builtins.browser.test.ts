@@ -56,4 +56,23 @@ describe.skipIf(!haveChromium)("web UI built-in slash commands", () => {
     expect(rig.llm.chatRequests()).toHaveLength(2);
     expect(pageErrors(page)).toEqual([]);
   });
+  test("/rewind N MODE typed in the prompt box runs on the server's dispatcher: the conversation goes back, the model is not asked", async () => {
+    rig.llm.push({ text: "Answer one." }, { text: "Answer two." });
+    const page = await rig.open();
+    await say(page, "question one");
+    await page.getByText("Answer one.").waitFor();
+    await page.locator("#prompt:not([disabled])").waitFor();
+    await say(page, "question two");
+    await page.getByText("Answer two.").waitFor();
+    await page.locator("#prompt:not([disabled])").waitFor();
+    const asked = rig.llm.chatRequests().length;
+    await command(page, "/rewind 2 conversation");
+    await page.getByText("rewound to before turn 2 (conversation)").waitFor();
+    await page.getByText("Answer two.").waitFor({ state: "detached" });
+    expect(await page.getByText("Answer one.").count()).toBe(1);
+    await command(page, "/rewind");
+    await page.getByText("Rewind to before which prompt?: /rewind 1").waitFor();
+    expect(rig.llm.chatRequests()).toHaveLength(asked);
+    expect(pageErrors(page)).toEqual([]);
+  });
 });

@@ -1,13 +1,14 @@
 // The chat's built-in slash commands typed in the prompt box
 // (core/protocol/commands.ts): the web UI runs those it can — /model, /mode,
-// /effort, /new, /clear, /help — and says where the others live. A built-in
+// /effort, /new, /clear, /help here, /rewind through the server's dispatcher
+// (POST …/command, core/host/commands) — and says where the others live. A built-in
 // command is never sent to the model. /goal, /compact and /mcp have their own
 // runners (goal.ts, session-commands.ts). The model, mode and effort controls
 // above and below the prompt box call the same functions.
 import { api, sessionPath } from "./api.ts";
-import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, onBuiltinCommand, setBanner, state } from "./store.ts";
+import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, onBuiltinCommand, openSession, setBanner, state } from "./store.ts";
 import { addSystem } from "./transcript.ts";
-import { BUILTIN_COMMANDS, builtinCommand } from "../../../protocol/commands.ts";
+import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
 import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../../protocol/modes.ts";
 
 /** Continue the open session on provider entry `name` (new sessions use it too). */
@@ -66,33 +67,20 @@ export async function setEffort(id: string, effort: string): Promise<void> {
   changed();
 }
 
-/** Where the web UI shows what a chat-only command shows. */
-const ELSEWHERE: Record<string, string> = {
-  sessions: "the session list shows this workspace's sessions",
-  resume: "pick the session in the session list",
-  rewind: "use Rewind on one of your messages",
-  context: "the usage line under the prompt box shows the context use",
-  cost: "the usage line under the prompt box shows tokens and spend",
-  todo: "the agent's todo list shows in the conversation",
-  web: "this is the browser UI",
-  sandbox: "run reasonix doctor in a terminal",
-  trust: "run reasonix trust in a terminal",
-  exit: "close the tab",
-};
-
-/** Runs here; the rest are answered by goal.ts / session-commands.ts or told where they live. */
-const RUNS_HERE = new Set(["help", "new", "clear", "model", "mode", "effort"]);
-
-/** The built-in commands the web UI runs, for the `/` menu (before the workspace's catalog, which lists /goal, /compact and /mcp). */
-export const WEB_MENU = BUILTIN_COMMANDS.filter((c) => RUNS_HERE.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
+/** Answered by goal.ts / session-commands.ts (and listed by the workspace's catalog). */
 const OWN_RUNNER = new Set(["goal", "compact", "mcp"]);
+
+/** The built-in commands the web UI runs (core/protocol/commands.ts COMMAND_SURFACES): the rest say where they live. */
+const HERE = BUILTIN_COMMANDS.filter((c) => commandRunsOn(c.name, "web"));
+
+/** For the `/` menu, before the workspace's catalog (which lists /goal, /compact and /mcp). */
+export const WEB_MENU = HERE.filter((c) => !OWN_RUNNER.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
 
 const say = (text: string, tone: "info" | "error" = "info") => addSystem(state.view, text, tone);
 
 async function run(name: string, arg: string): Promise<void> {
   if (name === "help") {
-    const here = BUILTIN_COMMANDS.filter((c) => RUNS_HERE.has(c.name) || OWN_RUNNER.has(c.name));
-    say(["Commands the web UI runs:", ...here.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
+    say(["Commands the web UI runs:", ...HERE.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
   } else if (name === "new" || name === "clear") {
     await newSession();
   } else if (name === "model") {
@@ -108,8 +96,19 @@ async function run(name: string, arg: string): Promise<void> {
     if (!arg) return say(`/effort ${EFFORT_CHOICES.join("|")}`);
     if (!state.current) return say("/effort: open or start a session first", "error");
     await setEffort(state.current, arg);
+  } else if (state.current && commandRunsOn(name, "web")) {
+    // The server's dispatcher runs it on the open session (core/host/commands), e.g. /rewind 3 both.
+    const id = state.current;
+    try {
+      const r = await api<{ ok: boolean; text: string; changed?: string }>("POST", sessionPath(id, "command"), { name, arg });
+      if (r.changed === "rewound") await openSession(id, false);
+      say(r.text, r.ok ? "info" : "error");
+    } catch (x) {
+      say(`/${name}: ${(x as Error).message}`, "error");
+    }
   } else {
-    say(`/${name} is a terminal chat command; ${ELSEWHERE[name] ?? "the web UI cannot show it"}.`);
+    // The same answer the server's dispatcher gives (core/host/commands).
+    say(unavailableText(name, "web"));
   }
 }
 

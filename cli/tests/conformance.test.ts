@@ -1,0 +1,287 @@
+// One script, every front end: the terminal chat (its ChatState and slash
+// commands, in-process), the serve API (real HTTP), ACP (the SDK's client over
+// a stream pair) and `reasonix run`. Each starts a session, runs a prompt that
+// needs an approval, switches model, mode and effort, asks /help, runs a
+// prompt the new mode refuses, and rewinds. They must end in the same state:
+// the same model, the same requests to the model (model, effort), the same
+// files, and the same conversation once the session is read back from disk.
+// Steering and cancelling are covered per front end (chat-steer, steer-api,
+// cancel-race, ACP sdk-client); the shared transcript fold is not in this branch yet.
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import { makeScriptedHome, type ScriptedHome } from "../../core/testing/scripted-home.ts";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
+import { createEngine } from "../../core/engine/index.ts";
+import type { EngineEvent } from "../../core/engine/types.ts";
+import { steerMessage } from "../../core/engine/session.ts";
+import { STEER_METHOD } from "../../core/acp/agent.ts";
+import { ChatState } from "../chat/session.ts";
+import { runSlash, type SlashContext } from "../chat/slash.ts";
+import { plainPaint } from "../chat/cards.ts";
+import { startServer } from "../../core/serve/server.ts";
+import { engineFactoryFromConfig } from "../../core/serve/engine.ts";
+import { connect, initParams } from "../../core/acp/tests/helpers.ts";
+import { makeCliEnv, runCli } from "./run-helpers.ts";
+
+setDefaultTimeout(120_000);
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const OTHER = ["[[providers]]", 'name = "other"', 'kind = "openai"', 'base_url = "{{LLM}}"', 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n");
+
+/** What a front end offers the script. */
+interface Front {
+  id(): string;
+  /** Run a prompt to its end, answering each approval "allow once". */
+  prompt(text: string): Promise<void>;
+  /** A built-in command as the user types it; what the front end shows. */
+  command(text: string): Promise<string>;
+  /** Guidance for the running turn. */
+  steer(text: string): Promise<void>;
+  /** Stop the running turn. */
+  cancel(): Promise<void>;
+  /** Let go of the session (its log stays): the script reads it back from disk. */
+  close(): Promise<void>;
+}
+
+interface Outcome {
+  model: string;
+  turns: { turn: number; prompt: string }[];
+  conversation: unknown[];
+  requests: { model: string; effort?: string }[];
+  files: { a: string | null; b: boolean };
+  help: string;
+  /** Requests the commands sent to the model (must be none). */
+  commandRequests: number;
+  /** The last message of the request after steering. */
+  steered: string;
+}
+
+async function setup(): Promise<{ llm: ScriptedServer; env: ScriptedHome }> {
+  const llm = await startScriptedOpenAI([]);
+  const env = makeScriptedHome(llm.url, { prefix: "reasonix-conformance-", key: "sk-conf", extraToml: OTHER.replace("{{LLM}}", llm.url) });
+  cleanups.push(() => env.cleanup(), () => llm.close());
+  return { llm, env };
+}
+
+/** The conversation as stored, without ids, timings and usage: what every front end must agree on. */
+const fold = (events: EngineEvent[]): Record<string, unknown>[] =>
+  events.flatMap((e): Record<string, unknown>[] => {
+    if (e.type === "turn_start") return [{ t: "prompt", text: e.prompt }];
+    if (e.type === "assistant") return [{ t: "answer", text: e.text }];
+    if (e.type === "tool_call") return [{ t: "call", name: e.name, input: e.input }];
+    if (e.type === "tool_result") return [{ t: "result", name: e.name, ok: e.ok }];
+    if (e.type === "turn_end") return [{ t: "end", reason: e.reason }];
+    return [];
+  });
+
+async function script(llm: ScriptedServer, env: ScriptedHome, front: Front): Promise<Outcome> {
+  llm.push({ toolCalls: [{ id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a\n" } }] }, { text: "wrote a.txt" });
+  await front.prompt("write a.txt");
+  const before = llm.chatRequests().length;
+  await front.command("/model other");
+  await front.command("/mode read-only");
+  await front.command("/effort low");
+  const help = await front.command("/help");
+  const commandRequests = llm.chatRequests().length - before;
+  // Steer: the guidance sent while the model step is held reaches the next request.
+  const gate = Promise.withResolvers<void>();
+  llm.push({ toolCalls: [{ id: "call_r", name: "read_file", arguments: { path: "a.txt" } }], until: gate.promise }, { text: "a.txt says a" });
+  const n = llm.chatRequests().length;
+  const reading = front.prompt("read a.txt");
+  await pollFor("the held request", () => llm.chatRequests().length, (k) => k > n);
+  await front.steer("mention its size");
+  gate.resolve();
+  await reading;
+  const steered = JSON.stringify(llm.chatRequests()[n + 1]?.body.messages.at(-1));
+  // Cancel: the held step is abandoned and the turn ends cancelled.
+  const hold = Promise.withResolvers<void>();
+  cleanups.push(() => hold.resolve());
+  llm.push({ text: "never shown", until: hold.promise });
+  const m = llm.chatRequests().length;
+  const slow = front.prompt("a slow one");
+  await pollFor("the held request", () => llm.chatRequests().length, (k) => k > m);
+  await front.cancel();
+  await slow;
+  // Read-only refuses the write at once: the turn ends without asking and without another request.
+  llm.push({ toolCalls: [{ id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b\n" } }] });
+  await front.prompt("write b.txt");
+  await front.command("/rewind 2 conversation");
+  await front.close();
+  // Read back from disk with a fresh engine: what the front end left behind.
+  const engine = createEngine({ workspace: env.workspace, home: env.home });
+  try {
+    const s = await engine.resumeSession(front.id());
+    const out: Outcome = {
+      model: s.model,
+      turns: s.turns(),
+      conversation: fold(s.history()),
+      requests: llm.chatRequests().map((r) => ({ model: r.body.model, ...(r.body.reasoning_effort ? { effort: r.body.reasoning_effort } : {}) })),
+      files: { a: existsSync(join(env.workspace, "a.txt")) ? readFileSync(join(env.workspace, "a.txt"), "utf8") : null, b: existsSync(join(env.workspace, "b.txt")) },
+      help,
+      commandRequests,
+      steered,
+    };
+    await s.close();
+    return out;
+  } finally {
+    await engine.close();
+  }
+}
+
+function expectSame(o: Outcome): void {
+  expect(o.commandRequests).toBe(0);
+  expect(o.help).toContain("/model");
+  expect(o.model).toBe("other");
+  expect(o.turns).toEqual([{ turn: 1, prompt: "write a.txt" }]);
+  const other = { model: "other-model", effort: "low" };
+  expect(o.requests).toEqual([{ model: "scripted-model" }, { model: "scripted-model" }, other, other, other, other]);
+  expect(o.steered).toContain(JSON.stringify(steerMessage("mention its size")).slice(1, -1));
+  expect(o.files).toEqual({ a: "a\n", b: false });
+}
+
+async function chatFront(llm: ScriptedServer, env: ScriptedHome): Promise<Outcome> {
+  const engine = createEngine({ workspace: env.workspace, home: env.home });
+  cleanups.push(() => engine.close());
+  const st = new ChatState({ engine, config: {}, mode: "ask" });
+  await st.attach(await engine.createSession(), (e) => {
+    if (e.type === "approval_request") st.session.approve(e.callId, "once");
+  });
+  const printed: string[] = [];
+  const ctx: SlashContext = { st, paint: plainPaint, print: (l) => printed.push(...l), pick: async () => undefined, clearScreen: () => {}, exit: () => {}, sessionChanged: () => {} };
+  return script(llm, env, {
+    id: () => st.session.id,
+    prompt: async (text) => void (await st.session.submit(text)),
+    command: async (text) => {
+      const from = printed.length;
+      expect(await runSlash(ctx, text)).toBe(true);
+      return printed.slice(from).join("\n");
+    },
+    steer: async (text) => void st.session.steer(text),
+    cancel: async () => st.session.cancel(),
+    close: () => st.session.close(),
+  });
+}
+
+async function serveFront(llm: ScriptedServer, env: ScriptedHome): Promise<Outcome> {
+  const token = "conformance-token-0123456789abcdefghijkl";
+  const server = await startServer({ host: "127.0.0.1", port: 0, auth: { mode: "token", token }, workspace: env.workspace, version: "test", engineFactory: await engineFactoryFromConfig(env.home) });
+  cleanups.push(() => server.stop());
+  const call = async (path: string, method: string, body?: unknown) => {
+    const r = await fetch(`http://${server.addr}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: method === "GET" ? undefined : JSON.stringify(body ?? {}) });
+    return { status: r.status, body: (await r.json()) as any };
+  };
+  const { id } = (await call("/api/sessions", "POST", {})).body as { id: string };
+  const history = async () => (await call(`/api/sessions/${id}/history`, "GET")).body.events as EngineEvent[];
+  const ends = async () => (await history()).filter((e) => e.type === "turn_end").length;
+  return script(llm, env, {
+    id: () => id,
+    prompt: async (text) => {
+      const before = await ends();
+      expect((await call(`/api/sessions/${id}/prompt`, "POST", { prompt: text })).status).toBe(202);
+      const answered = new Set<string>();
+      // Bounded by pollFor: each round answers the approvals the prompt caused, until its turn has ended.
+      await pollFor("the turn's end", async () => {
+        const h = await history();
+        for (const e of h) {
+          if (e.type === "approval_request" && !answered.has(e.callId) && !h.some((x) => x.type === "approval_resolved" && x.callId === e.callId)) {
+            answered.add(e.callId);
+            expect((await call(`/api/sessions/${id}/approvals/${e.callId}`, "POST", { decision: "once" })).status).toBe(200);
+          }
+        }
+        return h.filter((e) => e.type === "turn_end").length;
+      }, (n) => n > before);
+      await pollFor("the session idle", async () => (await call("/api/sessions", "GET")).body.sessions.find((s: any) => s.id === id)?.busy, (busy) => busy === false);
+    },
+    command: async (text) => {
+      const [name, ...rest] = text.slice(1).split(" ");
+      const r = await call(`/api/sessions/${id}/command`, "POST", { name, arg: rest.join(" ") });
+      expect(r.status).toBe(200);
+      expect(r.body.ok).toBe(true);
+      return r.body.text;
+    },
+    steer: async (text) => expect((await call(`/api/sessions/${id}/steer`, "POST", { text })).body.disposition).toBe("steer_accepted"),
+    cancel: async () => expect((await call(`/api/sessions/${id}/cancel`, "POST", {})).status).toBe(200),
+    close: () => server.stop(),
+  });
+}
+
+async function acpFront(llm: ScriptedServer, env: ScriptedHome): Promise<Outcome> {
+  const c = connect(env);
+  cleanups.push(() => c.close());
+  await c.conn.initialize(initParams({}));
+  const s = await c.conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  const say = async (text: string) => {
+    const before = c.editor.text(s.sessionId).length;
+    await c.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text }] });
+    return c.editor.text(s.sessionId).slice(before);
+  };
+  return script(llm, env, {
+    id: () => s.sessionId,
+    prompt: async (text) => void (await say(text)), command: say,
+    steer: async (text) => expect(await c.conn.extMethod(STEER_METHOD, { sessionId: s.sessionId, prompt: [{ type: "text", text }] })).toEqual({ disposition: "steer_accepted" }),
+    cancel: () => c.conn.cancel({ sessionId: s.sessionId }),
+    close: () => c.close(),
+  });
+}
+
+test("chat, serve and ACP run the same script to the same session state and conversation", async () => {
+  const outcomes: Outcome[] = [];
+  for (const front of [chatFront, serveFront, acpFront]) {
+    const { llm, env } = await setup();
+    const o = await front(llm, env);
+    expectSame(o);
+    outcomes.push(o);
+  }
+  const [chat, serve, acp] = outcomes;
+  expect(serve!.conversation).toEqual(chat!.conversation);
+  expect(acp!.conversation).toEqual(chat!.conversation);
+  expect(chat!.conversation).toEqual([
+    { t: "prompt", text: "write a.txt" },
+    // The step that asked for the tool said nothing.
+    { t: "answer", text: "" },
+    { t: "call", name: "write_file", input: { path: "a.txt", content: "a\n" } },
+    { t: "result", name: "write_file", ok: true },
+    { t: "answer", text: "wrote a.txt" },
+    { t: "end", reason: "done" },
+  ]);
+});
+
+test("reasonix run: /help is answered without the model; a command run cannot do says what to use", async () => {
+  const llm = await startScriptedOpenAI([]);
+  const ce = makeCliEnv(llm.url);
+  cleanups.push(() => ce.cleanup(), () => llm.close());
+  const help = await runCli(ce, ["run", "/help"]);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain("/compact");
+  expect(help.stdout).not.toContain("/model");
+  const model = await runCli(ce, ["run", "/model other"]);
+  expect(model.code).toBe(2);
+  expect(model.stderr).toContain("/model is not available in reasonix run: pass --model");
+  expect(llm.chatRequests()).toHaveLength(0);
+});
+
+test("ACP: a command the editor cannot show says what to use instead; /effort and /rewind are announced; none reaches the model", async () => {
+  const { llm, env } = await setup();
+  const c = connect(env);
+  cleanups.push(() => c.close());
+  await c.conn.initialize(initParams({}));
+  const since = c.editor.mark();
+  const s = await c.conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  await c.editor.waitFor((u) => u.update.sessionUpdate === "available_commands_update", since);
+  const announced = c.editor.updates.find((u) => u.update.sessionUpdate === "available_commands_update")!.update as { availableCommands: { name: string }[] };
+  expect(announced.availableCommands.map((x) => x.name)).toEqual(expect.arrayContaining(["help", "mode", "model", "effort", "rewind", "compact", "mcp", "goal"]));
+  const say = async (text: string) => {
+    const before = c.editor.text(s.sessionId).length;
+    expect((await c.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text }] })).stopReason).toBe("end_turn");
+    return c.editor.text(s.sessionId).slice(before);
+  };
+  expect(await say("/new")).toBe("/new is not available in ACP: start a new session from your editor");
+  expect(await say("/cost")).toBe("/cost is a terminal chat command, not available in ACP: run it in reasonix chat");
+  expect(await say("/mode yolo")).toBe('unknown mode "yolo" (one of ask, auto, plan, read-only)');
+  expect(llm.chatRequests()).toHaveLength(0);
+});

@@ -1,0 +1,9 @@
+/**
+ * The built-in slash commands every front end runs through (see registry.ts).
+ * Importing this module registers them.
+ */
+import "./session.ts";
+import "./history.ts";
+
+export { commandsOn, dispatch, hostRuns, resultText, runCommand } from "./registry.ts";
+export type { Choice, CommandContext, CommandResult, Surface } from "./types.ts";
