@@ -42,6 +42,7 @@ class LazyValidator implements jsonSchemaValidator {
     return (input) => (compiled ??= (this.inner ??= new AjvJsonSchemaValidator()).getValidator<T>(schema))(input);
   }
 }
+const PROBE_TIMEOUT_MS = 5_000;
 const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
 
 export class McpConnection implements ToolCaller {
@@ -61,6 +62,7 @@ export class McpConnection implements ToolCaller {
   private failures = 0;
   private retryAt = 0;
   private closed = false;
+  private probing = false;
   /** Calls in flight that can put a server's input request to their user (newest last). */
   private readonly askers: NonNullable<CallOptions["elicit"]>[] = [];
 
@@ -131,6 +133,8 @@ export class McpConnection implements ToolCaller {
       if (spec.type === "stdio") await yieldLoop();
       c.setRequestHandler(ElicitRequestSchema, (req) => this.elicit(req.params));
       c.onclose = () => this.lost(c, "the server closed the connection");
+      // Over HTTP a dead server closes no pipe: the SDK only reports the dropped stream and its retries.
+      if (spec.type !== "stdio") c.onerror = (err) => this.probe(c, err);
       await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`);
       this.timings.connect = Math.round(performance.now() - t0);
       const t1 = performance.now();
@@ -184,6 +188,34 @@ export class McpConnection implements ToolCaller {
     this.launched?.finish();
   }
 
+  /**
+   * The transport reported trouble (an event stream dropped, a resume that
+   * failed). A dead server never answers the calls in flight, so ask it
+   * directly: a ping that fails to connect (refused, reset, a session the
+   * server no longer knows) closes the connection, which fails those calls
+   * at once, and the next use reconnects after its backoff. A ping the
+   * server answers, even with an error, means it is alive.
+   */
+  private probe(c: Client, err: Error): void {
+    if (this.client !== c || this.probing) return;
+    this.probing = true;
+    c.ping({ timeout: PROBE_TIMEOUT_MS })
+      .then(
+        () => {},
+        (e: unknown) => {
+          const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
+          if (!answered) this.drop(c, `the connection to ${this.spec.url} was lost (${errorMessage(err)}; then ${errorMessage(e)})`);
+        },
+      )
+      .finally(() => (this.probing = false));
+  }
+
+  /** Mark the connection lost and close it: calls waiting on it fail now. */
+  private drop(c: Client, why: string): void {
+    this.lost(c, why);
+    void c.close().catch(() => {});
+  }
+
   /** A connected client: restarts a crashed server (after its backoff) or waits for one starting. */
   async ready(): Promise<Client> {
     if (this.status === "blocked" || this.status === "disabled") throw new ReasonixError("mcp-unavailable", `MCP server "${this.name}" is ${this.status}: ${this.error ?? "enabled = false"}`);
@@ -211,11 +243,10 @@ export class McpConnection implements ToolCaller {
       // else (the process died, HTTP failed, the session is gone) means reconnect next time.
       // A 403 (e.g. a scope this sign-in lacks) is an answer too: a new sign-in is picked up without reconnecting.
       const answered = (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) || (e instanceof StreamableHTTPError && e.code === 403);
-      if (!answered && !opts.signal.aborted) {
-        this.lost(client, `the connection failed (${errorMessage(e)})`);
-        await client.close().catch(() => {});
-      }
-      return rethrowUndoubled(e);
+      if (answered || opts.signal.aborted) return rethrowUndoubled(e);
+      this.lost(client, `the connection failed (${errorMessage(e)})`);
+      await client.close().catch(() => {});
+      throw new ReasonixError("mcp-unavailable", `MCP server "${this.name}" is unavailable: ${this.error ?? errorMessage(e)}`);
     } finally {
       if (opts.elicit) this.askers.splice(this.askers.lastIndexOf(opts.elicit), 1);
     }
