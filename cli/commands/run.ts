@@ -124,6 +124,8 @@ export default defineCommand<RunArgs>({
     const text = fmt === "text" ? new TextRunOutput() : undefined;
     let continuing = false;
     session.subscribe((e) => {
+      // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
+      if (e.type === "warning" && fmt !== "text") warn(e.message);
       if (fmt === "stream-json") return printJsonLine(e);
       // A continuation (answer cut off by the output limit) extends the answer.
       if (e.type === "assistant") finalText = continuing ? finalText + e.text : e.text;

@@ -225,6 +225,7 @@ export class LiveSession implements EngineSession {
     const src = this.deps.toolSource;
     if (!src) return;
     await src.settle(signal);
+    for (const w of src.takeWarnings?.() ?? []) this.notice("mcp_unavailable", w);
     const snap = src.snapshot();
     if (snap.version !== this.toolVersion) this.useTools(snap);
   }
@@ -470,7 +471,7 @@ export class LiveSession implements EngineSession {
         continue;
       }
       if (!tool) {
-        settle(i, { ok: false, output: `unknown tool "${call.name}"; available: ${[...this.toolMap.keys()].join(", ")}` });
+        settle(i, { ok: false, output: this.deps.toolSource?.unavailable?.(call.name) ?? `unknown tool "${call.name}"; available: ${[...this.toolMap.keys()].join(", ")}` });
         continue;
       }
       if (!args.ok) {

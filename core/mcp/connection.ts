@@ -63,6 +63,8 @@ export class McpConnection implements ToolCaller {
   private retryAt = 0;
   private closed = false;
   private probing = false;
+  /** Aborts the start in flight (close() before the server answered). */
+  private stopStart?: AbortController;
   /** Calls in flight that can put a server's input request to their user (newest last). */
   private readonly askers: NonNullable<CallOptions["elicit"]>[] = [];
 
@@ -108,13 +110,15 @@ export class McpConnection implements ToolCaller {
   private async connect(): Promise<void> {
     this.status = "starting";
     this.error = undefined;
+    const stop = (this.stopStart = new AbortController());
     const deadline = Date.now() + this.spec.startupTimeoutMs;
-    const left = () => ({ timeout: Math.max(1, deadline - Date.now()) });
+    const left = () => ({ timeout: Math.max(1, deadline - Date.now()), signal: stop.signal });
     const t0 = performance.now();
     let client: Client | undefined;
     try {
       const spec = expandSpec(this.spec, this.ctx.env ?? process.env);
       const transport = await this.transportFor(spec);
+      if (this.closed) throw new Error("closed");
       client = new Client(
         { name: "reasonix", version: buildInfo().version },
         {
@@ -135,7 +139,7 @@ export class McpConnection implements ToolCaller {
       c.onclose = () => this.lost(c, "the server closed the connection");
       // Over HTTP a dead server closes no pipe: the SDK only reports the dropped stream and its retries.
       if (spec.type !== "stdio") c.onerror = (err) => this.probe(c, err);
-      await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`);
+      await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`, stop.signal);
       this.timings.connect = Math.round(performance.now() - t0);
       const t1 = performance.now();
       const caps = c.getServerCapabilities() ?? {};
@@ -160,13 +164,19 @@ export class McpConnection implements ToolCaller {
       this.failures = 0;
       this.setTools(tools);
     } catch (e) {
+      if (client) await client.close().catch(() => {});
+      this.launched?.finish();
+      // Closed while starting (the run ended): nothing failed, nothing to report.
+      if (this.closed) return void (this.status = "idle");
       this.failures++;
       this.retryAt = Date.now() + backoffMs(this.failures);
       this.status = "failed";
-      const tail = this.stderr().trim().split("\n").slice(-5).join("\n");
-      this.error = `${errorMessage(e)}${tail ? `\nstderr: ${tail}` : ""}`;
-      if (client) await client.close().catch(() => {});
-      this.launched?.finish();
+      const gone = this.launched?.exited();
+      // "Connection closed" says less than how the process ended.
+      const cause = gone && e instanceof McpError && e.code === ErrorCode.ConnectionClosed ? `the server exited (${gone}) before it answered initialize` : errorMessage(e);
+      this.error = withTail(cause, this.stderr());
+    } finally {
+      this.stopStart = undefined;
     }
   }
 
@@ -183,8 +193,8 @@ export class McpConnection implements ToolCaller {
     this.status = "failed";
     this.failures++;
     this.retryAt = Date.now() + backoffMs(this.failures);
-    const tail = this.stderr().trim().split("\n").slice(-5).join("\n");
-    this.error = `${why}${tail ? `\nstderr: ${tail}` : ""}`;
+    const gone = this.launched?.exited();
+    this.error = withTail(gone ? `the server exited (${gone})` : why, this.stderr());
     this.launched?.finish();
   }
 
@@ -286,13 +296,22 @@ export class McpConnection implements ToolCaller {
       .join("\n");
   }
 
+  /** Stop the server; a start still in flight is cancelled (its process stopped) before this resolves. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopStart?.abort();
+    await this.starting;
     const c = this.client;
     this.client = undefined;
     if (c) await c.close().catch(() => {});
     this.launched?.finish();
   }
+}
+
+/** A cause with the last lines of the server's stderr. */
+function withTail(cause: string, stderr: string): string {
+  const tail = stderr.trim().split("\n").slice(-5).join("\n");
+  return `${cause}${tail ? `\nstderr: ${tail}` : ""}`;
 }
 
 /**
@@ -305,12 +324,18 @@ function rethrowUndoubled(e: unknown): never {
   throw e;
 }
 
-async function withDeadline<T>(p: Promise<T>, deadline: number, message: string): Promise<T> {
+async function withDeadline<T>(p: Promise<T>, deadline: number, message: string, signal: AbortSignal): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), Math.max(1, deadline - Date.now()))));
+  let onAbort: (() => void) | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), Math.max(1, deadline - Date.now()));
+    onAbort = () => reject(new Error("closed"));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
   try {
     return await Promise.race([p, t]);
   } finally {
     clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort!);
   }
 }
