@@ -51,7 +51,7 @@ export const yieldLoop = (): Promise<void> => new Promise((r) => setImmediate(r)
 export async function launchStdio(spec: McpServerSpec, ctx: LaunchContext): Promise<Launched> {
   const env = ctx.env ?? process.env;
   await yieldLoop();
-  const stateDir = stateDirOf(spec, ctx.workspace, env);
+  const stateDir = stateDirOf(spec, ctx.workspace, ctx.home, env);
   mkdirSync(join(stateDir, "tmp"), { recursive: true, mode: 0o700 });
   mkdirSync(join(stateDir, "cache"), { recursive: true, mode: 0o700 });
   const cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(ctx.workspace, spec.cwd)) : ctx.workspace;
