@@ -113,7 +113,7 @@ export class McpManager implements ToolSource {
   unavailable(name: string): string | undefined {
     const c = this.connections.filter((x) => name.startsWith(toolPrefix(x.name))).sort((a, b) => b.name.length - a.name.length)[0];
     if (!c || c.status === "ready") return undefined;
-    const why = c.status === "failed" ? c.error : c.status === "starting" || c.status === "idle" ? "it is still starting" : `it is ${c.status}${c.error ? ` (${c.error})` : ""}`;
+    const why = c.status === "failed" || c.status === "blocked" ? c.error : c.status === "disabled" ? "it is disabled (enabled = false)" : "it is still starting";
     return `MCP server "${c.name}" is unavailable: ${why ?? "unknown error"}`;
   }
 
