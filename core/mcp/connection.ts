@@ -214,7 +214,7 @@ export class McpConnection implements ToolCaller {
         () => {},
         (e: unknown) => {
           const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
-          if (!answered) this.drop(c, `the connection to ${this.spec.url} was lost (${errorMessage(err)}; then ${errorMessage(e)})`);
+          if (!answered) this.drop(c, `the connection was lost (${errorMessage(err)}; then ${errorMessage(e)})`);
         },
       )
       .finally(() => (this.probing = false));
