@@ -109,7 +109,7 @@ export default defineCommand<RunArgs>({
     }
     if ((args.resume || args.continue) && args.model) warn("--model is ignored when continuing a session (it keeps its model)");
     // Recorded when the session was made (e.g. a skipped instruction file): shown once, not on every resume.
-    const warnings = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
+    const warnings: Extract<EngineEvent, { type: "warning" }>[] = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
     for (const w of warnings) warn(w.message);
 
     const fmt = args.outputFormat;
@@ -126,6 +126,7 @@ export default defineCommand<RunArgs>({
     session.subscribe((e) => {
       // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
       if (e.type === "warning" && fmt !== "text") warn(e.message);
+      if (e.type === "warning") warnings.push(e);
       if (fmt === "stream-json") return printJsonLine(e);
       // A continuation (answer cut off by the output limit) extends the answer.
       if (e.type === "assistant") finalText = continuing ? finalText + e.text : e.text;

@@ -31,15 +31,15 @@ const toolMessages = (req: { body: any }) => req.body.messages.filter((m: any) =
 
 describe.skipIf(!haveNode)("reasonix run with MCP servers that do not start (issue 33)", () => {
   test("a server that never answers initialize does not hold the exit: the run ends with its turn", async () => {
-    // Startup timeout 60 s; grace default (3 s): the turn goes on without it.
-    const { ce } = await scripted([{ text: "done without it" }], silent("mute", 60));
+    // Startup timeout 120 s; grace default (3 s): the turn goes on without it.
+    const { ce } = await scripted([{ text: "done without it" }], silent("mute", 120));
     const t0 = performance.now();
     const r = await runCli(ce, ["run", "hello"]);
     const took = (performance.now() - t0) / 1000;
     expect(r.stdout).toContain("done without it");
+    // Waiting out the startup timeout (120 s) ends in runCli's kill at 60 s: exit 137, not 0.
     expect(r.code).toBe(0);
-    // Waiting out the startup timeout would take 60 s (runCli kills at 60 s).
-    expect(took).toBeLessThan(20);
+    expect(took).toBeLessThan(50);
   }, 90_000);
 
   test("missing binary, exit 3 with a message, a hang past its timeout: warned once with name, cause and stderr; the model hears 'unavailable'", async () => {
@@ -74,5 +74,14 @@ describe.skipIf(!haveNode)("reasonix run with MCP servers that do not start (iss
     expect(out[1]).toContain("crashy: the token is invalid");
     expect(out[2]).toMatch(/^MCP server "hangs" is unavailable: .*initialize within 1 s/s);
     for (const o of out) expect(o).not.toContain("unknown tool");
+  }, 90_000);
+
+  test("--output-format json lists the failure under warnings (and says it on stderr)", async () => {
+    const { ce } = await scripted([{ text: "ok" }], pluginToml("ghost", { command: "/nonexistent/reasonix-ghost-server", extra: ["sandbox = false"] }) + graceToml);
+    const r = await runCli(ce, ["run", "--output-format", "json", "hi"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.warnings.filter((w: string) => w.startsWith('MCP server "ghost" is unavailable: '))).toHaveLength(1);
+    expect(r.stderr.split('MCP server "ghost"').length - 1).toBe(1);
   }, 90_000);
 });
