@@ -120,7 +120,7 @@ export default defineCommand<RunArgs>({
         await engine.close();
       }
     }
-    const warnings = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
+    const warnings: Extract<EngineEvent, { type: "warning" }>[] = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
     for (const w of warnings) warn(w.message);
 
     const fmt = args.outputFormat;
@@ -135,6 +135,9 @@ export default defineCommand<RunArgs>({
     const text = fmt === "text" ? new TextRunOutput() : undefined;
     let continuing = false;
     session.subscribe((e) => {
+      // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
+      if (e.type === "warning" && fmt !== "text") warn(e.message);
+      if (e.type === "warning") warnings.push(e);
       if (fmt === "stream-json") return printJsonLine(e);
       // A continuation (answer cut off by the output limit) extends the answer.
       if (e.type === "assistant") finalText = continuing ? finalText + e.text : e.text;

@@ -37,4 +37,20 @@ describe.skipIf(skip)("client-passed MCP servers", () => {
     expect(llm.chatRequests()[2]!.body.tools.map((t: any) => t.function.name)).not.toContain("mcp__everything__echo");
     await c.conn.closeSession({ sessionId: s.sessionId });
   }, 120_000);
+
+  test("the prompts of a server from session/new reach available_commands_update (issue 33)", async () => {
+    const llm = await startScriptedOpenAI([]);
+    const env = makeAcpEnv(llm.url, "\n[mcp]\nstartup_grace_seconds = 60\n");
+    const c = connect(env);
+    cleanups.push(() => env.cleanup(), () => llm.close(), () => c.close());
+    await c.conn.initialize(initParams());
+    const since = c.editor.mark();
+    const s = await c.conn.newSession({ cwd: env.workspace, mcpServers: [{ name: "everything", command: nodeBin, args: [everythingJs, "stdio"], env: [] }] });
+    const names = (u: any) => (u.update.sessionUpdate === "available_commands_update" ? u.update.availableCommands.map((x: any) => x.name) : []);
+    // Bounded by the test's timeout: the server starts, then the list is sent again with its prompts.
+    await c.editor.waitFor((u) => u.sessionId === s.sessionId && names(u).includes("mcp__everything__simple-prompt"), since);
+    const last = c.editor.updates.filter((u) => u.sessionId === s.sessionId && u.update.sessionUpdate === "available_commands_update").at(-1)!;
+    expect(names(last)).toContain("mcp__everything__args-prompt");
+    await c.conn.closeSession({ sessionId: s.sessionId });
+  }, 120_000);
 });

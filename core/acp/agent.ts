@@ -20,6 +20,7 @@ import { canElicit } from "./elicitation.ts";
 import { defaultModelVision } from "./images.ts";
 import { toRequestError } from "./errors.ts";
 import { Workspaces, type WorkspaceOptions } from "./workspaces.ts";
+import { loadSessionParams, newSessionParams, resumeSessionParams } from "./session-params.ts";
 
 export const STEER_METHOD = "_reasonix.io/session/steer";
 export const SET_MODEL_METHOD = "session/set_model";
@@ -76,7 +77,8 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
   /** Open (or reuse) a stored session in this connection. */
   const open = async (ctx: acp.AgentContext, id: string, cwd: string | undefined, mcpServers?: acp.McpServer[] | null): Promise<AcpSession> => {
     const have = sessions.get(id);
-    if (have) return have;
+    // Already open here: the same session, so the same workspace, or a clear no.
+    if (have) return (workspaces.sameWorkspace(id, have.workspace, cwd), have);
     const ws = await workspaces.forSession(id, cwd, mcpServers);
     let live;
     try {
@@ -132,7 +134,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
       };
     })
     .onRequest(acp.methods.agent.authenticate, () => ({}))
-    .onRequest(acp.methods.agent.session.new, async ({ params, client: ctx }) => {
+    .onRequest(acp.methods.agent.session.new, newSessionParams, async ({ params, client: ctx }) => {
       const ws = await workspaces.forCwd(params.cwd, params.mcpServers);
       let live;
       try {
@@ -148,13 +150,13 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
       announce(s);
       return { sessionId: s.id, ...s.state() } as acp.NewSessionResponse;
     })
-    .onRequest(acp.methods.agent.session.load, async ({ params, client: ctx }) => {
+    .onRequest(acp.methods.agent.session.load, loadSessionParams, async ({ params, client: ctx }) => {
       const s = await open(ctx, params.sessionId, params.cwd, params.mcpServers);
       await s.replay();
       announce(s);
       return s.state() as acp.LoadSessionResponse;
     })
-    .onRequest(acp.methods.agent.session.resume, async ({ params, client: ctx }) => {
+    .onRequest(acp.methods.agent.session.resume, resumeSessionParams, async ({ params, client: ctx }) => {
       const s = await open(ctx, params.sessionId, params.cwd, params.mcpServers);
       announce(s);
       return s.state() as acp.ResumeSessionResponse;

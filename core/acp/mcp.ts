@@ -6,9 +6,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { graceMs } from "../mcp/source.ts";
 import { specFrom, type McpServerSpec } from "../mcp/config.ts";
-import { McpManager } from "../mcp/manager.ts";
 
 const pairs = (list: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
@@ -34,8 +32,4 @@ export function clientMcpSpecs(servers: acp.McpServer[]): McpServerSpec[] {
     names.add(spec.name);
     return spec;
   });
-}
-
-export function clientMcpSource(o: { workspace: string; home: string; values: Record<string, unknown>; specs: McpServerSpec[] }): McpManager {
-  return new McpManager({ workspace: o.workspace, home: o.home, config: o.values, resolved: { servers: o.specs, shadowed: [], problems: [] }, graceMs: graceMs(o.values) });
 }

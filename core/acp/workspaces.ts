@@ -15,7 +15,7 @@ import { SessionStore } from "../sessions/store.ts";
 import type { AcpLog } from "./log.ts";
 import { toRequestError } from "./errors.ts";
 import { clientToolRegistry } from "./client-tools.ts";
-import { clientMcpSource, clientMcpSpecs } from "./mcp.ts";
+import { clientMcpSpecs } from "./mcp.ts";
 import type { McpServerSpec } from "../mcp/config.ts";
 
 export interface WorkspaceOptions {
@@ -79,10 +79,9 @@ export class Workspaces {
       const perms = (cfg.values.permissions ?? {}) as { mode?: PermissionMode };
       const mode = this.opts.engine?.permissionMode ?? perms.mode ?? "ask";
       const tools = clientToolRegistry(() => ({ client: this.client, caps: this.caps, log: this.log, terminalStarted: (s, t) => this.onTerminal?.(s, t) }));
-      const toolSources = mcp ? [clientMcpSource({ workspace, home: this.opts.home, values: cfg.values, specs: mcp })] : undefined;
       const engine = createEngine({
         tools,
-        ...(toolSources ? { toolSources } : {}),
+        ...(mcp ? { mcpServers: mcp } : {}),
         ...this.opts.engine,
         workspace,
         home: this.opts.home,
@@ -104,16 +103,20 @@ export class Workspaces {
     } catch (e) {
       throw toRequestError(e, "sessionId");
     }
-    if (cwd) {
-      let real: string;
-      try {
-        real = resolveWorkspace(cwd);
-      } catch (e) {
-        throw toRequestError(e, "cwd");
-      }
-      if (real !== workspace) throw RequestError.invalidParams({ field: "cwd" }, `cwd: session ${id} belongs to workspace ${workspace}, not ${real}`);
-    }
+    this.sameWorkspace(id, workspace, cwd);
     return this.forCwd(workspace, mcpServers);
+  }
+
+  /** A `cwd` given with a session must be that session's workspace (refused naming both otherwise). */
+  sameWorkspace(id: string, workspace: string, cwd?: string | null): void {
+    if (!cwd) return;
+    let real: string;
+    try {
+      real = resolveWorkspace(cwd);
+    } catch (e) {
+      throw toRequestError(e, "cwd");
+    }
+    if (real !== workspace) throw RequestError.invalidParams({ field: "cwd" }, `cwd: session ${id} belongs to workspace ${workspace}, not ${real}`);
   }
 
   list(cwd?: string): SessionSummary[] {

@@ -99,7 +99,7 @@ export function createEngine(opts: EngineOptions): Engine {
     if (toolSource !== null) return toolSource;
     const list = [...(opts.toolSources ?? [])];
     if (opts.mcp !== false) {
-      mcp = workspaceMcp({ workspace, home, values, loaded, projectTrusted: loaded ? loaded.trust.trusted : !!opts.projectTrusted });
+      mcp = workspaceMcp({ workspace, home, values, loaded, projectTrusted: loaded ? loaded.trust.trusted : !!opts.projectTrusted, passed: opts.mcpServers });
       if (mcp) list.push(mcp);
     }
     return (toolSource = combineSources(list));

@@ -2,6 +2,7 @@
 // contract (types.ts), which must not reach the tool modules.
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolSource } from "../tools/sources.ts";
+import type { McpServerSpec } from "../mcp/config.ts";
 import type { PermissionMode } from "../protocol/modes.ts";
 
 /** What `createEngine` (core/engine/index.ts) needs; everything but workspace has a default. */
@@ -33,6 +34,12 @@ export interface EngineOptions {
   toolSources?: ToolSource[];
   /** Start the workspace's MCP servers (default true). */
   mcp?: boolean;
+  /**
+   * MCP servers a front end passes for this engine alone (an ACP client's
+   * session/new), run as the user's own declarations next to the
+   * workspace's; a passed server hides a configured one of the same name.
+   */
+  mcpServers?: McpServerSpec[];
   /** Tool registry to use (default: the built-in tools). */
   tools?: ToolRegistry;
   /** Provider retry tuning (tests shorten the delays). */

@@ -155,6 +155,7 @@ export abstract class SessionCore {
     const src = this.deps.toolSource;
     if (!src) return;
     await src.settle(signal);
+    for (const w of src.takeWarnings?.() ?? []) this.notice("mcp_unavailable", w);
     const snap = src.snapshot();
     if (snap.version !== this.toolVersion) this.useTools(snap);
   }

@@ -71,7 +71,7 @@ export async function runRound(s: SessionCore, turn: number, calls: ToolCall[], 
       continue;
     }
     if (!tool) {
-      settle(i, { ok: false, output: `unknown tool "${call.name}"; available: ${[...s.toolMap.keys()].join(", ")}` });
+      settle(i, { ok: false, output: s.deps.toolSource?.unavailable?.(call.name) ?? `unknown tool "${call.name}"; available: ${[...s.toolMap.keys()].join(", ")}` });
       continue;
     }
     if (!args.ok) {

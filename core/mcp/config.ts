@@ -14,10 +14,11 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { LoadedConfig } from "../config/load.ts";
 import { isTable } from "../config/validate.ts";
 import { ReasonixError } from "../errors.ts";
+import { reasonixHome } from "../home.ts";
 import { inputTrusted } from "../trust/index.ts";
 import { readProjectFile } from "../trust/inputs.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
@@ -215,12 +216,16 @@ export function expandSpec(s: McpServerSpec, env: Record<string, string | undefi
  * A stdio server's private, writable state directory (caches, its own
  * files): per name and, for project servers, per workspace. It lives under
  * $XDG_STATE_HOME (default ~/.local/state), not under $REASONIX_HOME, which
- * the sandbox keeps out of every child's sight.
+ * the sandbox keeps out of every child's sight. It still follows the home:
+ * the default home (~/.reasonix) uses `reasonix/mcp/`, any other home
+ * `reasonix/homes/<hash of the home's path>/mcp/`, so two homes never share
+ * a server's state and the default keeps the place it always had.
  */
-export function stateDirOf(s: Pick<McpServerSpec, "name" | "scope">, workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+export function stateDirOf(s: Pick<McpServerSpec, "name" | "scope">, workspace: string, home: string, env: NodeJS.ProcessEnv = process.env): string {
   const key = s.scope === "user" ? "user" : createHash("sha256").update(workspace).digest("hex").slice(0, 12);
   const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith("/") ? env.XDG_STATE_HOME : join(env.HOME || homedir(), ".local", "state");
-  return join(base, "reasonix", "mcp", `${s.name}-${key}`);
+  const own = resolve(home) === reasonixHome({ HOME: env.HOME }) ? [] : ["homes", createHash("sha256").update(resolve(home)).digest("hex").slice(0, 12)];
+  return join(base, "reasonix", ...own, "mcp", `${s.name}-${key}`);
 }
 
 export { UNTRUSTED };

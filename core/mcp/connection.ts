@@ -42,6 +42,7 @@ class LazyValidator implements jsonSchemaValidator {
     return (input) => (compiled ??= (this.inner ??= new AjvJsonSchemaValidator()).getValidator<T>(schema))(input);
   }
 }
+const PROBE_TIMEOUT_MS = 5_000;
 const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
 
 export class McpConnection implements ToolCaller {
@@ -61,6 +62,9 @@ export class McpConnection implements ToolCaller {
   private failures = 0;
   private retryAt = 0;
   private closed = false;
+  private probing = false;
+  /** Aborts the start in flight (close() before the server answered). */
+  private stopStart?: AbortController;
   /** Calls in flight that can put a server's input request to their user (newest last). */
   private readonly askers: NonNullable<CallOptions["elicit"]>[] = [];
 
@@ -106,13 +110,15 @@ export class McpConnection implements ToolCaller {
   private async connect(): Promise<void> {
     this.status = "starting";
     this.error = undefined;
+    const stop = (this.stopStart = new AbortController());
     const deadline = Date.now() + this.spec.startupTimeoutMs;
-    const left = () => ({ timeout: Math.max(1, deadline - Date.now()) });
+    const left = () => ({ timeout: Math.max(1, deadline - Date.now()), signal: stop.signal });
     const t0 = performance.now();
     let client: Client | undefined;
     try {
       const spec = expandSpec(this.spec, this.ctx.env ?? process.env);
       const transport = await this.transportFor(spec);
+      if (this.closed) throw new Error("closed");
       client = new Client(
         { name: "reasonix", version: buildInfo().version },
         {
@@ -131,7 +137,9 @@ export class McpConnection implements ToolCaller {
       if (spec.type === "stdio") await yieldLoop();
       c.setRequestHandler(ElicitRequestSchema, (req) => this.elicit(req.params));
       c.onclose = () => this.lost(c, "the server closed the connection");
-      await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`);
+      // Over HTTP a dead server closes no pipe: the SDK only reports the dropped stream and its retries.
+      if (spec.type !== "stdio") c.onerror = (err) => this.probe(c, err);
+      await withDeadline(c.connect(transport, left()), deadline, `no answer to initialize within ${this.spec.startupTimeoutMs / 1000} s`, stop.signal);
       this.timings.connect = Math.round(performance.now() - t0);
       const t1 = performance.now();
       const caps = c.getServerCapabilities() ?? {};
@@ -156,13 +164,19 @@ export class McpConnection implements ToolCaller {
       this.failures = 0;
       this.setTools(tools);
     } catch (e) {
+      if (client) await client.close().catch(() => {});
+      this.launched?.finish();
+      // Closed while starting (the run ended): nothing failed, nothing to report.
+      if (this.closed) return void (this.status = "idle");
       this.failures++;
       this.retryAt = Date.now() + backoffMs(this.failures);
       this.status = "failed";
-      const tail = this.stderr().trim().split("\n").slice(-5).join("\n");
-      this.error = `${errorMessage(e)}${tail ? `\nstderr: ${tail}` : ""}`;
-      if (client) await client.close().catch(() => {});
-      this.launched?.finish();
+      const gone = this.launched?.exited();
+      // "Connection closed" says less than how the process ended.
+      const cause = gone && e instanceof McpError && e.code === ErrorCode.ConnectionClosed ? `the server exited (${gone}) before it answered initialize` : errorMessage(e);
+      this.error = withTail(cause, this.stderr());
+    } finally {
+      this.stopStart = undefined;
     }
   }
 
@@ -179,9 +193,37 @@ export class McpConnection implements ToolCaller {
     this.status = "failed";
     this.failures++;
     this.retryAt = Date.now() + backoffMs(this.failures);
-    const tail = this.stderr().trim().split("\n").slice(-5).join("\n");
-    this.error = `${why}${tail ? `\nstderr: ${tail}` : ""}`;
+    const gone = this.launched?.exited();
+    this.error = withTail(gone ? `the server exited (${gone})` : why, this.stderr());
     this.launched?.finish();
+  }
+
+  /**
+   * The transport reported trouble (an event stream dropped, a resume that
+   * failed). A dead server never answers the calls in flight, so ask it
+   * directly: a ping that fails to connect (refused, reset, a session the
+   * server no longer knows) closes the connection, which fails those calls
+   * at once, and the next use reconnects after its backoff. A ping the
+   * server answers, even with an error, means it is alive.
+   */
+  private probe(c: Client, err: Error): void {
+    if (this.client !== c || this.probing) return;
+    this.probing = true;
+    c.ping({ timeout: PROBE_TIMEOUT_MS })
+      .then(
+        () => {},
+        (e: unknown) => {
+          const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
+          if (!answered) this.drop(c, `the connection was lost (${errorMessage(err)}; then ${errorMessage(e)})`);
+        },
+      )
+      .finally(() => (this.probing = false));
+  }
+
+  /** Mark the connection lost and close it: calls waiting on it fail now. */
+  private drop(c: Client, why: string): void {
+    this.lost(c, why);
+    void c.close().catch(() => {});
   }
 
   /** A connected client: restarts a crashed server (after its backoff) or waits for one starting. */
@@ -211,11 +253,10 @@ export class McpConnection implements ToolCaller {
       // else (the process died, HTTP failed, the session is gone) means reconnect next time.
       // A 403 (e.g. a scope this sign-in lacks) is an answer too: a new sign-in is picked up without reconnecting.
       const answered = (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) || (e instanceof StreamableHTTPError && e.code === 403);
-      if (!answered && !opts.signal.aborted) {
-        this.lost(client, `the connection failed (${errorMessage(e)})`);
-        await client.close().catch(() => {});
-      }
-      return rethrowUndoubled(e);
+      if (answered || opts.signal.aborted) return rethrowUndoubled(e);
+      this.lost(client, `the connection failed (${errorMessage(e)})`);
+      await client.close().catch(() => {});
+      throw new ReasonixError("mcp-unavailable", `MCP server "${this.name}" is unavailable: ${this.error ?? errorMessage(e)}`);
     } finally {
       if (opts.elicit) this.askers.splice(this.askers.lastIndexOf(opts.elicit), 1);
     }
@@ -255,13 +296,22 @@ export class McpConnection implements ToolCaller {
       .join("\n");
   }
 
+  /** Stop the server; a start still in flight is cancelled (its process stopped) before this resolves. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopStart?.abort();
+    await this.starting;
     const c = this.client;
     this.client = undefined;
     if (c) await c.close().catch(() => {});
     this.launched?.finish();
   }
+}
+
+/** A cause with the last lines of the server's stderr. */
+function withTail(cause: string, stderr: string): string {
+  const tail = stderr.trim().split("\n").slice(-5).join("\n");
+  return `${cause}${tail ? `\nstderr: ${tail}` : ""}`;
 }
 
 /**
@@ -274,12 +324,18 @@ function rethrowUndoubled(e: unknown): never {
   throw e;
 }
 
-async function withDeadline<T>(p: Promise<T>, deadline: number, message: string): Promise<T> {
+async function withDeadline<T>(p: Promise<T>, deadline: number, message: string, signal: AbortSignal): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), Math.max(1, deadline - Date.now()))));
+  let onAbort: (() => void) | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), Math.max(1, deadline - Date.now()));
+    onAbort = () => reject(new Error("closed"));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
   try {
     return await Promise.race([p, t]);
   } finally {
     clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort!);
   }
 }

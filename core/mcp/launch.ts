@@ -6,6 +6,7 @@
  * variables the server's own declaration sets. `sandbox = false` (user
  * config only) runs it unconfined, still with the scrubbed environment.
  */
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -30,6 +31,8 @@ export interface Launched {
   backend: string;
   /** The last few KB of the server's stderr (for failures). */
   stderr(): string;
+  /** How the process ended ("code 3", "signal SIGKILL"), once it has. */
+  exited(): string | undefined;
   /** Call after the process is gone (sandbox guards). */
   finish(): void;
 }
@@ -48,7 +51,7 @@ export const yieldLoop = (): Promise<void> => new Promise((r) => setImmediate(r)
 export async function launchStdio(spec: McpServerSpec, ctx: LaunchContext): Promise<Launched> {
   const env = ctx.env ?? process.env;
   await yieldLoop();
-  const stateDir = stateDirOf(spec, ctx.workspace, env);
+  const stateDir = stateDirOf(spec, ctx.workspace, ctx.home, env);
   mkdirSync(join(stateDir, "tmp"), { recursive: true, mode: 0o700 });
   mkdirSync(join(stateDir, "cache"), { recursive: true, mode: 0o700 });
   const cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(ctx.workspace, spec.cwd)) : ctx.workspace;
@@ -84,7 +87,14 @@ export async function launchStdio(spec: McpServerSpec, ctx: LaunchContext): Prom
   transport.stderr?.on("data", (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-STDERR_KEEP);
   });
-  return { transport, backend: wrapped.backend, stderr: () => tail, finish: () => void wrapped.finish() };
+  // The SDK keeps the child to itself and reports only that it closed: note how it ended.
+  let ended: string | undefined;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    (transport as unknown as { _process?: ChildProcess })._process?.once("exit", (code, signal) => (ended = signal ? `signal ${signal}` : `code ${code}`));
+  };
+  return { transport, backend: wrapped.backend, stderr: () => tail, exited: () => ended, finish: () => void wrapped.finish() };
 }
 
 /** Absolute paths among the command and its arguments that exist: the server's files, and their package folders. */

@@ -14,7 +14,7 @@ import type { ToolSnapshot, ToolSource } from "../tools/sources.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import type { McpServerSpec, ResolvedServers } from "./config.ts";
 import { McpConnection } from "./connection.ts";
-import { adaptTool } from "./tools.ts";
+import { adaptTool, toolPrefix } from "./tools.ts";
 
 export interface ManagerOptions {
   workspace: string;
@@ -34,6 +34,8 @@ export class McpManager implements ToolSource {
   private cached?: ToolSnapshot;
   private all?: Promise<void>;
   private scheduled?: ReturnType<typeof setTimeout>;
+  /** The failure last reported per server (takeWarnings). */
+  private readonly warned = new Map<string, string>();
 
   constructor(private readonly opts: ManagerOptions) {
     this.problems = opts.resolved.problems;
@@ -93,6 +95,26 @@ export class McpManager implements ToolSource {
     tools.sort((a, b) => a.name.localeCompare(b.name));
     this.cached = { version: this.version, tools };
     return this.cached;
+  }
+
+  /** Servers that failed to start or went down since the last call: one line each (the cause and its stderr), said once per failure. */
+  takeWarnings(): string[] {
+    const out: string[] = [];
+    for (const c of this.connections) {
+      if (c.status !== "failed" || !c.error) continue;
+      if (this.warned.get(c.name) === c.error) continue;
+      this.warned.set(c.name, c.error);
+      out.push(`MCP server "${c.name}" is unavailable: ${c.error}`);
+    }
+    return out;
+  }
+
+  /** For a tool call to `mcp__<server>__…` of a server that is not up: why. */
+  unavailable(name: string): string | undefined {
+    const c = this.connections.filter((x) => name.startsWith(toolPrefix(x.name))).sort((a, b) => b.name.length - a.name.length)[0];
+    if (!c || c.status === "ready") return undefined;
+    const why = c.status === "failed" || c.status === "blocked" ? c.error : c.status === "disabled" ? "it is disabled (enabled = false)" : "it is still starting";
+    return `MCP server "${c.name}" is unavailable: ${why ?? "unknown error"}`;
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,10 @@ export interface ToolSource {
   settle(signal?: AbortSignal): Promise<void>;
   snapshot(): ToolSnapshot;
   close(): Promise<void>;
+  /** What went wrong since the last call (e.g. a server that failed to start), each said once. */
+  takeWarnings?(): string[];
+  /** Why a tool name that is not in the snapshot cannot be used (its server is down), if the source knows it. */
+  unavailable?(name: string): string | undefined;
 }
 
 /** One source over several (undefined when there are none). */
@@ -34,5 +38,7 @@ export function combineSources(list: ToolSource[]): ToolSource | undefined {
       return { version, tools: snaps.flatMap((s) => s.tools).sort((a, b) => a.name.localeCompare(b.name)) };
     },
     close: async () => void (await Promise.all(list.map((s) => s.close()))),
+    takeWarnings: () => list.flatMap((s) => s.takeWarnings?.() ?? []),
+    unavailable: (name) => list.map((s) => s.unavailable?.(name)).find((w) => w !== undefined),
   };
 }

@@ -25,6 +25,19 @@ const startEverything = (mode: "streamableHttp" | "sse", port: number) => startE
 
 const ctx = () => ({ workspace: realpathSync(mkdtempSync(join(tmpdir(), "rx-mcp-http-"))), home: realpathSync(mkdtempSync(join(tmpdir(), "rx-mcp-home-"))), config: {} });
 
+/** Call echo until the server answers (bounded: `tries` × 250 ms); every failure on the way must match `failure`. */
+async function echoOnceBack(conn: McpConnection, tries: number, failure: RegExp): Promise<string> {
+  for (let i = 0; i < tries; i++) {
+    try {
+      return resultText(await conn.call("echo", { message: "three" }, { signal: new AbortController().signal }));
+    } catch (e) {
+      expect(String(e)).toMatch(failure);
+      await Bun.sleep(250);
+    }
+  }
+  return "";
+}
+
 describe.skipIf(skip)("remote transports", () => {
   for (const [mode, type, path] of [["streamableHttp", "http", "/mcp"], ["sse", "sse", "/sse"]] as const) {
     test(`${type}: tools, image, embedded resource, structured content, progress`, async () => {
@@ -68,15 +81,44 @@ describe.skipIf(skip)("remote transports", () => {
     await expect(conn.call("echo", { message: "two" }, { signal })).rejects.toThrow();
     srv = await startEverything("streamableHttp", port);
     cleanups.push(srv.stop);
-    let text = "";
-    for (let i = 0; i < 40 && !text; i++) {
-      try {
-        text = resultText(await conn.call("echo", { message: "three" }, { signal }));
-      } catch (e) {
-        expect(String(e)).toMatch(/retried in|not available|Session|session|fetch|404|closed|connect/i);
-        await Bun.sleep(250);
-      }
-    }
-    expect(text).toBe("Echo: three");
+    expect(await echoOnceBack(conn, 40, /retried in|not available|Session|session|fetch|404|closed|connect/i)).toBe("Echo: three");
   });
+});
+
+describe.skipIf(skip)("a remote server that dies during a call (issue 33)", () => {
+  for (const [mode, type, path] of [["streamableHttp", "http", "/mcp"], ["sse", "sse", "/sse"]] as const) {
+  test(`${type}: the call fails within seconds naming the server and the cause; the next call names it too; it comes back after the backoff`, async () => {
+    const port = await freePort();
+    let srv = await startEverything(mode, port);
+    const conn = new McpConnection(specFrom({ name: "ev", type, url: `http://127.0.0.1:${port}${path}` }, "user", "test"), ctx());
+    cleanups.push(() => conn.close());
+    await conn.start();
+    expect(conn.status).toBe("ready");
+    const signal = new AbortController().signal;
+    let progressed!: () => void;
+    const running = new Promise<void>((r) => (progressed = r));
+    const t0 = performance.now();
+    const call = conn.call("trigger-long-running-operation", { duration: 300, steps: 300 }, { signal, onProgress: () => progressed() }).then(
+      () => new Error("the call succeeded after its server was killed"),
+      (e: unknown) => e as Error,
+    );
+    // The server is inside the call (it reported progress): kill it now.
+    await running;
+    await srv.stop();
+    const err = await call;
+    const took = (performance.now() - t0) / 1000;
+    // The default call timeout is 600 s and the operation 300 s: anything near those is the bug.
+    expect(took).toBeLessThan(60);
+    expect(err.message).toContain('MCP server "ev"');
+    expect(err.message).not.toMatch(/Request timed out/);
+    expect(err.message).toMatch(/connection|disconnected|closed/i);
+    // The next call names the server as well (not a bare ECONNREFUSED).
+    const next = await conn.call("echo", { message: "two" }, { signal }).catch((e: unknown) => e as Error);
+    expect(next).toBeInstanceOf(Error);
+    expect((next as Error).message).toContain('MCP server "ev"');
+    srv = await startEverything(mode, port);
+    cleanups.push(srv.stop);
+    expect(await echoOnceBack(conn, 160, /MCP server "ev"/)).toBe("Echo: three");
+  }, 120_000);
+  }
 });
