@@ -3,56 +3,10 @@
 // inert in stamped release builds) leaves one scrubbed 0600 report and says
 // so in one line; `reasonix report` previews, lists, shows, sends to a
 // loopback collector (deleting only after a 2xx) and deletes.
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-
-const main = join(import.meta.dir, "..", "main.ts");
-const roots: string[] = [];
-afterAll(() => { for (const r of roots) rmSync(r, { recursive: true, force: true }); });
-
-const DOTENV_SECRET = "planted-dotenv-value-quux";
-const ENV_SECRET = "planted-env-value-wibble";
-const TOKEN = "sk-proj-PlantedToken0123456789";
-const EMAIL = "mallory.planted@example.com";
-
-interface Box { root: string; rx: string; ws: string }
-function box(userToml = "", projectToml?: string): Box {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "rx-crash-")));
-  roots.push(root);
-  const rx = join(root, ".reasonix");
-  const ws = join(root, "ws");
-  mkdirSync(rx, { recursive: true });
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(rx, ".env"), `SOME_PROVIDER_API_KEY=${DOTENV_SECRET}\n`, { mode: 0o600 });
-  writeFileSync(join(rx, "config.toml"), userToml);
-  if (projectToml !== undefined) writeFileSync(join(ws, "reasonix.toml"), projectToml);
-  return { root, rx, ws };
-}
-
-async function cli(b: Box, args: string[], extraEnv: Record<string, string> = {}, bunFlags: string[] = []) {
-  const p = Bun.spawn([process.execPath, ...bunFlags, main, ...args], {
-    cwd: b.ws,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: b.root, REASONIX_HOME: b.rx, NO_COLOR: "1", MY_SERVICE_SECRET: ENV_SECRET, ...extraEnv },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const timer = setTimeout(() => p.kill("SIGKILL"), 60_000);
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  clearTimeout(timer);
-  return { out, err, code };
-}
-
-const reportFiles = (b: Box) => {
-  const dir = join(b.rx, "crash-reports");
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => join(dir, f)) : [];
-};
-
-/** The message the crash carries: every kind of thing that must not reach a report. */
-const planted = (b: Box) => `${TOKEN} for ${EMAIL} reading ${b.root}/private/notes.ts with ${DOTENV_SECRET} and ${ENV_SECRET} GITHUB_TOKEN=plainvalue`;
-const NEVER = (b: Box) => [TOKEN, EMAIL, "mallory", b.root, DOTENV_SECRET, ENV_SECRET, "plainvalue", import.meta.dir];
+import { box, cli, collector, crash, NEVER, reportFiles, type Box } from "./crash-helpers.ts";
 
 const FRONT_ENDS: [surface: string, args: string[]][] = [
   ["run", ["run", "hello"]],
@@ -62,10 +16,6 @@ const FRONT_ENDS: [surface: string, args: string[]][] = [
   ["mcp-serve", ["mcp", "serve"]],
   ["remote", ["remote", "connect", "somehost"]],
 ];
-
-async function crash(b: Box, surface: string, args: string[], how = "") {
-  return cli(b, args, { REASONIX_TEST_CRASH: `${surface}${how}`, REASONIX_TEST_CRASH_MESSAGE: planted(b) });
-}
 
 function expectCleanReport(b: Box, surface: string, r: { err: string; code: number }) {
   expect(r.code).toBe(1);
@@ -114,13 +64,6 @@ test("the switch is inert in a stamped (release) build, and for another front en
   expect(stamped.err).toContain("no model provider is configured");
   expect(reportFiles(b)).toEqual([]);
 });
-
-/** A loopback crash collector answering `status`; records every body it gets. */
-function collector(status: number) {
-  const bodies: string[] = [];
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => { bodies.push(await req.text()); return new Response("", { status }); } });
-  return { url: `http://127.0.0.1:${server.port}/v1/reports`, bodies, stop: () => server.stop(true) };
-}
 
 describe("reasonix report", () => {
   test("send: POSTs the scrubbed report to the configured collector, then deletes it", async () => {
