@@ -13,6 +13,16 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw e;
   });
+  // An error nothing caught: report it like any other (a crash report is kept,
+  // see cli/crash.ts) and exit 1, as Bun would have.
+  let dying = false;
+  const fatal = (e: unknown) => {
+    // A second fatal error (say, reporting the first one threw) just exits.
+    if (dying) process.exit(1);
+    dying = true;
+    void import("./output.ts").then(({ reportError }) => process.exit(reportError(e))).catch(() => process.exit(1));
+  };
+  process.on("uncaughtException", fatal).on("unhandledRejection", fatal);
   // No top-level await: it would make the whole bundle an async module.
   const done = (code: number) => {
     process.exitCode = code;

@@ -35,5 +35,8 @@ export function reportError(err: unknown): number {
   }
   process.stderr.write(`${red("error:", process.stderr)} ${errorMessage(err)}\n`);
   if (process.env.REASONIX_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  // Anything but a ReasonixError is a bug: keep a scrubbed crash report. Loaded
+  // here, synchronously, so no startup path ever pays for it.
+  (require("./crash.ts") as typeof import("./crash.ts")).recordCrash(err);
   return ExitCode.failure;
 }

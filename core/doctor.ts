@@ -9,6 +9,7 @@ import { defaultProvider } from "./setup/providers.ts";
 import { sandboxDoctorCheck } from "./sandbox/doctor.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 import { buildInfo, platformId } from "./version.ts";
+import { crashDir, listIds } from "./crash/store.ts";
 import { trustReport, type TrustReport } from "./trust/report.ts";
 
 /** fail: the agent cannot run until it is fixed (doctor exits 1); warn: it runs, something is off. */
@@ -36,6 +37,8 @@ export interface DoctorReport {
   warnings: string[];
   /** The workspace's trust: approved project files, and settings waiting for approval. */
   trust?: TrustReport;
+  /** Crash reports kept locally, waiting for `reasonix report` (never sent on their own). */
+  crashReports: { pending: number; dir: string };
   /** How long the checks took (no network is touched). */
   elapsedMs: number;
 }
@@ -116,6 +119,8 @@ export async function diagnose(cwd = process.cwd(), home = reasonixHome()): Prom
   }
   const assets = { docs: docsAssets.digest, "sandbox-profiles": sandboxProfileAssets.digest };
   for (const [name, digest] of Object.entries(assets)) add(`asset-${name}`, name, "ok", digest);
+  const crashReports = { pending: listIds(home).length, dir: crashDir(home) };
+  add("crash-reports", "crash reports", "ok", crashReports.pending ? `${crashReports.pending} pending in ${crashReports.dir}` : "none pending", crashReports.pending ? "review, send or delete them: reasonix report" : undefined);
   return {
     version: { ...buildInfo(), platform: platformId() },
     home,
@@ -127,6 +132,7 @@ export async function diagnose(cwd = process.cwd(), home = reasonixHome()): Prom
     assets,
     warnings: loaded?.warnings ?? warnings,
     ...(trust ? { trust } : {}),
+    crashReports,
     elapsedMs: Math.round(performance.now() - started),
   };
 }

@@ -13,6 +13,7 @@ export default defineCommand<AcpArgs>({
       .example("reasonix acp", "editors start this themselves; see `reasonix docs show acp.md`")
       .epilog("stdout carries only ACP frames; logs go to stderr and $REASONIX_HOME/logs/acp.log. Exit code 0 when the client hangs up.") as any,
   run: async (args) => {
+    if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("acp");
     const { Readable, Writable } = await import("node:stream");
     const { reasonixHome } = await import("../../core/home.ts");
     const { acpLog } = await import("../../core/acp/log.ts");

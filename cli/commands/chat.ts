@@ -19,6 +19,7 @@ export const canDrawFullScreen = (env: NodeJS.ProcessEnv = process.env): boolean
 
 /** `reasonix chat` (and plain `reasonix` on a terminal, which skips the argument parser for speed). */
 export async function chatMain(args: Partial<ChatCliArgs>): Promise<number> {
+  if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("chat");
   const { UsageError } = await import("../../core/errors.ts");
   if (args.continue && args.resume !== undefined) throw new UsageError("use either -c/--continue or --resume [ID], not both");
   const first = (args.prompt ?? []).join(" ").trim() || undefined;

@@ -10,6 +10,7 @@ import mcp from "./mcp.ts";
 import logout from "./logout.ts";
 import sandbox from "./sandbox.ts";
 import remote from "./remote.ts";
+import report from "./report.ts";
 import run from "./run.ts";
 import serve from "./serve.ts";
 import setup from "./setup.ts";
@@ -22,4 +23,4 @@ import web from "./web.ts";
 import whoami from "./whoami.ts";
 
 // Listed in the order `reasonix --help` shows them: daily use first.
-export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, subagent, remote, mcp, sandbox, trust, setup, config, docs, doctor, login, logout, whoami, upgrade, version];
+export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, subagent, remote, mcp, sandbox, trust, setup, config, docs, doctor, report, login, logout, whoami, upgrade, version];

@@ -13,6 +13,7 @@ export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string
       .option("public-host", { type: "string", array: true, describe: "With --http: another Host name to accept besides loopback and the bound address (repeatable)" })
       .example('codex: [mcp_servers.reasonix] command = "reasonix", args = ["mcp", "serve"]', "register it with another agent") as never,
   run: async (args) => {
+    if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("mcp-serve");
     const { resolve } = await import("node:path");
     const { loadConfig, getDotted } = await import("../../core/config/load.ts");
     const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");

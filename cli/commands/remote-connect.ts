@@ -148,6 +148,7 @@ async function localProviderLink() {
 }
 
 export async function runConnect(a: ConnectArgs): Promise<number> {
+  if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("remote");
   const { getHost, loadRemoteSettings } = await import("../../remote/hosts/store.ts");
   const { resolveTarget } = await import("../../remote/hosts/resolve.ts");
   const { connectSsh } = await import("../../remote/ssh/connect.ts");

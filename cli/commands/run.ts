@@ -49,6 +49,7 @@ export default defineCommand<RunArgs>({
       .example('reasonix run --auto --goal "make npm test pass"', "")
       .epilog("Exit codes: 0 finished (--goal: complete), 1 provider or tool failure (--goal: blocked or paused, with the reason), 2 usage error, 3 stopped by --max-steps or a refused permission, 130 interrupted.") as any,
   run: async (args) => {
+    if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("run");
     const { UsageError } = await import("../../core/errors.ts");
     if (args.continue && args.resume) throw new UsageError("use either -c/--continue or --resume ID, not both");
     if (args.auto && args.permissionMode && args.permissionMode !== "auto") throw new UsageError(`--auto conflicts with --permission-mode ${args.permissionMode}`);

@@ -112,6 +112,7 @@ export default defineCommand<ServeArgs & { hashPassword?: boolean }>({
       .example("$0 serve --auth token --token-file ~/.reasonix/token", "token auth, token kept out of ps")
       .example("$0 serve --hash-password --password 'correct horse'", "hash for [serve].password_hash") as never,
   run: async (args) => {
+    if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("serve");
     if (args.hashPassword) {
       const { UsageError } = await import("../../core/errors.ts");
       if (!args.password) throw new UsageError("--hash-password needs --password");

@@ -3,6 +3,7 @@
  * wrong types are errors naming the dotted key, unknown keys are warnings.
  * Each feature owns its section here; keep defaults beside the field.
  */
+import { DEFAULT_CRASH_ENDPOINT } from "../crash/endpoint.ts";
 import { EFFORTS, PERMISSION_MODES } from "../protocol/modes.ts";
 
 export type FieldSpec =
@@ -177,6 +178,11 @@ export const configSchema: Record<string, FieldSpec> = {
     },
   },
   telemetry: { type: "table", fields: { enabled: bool("send anonymous usage data", false) } },
+  report: {
+    type: "table",
+    doc: "crash reports (docs/crash-reports.md; user config only)",
+    fields: { endpoint: str("where `reasonix report send` posts a report (https, or http to 127.0.0.1)", DEFAULT_CRASH_ENDPOINT) },
+  },
   plugins: {
     type: "tables",
     doc: "MCP servers (docs/mcp.md)",
@@ -237,7 +243,7 @@ export const configSchema: Record<string, FieldSpec> = {
 };
 
 /** Sections only the user's own config may set: a cloned repo must not steer them. */
-export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "trust", "mcp_server"]);
+export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
 export const userOnlyKeys = new Set(["agent.subagent_model", "agent.subagent_models", "sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model"]);

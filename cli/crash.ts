@@ -1,0 +1,36 @@
+// Loaded only when an unexpected error reaches a front end's top level
+// (output.ts reportError, main.ts process handlers): writes a scrubbed crash
+// report and says, in one line, where it is and how to review it.
+import { buildReport, localScrubContext, writeReport, type Surface } from "../core/crash/store.ts";
+import { reasonixHome } from "../core/home.ts";
+
+/** Which front end this process is, from its arguments. */
+export function surfaceOf(argv: string[] = process.argv.slice(2)): Surface {
+  const words = argv.filter((a) => !a.startsWith("-"));
+  switch (words[0]) {
+    case undefined:
+    case "chat": return "chat";
+    case "run": return "run";
+    case "serve":
+    case "web": return "serve";
+    case "acp": return "acp";
+    case "mcp": return words[1] === "serve" ? "mcp-serve" : "cli";
+    case "remote": return "remote";
+    default: return "cli";
+  }
+}
+
+let recorded = false;
+
+/** Save a report for `err` (once per process) and print where it went. Never throws. */
+export function recordCrash(err: unknown): void {
+  if (recorded) return;
+  recorded = true;
+  try {
+    const home = reasonixHome();
+    const path = writeReport(buildReport(err, surfaceOf(), localScrubContext(home)), home);
+    process.stderr.write(`A crash report was saved to ${path} (nothing is sent); review or send it with: reasonix report\n`);
+  } catch (e) {
+    process.stderr.write(`(could not save a crash report: ${e instanceof Error ? e.message : String(e)})\n`);
+  }
+}
