@@ -11,6 +11,7 @@ import type { DoctorCheck } from "./doctor-check.ts";
 import { buildInfo, platformId } from "./version.ts";
 import { crashDir, listIds } from "./crash/store.ts";
 import { trustReport, type TrustReport } from "./trust/report.ts";
+import { plural } from "./plural.ts";
 
 /** fail: the agent cannot run until it is fixed (doctor exits 1); warn: it runs, something is off. */
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -95,7 +96,7 @@ export async function diagnose(cwd = process.cwd(), home = reasonixHome()): Prom
   providerChecks(loaded, home, add);
 
   if (trust && trust.inputs.length > 0) {
-    const waiting = trust.loosening.length ? `; ${trust.loosening.length} setting(s) wait for approval: ${trust.loosening.map((l) => l.key).join(", ")}` : "";
+    const waiting = trust.loosening.length ? `; ${plural(trust.loosening.length, "setting")} ${trust.loosening.length === 1 ? "waits" : "wait"} for approval: ${trust.loosening.map((l) => l.key).join(", ")}` : "";
     add("trust", "trust", trust.trusted || !waiting ? "ok" : "warn", trust.trusted ? `${trust.workspace}: project files approved` : `${trust.workspace}: not trusted${waiting}`, trust.trusted || !waiting ? undefined : "reasonix trust");
   } else if (trust) add("trust", "trust", "ok", `${trust.workspace}: ships no project files`);
 

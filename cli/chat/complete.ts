@@ -1,6 +1,8 @@
 // Editor completions: `/` commands come from pi-tui's provider; `@path`
-// lists one directory level of the workspace at a time (pi-tui's own `@`
-// search needs the external `fd` tool and walks the whole tree).
+// lists the matching entries of the directory level it names, then files
+// anywhere in the workspace that match fuzzily: the web composer's search
+// (core/serve/files.ts: bounded walk, .gitignore and hidden files respected).
+// pi-tui's own `@` search needs the external `fd` tool.
 import { CombinedAutocompleteProvider, type AutocompleteItem, type AutocompleteProvider, type SlashCommand } from "@mariozechner/pi-tui";
 import { cleanText } from "./sanitize.ts";
 
@@ -18,10 +20,24 @@ export function atToken(textBeforeCursor: string): string | undefined {
  */
 export async function pathItems(workspace: string, token: string): Promise<AutocompleteItem[]> {
   // Loaded on first use: the path policy and .gitignore code stay out of the first frame.
-  const { completeReference } = await import("../../core/engine/references.ts");
+  const [{ completeReference }, { WorkspaceFiles }] = await Promise.all([import("../../core/engine/references.ts"), import("../../core/serve/files.ts")]);
+  const items = completeReference(workspace, token, undefined, MAX_ITEMS).map((i) => ({ value: i.value, label: i.label }));
+  const query = token.slice(1);
+  if (query && !query.endsWith("/") && items.length < MAX_ITEMS) {
+    let files = treeFiles.get(workspace);
+    if (!files) treeFiles.set(workspace, (files = new WorkspaceFiles(() => workspace)));
+    const seen = new Set(items.map((i) => i.value));
+    for (const rel of files.search(query, MAX_ITEMS)) {
+      if (items.length >= MAX_ITEMS) break;
+      if (!seen.has(`@${rel}`)) items.push({ value: `@${rel}`, label: rel });
+    }
+  }
   // Names come from the disk: no control characters in the menu or the typed text.
-  return completeReference(workspace, token, undefined, MAX_ITEMS).map((i) => ({ value: cleanText(i.value), label: cleanText(i.label) }));
+  return items.map((i) => ({ value: cleanText(i.value), label: cleanText(i.label) }));
 }
+
+/** One cached tree walk per workspace (it refreshes itself after a few seconds). */
+const treeFiles = new Map<string, import("../../core/serve/files.ts").WorkspaceFiles>();
 
 export class ChatCompletions implements AutocompleteProvider {
   private inner: CombinedAutocompleteProvider;

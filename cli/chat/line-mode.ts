@@ -1,4 +1,4 @@
-// Line mode for NO_COLOR, TERM=dumb and terminals we cannot drive: plain
+// Line mode for TERM=dumb, --line-mode and terminals we cannot drive: plain
 // lines in, plain lines out, no escape sequences and no cursor movement. Same
 // engine, slash commands, approvals, queue and history as the full-screen chat.
 import { createInterface } from "node:readline";

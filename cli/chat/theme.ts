@@ -1,8 +1,12 @@
-// Colours for the terminal chat. Plain SGR codes (no chalk): the full-screen
-// chat only runs when colour is allowed (NO_COLOR/TERM=dumb use line mode).
+// Colours for the terminal chat. Plain SGR codes (no chalk). With NO_COLOR set
+// (https://no-color.org) the colours are the identity and only text attributes
+// remain (bold, dim, italic, underline, strike, inverse): the interface stays,
+// colour goes. TERM=dumb and non-terminals use line mode (line-mode.ts).
 import type { EditorTheme, MarkdownTheme, SelectListTheme } from "@mariozechner/pi-tui";
 
 const sgr = (on: string, off: string) => (s: string) => `\x1b[${on}m${s}\x1b[${off}m`;
+const noColour = !!process.env.NO_COLOR;
+const hue = (on: string) => (noColour ? (s: string) => s : sgr(on, "39"));
 export const c = {
   bold: sgr("1", "22"),
   dim: sgr("2", "22"),
@@ -10,13 +14,13 @@ export const c = {
   underline: sgr("4", "24"),
   strike: sgr("9", "29"),
   inverse: sgr("7", "27"),
-  red: sgr("31", "39"),
-  green: sgr("32", "39"),
-  yellow: sgr("33", "39"),
-  blue: sgr("34", "39"),
-  magenta: sgr("35", "39"),
-  cyan: sgr("36", "39"),
-  gray: sgr("90", "39"),
+  red: hue("31"),
+  green: hue("32"),
+  yellow: hue("33"),
+  blue: hue("34"),
+  magenta: hue("35"),
+  cyan: hue("36"),
+  gray: hue("90"),
 };
 
 const KEYWORDS = new Set(

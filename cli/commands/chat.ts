@@ -13,9 +13,12 @@ interface ChatCliArgs {
 }
 
 
-/** Full-screen chat needs a terminal on both ends that understands cursor movement and colour. */
+/**
+ * Full-screen chat needs a terminal on both ends that understands cursor
+ * movement. NO_COLOR only drops colour (cli/chat/theme.ts), not the interface.
+ */
 export const canDrawFullScreen = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  !!process.stdin.isTTY && !!process.stdout.isTTY && !env.NO_COLOR && env.TERM !== "dumb";
+  !!process.stdin.isTTY && !!process.stdout.isTTY && env.TERM !== "dumb";
 
 /** `reasonix chat` (and plain `reasonix` on a terminal, which skips the argument parser for speed). */
 export async function chatMain(args: Partial<ChatCliArgs>): Promise<number> {
@@ -81,7 +84,7 @@ export default defineCommand<ChatCliArgs>({
       .option("dir", { type: "string", describe: "Workspace directory (default: current directory)" })
       .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the latest session of this workspace" })
       .option("resume", { type: "string", describe: "Continue the session with this id (a picker when no id is given)" })
-      .option("line-mode", { type: "boolean", default: false, describe: "Plain line-by-line interface (automatic with NO_COLOR, TERM=dumb or without a terminal)" })
+      .option("line-mode", { type: "boolean", default: false, describe: "Plain line-by-line interface (automatic with TERM=dumb or without a terminal)" })
       .example("reasonix", "on a terminal: open the chat for the current directory")
       .example('reasonix chat "why does the build fail?"', "")
       .example("reasonix chat --resume", "pick an earlier session")

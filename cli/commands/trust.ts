@@ -2,6 +2,7 @@ import { UsageError } from "../../core/errors.ts";
 import { defineCommand } from "../command.ts";
 import { confirm } from "../confirm.ts";
 import { bold, dim, green, printJson, yellow } from "../output.ts";
+import { plural } from "../../core/plural.ts";
 
 interface TrustArgs {
   dir?: string;
@@ -83,7 +84,7 @@ export default defineCommand<TrustArgs>({
         process.stderr.write("not approved: no terminal to ask on; rerun with --yes to approve this exact content\n");
         return 1;
       }
-      approve = await confirm(`Trust these ${report.inputs.length} file(s) exactly as they are now? [y/N] `);
+      approve = await confirm(`Trust ${report.inputs.length === 1 ? "this file exactly as it is" : `these ${plural(report.inputs.length, "file")} exactly as they are`} now? [y/N] `);
     }
     if (!approve) {
       process.stderr.write("not approved; the workspace stays untrusted\n");
@@ -92,6 +93,6 @@ export default defineCommand<TrustArgs>({
     // Exactly what was shown (or, with --yes, what was read just now): a file changed since is refused.
     const after = approveShown(dir, shownDigests(report));
     if (args.json) return printJson({ ...after, approved: true });
-    process.stderr.write(green(`trusted ${after.workspace} (${after.inputs.length} file(s)); a later change to any of them needs a new approval\n`, process.stderr));
+    process.stderr.write(green(`trusted ${after.workspace} (${plural(after.inputs.length, "file")}); a later change to any of them needs a new approval\n`, process.stderr));
   },
 });

@@ -187,11 +187,12 @@ describe("reasonix chat without a terminal: approvals", () => {
   });
 });
 
-describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
-  test("NO_COLOR=1: the same chat with no escape sequence in anything it writes; approvals answered by line", async () => {
+describe.skipIf(skip)("reasonix chat line mode (--line-mode, TERM=dumb)", () => {
+  // NO_COLOR alone keeps the full-screen chat (chat-no-color.test.ts); line mode is asked for here.
+  test("--line-mode with NO_COLOR=1: the same chat with no escape sequence in anything it writes; approvals answered by line", async () => {
     await setup([{ text: ANSWER }, { toolCalls: [{ name: "write_file", arguments: { path: "nc.txt", content: "plain\n" } }] }, { text: "wrote nc" }]);
     const rec = join(f.ce.workspace, "..", "nocolor.bytes");
-    const p = chat(["chat"], { env: { NO_COLOR: "1" }, record: rec });
+    const p = chat(["chat", "--line-mode"], { env: { NO_COLOR: "1" }, record: rec });
     await p.waitFor("line mode");
     p.send("notes please");
     await p.waitFor("That is all.");
@@ -224,11 +225,11 @@ describe.skipIf(skip)("reasonix chat line mode (NO_COLOR, TERM=dumb)", () => {
 });
 
 describe.skipIf(skip)("reasonix chat line mode: steering and the queue", () => {
-  test("NO_COLOR=1: a line typed during a turn steers it (same turn, next request); /queue waits for the turn's end", async () => {
+  test("--line-mode: a line typed during a turn steers it (same turn, next request); /queue waits for the turn's end", async () => {
     const { promise: held, resolve: release } = Promise.withResolvers<void>();
     // The first answer waits until the steering line and the queued line are on screen.
     await setup([{ text: "first draft", until: held }, { text: "revised with tabs" }, { text: "queued answer" }]);
-    const p = chat(["chat"], { env: { NO_COLOR: "1" } });
+    const p = chat(["chat", "--line-mode"], { env: { NO_COLOR: "1" } });
     await p.waitFor("line mode");
     p.send("write the config");
     await p.waitFor("write the config");

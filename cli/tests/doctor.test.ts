@@ -67,6 +67,15 @@ test("no provider: exit 1 and it says how to add one", async () => {
   expect((await doctor(root, false)).out).toMatch(/\n1 problem blocks the agent \(checked in \d+ ms\)\n$/);
 });
 
+test("an untrusted project's settings: '1 setting waits', '2 settings wait' for approval", async () => {
+  const { root } = home(PROVIDER + SANDBOX_OFF, "P_API_KEY=k\n");
+  const trust = async () => (await doctor(root)).report.checks.find((c: Check) => c.id === "trust");
+  writeFileSync(join(root, "reasonix.toml"), '[permissions]\nmode = "auto"\n');
+  expect((await trust()).detail).toContain("not trusted; 1 setting waits for approval: permissions.mode");
+  writeFileSync(join(root, "reasonix.toml"), '[permissions]\nmode = "auto"\n[agent]\nmax_steps = 500\n');
+  expect((await trust()).detail).toContain("not trusted; 2 settings wait for approval: permissions.mode, agent.max_steps");
+});
+
 test("the default provider's key missing from .env: exit 1 naming the variable and the real file", async () => {
   const { root, rx } = home(`${SANDBOX_OFF}${PROVIDER}`);
   const r = await doctor(root);

@@ -20,6 +20,7 @@ import { goalSettings, type GoalSettings } from "./config.ts";
 import { evaluateTurn, type Verdict } from "./evaluator.ts";
 import { runGoalStartHooks } from "./hooks.ts";
 import { ProgressTracker } from "./progress.ts";
+import { plural } from "../plural.ts";
 import { BUDGET_SUMMARY_PROMPT, firstGoalPrompt, nextGoalPrompt, redirectMessage, unverifiedNote } from "./prompts.ts";
 import type { GoalHost, GoalReport, GoalToolPort } from "./types.ts";
 
@@ -133,7 +134,7 @@ export class GoalDriver implements GoalControl, GoalToolPort {
     if (r.status === "complete") {
       const open = this.todoList.filter((t) => t.status !== "completed");
       if (open.length > 0) {
-        return { ok: false, error: `the todo list still has ${open.length} open step(s): ${open.map((t) => `"${t.content}"`).join(", ")}; sign them off with complete_step (or update the list with todo_write) before reporting complete` };
+        return { ok: false, error: `the todo list still has ${plural(open.length, "open step")}: ${open.map((t) => `"${t.content}"`).join(", ")}; sign them off with complete_step (or update the list with todo_write) before reporting complete` };
       }
     }
     this.reported = r;

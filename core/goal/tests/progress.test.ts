@@ -108,6 +108,7 @@ test("complete_step in a goal: out-of-order refused, in-order batch accepted, co
   const refused = llm.chatRequests()[2]!.body.messages.filter((m: any) => m.role === "tool").slice(-2);
   expect(refused[0].content).toContain('"step one" comes before "step two"');
   expect(refused[1].content).toContain("open step");
+  expect(refused[1].content).toContain("the todo list still has 2 open steps:");
   const lastTodo = events.filter((e) => e.type === "todo").at(-1) as Extract<EngineEvent, { type: "todo" }>;
   expect(lastTodo.items.every((t) => t.status === "completed")).toBe(true);
 });
