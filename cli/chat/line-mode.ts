@@ -3,6 +3,7 @@
 // engine, slash commands, approvals, queue and history as the full-screen chat.
 import { createInterface } from "node:readline";
 import type { EngineEvent } from "../../core/engine/types.ts";
+import { emptyTranscript, fold, foldTranscript, type Step, type ToolBlock } from "../../core/protocol/fold.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { callSummary, changeLines, decisionForLine, decisionText, plainPaint, savedWhere, type PendingApproval } from "./cards.ts";
 import { approvalBody } from "./approval.ts";
@@ -48,24 +49,15 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   };
   let atLineStart = true;
   let approvals: PendingApproval[] = [];
-  const running = new Map<string, { name: string; input: unknown }>();
+  const t = emptyTranscript();
   const breakLine = () => {
     if (!atLineStart) println();
     atLineStart = true;
   };
-  const onEvent = (raw: EngineEvent) => {
-    const e = scrub(raw);
+  const onTool = (b: ToolBlock, e: Extract<Step, { op: "tool" }>["event"]) => {
     switch (e.type) {
-      case "text_delta":
-        out(e.text);
-        atLineStart = e.text.endsWith("\n");
-        break;
-      case "assistant":
-        breakLine();
-        break;
       case "tool_call":
         breakLine();
-        running.set(e.callId, { name: e.name, input: e.input });
         println(`* ${e.name} ${callSummary(e.name, e.input)}`);
         break;
       case "approval_request":
@@ -85,17 +77,15 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         println(`> ${decisionText[e.decision]}${saved ? ` (${saved})` : ""}`);
         break;
       }
-      case "tool_result": {
-        const r = running.get(e.callId);
-        running.delete(e.callId);
+      case "tool_result":
         println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? `${e.name} done`) : e.output.split("\n")[0]}`);
-        if (e.ok && r) for (const l of changeLines(plainPaint, r.name, r.input, e.diff, width())) println(l);
+        if (e.ok && b.input !== undefined) for (const l of changeLines(plainPaint, b.name, b.input, e.diff, width())) println(l);
         break;
-      }
-      case "attempt_discarded":
-        breakLine();
-        println(`(that attempt failed: ${e.reason}; discard the partial answer above)`);
-        break;
+    }
+  };
+  const onNotice = (s: Extract<Step, { op: "notice" }>) => {
+    const e = s.block.event;
+    switch (e.type) {
       case "retry":
         breakLine();
         println(`(retrying in ${Math.round(e.delayMs / 100) / 10}s, attempt ${e.attempt}: ${e.reason})`);
@@ -117,7 +107,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         println(subagentLine(e));
         break;
       case "plan":
-        if (e.route === "plan_only") break;
+        if (s.asAnswer) break;
         breakLine();
         println(`plan from the planner (${e.route.replace("_", " ")}):\n${e.text}`);
         break;
@@ -135,15 +125,37 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       case "todo":
         for (const i of e.items) println(`  [${i.status === "completed" ? "x" : i.status === "in_progress" ? ">" : " "}] ${i.content}`);
         break;
-      case "turn_end":
-        breakLine();
-        approvals = [];
-        if (e.reason !== "done") println(`(turn ended: ${e.reason}${e.error ? ` - ${e.error}` : ""})`);
-        println(`[${statusFields(st, undefined).join(" | ")}]`);
-        break;
       case "error":
         breakLine();
         println(`error: ${e.message}`);
+        break;
+    }
+  };
+  const onEvent = (raw: EngineEvent) => {
+    const s = fold(t, scrub(raw));
+    switch (s.op) {
+      case "text":
+        out(s.text);
+        atLineStart = s.text.endsWith("\n");
+        break;
+      case "answer":
+        breakLine();
+        break;
+      case "tool":
+        onTool(s.block, s.event);
+        break;
+      case "discard":
+        breakLine();
+        println(`(that attempt failed: ${s.event.reason}; discard the partial answer above)`);
+        break;
+      case "notice":
+        onNotice(s);
+        break;
+      case "end":
+        breakLine();
+        approvals = [];
+        if (s.block.reason !== "done") println(`(turn ended: ${s.block.reason}${s.block.error ? ` - ${s.block.error}` : ""})`);
+        println(`[${statusFields(st, undefined).join(" | ")}]`);
         break;
       default:
         break;
@@ -199,10 +211,10 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (process.stdin.isTTY) println("while a turn runs: a line steers it; /queue <message> waits for its end");
   for (const n of setup.notes) println(n);
   // A resumed conversation: its prompts and answers, plainly.
-  for (const e of scrub(st.session.history())) {
-    if (e.type === "turn_start") println(`> ${isGoalPrompt(e.prompt) ? goalPromptLine(e.prompt) : e.prompt}`);
-    else if (e.type === "assistant" && e.text.trim()) println(e.text.trimEnd());
-    else if (e.type === "tool_result") println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? e.name) : e.output.split("\n")[0]}`);
+  for (const b of foldTranscript(scrub(st.session.history())).blocks) {
+    if (b.kind === "prompt") println(`> ${isGoalPrompt(b.text) ? goalPromptLine(b.text) : b.text}`);
+    else if (b.kind === "answer" && b.text.trim()) println(b.text.trimEnd());
+    else if (b.kind === "tool" && b.output !== undefined) println(`  ${b.status === "ok" ? "ok" : "failed"}: ${b.status === "ok" ? (b.receipt ?? b.name) : b.output.split("\n")[0]}`);
   }
   if (setup.pickResume) await runSlash(ctx, "/resume");
 
