@@ -2,20 +2,16 @@
 // lines in, plain lines out, no escape sequences and no cursor movement. Same
 // engine, slash commands, approvals, queue and history as the full-screen chat.
 import { createInterface } from "node:readline";
-import type { EngineEvent } from "../../core/engine/types.ts";
-import { emptyTranscript, fold, foldTranscript, type Step, type ToolBlock } from "../../core/protocol/fold.ts";
+import { foldTranscript } from "../../core/protocol/fold.ts";
+import { LineEvents } from "./line-events.ts";
 import { errorMessage } from "../../core/errors.ts";
-import { callSummary, changeLines, decisionForLine, decisionText, plainPaint, savedWhere, type PendingApproval } from "./cards.ts";
-import { approvalBody } from "./approval.ts";
+import { decisionForLine, plainPaint } from "./cards.ts";
 import { cleanText, scrub } from "./sanitize.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
 import { steerNow } from "./steer.ts";
-import { goalEventLine } from "../../core/goal/format.ts";
-import { guardianLine } from "../../core/guardian/format.ts";
-import { subagentLine } from "../../core/agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
@@ -47,120 +43,14 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       // Already answered or gone.
     }
   };
-  let atLineStart = true;
-  let approvals: PendingApproval[] = [];
-  const t = emptyTranscript();
-  const breakLine = () => {
-    if (!atLineStart) println();
-    atLineStart = true;
-  };
-  const onTool = (b: ToolBlock, e: Extract<Step, { op: "tool" }>["event"]) => {
-    switch (e.type) {
-      case "tool_call":
-        breakLine();
-        println(`* ${e.name} ${callSummary(e.name, e.input)}`);
-        break;
-      case "approval_request":
-        if (closed && !quit) {
-          println(`? ${e.summary}: refused (input has ended, nobody can answer)`);
-          return denyUnanswerable(e.callId);
-        }
-        breakLine();
-        approvals.push(e);
-        // The whole command or change, then the answers (a whole line each; "always" ones name their file).
-        for (const l of approvalBody(plainPaint, e, width())) println(l);
-        println(`? allow ${e.summary}: [y] once, [a] this session (rule ${e.suggestedRule}),${e.persistTo ? ` [p] always (adds ${e.persistTo.user.rule} to ${e.persistTo.user.path}), [project] always in this project (adds ${e.persistTo.project.rule} to ${e.persistTo.project.path}),` : ""} [n] deny`);
-        break;
-      case "approval_resolved": {
-        const saved = savedWhere(approvals.find((a) => a.callId === e.callId), e.decision);
-        approvals = approvals.filter((a) => a.callId !== e.callId);
-        println(`> ${decisionText[e.decision]}${saved ? ` (${saved})` : ""}`);
-        break;
-      }
-      case "tool_result":
-        println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? `${e.name} done`) : e.output.split("\n")[0]}`);
-        if (e.ok && b.input !== undefined) for (const l of changeLines(plainPaint, b.name, b.input, e.diff, width())) println(l);
-        break;
-    }
-  };
-  const onNotice = (s: Extract<Step, { op: "notice" }>) => {
-    const e = s.block.event;
-    switch (e.type) {
-      case "retry":
-        breakLine();
-        println(`(retrying in ${Math.round(e.delayMs / 100) / 10}s, attempt ${e.attempt}: ${e.reason})`);
-        break;
-      case "waiting":
-        breakLine();
-        println(`(no reply from the model for ${e.seconds}s; retried at ${e.timeoutSeconds}s)`);
-        break;
-      case "warning":
-        breakLine();
-        println(`warning: ${e.message}`);
-        break;
-      case "guardian":
-        breakLine();
-        println(guardianLine(e));
-        break;
-      case "subagent":
-        breakLine();
-        println(subagentLine(e));
-        break;
-      case "plan":
-        if (s.asAnswer) break;
-        breakLine();
-        println(`plan from the planner (${e.route.replace("_", " ")}):\n${e.text}`);
-        break;
-      case "goal": {
-        const line = goalEventLine(e);
-        if (line) {
-          breakLine();
-          println(line);
-        }
-        break;
-      }
-      case "compaction":
-        println(`(compacted ${e.removedMessages} earlier messages)`);
-        break;
-      case "todo":
-        for (const i of e.items) println(`  [${i.status === "completed" ? "x" : i.status === "in_progress" ? ">" : " "}] ${i.content}`);
-        break;
-      case "error":
-        breakLine();
-        println(`error: ${e.message}`);
-        break;
-    }
-  };
-  const onEvent = (raw: EngineEvent) => {
-    const s = fold(t, scrub(raw));
-    switch (s.op) {
-      case "text":
-        out(s.text);
-        atLineStart = s.text.endsWith("\n");
-        break;
-      case "answer":
-        breakLine();
-        break;
-      case "tool":
-        onTool(s.block, s.event);
-        break;
-      case "discard":
-        breakLine();
-        println(`(that attempt failed: ${s.event.reason}; discard the partial answer above)`);
-        break;
-      case "notice":
-        onNotice(s);
-        break;
-      case "end":
-        breakLine();
-        approvals = [];
-        if (s.block.reason !== "done") println(`(turn ended: ${s.block.reason}${s.block.error ? ` - ${s.block.error}` : ""})`);
-        println(`[${statusFields(st, undefined).join(" | ")}]`);
-        break;
-      default:
-        break;
-    }
-  };
+  const ev = new LineEvents({
+    out,
+    width,
+    unanswerable: () => closed && !quit,
+    deny: denyUnanswerable,
+    status: () => statusFields(st, undefined).join(" | "),
+  });
+  const breakLine = () => ev.breakLine();
 
   const pick = async <T,>(title: string, items: PickItem<T>[]): Promise<T | undefined> => {
     println(title);
@@ -200,7 +90,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   };
   process.on("SIGINT", onSigint);
 
-  await st.attach(st.session, onEvent);
+  await st.attach(st.session, (e) => ev.onEvent(e));
   try {
     ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources?.() ?? []);
   } catch (e) {
@@ -247,7 +137,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     const l = await nextLine();
     if (l === undefined) break;
     const text = l.trim();
-    const pending = approvals[0];
+    const pending = ev.approvals[0];
     if (pending) {
       const d = decisionForLine(text);
       if (d && (pending.persistTo || (d !== "persist" && d !== "persist_project"))) {
@@ -303,7 +193,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (!quit) {
     // End of input (a pipe, Ctrl-D): let the running turn and the queue finish;
     // nobody is left to answer an approval, so those are refused.
-    for (const a of approvals.splice(0)) denyUnanswerable(a.callId);
+    for (const a of ev.approvals.splice(0)) denyUnanswerable(a.callId);
     while (turn) await turn;
   }
   process.off("SIGINT", onSigint);
