@@ -8,6 +8,7 @@
  * the deltas stream live and a discarded attempt is erased again.
  */
 import type { EngineEvent } from "../core/engine/types.ts";
+import { emptyTranscript, fold, type Step } from "../core/protocol/fold.ts";
 import { dim, red, yellow } from "./output.ts";
 import { goalEventLine } from "../core/goal/format.ts";
 import { guardianLine, guardianTone } from "../core/guardian/format.ts";
@@ -41,6 +42,8 @@ export class TextRunOutput {
   /** The last committed answer did not end with a newline (written lazily: a continuation joins it). */
   private newlineOwed = false;
   private reasoningOpen = false;
+  /** The transcript so far (core/protocol/fold.ts): output is rendered from its steps. */
+  readonly t = emptyTranscript();
 
   constructor(
     private readonly out: Out = process.stdout,
@@ -92,22 +95,22 @@ export class TextRunOutput {
   }
 
   handle(e: EngineEvent): void {
-    const err = this.err;
-    switch (e.type) {
-      case "text_delta":
+    const s = fold(this.t, e);
+    switch (s.op) {
+      case "text":
         if (!this.live) break;
         this.closeReasoning();
-        this.stdout(e.text);
-        this.shown += e.text;
+        this.stdout(s.text);
+        this.shown += s.text;
         break;
-      case "reasoning_delta":
-        if (!e.text) break;
-        err.write(dim(e.text, err));
-        this.reasoningOpen = !e.text.endsWith("\n");
+      case "reasoning":
+        if (!s.text) break;
+        this.err.write(dim(s.text, this.err));
+        this.reasoningOpen = !s.text.endsWith("\n");
         break;
-      case "assistant": {
+      case "answer": {
         this.closeReasoning();
-        const text = e.text;
+        const text = s.text;
         if (this.live && this.shown && text.startsWith(this.shown)) this.out.write(text.slice(this.shown.length));
         else {
           if (this.live) this.erase();
@@ -117,25 +120,43 @@ export class TextRunOutput {
         if (text) this.newlineOwed = !text.endsWith("\n");
         break;
       }
-      case "continuation":
-        // The next answer continues this one on the same line.
-        this.newlineOwed = false;
-        this.line(dim(`the answer hit the output limit${e.outputLimit ? ` (max_tokens ${e.outputLimit})` : ""}; asking the model to continue`, err));
-        break;
-      case "attempt_discarded":
+      case "discard":
         this.closeReasoning();
         if (this.live) this.erase();
-        this.line(dim(`(discarded the partial answer of attempt ${e.attempt})`, err));
+        this.line(dim(`(discarded the partial answer of attempt ${s.event.attempt})`, this.err));
+        break;
+      case "tool":
+        this.tool(s.event);
+        break;
+      case "notice":
+        this.notice(s);
+        break;
+      case "end":
+        if (TURN_END_STOPS.has(s.block.reason) && s.block.error) this.line(`${red("error:", this.err)} ${s.block.error}`);
+        break;
+    }
+  }
+
+  private tool(e: Extract<Step, { op: "tool" }>["event"]): void {
+    const err = this.err;
+    if (e.type === "tool_call") this.line(`${dim("•", err)} ${e.name} ${dim(JSON.stringify(e.input).slice(0, 160), err)}`);
+    else if (e.type === "tool_result") {
+      if (!e.ok) this.line(`${yellow("  ↳", err)} ${e.output.split("\n")[0]!.slice(0, 300)}`);
+      else if (e.receipt) this.line(dim(`  ↳ ${e.receipt}`, err));
+    }
+  }
+
+  private notice(s: Extract<Step, { op: "notice" }>): void {
+    const err = this.err;
+    const e = s.block.event;
+    switch (e.type) {
+      case "continuation":
+        // The next answer continues this one on the same line.
+        if (s.joins) this.newlineOwed = false;
+        this.line(dim(`the answer hit the output limit${e.outputLimit ? ` (max_tokens ${e.outputLimit})` : ""}; asking the model to continue`, err));
         break;
       case "waiting":
         this.line(dim(`waiting for the model: nothing received for ${Math.round(e.seconds)} s${e.phase === "idle" ? " mid-answer" : ""} (gives up at ${e.timeoutSeconds} s, ${e.setting})`, err));
-        break;
-      case "tool_call":
-        this.line(`${dim("•", err)} ${e.name} ${dim(JSON.stringify(e.input).slice(0, 160), err)}`);
-        break;
-      case "tool_result":
-        if (!e.ok) this.line(`${yellow("  ↳", err)} ${e.output.split("\n")[0]!.slice(0, 300)}`);
-        else if (e.receipt) this.line(dim(`  ↳ ${e.receipt}`, err));
         break;
       case "retry":
         this.line(dim(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}`, err));
@@ -150,7 +171,7 @@ export class TextRunOutput {
         break;
       case "plan":
         // A plan-only answer already is the plan (stdout); otherwise it is shown as a status block.
-        if (e.route === "plan_only") break;
+        if (s.asAnswer) break;
         this.closeReasoning();
         this.line(dim(`plan from the planner (${e.route.replace("_", " ")}):`, err));
         for (const l of e.text.split("\n")) this.line(l);
@@ -166,9 +187,6 @@ export class TextRunOutput {
         break;
       case "error":
         this.line(`${red("error:", err)} ${e.message}`);
-        break;
-      case "turn_end":
-        if (TURN_END_STOPS.has(e.reason) && e.error) this.line(`${red("error:", err)} ${e.error}`);
         break;
     }
   }

@@ -138,7 +138,7 @@ export async function runChatApp(
   const replay = () => {
     for (const e of st.session.history()) {
       if (e.type === "turn_start") transcript.prompt(e.prompt);
-      else transcript.event(e);
+      transcript.event(e);
     }
   };
 

@@ -2,19 +2,16 @@
 // lines in, plain lines out, no escape sequences and no cursor movement. Same
 // engine, slash commands, approvals, queue and history as the full-screen chat.
 import { createInterface } from "node:readline";
-import type { EngineEvent } from "../../core/engine/types.ts";
+import { foldTranscript } from "../../core/protocol/fold.ts";
+import { LineEvents } from "./line-events.ts";
 import { errorMessage } from "../../core/errors.ts";
-import { callSummary, changeLines, decisionForLine, decisionText, plainPaint, savedWhere, type PendingApproval } from "./cards.ts";
-import { approvalBody } from "./approval.ts";
+import { decisionForLine, plainPaint } from "./cards.ts";
 import { cleanText, scrub } from "./sanitize.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
 import { steerNow } from "./steer.ts";
-import { goalEventLine } from "../../core/goal/format.ts";
-import { guardianLine } from "../../core/guardian/format.ts";
-import { subagentLine } from "../../core/agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
@@ -46,109 +43,14 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       // Already answered or gone.
     }
   };
-  let atLineStart = true;
-  let approvals: PendingApproval[] = [];
-  const running = new Map<string, { name: string; input: unknown }>();
-  const breakLine = () => {
-    if (!atLineStart) println();
-    atLineStart = true;
-  };
-  const onEvent = (raw: EngineEvent) => {
-    const e = scrub(raw);
-    switch (e.type) {
-      case "text_delta":
-        out(e.text);
-        atLineStart = e.text.endsWith("\n");
-        break;
-      case "assistant":
-        breakLine();
-        break;
-      case "tool_call":
-        breakLine();
-        running.set(e.callId, { name: e.name, input: e.input });
-        println(`* ${e.name} ${callSummary(e.name, e.input)}`);
-        break;
-      case "approval_request":
-        if (closed && !quit) {
-          println(`? ${e.summary}: refused (input has ended, nobody can answer)`);
-          return denyUnanswerable(e.callId);
-        }
-        breakLine();
-        approvals.push(e);
-        // The whole command or change, then the answers (a whole line each; "always" ones name their file).
-        for (const l of approvalBody(plainPaint, e, width())) println(l);
-        println(`? allow ${e.summary}: [y] once, [a] this session (rule ${e.suggestedRule}),${e.persistTo ? ` [p] always (adds ${e.persistTo.user.rule} to ${e.persistTo.user.path}), [project] always in this project (adds ${e.persistTo.project.rule} to ${e.persistTo.project.path}),` : ""} [n] deny`);
-        break;
-      case "approval_resolved": {
-        const saved = savedWhere(approvals.find((a) => a.callId === e.callId), e.decision);
-        approvals = approvals.filter((a) => a.callId !== e.callId);
-        println(`> ${decisionText[e.decision]}${saved ? ` (${saved})` : ""}`);
-        break;
-      }
-      case "tool_result": {
-        const r = running.get(e.callId);
-        running.delete(e.callId);
-        println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? `${e.name} done`) : e.output.split("\n")[0]}`);
-        if (e.ok && r) for (const l of changeLines(plainPaint, r.name, r.input, e.diff, width())) println(l);
-        break;
-      }
-      case "attempt_discarded":
-        breakLine();
-        println(`(that attempt failed: ${e.reason}; discard the partial answer above)`);
-        break;
-      case "retry":
-        breakLine();
-        println(`(retrying in ${Math.round(e.delayMs / 100) / 10}s, attempt ${e.attempt}: ${e.reason})`);
-        break;
-      case "waiting":
-        breakLine();
-        println(`(no reply from the model for ${e.seconds}s; retried at ${e.timeoutSeconds}s)`);
-        break;
-      case "warning":
-        breakLine();
-        println(`warning: ${e.message}`);
-        break;
-      case "guardian":
-        breakLine();
-        println(guardianLine(e));
-        break;
-      case "subagent":
-        breakLine();
-        println(subagentLine(e));
-        break;
-      case "plan":
-        if (e.route === "plan_only") break;
-        breakLine();
-        println(`plan from the planner (${e.route.replace("_", " ")}):\n${e.text}`);
-        break;
-      case "goal": {
-        const line = goalEventLine(e);
-        if (line) {
-          breakLine();
-          println(line);
-        }
-        break;
-      }
-      case "compaction":
-        println(`(compacted ${e.removedMessages} earlier messages)`);
-        break;
-      case "todo":
-        for (const i of e.items) println(`  [${i.status === "completed" ? "x" : i.status === "in_progress" ? ">" : " "}] ${i.content}`);
-        break;
-      case "turn_end":
-        breakLine();
-        approvals = [];
-        if (e.reason !== "done") println(`(turn ended: ${e.reason}${e.error ? ` - ${e.error}` : ""})`);
-        println(`[${statusFields(st, undefined).join(" | ")}]`);
-        break;
-      case "error":
-        breakLine();
-        println(`error: ${e.message}`);
-        break;
-      default:
-        break;
-    }
-  };
+  const ev = new LineEvents({
+    out,
+    width,
+    unanswerable: () => closed && !quit,
+    deny: denyUnanswerable,
+    status: () => statusFields(st, undefined).join(" | "),
+  });
+  const breakLine = () => ev.breakLine();
 
   const pick = async <T,>(title: string, items: PickItem<T>[]): Promise<T | undefined> => {
     println(title);
@@ -188,7 +90,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   };
   process.on("SIGINT", onSigint);
 
-  await st.attach(st.session, onEvent);
+  await st.attach(st.session, (e) => ev.onEvent(e));
   try {
     ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources());
   } catch (e) {
@@ -199,10 +101,10 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (process.stdin.isTTY) println("while a turn runs: a line steers it; /queue <message> waits for its end");
   for (const n of setup.notes) println(n);
   // A resumed conversation: its prompts and answers, plainly.
-  for (const e of scrub(st.session.history())) {
-    if (e.type === "turn_start") println(`> ${isGoalPrompt(e.prompt) ? goalPromptLine(e.prompt) : e.prompt}`);
-    else if (e.type === "assistant" && e.text.trim()) println(e.text.trimEnd());
-    else if (e.type === "tool_result") println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? e.name) : e.output.split("\n")[0]}`);
+  for (const b of foldTranscript(scrub(st.session.history())).blocks) {
+    if (b.kind === "prompt") println(`> ${isGoalPrompt(b.text) ? goalPromptLine(b.text) : b.text}`);
+    else if (b.kind === "answer" && b.text.trim()) println(b.text.trimEnd());
+    else if (b.kind === "tool" && b.output !== undefined) println(`  ${b.status === "ok" ? "ok" : "failed"}: ${b.status === "ok" ? (b.receipt ?? b.name) : b.output.split("\n")[0]}`);
   }
   if (setup.pickResume) await runSlash(ctx, "/resume");
 
@@ -235,7 +137,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     const l = await nextLine();
     if (l === undefined) break;
     const text = l.trim();
-    const pending = approvals[0];
+    const pending = ev.approvals[0];
     if (pending) {
       const d = decisionForLine(text);
       if (d && (pending.persistTo || (d !== "persist" && d !== "persist_project"))) {
@@ -291,7 +193,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (!quit) {
     // End of input (a pipe, Ctrl-D): let the running turn and the queue finish;
     // nobody is left to answer an approval, so those are refused.
-    for (const a of approvals.splice(0)) denyUnanswerable(a.callId);
+    for (const a of ev.approvals.splice(0)) denyUnanswerable(a.callId);
     while (turn) await turn;
   }
   process.off("SIGINT", onSigint);

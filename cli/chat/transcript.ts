@@ -3,6 +3,7 @@
 // running tools, the pending approval) is drawn by `live()` on every frame.
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { EngineEvent } from "../../core/engine/types.ts";
+import { emptyTranscript, fold, type Step, type ToolBlock } from "../../core/protocol/fold.ts";
 import { callSummary, cardLine, changeLines, decisionText, outputLines, savedWhere, type Paint, type PendingApproval } from "./cards.ts";
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
 import { cleanText, scrub } from "./sanitize.ts";
@@ -10,12 +11,6 @@ import { goalEventLine } from "../../core/goal/format.ts";
 import { guardianLine, guardianTone } from "../../core/guardian/format.ts";
 import { subagentLine, subagentTone } from "../../core/agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
-
-interface Running {
-  name: string;
-  input: unknown;
-  summary: string;
-}
 
 const WRITERS = new Set(["edit_file", "write_file", "multi_edit", "move_file"]);
 
@@ -30,9 +25,8 @@ const ENDINGS: Record<string, string> = {
 export class Transcript {
   private readonly md = new MarkdownStream();
   private reasoning = "";
-  /** This step's reasoning is already in the scrollback (flushed when its text began). */
-  private reasoningShown = false;
-  private readonly running = new Map<string, Running>();
+  /** The transcript so far (core/protocol/fold.ts): what is shown is rendered from its steps. */
+  readonly t = emptyTranscript();
   readonly approvals: PendingApproval[] = [];
   /** Full text of the last collapsed item (reasoning or tool output), for Ctrl-O. */
   private expandable: { title: string; text: string } | undefined;
@@ -60,28 +54,55 @@ export class Transcript {
 
   event(raw: EngineEvent): void {
     const e = scrub(raw);
+    const s = fold(this.t, e);
     const w = this.width();
-    switch (e.type) {
-      case "text_delta":
+    switch (s.op) {
+      case "text":
         this.notes = [];
         this.flushReasoning();
-        this.commitLines(this.md.push(e.text, w));
+        this.commitLines(this.md.push(s.text, w));
         break;
-      case "reasoning_delta":
-        this.reasoning += e.text;
+      case "reasoning":
+        this.reasoning += s.text;
         break;
-      case "assistant":
-        // The step's full reasoning only when none of it was shown while streaming.
-        this.flushReasoning(this.reasoningShown ? undefined : e.reasoning);
-        this.reasoningShown = false;
-        this.commitLines(this.md.started || this.mdPending() ? this.md.finish(w) : renderMarkdown(e.text, w));
+      case "answer":
+        // The step's full reasoning only when none of it was streamed (shown once).
+        this.flushReasoning(s.reasoning);
+        this.commitLines(this.md.started || this.mdPending() ? this.md.finish(w) : renderMarkdown(s.text, w));
         this.md.reset();
         break;
-      case "tool_call": {
+      case "discard":
+        this.discardAttempt();
+        break;
+      case "tool":
+        this.tool(s.block, s.event, w);
+        break;
+      case "notice":
+        this.notice(s, w);
+        break;
+      case "end": {
+        const b = s.block;
         this.flushStream();
-        this.running.set(e.callId, { name: e.name, input: e.input, summary: callSummary(e.name, e.input) });
+        this.approvals.length = 0;
+        this.notes = [];
+        if (b.reason === "cancelled") this.commit([this.p.yellow("cancelled")]);
+        else if (b.reason === "max_steps") this.commit([this.p.yellow("stopped: the turn reached [agent] max_steps; say \"continue\" to go on")]);
+        else if (b.reason === "denied") this.commit([this.p.yellow("stopped: a permission was refused")]);
+        else if (b.reason in ENDINGS) this.commit([this.p.yellow(ENDINGS[b.reason]!)]);
+        else if (b.reason !== "done") this.commit([this.p.red(`turn ended: ${b.reason}${b.error ? ` — ${b.error}` : ""}`)]);
         break;
       }
+      default:
+        // turn_start is echoed by prompt(); session, usage and events from a newer engine show nothing here.
+        break;
+    }
+  }
+
+  private tool(b: ToolBlock, e: Extract<Step, { op: "tool" }>["event"], w: number): void {
+    switch (e.type) {
+      case "tool_call":
+        this.flushStream();
+        break;
       case "approval_request":
         this.approvals.push(e);
         break;
@@ -94,27 +115,28 @@ export class Transcript {
         break;
       }
       case "tool_result": {
-        const r = this.running.get(e.callId) ?? { name: e.name, input: undefined, summary: "" };
-        this.running.delete(e.callId);
-        const lines = [cardLine(this.p, e.ok ? "ok" : "failed", r.name, r.summary, e.ok ? e.receipt : e.output.split("\n")[0], w)];
-        if (e.ok && (WRITERS.has(r.name) || e.diff?.length)) lines.push(...changeLines(this.p, r.name, r.input, e.diff, w));
+        const summary = b.input === undefined ? "" : callSummary(b.name, b.input);
+        const lines = [cardLine(this.p, e.ok ? "ok" : "failed", b.name, summary, e.ok ? e.receipt : e.output.split("\n")[0], w)];
+        if (e.ok && (WRITERS.has(b.name) || e.diff?.length)) lines.push(...changeLines(this.p, b.name, b.input, e.diff, w));
         if (!e.ok) lines.push(...outputLines(this.p, e.output.split("\n").slice(1).join("\n"), w, 4).filter((l) => l.trim()));
-        if (e.output.trim()) this.expandable = { title: `${r.name} ${r.summary}`, text: e.output };
+        if (e.output.trim()) this.expandable = { title: `${b.name} ${summary}`, text: e.output };
         this.commit(lines);
         break;
       }
+    }
+  }
+
+  private notice(s: Extract<Step, { op: "notice" }>, w: number): void {
+    const e = s.block.event;
+    switch (e.type) {
       case "todo":
         this.commit(e.items.map((i) => this.p.dim(`  ${i.status === "completed" ? "☑" : i.status === "in_progress" ? "▸" : "☐"} ${i.content}`)));
         break;
       case "compaction":
         this.info([this.p.dim(`compacted ${e.removedMessages} earlier messages into a summary`)]);
         break;
-      case "attempt_discarded":
-        this.discardAttempt();
-        break;
       case "retry":
-        // Older engines send only `retry`: its deltas go the same way.
-        this.discardAttempt();
+        if (s.dropped) this.discardAttempt();
         this.notes = [this.p.yellow(`retrying in ${Math.round(e.delayMs / 100) / 10}s (attempt ${e.attempt}): ${e.reason}`)];
         break;
       case "waiting":
@@ -145,33 +167,13 @@ export class Transcript {
         this.commit([(subagentTone(e) === "warn" ? this.p.yellow : this.p.dim)(subagentLine(e))]);
         break;
       case "plan":
-        // A plan-only answer already is the plan.
-        if (e.route === "plan_only") break;
+        if (s.asAnswer) break;
         this.flushStream();
         this.commit([this.p.dim(`plan from the planner (${e.route.replace("_", " ")}):`), ...e.text.split("\n")]);
-        break;
-      case "turn_end":
-        this.flushStream();
-        this.reasoningShown = false;
-        this.running.clear();
-        this.approvals.length = 0;
-        this.notes = [];
-        if (e.reason === "cancelled") this.commit([this.p.yellow("cancelled")]);
-        else if (e.reason === "max_steps") this.commit([this.p.yellow("stopped: the turn reached [agent] max_steps; say \"continue\" to go on")]);
-        else if (e.reason === "denied") this.commit([this.p.yellow("stopped: a permission was refused")]);
-        else if (e.reason in ENDINGS) this.commit([this.p.yellow(ENDINGS[e.reason]!)]);
-        else if (e.reason !== "done") this.commit([this.p.red(`turn ended: ${e.reason}${e.error ? ` — ${e.error}` : ""}`)]);
         break;
       case "error":
         this.flushStream();
         this.commit([`${this.p.red("error:")} ${e.message}`]);
-        break;
-      case "turn_start":
-      case "session":
-      case "usage":
-        break;
-      default:
-        // Events from a newer engine are shown by nothing here, never fatal.
         break;
     }
   }
@@ -181,7 +183,6 @@ export class Transcript {
     const committed = this.md.started;
     this.md.reset();
     this.reasoning = "";
-    this.reasoningShown = false;
     if (committed) this.commit([this.p.yellow("↺ the partial answer above is discarded (that attempt failed)")]);
   }
 
@@ -197,7 +198,6 @@ export class Transcript {
     const text = (final ?? this.reasoning).trim();
     this.reasoning = "";
     if (!text) return;
-    this.reasoningShown = true;
     this.expandable = { title: "reasoning", text };
     const first = text.split("\n")[0]!;
     this.commit([truncateToWidth(this.p.dim(`∴ ${first}${text.includes("\n") ? " …" : ""}  (${text.length} chars · Ctrl-O shows it)`), this.width(), "…")]);
@@ -222,9 +222,10 @@ export class Transcript {
       out.push(...lines.map((l) => truncateToWidth(this.p.dim(`∴ ${l}`), width, "…")));
     }
     out.push(...this.md.tail(width));
-    for (const r of this.running.values()) {
-      if (this.approvals.some((a) => a.name === r.name && callSummary(a.name, a.input) === r.summary)) continue;
-      out.push(cardLine(this.p, "running", r.name, r.summary, undefined, width));
+    for (const r of this.t.running.values()) {
+      const summary = callSummary(r.name, r.input);
+      if (this.approvals.some((a) => a.name === r.name && callSummary(a.name, a.input) === summary)) continue;
+      out.push(cardLine(this.p, "running", r.name, summary, undefined, width));
     }
     out.push(...this.notes);
     return out;

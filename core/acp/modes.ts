@@ -72,7 +72,7 @@ export function modelState(model: string, models: ModelInfo[]) {
 
 /** Slash commands this agent answers itself (a client sends them back as prompt text). */
 export const AVAILABLE_COMMANDS: acp.AvailableCommand[] = [
-  { name: "mode", description: "Switch the permission mode", input: { hint: "ask | auto | plan | read-only" } },
+  { name: "mode", description: "Switch the permission mode", input: { hint: SELECTABLE_MODES.join(" | ") } },
   { name: "model", description: "Continue this conversation on another model", input: { hint: "provider entry name" } },
   { name: GOAL_COMMAND.name, description: GOAL_COMMAND.description, input: { hint: GOAL_COMMAND.argumentHint } },
   // The rest of what the shared dispatcher runs here (core/host/commands); /compact and /mcp come with the catalog.

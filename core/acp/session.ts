@@ -19,6 +19,7 @@ import { goalControl, goalControlOf, goalPromptArg, runAcpGoal, type GoalControl
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
 import { RelayedCalls } from "./relayed.ts";
 import { SessionHost } from "../host/session-host.ts";
+import { SELECTABLE_MODES } from "../protocol/modes.ts";
 
 /** What a session needs from the connection. */
 export interface ClientPort {
@@ -220,7 +221,7 @@ export class AcpSession {
   }
 
   async setMode(modeId: string, field = "modeId"): Promise<void> {
-    if (!modeSelectable(this.mode, modeId)) throw RequestError.invalidParams({ field }, `${field}: unknown mode ${JSON.stringify(modeId)} (ask, auto, plan, read-only)`);
+    if (!modeSelectable(this.mode, modeId)) throw RequestError.invalidParams({ field }, `${field}: unknown mode ${JSON.stringify(modeId)} (${SELECTABLE_MODES.join(", ")})`);
     this.host.setMode(modeId);
     this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId });
     this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });

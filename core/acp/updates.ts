@@ -7,6 +7,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { proposedDiffs } from "../engine/diff.ts";
 import type { EngineEvent, TodoItem, TurnEndReason } from "../engine/types.ts";
 import { builtinTools } from "../tools/builtin/index.ts";
+import { emptyTranscript, fold, type NoticeEvent } from "../protocol/fold.ts";
 import { goalEventLine } from "../goal/format.ts";
 import { guardianLine } from "../guardian/format.ts";
 import { subagentLine } from "../agents/events.ts";
@@ -155,49 +156,62 @@ export class UpdateTranslator {
     };
   }
 
+  /** The live session's transcript (core/protocol/fold.ts): updates are rendered from its steps. */
+  readonly t = emptyTranscript();
+
   /** One live engine event; [] when it has no ACP counterpart. */
   live(e: EngineEvent): Update[] {
-    switch (e.type) {
-      case "text_delta":
-        return [{ sessionUpdate: "agent_message_chunk", content: text(e.text) }];
-      case "reasoning_delta":
-        return [{ sessionUpdate: "agent_thought_chunk", content: text(e.text) }];
-      case "tool_call":
-        return [this.toolCall(e.callId, e.name, e.input)];
-      case "approval_resolved":
-        return e.decision === "deny" ? [] : [{ sessionUpdate: "tool_call_update", toolCallId: e.callId, status: "in_progress" }];
-      case "tool_result":
-        return [this.toolResult(e.callId, e.name, e.ok, e.output, e.receipt)];
-      case "todo":
-        return [planOf(e.items)];
-      case "turn_start":
+    const s = fold(this.t, e);
+    if (e.type === "usage") {
+      // What the context holds now: the last step's prompt and answer.
+      const used = e.turn.inputTokens - this.turnSoFar.inputTokens + (e.turn.outputTokens - this.turnSoFar.outputTokens);
+      this.turnSoFar = { inputTokens: e.turn.inputTokens, outputTokens: e.turn.outputTokens };
+      return [usageUpdate(e, Math.max(0, used), this.contextWindow())];
+    }
+    switch (s.op) {
+      case "text":
+        return [{ sessionUpdate: "agent_message_chunk", content: text(s.text) }];
+      case "reasoning":
+        return [{ sessionUpdate: "agent_thought_chunk", content: text(s.text) }];
+      case "prompt":
         this.turnSoFar = { inputTokens: 0, outputTokens: 0 };
         return [];
-      case "usage": {
-        // What the context holds now: the last step's prompt and answer.
-        const used = e.turn.inputTokens - this.turnSoFar.inputTokens + (e.turn.outputTokens - this.turnSoFar.outputTokens);
-        this.turnSoFar = { inputTokens: e.turn.inputTokens, outputTokens: e.turn.outputTokens };
-        return [usageUpdate(e, Math.max(0, used), this.contextWindow())];
-      }
-      case "attempt_discarded":
-        // A cancelled step's text stays the (cut short) answer; nothing to take back.
-        if (/cancel/i.test(e.reason)) return [];
-        // ACP cannot take back streamed chunks: say so in the thought stream.
-        return [{ sessionUpdate: "agent_thought_chunk", content: text(`\n[the model's reply broke off (${e.reason}); what streamed above is discarded and the step is retried]\n`) }];
-      case "continuation":
+      case "tool": {
+        const t = s.event;
+        if (t.type === "tool_call") return [this.toolCall(t.callId, t.name, t.input)];
+        if (t.type === "approval_resolved") return t.decision === "deny" ? [] : [{ sessionUpdate: "tool_call_update", toolCallId: t.callId, status: "in_progress" }];
+        if (t.type === "tool_result") return [this.toolResult(t.callId, t.name, t.ok, t.output, t.receipt)];
         return [];
+      }
+      case "discard":
+        // A cancelled step's text stays the (cut short) answer; nothing to take back.
+        if (/cancel/i.test(s.event.reason)) return [];
+        // ACP cannot take back streamed chunks: say so in the thought stream.
+        return [{ sessionUpdate: "agent_thought_chunk", content: text(`\n[the model's reply broke off (${s.event.reason}); what streamed above is discarded and the step is retried]\n`) }];
+      case "notice":
+        return this.notice(s.block.event, false);
+      default:
+        return [];
+    }
+  }
+
+  private notice(e: NoticeEvent, replaying: boolean): Update[] {
+    switch (e.type) {
+      case "todo":
+        return [planOf(e.items)];
       case "warning":
-        return [{ sessionUpdate: "agent_thought_chunk", content: text(`[warning] ${e.message}\n`) }];
+        return replaying ? [] : [{ sessionUpdate: "agent_thought_chunk", content: text(`[warning] ${e.message}\n`) }];
       case "goal":
         return goalUpdate(e);
       case "plan":
-        return plannerUpdate(e, false);
+        return plannerUpdate(e, replaying);
       case "guardian":
         return [guardianUpdate(e)];
       case "subagent":
         // Live only (never in history): the child's steps, in the thought stream.
-        return [{ sessionUpdate: "agent_thought_chunk", content: text(`\n[${subagentLine(e).trim()}]\n`) }];
+        return replaying ? [] : [{ sessionUpdate: "agent_thought_chunk", content: text(`\n[${subagentLine(e).trim()}]\n`) }];
       default:
+        // continuation, retry, waiting, compaction, error: ACP shows them otherwise (or not).
         return [];
     }
   }
@@ -205,32 +219,23 @@ export class UpdateTranslator {
   /** A stored conversation (EngineSession.history()) as the updates a client replays. */
   replay(history: EngineEvent[]): Update[] {
     const out: Update[] = [];
+    const t = emptyTranscript();
     for (const e of history) {
-      switch (e.type) {
-        case "turn_start":
-          out.push({ sessionUpdate: "user_message_chunk", content: text(isGoalPrompt(e.prompt) ? goalPromptLine(e.prompt) : e.prompt) });
+      const s = fold(t, e);
+      switch (s.op) {
+        case "prompt":
+          out.push({ sessionUpdate: "user_message_chunk", content: text(isGoalPrompt(s.block.text) ? goalPromptLine(s.block.text) : s.block.text) });
           break;
-        case "goal":
-          out.push(...goalUpdate(e));
+        case "notice":
+          out.push(...this.notice(s.block.event, true));
           break;
-        case "plan":
-          out.push(...plannerUpdate(e, true));
+        case "answer":
+          if (s.reasoning) out.push({ sessionUpdate: "agent_thought_chunk", content: text(s.reasoning) });
+          if (s.text) out.push({ sessionUpdate: "agent_message_chunk", content: text(s.text) });
           break;
-        case "guardian":
-          out.push(guardianUpdate(e));
-          break;
-        case "assistant":
-          if (e.reasoning) out.push({ sessionUpdate: "agent_thought_chunk", content: text(e.reasoning) });
-          if (e.text) out.push({ sessionUpdate: "agent_message_chunk", content: text(e.text) });
-          break;
-        case "tool_call":
-          out.push(this.toolCall(e.callId, e.name, e.input, "pending", true));
-          break;
-        case "tool_result":
-          out.push(this.toolResult(e.callId, e.name, e.ok, e.output, e.receipt));
-          break;
-        case "todo":
-          out.push(planOf(e.items));
+        case "tool":
+          if (s.event.type === "tool_call") out.push(this.toolCall(s.event.callId, s.event.name, s.event.input, "pending", true));
+          else if (s.event.type === "tool_result") out.push(this.toolResult(s.event.callId, s.event.name, s.event.ok, s.event.output, s.event.receipt));
           break;
         default:
           break;

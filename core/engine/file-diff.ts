@@ -11,27 +11,8 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { structuredPatch } from "diff";
 import { expandTilde } from "../home.ts";
 
-export interface DiffHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  /** Each line starts with " ", "-" or "+". */
-  lines: string[];
-}
-
-export interface FileDiff {
-  /** Workspace-relative when inside the workspace, else absolute. */
-  path: string;
-  /** Where a moved file came from. */
-  from?: string;
-  kind: "add" | "modify" | "delete" | "move";
-  added: number;
-  removed: number;
-  hunks: DiffHunk[];
-  /** Hunks were cut at MAX_LINES, or the file was too big or binary to diff. */
-  truncated?: boolean;
-}
+import type { DiffHunk, FileDiff } from "../protocol/events.ts";
+export type { DiffHunk, FileDiff } from "../protocol/events.ts";
 
 /** Largest file diffed. */
 const MAX_FILE = 1024 * 1024;

@@ -4,13 +4,8 @@ import type { PersistedEdit } from "../permissions/persist.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import type { PermissionMode, PersistTargets } from "./types.ts";
 
-export interface PermissionDecision {
-  action: "allow" | "ask" | "deny";
-  reason: string;
-  suggestedRule: string;
-  /** A "deny" only because a headless run cannot ask. */
-  headlessAsk?: boolean;
-}
+import type { PermissionDecision } from "../protocol/modes.ts";
+export type { PermissionDecision } from "../protocol/modes.ts";
 
 /** What the loop needs from the permission policy (core/permissions implements it). */
 export interface PermissionGate {

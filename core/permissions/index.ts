@@ -31,17 +31,8 @@ export { parseRule, type Rule } from "./rules.ts";
 export { persistRule } from "./persist.ts";
 export { suggestBashRule } from "./suggest.ts";
 
-export type PermissionAction = "allow" | "ask" | "deny";
-
-export interface PermissionDecision {
-  action: PermissionAction;
-  /** One user-facing sentence: why. */
-  reason: string;
-  /** The rule an "allow for this session / always" answer would store. */
-  suggestedRule: string;
-  /** A "deny" only because a headless run cannot ask (a PreToolUse hook's approval may stand in for the human). */
-  headlessAsk?: boolean;
-}
+import type { PermissionAction, PermissionDecision } from "../protocol/modes.ts";
+export type { PermissionAction, PermissionDecision } from "../protocol/modes.ts";
 
 export interface PermissionsOptions {
   mode: PermissionMode;

@@ -15,6 +15,7 @@ import { lineOfKey } from "./locate.ts";
 import { agentLimits } from "../agents/config.ts";
 import { bashOutputLimit, bashTimeoutCap, guardianTimeoutSeconds, maxOutputTokensOf, maxStepsOf } from "../config/limits.ts";
 import { goalSettings } from "../goal/config.ts";
+import { modeRank } from "../protocol/modes.ts";
 
 type Table = Record<string, unknown>;
 
@@ -46,8 +47,6 @@ export interface RestrictInput {
 export const UNTRUSTED = "workspace not trusted (reasonix trust)";
 const userConfigOf = (ctx: RestrictInput) => ctx.userConfig ?? homePaths().config;
 
-/** Strictness order of permission modes, most restrictive first. */
-const MODE_RANK: Record<string, number> = { "read-only": 0, plan: 1, ask: 2, auto: 3, yolo: 4 };
 
 type Verdict = { keep: true; value?: unknown; dropped?: { key: string; value: unknown; reason: string }[] } | { keep: false; reason?: string; trustable?: boolean };
 type Rule = (value: unknown, ctx: RestrictInput, userValue: unknown) => Verdict;
@@ -141,7 +140,7 @@ const rules: Record<string, Rule> = {
     return common.length > 0 ? { keep: true, value: common } : { keep: false, reason: "it shares no tool with the user's tools.enabled", trustable: false };
   },
   "permissions.mode": (v, ctx, u) =>
-    ctx.trusted || (MODE_RANK[String(v)] ?? 9) <= (MODE_RANK[String(u ?? "ask")] ?? 2) ? keep : untrusted,
+    ctx.trusted || (modeRank(v) ?? 9) <= (modeRank(u ?? "ask") ?? modeRank("ask")!) ? keep : untrusted,
   "permissions.allow": trustedOnly,
   "permissions.ask": always,
   "permissions.deny": always,

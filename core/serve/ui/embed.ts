@@ -53,7 +53,8 @@ function bundleJs(key: string): string {
 export function embedUi(): UiBundle {
   const read = (name: string) => readFileSync(join(DIR, name), "utf8");
   const src = createHash("sha256");
-  for (const f of files(join(DIR, "src"))) src.update(f).update("\0").update(readFileSync(f)).update("\0");
+  // The app and core/protocol (the events and the transcript fold it imports): a change to either bundles again.
+  for (const f of [...files(join(DIR, "src")), ...files(join(ROOT, "core", "protocol"))]) src.update(f).update("\0").update(readFileSync(f)).update("\0");
   for (const dep of ["preact", "marked", "highlight.js"]) src.update(readFileSync(join(ROOT, "node_modules", dep, "package.json")));
   src.update(Bun.version);
   const js = bundleJs(src.digest("hex").slice(0, 24));

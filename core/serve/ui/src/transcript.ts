@@ -1,12 +1,12 @@
-// The open session as the UI shows it, built from the engine's events
-// (core/engine/types.ts). Pure: no DOM, so it is unit-tested on its own.
+// The open session as the UI shows it, rendered from the folded transcript
+// (core/protocol/fold.ts). Pure: no DOM, so it is unit-tested on its own.
 // Items are mutated in place and their `v` bumped, so components can skip
 // everything that did not change.
 
-// The engine's diff shapes, as they arrive on the wire (type-only: nothing of the engine is bundled).
-import type { DiffHunk, FileDiff } from "../../../engine/file-diff.ts";
+// The engine's events and diff shapes, as they arrive on the wire; the fold is the one every front end renders from.
+import type { DiffHunk, EngineEvent, FileDiff, GoalView } from "../../../protocol/events.ts";
 export type { DiffHunk, FileDiff };
-import type { EngineEvent, GoalView } from "../../../engine/types.ts";
+import { emptyTranscript, fold, type AnswerBlock, type Block, type Step, type ToolBlock, type Transcript } from "../../../protocol/fold.ts";
 import { goalEventLine } from "../../../goal/format.ts";
 import { guardianLine, guardianTone } from "../../../guardian/format.ts";
 import { subagentLine, subagentTone } from "../../../agents/events.ts";
@@ -60,8 +60,9 @@ export interface View {
   model?: string;
   /** Files changed in this session, newest diff last. */
   changed: Map<string, FileDiff[]>;
-  /** Answer blocks the current model attempt streamed into (a notice in between splits them). */
-  attempt: Set<Item>;
+  /** The folded transcript (core/protocol/fold.ts) the items are rendered from, and each block's item. */
+  t: Transcript;
+  shown: Map<Block, Item>;
   /** Bumped when `changed` gains a diff. */
   filesV: number;
   /** Bumped on every change. */
@@ -70,38 +71,11 @@ export interface View {
   goal?: GoalView;
 }
 
-export const emptyView = (): View => ({ items: [], todos: [], usage: null, thinking: false, turnOpen: false, changed: new Map(), attempt: new Set(), filesV: 0, v: 0 });
-
-function drop(view: View, gone: Set<Item>): void {
-  if (gone.size) view.items = view.items.filter((i) => !gone.has(i));
-}
+export const emptyView = (): View => ({ items: [], todos: [], usage: null, thinking: false, turnOpen: false, changed: new Map(), t: emptyTranscript(), shown: new Map(), filesV: 0, v: 0 });
 
 type Ev = Record<string, any>;
 let keys = 0;
 const key = (p: string) => `${p}${++keys}`;
-
-function streaming(view: View): Extract<Item, { kind: "assistant" }> | undefined {
-  const last = view.items[view.items.length - 1];
-  return last?.kind === "assistant" && last.streaming ? last : undefined;
-}
-
-function openAssistant(view: View): Extract<Item, { kind: "assistant" }> {
-  const cur = streaming(view);
-  if (cur) return cur;
-  const a = { kind: "assistant" as const, key: key("a"), v: 0, text: "", reasoning: "", streaming: true };
-  view.items.push(a);
-  return a;
-}
-
-function tool(view: View, callId: string, name: string, input: unknown): Extract<Item, { kind: "tool" }> {
-  for (let i = view.items.length - 1; i >= 0; i--) {
-    const it = view.items[i]!;
-    if (it.kind === "tool" && it.callId === callId) return it;
-  }
-  const t = { kind: "tool" as const, key: key("t"), v: 0, callId, name, input, status: "running" as ToolStatus };
-  view.items.push(t);
-  return t;
-}
 
 function system(view: View, text: string, tone: "info" | "warn" | "error", keyFor?: string): void {
   view.items.push({ kind: "system", key: key("s"), v: 0, text, tone, ...(keyFor ? { keyFor } : {}) });
@@ -122,173 +96,153 @@ function addChanged(view: View, diffs: FileDiff[] | undefined): void {
   }
 }
 
+/** The answer block as shown: created where it first appears, dropped when the fold dropped it. */
+function showAnswer(view: View, b: AnswerBlock): void {
+  let a = view.shown.get(b) as Extract<Item, { kind: "assistant" }> | undefined;
+  const gone = !view.t.blocks.includes(b) || (!b.text && !b.reasoning && !b.streaming);
+  if (gone) {
+    if (a) view.items = view.items.filter((i) => i !== a);
+    view.shown.delete(b);
+    return;
+  }
+  if (!a) {
+    a = { kind: "assistant", key: key("a"), v: 0, text: "", reasoning: "", streaming: true };
+    view.items.push(a);
+    view.shown.set(b, a);
+  }
+  a.text = b.text;
+  a.reasoning = b.reasoning;
+  a.streaming = b.streaming;
+  a.v++;
+}
+
+const STATUS: Record<ToolBlock["status"], ToolStatus> = { running: "running", ask: "ask", allowed: "allowed", denied: "denied", ok: "ok", failed: "err" };
+
+function showTool(view: View, b: ToolBlock, ev: Ev): void {
+  let t = view.shown.get(b) as Extract<Item, { kind: "tool" }> | undefined;
+  if (!t) {
+    t = { kind: "tool", key: key("t"), v: 0, callId: b.callId, name: b.name, input: b.input, status: "running" };
+    view.items.push(t);
+    view.shown.set(b, t);
+  }
+  t.name = b.name;
+  t.input = b.input;
+  t.status = STATUS[b.status];
+  if (b.decision) t.decision = b.decision;
+  if (ev.type === "approval_request") t.request = { summary: String(ev.summary ?? ev.name), suggestedRule: String(ev.suggestedRule ?? ""), ...(ev.diff ? { diff: ev.diff } : {}), ...(persistTo(ev.persistTo) ? { persistTo: ev.persistTo } : {}) };
+  if (ev.type === "tool_result") {
+    t.output = String(ev.output ?? "");
+    if (ev.receipt) t.receipt = String(ev.receipt);
+    if (ev.diff) {
+      t.diff = ev.diff;
+      addChanged(view, ev.diff);
+    }
+  }
+  t.v++;
+  view.thinking = ev.type === "approval_resolved" ? ev.decision !== "deny" : ev.type === "tool_result" ? view.turnOpen : false;
+}
+
+function showNotice(view: View, s: Extract<Step, { op: "notice" }>): void {
+  const ev = s.block.event;
+  if (s.dropped?.block) showAnswer(view, s.dropped.block);
+  switch (ev.type) {
+    case "compaction":
+      return system(view, `Context compacted: ${ev.removedMessages} messages summarised.`, "info");
+    case "waiting":
+      return system(view, `Waiting for the model: nothing received for ${Math.round(ev.seconds)} s (gives up at ${ev.timeoutSeconds} s, ${ev.setting}).`, "warn");
+    case "retry":
+      return system(view, `Provider retry ${ev.attempt} in ${Math.round(ev.delayMs / 1000)}s: ${ev.reason}`, "warn");
+    case "todo":
+      view.todos = ev.items ?? [];
+      return;
+    case "goal": {
+      view.goal = ev.goal as GoalView;
+      const line = goalEventLine(ev);
+      if (line) system(view, line, ev.change === "paused" || ev.change === "blocked" ? "warn" : "info");
+      return;
+    }
+    case "warning":
+      return system(view, `Warning: ${ev.message}`, "warn");
+    case "guardian":
+      return system(view, guardianLine(ev), guardianTone(ev));
+    case "subagent":
+      return system(view, subagentLine(ev), subagentTone(ev));
+    case "plan":
+      // The planner's plan (Markdown), shown like an answer; a plan-only answer already is the plan.
+      if (!s.asAnswer) view.items.push({ kind: "assistant", key: key("p"), v: 0, text: String(ev.text ?? ""), reasoning: "", streaming: false });
+      return;
+    case "error": {
+      const msg = String(ev.message ?? "");
+      return system(view, `Error: ${msg}`, "error", missingKeyProvider(msg));
+    }
+  }
+}
+
 /** Fold one engine event into the view. */
 export function apply(view: View, ev: Ev): void {
   view.v++;
-  switch (ev.type) {
-    case "session":
-      view.model = ev.model;
-      break;
-    case "turn_start":
+  const s = fold(view.t, ev as EngineEvent);
+  switch (s.op) {
+    case "prompt": {
       // A goal turn's long instructions stand as one line.
-      view.items.push({ kind: "user", key: key("u"), v: 0, turn: ev.turn, text: isGoalPrompt(String(ev.prompt ?? "")) ? goalPromptLine(String(ev.prompt)) : String(ev.prompt ?? "") });
+      const text = String(s.block.text ?? "");
+      view.items.push({ kind: "user", key: key("u"), v: 0, turn: s.block.turn, text: isGoalPrompt(text) ? goalPromptLine(text) : text });
       view.turnOpen = true;
       view.thinking = true;
       break;
-    case "reasoning_delta": {
-      const a = openAssistant(view);
-      view.attempt.add(a);
-      a.reasoning += ev.text;
-      a.v++;
+    }
+    case "text":
+    case "reasoning":
+      showAnswer(view, s.block);
       view.thinking = false;
       break;
-    }
-    case "text_delta": {
-      const a = openAssistant(view);
-      view.attempt.add(a);
-      a.text += ev.text;
-      a.v++;
-      view.thinking = false;
-      break;
-    }
-    case "assistant": {
-      const a = streaming(view);
-      // The attempt's text may be split by a notice: the last block takes the whole answer.
-      view.attempt.delete(a as Item);
-      drop(view, view.attempt);
-      view.attempt.clear();
-      const text = String(ev.text ?? "");
-      const reasoning = String(ev.reasoning ?? a?.reasoning ?? "");
-      if (a) {
-        a.text = text;
-        a.reasoning = reasoning;
-        a.streaming = false;
-        a.v++;
-        if (!text && !reasoning) view.items.pop();
-      } else if (text || reasoning) {
-        view.items.push({ kind: "assistant", key: key("a"), v: 0, text, reasoning, streaming: false });
-      }
+    case "answer":
+      showAnswer(view, s.block);
       view.thinking = view.turnOpen;
       break;
-    }
-    case "attempt_discarded": {
-      // The failed attempt's streamed text and reasoning are void: drop every block it streamed into.
-      drop(view, view.attempt);
-      view.attempt.clear();
+    case "discard":
+      // The failed attempt's streamed text and reasoning are void.
+      if (s.dropped.block) showAnswer(view, s.dropped.block);
       break;
-    }
-    case "tool_call": {
-      const t = tool(view, ev.callId, ev.name, ev.input);
-      t.v++;
-      view.thinking = false;
+    case "tool":
+      showTool(view, s.block, ev);
       break;
-    }
-    case "approval_request": {
-      const t = tool(view, ev.callId, ev.name, ev.input);
-      t.status = "ask";
-      t.request = { summary: String(ev.summary ?? ev.name), suggestedRule: String(ev.suggestedRule ?? ""), ...(ev.diff ? { diff: ev.diff } : {}), ...(persistTo(ev.persistTo) ? { persistTo: ev.persistTo } : {}) };
-      t.v++;
-      view.thinking = false;
+    case "notice":
+      showNotice(view, s);
       break;
-    }
-    case "approval_resolved": {
-      const t = tool(view, ev.callId, "", undefined);
-      t.status = ev.decision === "deny" ? "denied" : "allowed";
-      t.decision = ev.decision;
-      t.v++;
-      view.thinking = ev.decision !== "deny";
-      break;
-    }
-    case "tool_result": {
-      const t = tool(view, ev.callId, ev.name, undefined);
-      if (!t.name) t.name = ev.name;
-      t.status = ev.ok ? "ok" : t.status === "denied" ? "denied" : "err";
-      t.output = String(ev.output ?? "");
-      if (ev.receipt) t.receipt = String(ev.receipt);
-      if (ev.diff) {
-        t.diff = ev.diff;
-        addChanged(view, ev.diff);
-      }
-      t.v++;
-      view.thinking = view.turnOpen;
-      break;
-    }
-    case "todo":
-      view.todos = ev.items ?? [];
-      break;
-    case "usage": {
-      const t = ev.total ?? {};
-      const turn = ev.turn ?? {};
-      view.usage = {
-        inputTokens: t.inputTokens ?? 0,
-        outputTokens: t.outputTokens ?? 0,
-        cacheHitPercent: ev.cacheHitPercent ?? 0,
-        ...(ev.cost ? { cost: ev.cost } : {}),
-        lastPrompt: (turn.inputTokens ?? 0) + (turn.outputTokens ?? 0),
-      };
-      break;
-    }
-    case "compaction":
-      system(view, `Context compacted: ${ev.removedMessages} messages summarised.`, "info");
-      break;
-    case "waiting":
-      system(view, `Waiting for the model: nothing received for ${Math.round(ev.seconds)} s (gives up at ${ev.timeoutSeconds} s, ${ev.setting}).`, "warn");
-      break;
-    case "retry":
-      system(view, `Provider retry ${ev.attempt} in ${Math.round(ev.delayMs / 1000)}s: ${ev.reason}`, "warn");
-      break;
-    case "continuation":
-      break;
-    case "turn_end": {
-      const a = streaming(view);
-      if (a) {
-        a.streaming = false;
-        a.v++;
+    case "end": {
+      for (const [b, item] of view.shown) {
+        if (b.kind === "answer" && item.kind === "assistant" && item.streaming) {
+          item.streaming = false;
+          item.v++;
+        }
       }
       view.turnOpen = false;
       view.thinking = false;
-      const last = view.items[view.items.length - 1];
-      // The error event before this turn_end already said it.
-      const said = (msg: string) => last?.kind === "system" && last.text.includes(msg);
-      if (ev.reason === "cancelled") system(view, "Cancelled.", "warn");
-      else if (ev.reason === "max_steps") system(view, "Stopped: step limit reached.", "warn");
-      else if (ev.reason === "denied") system(view, "Stopped: permission denied.", "warn");
-      else if (ev.reason === "error") {
-        const msg = String(ev.error ?? "turn failed");
-        if (!said(msg)) system(view, `Error: ${msg}`, "error", missingKeyProvider(msg));
-      } else if (ev.reason !== "done") system(view, `Stopped (${ev.reason}): ${ev.error ?? ""}`, "error");
-      break;
-    }
-    case "goal": {
-      view.goal = ev.goal as GoalView;
-      const line = goalEventLine(ev as Extract<EngineEvent, { type: "goal" }>);
-      if (line) system(view, line, ev.change === "paused" || ev.change === "blocked" ? "warn" : "info");
-      break;
-    }
-    case "warning":
-      system(view, `Warning: ${ev.message}`, "warn");
-      break;
-    case "guardian": {
-      const g = ev as Extract<EngineEvent, { type: "guardian" }>;
-      system(view, guardianLine(g), guardianTone(g));
-      break;
-    }
-    case "subagent": {
-      const a = ev as Extract<EngineEvent, { type: "subagent" }>;
-      system(view, subagentLine(a), subagentTone(a));
-      break;
-    }
-    case "plan":
-      // The planner's plan (Markdown), shown like an answer; a plan-only answer already is the plan.
-      if (ev.route !== "plan_only") view.items.push({ kind: "assistant", key: key("p"), v: 0, text: String(ev.text ?? ""), reasoning: "", streaming: false });
-      break;
-    case "error": {
-      const msg = String(ev.message ?? "");
-      system(view, `Error: ${msg}`, "error", missingKeyProvider(msg));
+      const e = s.block;
+      if (e.reason === "cancelled") system(view, "Cancelled.", "warn");
+      else if (e.reason === "max_steps") system(view, "Stopped: step limit reached.", "warn");
+      else if (e.reason === "denied") system(view, "Stopped: permission denied.", "warn");
+      else if (e.reason === "error") {
+        const msg = String(e.error ?? "turn failed");
+        // The error event before this turn_end already said it.
+        if (!e.repeatsError) system(view, `Error: ${msg}`, "error", missingKeyProvider(msg));
+      } else if (e.reason !== "done") system(view, `Stopped (${e.reason}): ${e.error ?? ""}`, "error");
       break;
     }
     default:
-      view.v--;
+      if (ev.type === "session") view.model = ev.model;
+      else if (ev.type === "usage") {
+        const t = ev.total ?? {};
+        const turn = ev.turn ?? {};
+        view.usage = {
+          inputTokens: t.inputTokens ?? 0,
+          outputTokens: t.outputTokens ?? 0,
+          cacheHitPercent: ev.cacheHitPercent ?? 0,
+          ...(ev.cost ? { cost: ev.cost } : {}),
+          lastPrompt: (turn.inputTokens ?? 0) + (turn.outputTokens ?? 0),
+        };
+      } else view.v--;
   }
 }
 

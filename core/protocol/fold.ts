@@ -1,0 +1,291 @@
+/**
+ * Engine events → the transcript every front end shows. The rules live here
+ * once: the terminal chat, line mode, `reasonix run`, the web UI and ACP fold
+ * their events through `fold` and only render the steps it returns.
+ *
+ * - Text and reasoning streamed by a model attempt that fails
+ *   (`attempt_discarded`, or a bare `retry` from an older engine) are dropped.
+ * - The `assistant` event commits a step's answer: its text replaces what was
+ *   streamed; its reasoning counts only when none was streamed (shown once).
+ * - After a `continuation` the next step's answer joins the previous answer
+ *   block: one answer block, not one per model step.
+ * - A tool block pairs the call with its approval and its result (by callId).
+ * - A plan-only plan is the turn's answer: its `plan` event is no extra block.
+ *
+ * Browser-safe: nothing here imports outside core/protocol.
+ */
+import type { ApprovalDecision } from "./modes.ts";
+import type { EngineEvent, FileDiff, GoalView, PersistTargets, TodoItem } from "./events.ts";
+
+type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
+
+export interface PromptBlock {
+  kind: "prompt";
+  turn: number;
+  text: string;
+}
+
+export interface AnswerBlock {
+  kind: "answer";
+  text: string;
+  reasoning: string;
+  /** A model step is streaming into it. */
+  streaming: boolean;
+  /** Model steps committed into it (more than one after a continuation). */
+  steps: number;
+}
+
+export type ToolStatus = "running" | "ask" | "allowed" | "denied" | "ok" | "failed";
+
+export interface ToolBlock {
+  kind: "tool";
+  callId: string;
+  name: string;
+  /** The call's input (from tool_call or approval_request; undefined when only the result was seen). */
+  input: unknown;
+  status: ToolStatus;
+  request?: { summary: string; suggestedRule: string; diff?: FileDiff[]; persistTo?: PersistTargets };
+  decision?: ApprovalDecision;
+  output?: string;
+  receipt?: string;
+  diff?: FileDiff[];
+}
+
+/** Events shown where they came, as they are. */
+export type NoticeEvent = Ev<"warning" | "guardian" | "subagent" | "goal" | "plan" | "compaction" | "retry" | "waiting" | "continuation" | "error" | "todo">;
+
+export interface NoticeBlock {
+  kind: "notice";
+  event: NoticeEvent;
+}
+
+export interface EndBlock {
+  kind: "end";
+  turn: number;
+  reason: Ev<"turn_end">["reason"];
+  error?: string;
+  /** The error notice just before already says `error`. */
+  repeatsError: boolean;
+}
+
+export type Block = PromptBlock | AnswerBlock | ToolBlock | NoticeBlock | EndBlock;
+
+/** What the attempt running now streamed, taken back if it fails. */
+interface Attempt {
+  block: AnswerBlock;
+  /** The block's text and reasoning before the attempt began. */
+  text: number;
+  reasoning: number;
+  /** The attempt opened the block (it goes when the attempt does and left nothing). */
+  opened: boolean;
+  streamedText: string;
+  streamedReasoning: string;
+}
+
+export interface Transcript {
+  blocks: Block[];
+  /** Tool calls without a result yet (cleared at turn end). */
+  running: Map<string, ToolBlock>;
+  turnOpen: boolean;
+  model?: string;
+  usage?: Ev<"usage">;
+  todos: TodoItem[];
+  goal?: GoalView;
+  /** Internal: the attempt streaming now; the answer a continuation joins. */
+  attempt?: Attempt;
+  joins?: AnswerBlock;
+}
+
+/** What one event changed, for front ends that render as events come. */
+export type Step =
+  | { op: "prompt"; block: PromptBlock }
+  | { op: "text" | "reasoning"; block: AnswerBlock; text: string }
+  /** A step's answer, committed. `reasoning`: only when none of it was streamed. `joined`: it continues an earlier step's answer. */
+  | { op: "answer"; block: AnswerBlock; text: string; streamed: string; reasoning?: string; joined: boolean }
+  /** The failed attempt's streamed text and reasoning were taken back (`removed`: with the block they had opened). */
+  | { op: "discard"; event: Ev<"attempt_discarded">; dropped: Dropped }
+  | { op: "tool"; block: ToolBlock; event: Ev<"tool_call" | "approval_request" | "approval_resolved" | "tool_result"> }
+  /** `dropped`: a bare retry took back the attempt's text; `joins`: a continuation will extend this answer; `asAnswer`: a plan-only plan (the answer already is the plan). */
+  | { op: "notice"; block: NoticeBlock; dropped?: Dropped; joins?: AnswerBlock; asAnswer?: boolean }
+  | { op: "end"; block: EndBlock }
+  /** Nothing to show in the transcript (session, usage, progress, elicitation, unknown events). */
+  | { op: "none" };
+
+export interface Dropped {
+  block?: AnswerBlock;
+  removed: boolean;
+  text: string;
+  reasoning: string;
+}
+
+export const emptyTranscript = (): Transcript => ({ blocks: [], running: new Map(), turnOpen: false, todos: [] });
+
+/** The whole transcript of a stored or recorded event list. */
+export function foldTranscript(events: Iterable<EngineEvent>): Transcript {
+  const t = emptyTranscript();
+  for (const e of events) fold(t, e);
+  return t;
+}
+
+function streamInto(t: Transcript): Attempt {
+  if (t.attempt) return t.attempt;
+  let block = t.joins;
+  const opened = !block;
+  if (!block) {
+    block = { kind: "answer", text: "", reasoning: "", streaming: true, steps: 0 };
+    t.blocks.push(block);
+  }
+  block.streaming = true;
+  t.attempt = { block, text: block.text.length, reasoning: block.reasoning.length, opened, streamedText: "", streamedReasoning: "" };
+  return t.attempt;
+}
+
+function discard(t: Transcript): Dropped {
+  const a = t.attempt;
+  t.attempt = undefined;
+  if (!a) return { removed: false, text: "", reasoning: "" };
+  const b = a.block;
+  b.text = b.text.slice(0, a.text);
+  b.reasoning = b.reasoning.slice(0, a.reasoning);
+  const removed = a.opened && !b.text && !b.reasoning;
+  if (removed) t.blocks = t.blocks.filter((x) => x !== b);
+  else b.streaming = false;
+  return { block: b, removed, text: a.streamedText, reasoning: a.streamedReasoning };
+}
+
+function tool(t: Transcript, callId: string, name: string): ToolBlock {
+  for (let i = t.blocks.length - 1; i >= 0; i--) {
+    const b = t.blocks[i]!;
+    if (b.kind === "tool" && b.callId === callId) return b;
+  }
+  const b: ToolBlock = { kind: "tool", callId, name, input: undefined, status: "running" };
+  t.blocks.push(b);
+  return b;
+}
+
+function notice(t: Transcript, event: NoticeEvent): NoticeBlock {
+  const block: NoticeBlock = { kind: "notice", event };
+  t.blocks.push(block);
+  return block;
+}
+
+/** Fold one event into `t` (in place) and say what changed. */
+export function fold(t: Transcript, e: EngineEvent): Step {
+  switch (e.type) {
+    case "session":
+      t.model = e.model;
+      return { op: "none" };
+    case "turn_start": {
+      const block: PromptBlock = { kind: "prompt", turn: e.turn, text: e.prompt };
+      t.blocks.push(block);
+      t.turnOpen = true;
+      t.joins = undefined;
+      return { op: "prompt", block };
+    }
+    case "text_delta":
+    case "reasoning_delta": {
+      const a = streamInto(t);
+      if (e.type === "text_delta") {
+        a.block.text += e.text;
+        a.streamedText += e.text;
+      } else {
+        a.block.reasoning += e.text;
+        a.streamedReasoning += e.text;
+      }
+      return { op: e.type === "text_delta" ? "text" : "reasoning", block: a.block, text: e.text };
+    }
+    case "assistant": {
+      const joined = !!t.joins;
+      const a = t.attempt ?? (e.text || e.reasoning || joined ? streamInto(t) : undefined);
+      t.attempt = undefined;
+      t.joins = undefined;
+      const streamed = a?.streamedText ?? "";
+      const reasoning = a?.streamedReasoning ? undefined : e.reasoning;
+      if (!a) return { op: "answer", block: { kind: "answer", text: "", reasoning: "", streaming: false, steps: 1 }, text: e.text, streamed, joined };
+      const b = a.block;
+      b.text = b.text.slice(0, a.text) + e.text;
+      b.reasoning = b.reasoning.slice(0, a.reasoning) + (e.reasoning ?? a.streamedReasoning);
+      b.streaming = false;
+      b.steps++;
+      if (a.opened && !b.text && !b.reasoning) t.blocks = t.blocks.filter((x) => x !== b);
+      return { op: "answer", block: b, text: e.text, streamed, ...(reasoning ? { reasoning } : {}), joined };
+    }
+    case "attempt_discarded":
+      return { op: "discard", event: e, dropped: discard(t) };
+    case "retry": {
+      // An older engine sends only `retry`: the attempt's deltas go the same way.
+      const dropped = t.attempt ? discard(t) : undefined;
+      return { op: "notice", block: notice(t, e), ...(dropped ? { dropped } : {}) };
+    }
+    case "continuation": {
+      const last = [...t.blocks].reverse().find((b): b is AnswerBlock => b.kind === "answer");
+      t.joins = last;
+      return { op: "notice", block: notice(t, e), ...(last ? { joins: last } : {}) };
+    }
+    case "tool_call": {
+      const b = tool(t, e.callId, e.name);
+      b.name = e.name;
+      b.input = e.input;
+      t.running.set(e.callId, b);
+      return { op: "tool", block: b, event: e };
+    }
+    case "approval_request": {
+      const b = tool(t, e.callId, e.name);
+      if (b.input === undefined) b.input = e.input;
+      b.status = "ask";
+      b.request = { summary: e.summary, suggestedRule: e.suggestedRule, ...(e.diff ? { diff: e.diff } : {}), ...(e.persistTo ? { persistTo: e.persistTo } : {}) };
+      return { op: "tool", block: b, event: e };
+    }
+    case "approval_resolved": {
+      const b = tool(t, e.callId, "");
+      b.status = e.decision === "deny" ? "denied" : "allowed";
+      b.decision = e.decision;
+      return { op: "tool", block: b, event: e };
+    }
+    case "tool_result": {
+      const b = tool(t, e.callId, e.name);
+      if (!b.name) b.name = e.name;
+      b.status = e.ok ? "ok" : b.status === "denied" ? "denied" : "failed";
+      b.output = e.output;
+      if (e.receipt) b.receipt = e.receipt;
+      if (e.diff) b.diff = e.diff;
+      t.running.delete(e.callId);
+      return { op: "tool", block: b, event: e };
+    }
+    case "usage":
+      t.usage = e;
+      return { op: "none" };
+    case "todo":
+      t.todos = e.items;
+      return { op: "notice", block: notice(t, e) };
+    case "goal":
+      t.goal = e.goal;
+      return { op: "notice", block: notice(t, e) };
+    case "plan":
+      return { op: "notice", block: notice(t, e), ...(e.route === "plan_only" ? { asAnswer: true } : {}) };
+    case "warning":
+    case "guardian":
+    case "subagent":
+    case "compaction":
+    case "waiting":
+    case "error":
+      return { op: "notice", block: notice(t, e) };
+    case "turn_end": {
+      if (t.attempt) {
+        t.attempt.block.streaming = false;
+        t.attempt = undefined;
+      }
+      t.joins = undefined;
+      t.turnOpen = false;
+      t.running.clear();
+      const last = t.blocks[t.blocks.length - 1];
+      const repeatsError = !!e.error && last?.kind === "notice" && last.event.type === "error" && last.event.message.includes(e.error);
+      const block: EndBlock = { kind: "end", turn: e.turn, reason: e.reason, ...(e.error ? { error: e.error } : {}), repeatsError };
+      t.blocks.push(block);
+      return { op: "end", block };
+    }
+    default:
+      // Live progress, elicitation, events from a newer engine: nothing in the transcript.
+      return { op: "none" };
+  }
+}
