@@ -15,6 +15,7 @@ import { priceOf, savedBy, type Prices } from "../providers/pricing.ts";
 import { checkVision, type ImageInput } from "../providers/images.ts";
 import { imageReferences } from "./images.ts";
 import { captureFile } from "../sessions/checkpoints.ts";
+import { traceStart, traceStep } from "../trace.ts";
 import { rewindSession } from "../sessions/rewind.ts";
 import type { RewindMode, SessionRecord } from "../sessions/records.ts";
 import { applyRecord, danglingToolCalls, type SessionState } from "../sessions/replay.ts";
@@ -441,7 +442,9 @@ export class LiveSession implements EngineSession {
         const receipt = res.receipt ? { receipt: res.receipt } : {};
         const landed = diffs.get(call.id);
         const diff = landed?.length ? { diff: landed } : {};
+        const t0 = traceStart();
         this.commit({ t: "msg", turn, msg: { role: "tool", callId: call.id, name: call.name, content: res.output, ...(res.ok ? {} : { isError: true }) }, ...receipt, ...diff });
+        traceStep("tool:log", t0, { tool: call.name });
         this.emit({ type: "tool_result", callId: call.id, name: call.name, ok: res.ok, output: res.output, ...receipt, ...diff });
       }
     };
@@ -483,7 +486,9 @@ export class LiveSession implements EngineSession {
         settle(i, { ok: false, output: `blocked by a PreToolUse hook: ${hook.block}` });
         continue;
       }
+      const t0 = traceStart();
       const allowed = await this.authorize(call, tool, args.value, signal, !!hook?.approve);
+      traceStep("tool:permission", t0, { tool: call.name });
       if (typeof allowed === "object") {
         // Refused by the Guardian: the reason goes to the model, the round goes on.
         settle(i, { ok: false, output: allowed.refused });
@@ -496,7 +501,9 @@ export class LiveSession implements EngineSession {
       }
       const before = isWriter(tool.name) ? snapshot(tool.name, args.value, this.deps.workspace) : undefined;
       const progress = (p: { progress: number; total?: number; message?: string }) => this.emit({ type: "tool_progress", callId: call.id, ...p });
+      const t1 = traceStart();
       const run = this.execute(tool, args.value, { ...ctx, callId: call.id, emitProgress: progress }).then((r) => {
+        traceStep("tool:run", t1, { tool: call.name });
         if (before && r.ok) {
           try {
             diffs.set(call.id, landedFileDiffs(tool.name, args.value, this.deps.workspace, before));
