@@ -197,7 +197,8 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const status = await probeSandbox(platform);
   if (!status.available) return (noGuard(), { ok: false, refusal: refusal(status) });
   // Repositories the planted-state watch knows at any depth get their git state mounted read-only too.
-  const layout = layoutFor(opts.policy, watch ? gitGuardKnownRepos(opts.policy.writeRoots, (p) => resolveReal(p)) : []);
+  // With a complete watch its repositories stand in for the bounded scan (layout.ts).
+  const layout = layoutFor(opts.policy, watch ? gitGuardKnownRepos(opts.policy.writeRoots, (p) => resolveReal(p)) : [], watch?.complete === true);
   traceStep("bash:layout", t1);
   const guard = (): GuardReport => {
     const own = [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations];
