@@ -1,8 +1,9 @@
 #!/usr/bin/env bun
 // Entry point. `--version` is answered before anything else is loaded so it
-// stays instant; everything else goes through the yargs app.
+// stays instant; the chat on a terminal and the common forms of `run` skip the
+// argument parser; everything else goes through the yargs app.
 import { buildInfo } from "../core/version.ts";
-import { traceMark } from "../core/trace.ts";
+import { traceFile, traceMark } from "../core/trace.ts";
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
@@ -10,6 +11,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
   console.log(`reasonix ${buildInfo().version}`);
 } else {
   traceMark("main");
+  if (traceFile()) process.on("exit", () => traceMark("exit"));
   // `reasonix … | head` closes stdout early; that is not an error.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
