@@ -1,13 +1,17 @@
 #!/usr/bin/env bun
 // Entry point. `--version` is answered before anything else is loaded so it
-// stays instant; everything else goes through the yargs app.
+// stays instant; the chat on a terminal and the common forms of `run` skip the
+// argument parser; everything else goes through the yargs app.
 import { buildInfo } from "../core/version.ts";
+import { traceFile, traceMark } from "../core/trace.ts";
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
   // console.log, not process.stdout: touching process.stdout costs ~13 ms at startup.
   console.log(`reasonix ${buildInfo().version}`);
 } else {
+  traceMark("main");
+  if (traceFile()) process.on("exit", () => traceMark("exit"));
   // `reasonix … | head` closes stdout early; that is not an error.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
@@ -39,5 +43,12 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
       if (page !== null) process.stdout.write(page);
       else import("./app.ts").then(({ runCli }) => runCli(argv)).then(done);
     });
+  } else if (argv[0] === "run") {
+    // The common forms of `run` skip yargs (cli/run-args.ts); anything else gets the full parser.
+    import("./run-args.ts").then(({ fastRunArgs }) => {
+      const args = fastRunArgs(argv.slice(1));
+      if (!args) return import("./app.ts").then(({ runCli }) => runCli(argv));
+      return import("./commands/run.ts").then(({ runCommand }) => runCommand(args)).catch((e) => import("./output.ts").then(({ reportError }) => reportError(e)));
+    }).then(done);
   } else import("./app.ts").then(({ runCli }) => runCli(argv)).then(done);
 }

@@ -3,21 +3,9 @@ import type { EngineEvent } from "../../core/engine/types.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../../core/protocol/modes.ts";
 import { cacheSavedText, roleSpendText } from "../../core/sessions/cost.ts";
 import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
+import type { RunArgs } from "../run-args.ts";
+import { traceMark } from "../../core/trace.ts";
 
-interface RunArgs {
-  prompt?: string[];
-  model?: string;
-  auto: boolean;
-  permissionMode?: string;
-  maxSteps?: number;
-  addDir?: string[];
-  dir?: string;
-  continue: boolean;
-  resume?: string;
-  outputFormat: "text" | "json" | "stream-json";
-  trustProject: boolean;
-  goal?: string;
-}
 
 
 async function readStdin(): Promise<string> {
@@ -48,161 +36,169 @@ export default defineCommand<RunArgs>({
       .example("git diff | reasonix run --output-format json", "")
       .example('reasonix run --auto --goal "make npm test pass"', "")
       .epilog("Exit codes: 0 finished (--goal: complete), 1 provider or tool failure (--goal: blocked or paused, with the reason), 2 usage error, 3 stopped by --max-steps or a refused permission, 130 interrupted.") as any,
-  run: async (args) => {
-    if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("run");
-    const { UsageError } = await import("../../core/errors.ts");
-    if (args.continue && args.resume) throw new UsageError("use either -c/--continue or --resume ID, not both");
-    if (args.auto && args.permissionMode && args.permissionMode !== "auto") throw new UsageError(`--auto conflicts with --permission-mode ${args.permissionMode}`);
-    if (args.maxSteps !== undefined && (!Number.isInteger(args.maxSteps) || args.maxSteps < 1)) throw new UsageError("--max-steps must be a positive integer");
+  run: (args) => runCommand(args),
+});
 
-    let prompt = (args.prompt ?? []).join(" ").trim();
-    const goalMode = args.goal !== undefined;
-    // --goal "objective", or --goal with the objective as the prompt; empty with --resume/-c: resume the paused goal.
-    const objective = goalMode ? (args.goal!.trim() || prompt) : "";
-    if (goalMode && args.goal!.trim() && prompt) throw new UsageError("give the objective once: --goal \"…\" or the prompt, not both");
-    if (goalMode && !objective && !args.resume && !args.continue) throw new UsageError("--goal needs an objective", 'e.g. reasonix run --goal "make npm test pass" (or --resume ID --goal to resume a paused goal)');
-    if (!goalMode && !prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
-    if (!goalMode && !prompt) throw new UsageError("no prompt: pass it as an argument or on stdin", 'e.g. reasonix run "explain src/main.ts"');
-    // A built-in command (/help, /compact, /mcp; the others say what to use instead) is run, never sent as a prompt.
-    const runCommand = await import("../run-command.ts");
-    const builtin = goalMode ? undefined : runCommand.runBuiltin(prompt);
-    if (builtin && !runCommand.needsSession(builtin)) return runCommand.printRunBuiltin(builtin, args.outputFormat);
+/** The command itself; cli/main.ts calls it directly when cli/run-args.ts could read the arguments. */
+export async function runCommand(args: RunArgs): Promise<number> {
+  if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("run");
+  const { UsageError } = await import("../../core/errors.ts");
+  if (args.continue && args.resume) throw new UsageError("use either -c/--continue or --resume ID, not both");
+  if (args.auto && args.permissionMode && args.permissionMode !== "auto") throw new UsageError(`--auto conflicts with --permission-mode ${args.permissionMode}`);
+  if (args.maxSteps !== undefined && (!Number.isInteger(args.maxSteps) || args.maxSteps < 1)) throw new UsageError("--max-steps must be a positive integer");
 
-    const { loadConfig } = await import("../../core/config/load.ts");
-    const { createEngine } = await import("../../core/engine/index.ts");
-    const { homePaths } = await import("../../core/home.ts");
-    const { SessionStore } = await import("../../core/sessions/store.ts");
+  let prompt = (args.prompt ?? []).join(" ").trim();
+  const goalMode = args.goal !== undefined;
+  // --goal "objective", or --goal with the objective as the prompt; empty with --resume/-c: resume the paused goal.
+  const objective = goalMode ? (args.goal!.trim() || prompt) : "";
+  if (goalMode && args.goal!.trim() && prompt) throw new UsageError("give the objective once: --goal \"…\" or the prompt, not both");
+  if (goalMode && !objective && !args.resume && !args.continue) throw new UsageError("--goal needs an objective", 'e.g. reasonix run --goal "make npm test pass" (or --resume ID --goal to resume a paused goal)');
+  if (!goalMode && !prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+  if (!goalMode && !prompt) throw new UsageError("no prompt: pass it as an argument or on stdin", 'e.g. reasonix run "explain src/main.ts"');
+  // A built-in command (/help, /compact, /mcp; the others say what to use instead) is run, never sent as a prompt.
+  const builtins = await import("../run-command.ts");
+  const builtin = goalMode ? undefined : builtins.runBuiltin(prompt);
+  if (builtin && !builtins.needsSession(builtin)) return builtins.printRunBuiltin(builtin, args.outputFormat);
 
-    let dir = args.dir ?? process.cwd();
-    if (args.resume && !args.dir) {
-      // Resume in the session's own workspace, wherever we are called from.
-      dir = new SessionStore(homePaths().sessions).load(args.resume).meta.workspace;
-    }
-    const cfg = loadConfig({ cwd: dir, trustProject: args.trustProject });
-    for (const w of cfg.warnings) warn(w);
-    const mode = args.auto ? "auto" : (args.permissionMode as PermissionMode | undefined);
-    // `#note`: appended to the project's instruction file, never sent to the model.
-    const configMode = ((cfg.values.permissions ?? {}) as { mode?: string }).mode;
-    const noted = goalMode ? undefined : await (await import("../note.ts")).noteFromRun(prompt, dir, mode ?? configMode ?? "ask", args.outputFormat);
-    if (noted !== undefined) return noted;
-    const engine = createEngine({
-      workspace: dir,
-      config: cfg.values,
-      configSources: cfg.sources,
-      projectTrusted: cfg.trust.trusted,
-      trustProject: args.trustProject,
-      headless: true,
-      permissionMode: mode,
-      maxSteps: args.maxSteps,
-      extraWriteRoots: args.addDir,
-    });
+  const { loadConfig } = await import("../../core/config/load.ts");
+  const { createEngine } = await import("../../core/engine/index.ts");
+  const { homePaths } = await import("../../core/home.ts");
+  const { SessionStore } = await import("../../core/sessions/store.ts");
 
-    let session;
-    let created = false;
-    if (args.resume) session = await engine.resumeSession(args.resume);
-    else if (args.continue) {
-      const latest = (await engine.listSessions())[0];
-      if (latest) session = await engine.resumeSession(latest.id);
-      else {
-        if (args.outputFormat === "text") process.stderr.write(dim("no earlier session in this workspace; starting a new one\n", process.stderr));
-        session = await engine.createSession({ model: args.model });
-        created = true;
-      }
-    } else {
+  let dir = args.dir ?? process.cwd();
+  if (args.resume && !args.dir) {
+    // Resume in the session's own workspace, wherever we are called from.
+    dir = new SessionStore(homePaths().sessions).load(args.resume).meta.workspace;
+  }
+  traceMark("run:modules");
+  const cfg = loadConfig({ cwd: dir, trustProject: args.trustProject });
+  traceMark("run:config");
+  for (const w of cfg.warnings) warn(w);
+  const mode = args.auto ? "auto" : (args.permissionMode as PermissionMode | undefined);
+  // `#note`: appended to the project's instruction file, never sent to the model.
+  const configMode = ((cfg.values.permissions ?? {}) as { mode?: string }).mode;
+  const noted = goalMode ? undefined : await (await import("../note.ts")).noteFromRun(prompt, dir, mode ?? configMode ?? "ask", args.outputFormat);
+  if (noted !== undefined) return noted;
+  const engine = createEngine({
+    workspace: dir,
+    config: cfg.values,
+    configSources: cfg.sources,
+    projectTrusted: cfg.trust.trusted,
+    trustProject: args.trustProject,
+    headless: true,
+    permissionMode: mode,
+    maxSteps: args.maxSteps,
+    extraWriteRoots: args.addDir,
+  });
+
+  traceMark("run:engine");
+  let session;
+  let created = false;
+  if (args.resume) session = await engine.resumeSession(args.resume);
+  else if (args.continue) {
+    const latest = (await engine.listSessions())[0];
+    if (latest) session = await engine.resumeSession(latest.id);
+    else {
+      if (args.outputFormat === "text") process.stderr.write(dim("no earlier session in this workspace; starting a new one\n", process.stderr));
       session = await engine.createSession({ model: args.model });
       created = true;
     }
-    if ((args.resume || args.continue) && args.model) warn("--model is ignored when continuing a session (it keeps its model)");
-    // Recorded when the session was made (e.g. a skipped instruction file): shown once, not on every resume.
-    if (builtin) {
-      try {
-        return await runCommand.printRunBuiltin(builtin, args.outputFormat, { engine, session });
-      } finally {
-        await engine.close();
-      }
-    }
-    const warnings: Extract<EngineEvent, { type: "warning" }>[] = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
-    for (const w of warnings) warn(w.message);
-
-    const fmt = args.outputFormat;
-    let finalText = "";
-    let lastUsage: Extract<EngineEvent, { type: "usage" }> | undefined;
-    let errorText: string | undefined;
-    if (fmt === "stream-json") {
-      printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: session.model });
-      for (const w of warnings) printJsonLine(w);
-    }
-    const { TextRunOutput } = await import("../run-text-output.ts");
-    const text = fmt === "text" ? new TextRunOutput() : undefined;
-    let continuing = false;
-    session.subscribe((e) => {
-      // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
-      if (e.type === "warning" && fmt !== "text") warn(e.message);
-      if (e.type === "warning") warnings.push(e);
-      if (fmt === "stream-json") return printJsonLine(e);
-      // A continuation (answer cut off by the output limit) extends the answer.
-      if (e.type === "assistant") finalText = continuing ? finalText + e.text : e.text;
-      if (e.type === "assistant" || e.type === "continuation") continuing = e.type === "continuation";
-      if (e.type === "usage") lastUsage = e;
-      if (e.type === "error") errorText = e.message;
-      if (e.type === "turn_end" && e.error && !errorText) errorText = e.error;
-      text?.handle(e);
-    });
-
-    let interrupted = false;
-    const onSigint = () => {
-      if (interrupted) process.exit(130);
-      interrupted = true;
-      session.cancel();
-    };
-    process.on("SIGINT", onSigint);
-    let reason;
-    let goal: import("../../core/engine/types.ts").GoalView | undefined;
+  } else {
+    session = await engine.createSession({ model: args.model });
+    created = true;
+  }
+  if ((args.resume || args.continue) && args.model) warn("--model is ignored when continuing a session (it keeps its model)");
+  // Recorded when the session was made (e.g. a skipped instruction file): shown once, not on every resume.
+  if (builtin) {
     try {
-      if (goalMode) {
-        goal = objective ? await session.goal.start(objective) : await session.goal.resume();
-        reason = goal.status === "complete" ? "done" : interrupted ? "cancelled" : "error";
-      } else reason = await session.submit(prompt);
+      return await builtins.printRunBuiltin(builtin, args.outputFormat, { engine, session });
     } finally {
-      process.off("SIGINT", onSigint);
       await engine.close();
     }
-    const exit = reason === "done" ? 0 : reason === "max_steps" || reason === "denied" ? 3 : reason === "cancelled" ? 130 : 1;
-    // A goal's outcome is its reason (paused/blocked), not the last turn's error.
-    if (goal && goal.status !== "complete") errorText = `goal ${goal.status}: ${goal.reason ?? ""}`;
-    if (fmt === "json") {
-      printJson({
-        session_id: session.id,
-        reason,
-        exit_code: exit,
-        result: finalText,
-        ...(errorText ? { error: errorText } : {}),
-        ...(warnings.length ? { warnings: warnings.map((w) => w.message) } : {}),
-        // What was counted: this run's, else the session's so far (a resumed session), else nothing yet.
-        usage: lastUsage?.total ?? session.history().findLast((e): e is Extract<EngineEvent, { type: "usage" }> => e.type === "usage")?.total ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 },
-        cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
-        ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
-        ...(lastUsage?.byRole ? { usage_by_role: lastUsage.byRole } : {}),
-        ...(goal ? { goal } : {}),
-      });
-    } else if (fmt === "text") {
-      text!.finish();
-      const err = process.stderr;
-      if (lastUsage) {
-        const t = lastUsage.turn;
-        const c = lastUsage.cost;
-        // Steps whose provider reported no usage have unknown tokens (and cost), not zero.
-        const cost = c && !t.unreported ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${cacheSavedText(lastUsage.cacheSaved, (n) => n.toFixed(4))})` : "";
-        const counts = t.unreported && !t.inputTokens && !t.outputTokens
-          ? "tokens unknown (the provider reported no usage)"
-          : `${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${t.unreported ? ` (and ${t.unreported} step${t.unreported === 1 ? "" : "s"} the provider reported no usage for)` : ""}`;
-        err.write(dim(`this turn: ${counts}${cost} · session ${session.id}\n`, err));
-        if (lastUsage.byRole) err.write(dim(`of the session's spend: ${roleSpendText(lastUsage.byRole, c?.currency)}\n`, err));
-      }
-      if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);
-      if (goal && goal.status !== "complete") err.write(`${yellow("stopped:", err)} goal ${goal.status}: ${goal.reason ?? ""}; continue with: reasonix run --resume ${session.id} --goal\n`);
-      if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);
+  }
+  const warnings: Extract<EngineEvent, { type: "warning" }>[] = created ? session.history().filter((e): e is Extract<EngineEvent, { type: "warning" }> => e.type === "warning") : [];
+  for (const w of warnings) warn(w.message);
+
+  traceMark("run:session");
+  const fmt = args.outputFormat;
+  let finalText = "";
+  let lastUsage: Extract<EngineEvent, { type: "usage" }> | undefined;
+  let errorText: string | undefined;
+  if (fmt === "stream-json") {
+    printJsonLine({ type: "session", sessionId: session.id, workspace: session.workspace, model: session.model });
+    for (const w of warnings) printJsonLine(w);
+  }
+  const { TextRunOutput } = await import("../run-text-output.ts");
+  const text = fmt === "text" ? new TextRunOutput() : undefined;
+  let continuing = false;
+  session.subscribe((e) => {
+    // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
+    if (e.type === "warning" && fmt !== "text") warn(e.message);
+    if (e.type === "warning") warnings.push(e);
+    if (fmt === "stream-json") return printJsonLine(e);
+    // A continuation (answer cut off by the output limit) extends the answer.
+    if (e.type === "assistant") finalText = continuing ? finalText + e.text : e.text;
+    if (e.type === "assistant" || e.type === "continuation") continuing = e.type === "continuation";
+    if (e.type === "usage") lastUsage = e;
+    if (e.type === "error") errorText = e.message;
+    if (e.type === "turn_end" && e.error && !errorText) errorText = e.error;
+    text?.handle(e);
+  });
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    session.cancel();
+  };
+  process.on("SIGINT", onSigint);
+  let reason;
+  let goal: import("../../core/engine/types.ts").GoalView | undefined;
+  try {
+    if (goalMode) {
+      goal = objective ? await session.goal.start(objective) : await session.goal.resume();
+      reason = goal.status === "complete" ? "done" : interrupted ? "cancelled" : "error";
+    } else reason = await session.submit(prompt);
+  } finally {
+    process.off("SIGINT", onSigint);
+    await engine.close();
+  }
+  traceMark("run:done");
+  const exit = reason === "done" ? 0 : reason === "max_steps" || reason === "denied" ? 3 : reason === "cancelled" ? 130 : 1;
+  // A goal's outcome is its reason (paused/blocked), not the last turn's error.
+  if (goal && goal.status !== "complete") errorText = `goal ${goal.status}: ${goal.reason ?? ""}`;
+  if (fmt === "json") {
+    printJson({
+      session_id: session.id,
+      reason,
+      exit_code: exit,
+      result: finalText,
+      ...(errorText ? { error: errorText } : {}),
+      ...(warnings.length ? { warnings: warnings.map((w) => w.message) } : {}),
+      // What was counted: this run's, else the session's so far (a resumed session), else nothing yet.
+      usage: lastUsage?.total ?? session.history().findLast((e): e is Extract<EngineEvent, { type: "usage" }> => e.type === "usage")?.total ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0 },
+      cache_hit_percent: lastUsage?.cacheHitPercent ?? 0,
+      ...(lastUsage?.cost ? { cost: lastUsage.cost } : {}),
+      ...(lastUsage?.byRole ? { usage_by_role: lastUsage.byRole } : {}),
+      ...(goal ? { goal } : {}),
+    });
+  } else if (fmt === "text") {
+    text!.finish();
+    const err = process.stderr;
+    if (lastUsage) {
+      const t = lastUsage.turn;
+      const c = lastUsage.cost;
+      // Steps whose provider reported no usage have unknown tokens (and cost), not zero.
+      const cost = c && !t.unreported ? ` · cost ${c.turn.toFixed(4)} ${c.currency} (session ${c.total.toFixed(4)}${cacheSavedText(lastUsage.cacheSaved, (n) => n.toFixed(4))})` : "";
+      const counts = t.unreported && !t.inputTokens && !t.outputTokens
+        ? "tokens unknown (the provider reported no usage)"
+        : `${t.inputTokens} tokens in (${lastUsage.cacheHitPercent}% from cache), ${t.outputTokens} out${t.unreported ? ` (and ${t.unreported} step${t.unreported === 1 ? "" : "s"} the provider reported no usage for)` : ""}`;
+      err.write(dim(`this turn: ${counts}${cost} · session ${session.id}\n`, err));
+      if (lastUsage.byRole) err.write(dim(`of the session's spend: ${roleSpendText(lastUsage.byRole, c?.currency)}\n`, err));
     }
-    return exit;
-  },
-});
+    if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);
+    if (goal && goal.status !== "complete") err.write(`${yellow("stopped:", err)} goal ${goal.status}: ${goal.reason ?? ""}; continue with: reasonix run --resume ${session.id} --goal\n`);
+    if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);
+  }
+  return exit;
+}

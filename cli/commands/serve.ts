@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { defineCommand } from "../command.ts";
 import { bold, dim, printJsonLine, warn } from "../output.ts";
+import { traceMark } from "../../core/trace.ts";
 import type { AuthMode } from "../../core/serve/auth.ts";
 
 export interface ServeArgs {
@@ -86,6 +87,7 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
       const printable = s.tokenSource === "generated" || s.tokenSource === "flag";
       const shareable = s.auth.mode === "token" && printable ? `${server.url}#token=${s.auth.token}` : server.url;
       const status = server.sessions.ready ? undefined : server.sessions.error;
+      traceMark("serve:listening");
       if (args.json) {
         printJsonLine({ event: "listening", kind, url: shareable, addr: server.addr, pid: process.pid, authMode: s.auth.mode, engine: status ? { ready: false, error: status } : { ready: true } });
       } else {

@@ -21,6 +21,7 @@ import { defaultModelVision } from "./images.ts";
 import { toRequestError } from "./errors.ts";
 import { Workspaces, type WorkspaceOptions } from "./workspaces.ts";
 import { loadSessionParams, newSessionParams, resumeSessionParams } from "./session-params.ts";
+import { traceMark } from "../trace.ts";
 
 export const STEER_METHOD = "_reasonix.io/session/steer";
 export const SET_MODEL_METHOD = "session/set_model";
@@ -222,6 +223,7 @@ export function createAcpAgent(opts: AcpAgentOptions): { app: acp.AgentApp; shut
 export async function serveAcp(input: ReadableStream<Uint8Array>, output: WritableStream<Uint8Array>, opts: AcpAgentOptions): Promise<void> {
   const { app, shutdown } = createAcpAgent(opts);
   const conn: AgentConnection = app.connect(acp.ndJsonStream(output, guardBatches(input)));
+  traceMark("acp:connected");
   await conn.closed.catch((e) => opts.log.error(`connection closed: ${errorMessage(e)}`));
   await shutdown();
 }

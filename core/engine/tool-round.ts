@@ -13,6 +13,7 @@ import type { ReviewRequest } from "../guardian/guardian.ts";
 import type { ApprovalRequest } from "./approvals.ts";
 import { now, type SessionCore } from "./session-core.ts";
 import { recordUsage } from "./usage.ts";
+import { traceStart, traceStep } from "../trace.ts";
 
 const parseArgs = (text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } => {
   try {
@@ -42,7 +43,9 @@ export async function runRound(s: SessionCore, turn: number, calls: ToolCall[], 
       const receipt = res.receipt ? { receipt: res.receipt } : {};
       const landed = diffs.get(call.id);
       const diff = landed?.length ? { diff: landed } : {};
+      const t0 = traceStart();
       s.commit({ t: "msg", turn, msg: { role: "tool", callId: call.id, name: call.name, content: res.output, ...(res.ok ? {} : { isError: true }) }, ...receipt, ...diff });
+      traceStep("tool:log", t0, { tool: call.name });
       s.emit({ type: "tool_result", callId: call.id, name: call.name, ok: res.ok, output: res.output, ...receipt, ...diff });
     }
   };
@@ -84,7 +87,9 @@ export async function runRound(s: SessionCore, turn: number, calls: ToolCall[], 
       settle(i, { ok: false, output: `blocked by a PreToolUse hook: ${hook.block}` });
       continue;
     }
+    const t0 = traceStart();
     const allowed = await authorize(s, call, tool, args.value, signal, !!hook?.approve);
+    traceStep("tool:permission", t0, { tool: call.name });
     if (typeof allowed === "object") {
       // Refused by the Guardian: the reason goes to the model, the round goes on.
       settle(i, { ok: false, output: allowed.refused });
@@ -97,7 +102,9 @@ export async function runRound(s: SessionCore, turn: number, calls: ToolCall[], 
     }
     const before = isWriter(tool.name) ? snapshot(tool.name, args.value, s.deps.workspace) : undefined;
     const progress = (p: { progress: number; total?: number; message?: string }) => s.emit({ type: "tool_progress", callId: call.id, ...p });
+    const t1 = traceStart();
     const run = execute(s, tool, args.value, { ...ctx, callId: call.id, emitProgress: progress }).then((r) => {
+      traceStep("tool:run", t1, { tool: call.name });
       if (before && r.ok) {
         try {
           diffs.set(call.id, landedFileDiffs(tool.name, args.value, s.deps.workspace, before));

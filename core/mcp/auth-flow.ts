@@ -17,7 +17,8 @@ import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
 import { expandSpec, type McpServerSpec } from "./config.ts";
 import { FileOAuthProvider, oauthStatePath } from "./oauth.ts";
-import { clientCredentialsProvider, configuredClient } from "./oauth-config.ts";
+import { configuredClient } from "./oauth-config.ts";
+import { clientCredentialsProvider } from "./oauth-grant.ts";
 
 export interface AuthFlowOptions {
   home: string;

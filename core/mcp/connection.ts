@@ -3,18 +3,15 @@
  * list what it offers, call its tools, follow list_changed, and come back
  * after a crash or a dropped connection — on next use, with backoff.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitRequestSchema, ErrorCode, McpError, type CallToolResult, type Prompt, type Resource, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { CallToolResult, Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
 import { expandSpec, type McpServerSpec } from "./config.ts";
-import { launchStdio, yieldLoop, type LaunchContext, type Launched } from "./launch.ts";
-import { FileOAuthProvider, oauthProviderFor, stepUpFetch } from "./oauth.ts";
+import type { LaunchContext, Launched } from "./launch.ts";
 import type { CallOptions, ToolCaller } from "./tools.ts";
 
 export type ServerStatus = "disabled" | "blocked" | "idle" | "starting" | "ready" | "failed";
@@ -25,6 +22,13 @@ export interface ConnectionContext extends LaunchContext {
 }
 
 const MAX_PAGES = 50;
+
+/** The SDK's client half (client-sdk.ts), loaded on the first connect: startup without MCP use never pays for it. */
+let sdk: typeof import("./client-sdk.ts") | undefined;
+const loadSdk = async () => (sdk ??= await import("./client-sdk.ts"));
+/** A JSON-RPC error the server answered with (the SDK is loaded by then), other than a closed connection. */
+const closedConnection = (e: unknown) => sdk !== undefined && e instanceof sdk.McpError && e.code === sdk.ErrorCode.ConnectionClosed;
+const answeredError = (e: unknown) => sdk !== undefined && e instanceof sdk.McpError && e.code !== sdk.ErrorCode.ConnectionClosed;
 
 /**
  * The SDK compiles every tool's outputSchema when the list arrives (ajv,
@@ -39,7 +43,7 @@ class LazyValidator implements jsonSchemaValidator {
   private inner?: AjvJsonSchemaValidator;
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     let compiled: JsonSchemaValidator<T> | undefined;
-    return (input) => (compiled ??= (this.inner ??= new AjvJsonSchemaValidator()).getValidator<T>(schema))(input);
+    return (input) => (compiled ??= (this.inner ??= new sdk!.AjvJsonSchemaValidator()).getValidator<T>(schema))(input);
   }
 }
 const PROBE_TIMEOUT_MS = 5_000;
@@ -91,7 +95,10 @@ export class McpConnection implements ToolCaller {
   }
 
   private async transportFor(spec: McpServerSpec): Promise<Transport> {
+    const { SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
     if (spec.type === "stdio") {
+      // Loaded on the first connect, like the SDK (launch.ts and oauth.ts pull in its transports and auth).
+      const { launchStdio } = await import("./launch.ts");
       this.launched = await launchStdio(spec, this.ctx);
       this.backend = this.launched.backend;
       return this.launched.transport;
@@ -100,6 +107,7 @@ export class McpConnection implements ToolCaller {
     const requestInit = { headers: spec.headers };
     // A static Authorization header always wins over OAuth.
     const hasAuth = Object.keys(spec.headers).some((h) => h.toLowerCase() === "authorization");
+    const { FileOAuthProvider, oauthProviderFor, stepUpFetch } = await import("./oauth.ts");
     const authProvider = hasAuth ? undefined : oauthProviderFor(spec, this.ctx.home, { interactive: false });
     // A background sign-in cannot widen its scope (that needs the browser): say what to run instead.
     const fetch = authProvider instanceof FileOAuthProvider ? stepUpFetch(authProvider) : undefined;
@@ -119,6 +127,7 @@ export class McpConnection implements ToolCaller {
       const spec = expandSpec(this.spec, this.ctx.env ?? process.env);
       const transport = await this.transportFor(spec);
       if (this.closed) throw new Error("closed");
+      const { Client, ElicitRequestSchema } = await loadSdk();
       client = new Client(
         { name: "reasonix", version: buildInfo().version },
         {
@@ -134,7 +143,7 @@ export class McpConnection implements ToolCaller {
       );
       const c = client;
       // The spawn (in connect) is synchronous too: its own turn of the loop.
-      if (spec.type === "stdio") await yieldLoop();
+      if (spec.type === "stdio") await (await import("./launch.ts")).yieldLoop();
       c.setRequestHandler(ElicitRequestSchema, (req) => this.elicit(req.params));
       c.onclose = () => this.lost(c, "the server closed the connection");
       // Over HTTP a dead server closes no pipe: the SDK only reports the dropped stream and its retries.
@@ -173,7 +182,7 @@ export class McpConnection implements ToolCaller {
       this.status = "failed";
       const gone = this.launched?.exited();
       // "Connection closed" says less than how the process ended.
-      const cause = gone && e instanceof McpError && e.code === ErrorCode.ConnectionClosed ? `the server exited (${gone}) before it answered initialize` : errorMessage(e);
+      const cause = gone && closedConnection(e) ? `the server exited (${gone}) before it answered initialize` : errorMessage(e);
       this.error = withTail(cause, this.stderr());
     } finally {
       this.stopStart = undefined;
@@ -213,7 +222,7 @@ export class McpConnection implements ToolCaller {
       .then(
         () => {},
         (e: unknown) => {
-          const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
+          const answered = answeredError(e);
           if (!answered) this.drop(c, `the connection was lost (${errorMessage(err)}; then ${errorMessage(e)})`);
         },
       )
@@ -252,6 +261,7 @@ export class McpConnection implements ToolCaller {
       // The server answered with a JSON-RPC error: the connection is fine. Anything
       // else (the process died, HTTP failed, the session is gone) means reconnect next time.
       // A 403 (e.g. a scope this sign-in lacks) is an answer too: a new sign-in is picked up without reconnecting.
+      const { McpError, ErrorCode, StreamableHTTPError } = await loadSdk();
       const answered = (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) || (e instanceof StreamableHTTPError && e.code === 403);
       if (answered || opts.signal.aborted) return rethrowUndoubled(e);
       this.lost(client, `the connection failed (${errorMessage(e)})`);
@@ -320,7 +330,7 @@ function withTail(cause: string, stderr: string): string {
  * say it once.
  */
 function rethrowUndoubled(e: unknown): never {
-  if (e instanceof McpError) e.message = e.message.replace(/^(MCP error -?\d+: )(?:\1)+/, "$1");
+  if (sdk && e instanceof sdk.McpError) e.message = e.message.replace(/^(MCP error -?\d+: )(?:\1)+/, "$1");
   throw e;
 }
 

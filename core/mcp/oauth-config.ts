@@ -15,8 +15,6 @@
  *   issuer = "https://login.corp.example"
  *   grant = "authorization_code"     # or "client_credentials"
  */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { isTable } from "../config/validate.ts";
 import { ReasonixError } from "../errors.ts";
@@ -87,7 +85,7 @@ export function parseOAuth(raw: unknown, where: string): McpOAuthSpec | undefine
 }
 
 /** A value from $REASONIX_HOME/.env, or an error naming the variable and the file. */
-function secret(home: string, name: string, server: string, field: string): string {
+export function secret(home: string, name: string, server: string, field: string): string {
   const file = homePaths(home).dotenv;
   const v = new SecretStore(file).read().get(name);
   if (!v) throw new ReasonixError("mcp-auth", `MCP server "${server}": oauth.${field} names ${name}, which has no value in ${file}`, { hint: `add a line ${name}=<value> to ${file}` });
@@ -101,28 +99,4 @@ export function configuredClient(o: McpOAuthSpec, home: string, server: string):
     ...(o.clientSecretEnv ? { client_secret: secret(home, o.clientSecretEnv, server, "client_secret_env") } : {}),
     ...(o.issuer ? { issuer: o.issuer } : {}),
   } as OAuthClientInformationMixed;
-}
-
-/**
- * The client-credentials grant, from the SDK (client_secret_basic or
- * private_key_jwt). Tokens live in memory only: a new process asks again.
- */
-export function clientCredentialsProvider(o: McpOAuthSpec, home: string, server: string): OAuthClientProvider {
-  if (o.privateKeyEnv) {
-    return new PrivateKeyJwtProvider({
-      clientId: o.clientId,
-      privateKey: secret(home, o.privateKeyEnv, server, "private_key_env"),
-      algorithm: o.signingAlgorithm,
-      expectedIssuer: o.issuer!,
-      clientName: "Reasonix",
-      scope: o.scope,
-    });
-  }
-  return new ClientCredentialsProvider({
-    clientId: o.clientId,
-    clientSecret: secret(home, o.clientSecretEnv!, server, "client_secret_env"),
-    expectedIssuer: o.issuer!,
-    clientName: "Reasonix",
-    scope: o.scope,
-  });
 }

@@ -24,7 +24,8 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { ReasonixError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import type { McpServerSpec } from "./config.ts";
-import { clientCredentialsProvider, configuredClient } from "./oauth-config.ts";
+import { configuredClient } from "./oauth-config.ts";
+import { clientCredentialsProvider } from "./oauth-grant.ts";
 
 interface OAuthState {
   url: string;

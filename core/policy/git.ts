@@ -260,8 +260,9 @@ export interface GitProtection {
  * the planted-state watch, at any depth). Git dirs outside every root are
  * skipped: the sandbox cannot write there anyway.
  */
-export function gitProtection(writeRoots: readonly string[], real: (p: string) => string, extra: readonly FoundRepo[] = []): GitProtection {
-  const scan = scanRepos(writeRoots, real);
+export function gitProtection(writeRoots: readonly string[], real: (p: string) => string, extra: readonly FoundRepo[] = [], opts: { scan?: boolean } = {}): GitProtection {
+  // scan: false when `extra` already holds every repository under the roots (a complete planted-state watch).
+  const scan = opts.scan === false ? { repos: [], truncated: false, dirsVisited: 0 } : scanRepos(writeRoots, real);
   const out: GitProtection = { existing: [], missing: [], pointers: [], scan };
   const seen = new Set<string>();
   const rootOf = (p: string) => writeRoots.find((r) => isWithinDir(p, r));

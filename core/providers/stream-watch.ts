@@ -8,6 +8,7 @@ import { who, type ProviderCtx } from "./http.ts";
 import { hostOf, isOpenAIReasoningModel } from "./reasoning.ts";
 import { isLoopbackHost } from "../serve/addr.ts";
 import type { ProviderConfig, WaitingNotice } from "./types.ts";
+import { traceMark } from "../trace.ts";
 
 const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -128,9 +129,11 @@ export class StreamWatch {
     // Callers pass this.signal, or a signal that follows it (the OpenAI SDK links its own to it).
     const signal = init.signal ?? this.signal;
     this.start();
+    traceMark("request");
     let res: Response;
     try {
       res = await fetch(input, { ...init, signal });
+      traceMark("response");
     } catch (e) {
       this.stop();
       throw this.error ?? e;

@@ -167,6 +167,8 @@ export interface GuardedCommand {
   notes: string[];
   /** How to stop the command when a signal ends Reasonix (set once it was spawned). */
   killWith(kill: () => void): void;
+  /** The watch knows every repository under the roots now (its first walk finished in time, and it was brought up to date). */
+  complete: boolean;
 }
 
 const inFlight = new Set<() => void>();
@@ -176,6 +178,11 @@ export function gitGuardBegin(roots: readonly string[], home: string): GuardedCo
   installSignalCleanup();
   const isNew = !watches.has(keyOf(roots));
   const w = watchFor(roots);
+  // Repositories made since the last look (the user's, between commands) become
+  // known, so the sandbox mounts their git state read-only: a stat per
+  // directory. Not while another command runs here: its changes stay its own.
+  const current = isNew || w.active === 0;
+  if (!isNew && w.active === 0) gitStateChanges(w, Infinity);
   const notes = isNew && !w.complete ? [incompleteNote(w, roots)] : [];
   const since = Date.now() - SLACK_MS;
   const running = starts.get(w) ?? [];
@@ -207,7 +214,7 @@ export function gitGuardBegin(roots: readonly string[], home: string): GuardedCo
     end(true);
   };
   inFlight.add(onSignal);
-  return { end: () => end(), notes, killWith: (k) => void (kill = k) };
+  return { end: () => end(), notes, killWith: (k) => void (kill = k), complete: w.complete && current };
 }
 
 /** Every repository the watch of these roots knows, at any depth (for the sandbox to mount their git state read-only). */

@@ -42,6 +42,7 @@ import { guardNewRepos, guardProtected, layoutFor, type GuardReport } from "./la
 import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from "./profiles.ts";
 import { probeSandbox, SEATBELT_PATH, type RefusalCode, type SandboxBackend, type SandboxStatus } from "./probe.ts";
 import { unixSocketFilter } from "./seccomp.ts";
+import { traceStart, traceStep } from "../trace.ts";
 
 export { childEnv, isCredentialName } from "./env.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxStatus } from "./probe.ts";
@@ -178,7 +179,10 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const cwd = opts.cwd ?? opts.policy.workspaceRoot;
   const base = opts.env ?? process.env;
   // Planted git state, found by git's rules at any depth, in every mode.
+  const t0 = traceStart();
   const watch = opts.watchGit ? gitGuardBegin(opts.policy.writeRoots, opts.policy.reasonixHome) : undefined;
+  if (watch) traceStep("bash:git-scan", t0);
+  const t1 = traceStart();
   const noGuard = (): GuardReport => ({ violations: watch?.end() ?? [], notes: watch?.notes ?? [] });
   const killWith = (k: () => void) => watch?.killWith(k);
 
@@ -193,7 +197,9 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const status = await probeSandbox(platform);
   if (!status.available) return (noGuard(), { ok: false, refusal: refusal(status) });
   // Repositories the planted-state watch knows at any depth get their git state mounted read-only too.
-  const layout = layoutFor(opts.policy, watch ? gitGuardKnownRepos(opts.policy.writeRoots, (p) => resolveReal(p)) : []);
+  // With a complete watch its repositories stand in for the bounded scan (layout.ts).
+  const layout = layoutFor(opts.policy, watch ? gitGuardKnownRepos(opts.policy.writeRoots, (p) => resolveReal(p)) : [], watch?.complete === true);
+  traceStep("bash:layout", t1);
   const guard = (): GuardReport => {
     const own = [...guardProtected(layout.protectedMissing).violations, ...guardNewRepos(layout).violations];
     const watched = noGuard();
@@ -246,6 +252,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
       },
     });
     const env = envFor({ ...profile.env, ...(agent ? { SSH_AUTH_SOCK: AGENT_INSIDE } : {}) });
+    traceStep("bash:sandbox", t1);
     return { ok: true, backend: "bwrap", argv: [status.path!, ...args, "--", ...argv], env, cwd, fds, finish, killWith };
   }
 
@@ -302,6 +309,7 @@ export type RunResult =
 export async function runSandboxed(argv: string[], opts: RunOptions): Promise<RunResult> {
   const wrapped = await wrapCommand(argv, opts);
   if (!wrapped.ok) return wrapped;
+  let t0 = traceStart();
   const started = performance.now();
   const limit = opts.maxOutputBytes ?? 1 << 20;
   const unconfined = wrapped.backend === "unconfined";
@@ -319,6 +327,7 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
     wrapped.finish();
     throw e;
   }
+  traceStep("bash:spawn", t0);
   let timedOut = false;
   let aborted = false;
   const kill = () => {
@@ -356,6 +365,8 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
   };
   const pumps = Promise.all([pump(proc.stdout, "stdout"), pump(proc.stderr, "stderr")]);
   const exitCode = await proc.exited;
+  traceStep("bash:exit", t0);
+  t0 = traceStart();
   // An unconfined command may leave a background child holding the pipes
   // open; do not wait for it. (Under bwrap everything is dead by now.)
   let drained = false;
@@ -366,7 +377,10 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
   if (unconfined && (timedOut || aborted)) kill();
   if (timer) clearTimeout(timer);
   opts.signal?.removeEventListener("abort", onAbort);
+  traceStep("bash:output", t0);
+  t0 = traceStart();
   const guard = wrapped.finish();
+  traceStep("bash:git-check", t0);
   return {
     ok: true,
     backend: wrapped.backend,

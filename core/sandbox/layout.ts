@@ -43,6 +43,8 @@ export interface PolicyLayout {
   indexStamps: Map<string, string>;
   /** When the layout was taken, just before the command (ms since the epoch, with 1 s of slack). */
   since: number;
+  /** Whether `repos` comes from the bounded scan (guardNewRepos compares against it); false when a complete watch stood in. */
+  scanned: boolean;
 }
 
 /** The directories strictly between `root` and `path`. */
@@ -57,10 +59,16 @@ function between(root: string, path: string): string[] {
   return out;
 }
 
-export function layoutFor(policy: PathPolicy, knownRepos: readonly FoundRepo[] = []): PolicyLayout {
+/**
+ * `knownRepos`: repositories the planted-state watch knows at any depth.
+ * With `watchComplete` (its walk covered every directory of the roots, and
+ * it re-reads every directory that changed) they are all there is, and the
+ * bounded scan is not run again: one walk per command, not two.
+ */
+export function layoutFor(policy: PathPolicy, knownRepos: readonly FoundRepo[] = [], watchComplete = false): PolicyLayout {
   const writeRoots = policy.writeRoots.filter((r) => kind(r) !== undefined);
   // Scanned again for every command: repositories come and go during a session.
-  const git = gitProtection(writeRoots, (p) => resolveReal(p), knownRepos);
+  const git = gitProtection(writeRoots, (p) => resolveReal(p), knownRepos, { scan: !watchComplete });
   const all = [...policy.protectedPaths];
   const listed = new Set(all.map((p) => p.path));
   for (const g of [...git.existing, ...git.missing, ...git.pointers]) if (!listed.has(g.path)) (listed.add(g.path), all.push({ ...g, name: g.path }));
@@ -79,7 +87,7 @@ export function layoutFor(policy: PathPolicy, knownRepos: readonly FoundRepo[] =
     if (k === "dir") forbidDirs.push(f);
     else if (k === "file") forbidFiles.push(f);
   }
-  return { writeRoots, protectedExisting, protectedMissing, protectedAll, ancestors, forbidDirs, forbidFiles, forbidAll: [...policy.forbidRead], repos: git.scan, indexStamps: stampsOf(git.scan), since: Date.now() - 1000 };
+  return { writeRoots, protectedExisting, protectedMissing, protectedAll, ancestors, forbidDirs, forbidFiles, forbidAll: [...policy.forbidRead], repos: git.scan, indexStamps: stampsOf(git.scan), since: Date.now() - 1000, scanned: !watchComplete };
 }
 
 export interface GuardReport {
@@ -116,6 +124,8 @@ export function moveAside(p: string): { path: string; movedTo: string } {
  * file or link is moved aside whole.
  */
 export function guardNewRepos(layout: PolicyLayout): GuardReport {
+  // A complete watch finds these itself (gitStateChanges, at any depth, gitlinks' targets included).
+  if (!layout.scanned) return { violations: [] };
   const after = gitScanAgain(layout);
   const violations: GuardReport["violations"] = [];
   const fresh = diffRepos(layout.repos, after);

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readFileSync, unlinkSync } from "node:fs";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import type { SessionFile } from "./store.ts";
+import { traceStart, traceStep } from "../trace.ts";
 
 /**
  * Store a file's current content under `turn` before a writer changes it.
@@ -8,6 +9,12 @@ import type { SessionFile } from "./store.ts";
  */
 export function captureFile(file: SessionFile, turn: number, absPath: string, seen: Set<string>): void {
   if (seen.has(absPath)) return;
+  const t0 = traceStart();
+  captureOnce(file, turn, absPath, seen);
+  traceStep("tool:checkpoint", t0);
+}
+
+function captureOnce(file: SessionFile, turn: number, absPath: string, seen: Set<string>): void {
   let blob: string | null = null;
   let st;
   try {

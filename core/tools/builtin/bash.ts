@@ -11,6 +11,7 @@ import { runShell, type SandboxMode, type SandboxOptions } from "../../sandbox/i
 import { savedCredentialNames } from "../../sandbox/env.ts";
 import type { ToolContext, ToolDefinition } from "../types.ts";
 import { done, fail, guarded, int, policyFor, str } from "./common.ts";
+import { traceStart, traceStep } from "../../trace.ts";
 
 /** A model may ask for a longer timeout than configured, up to this (or the configured value if larger). */
 const MAX_REQUESTED_TIMEOUT_S = 600;
@@ -114,9 +115,12 @@ export const bashTool: ToolDefinition<Input> = {
     mkdirSync(ctx.tmpDir, { recursive: true, mode: 0o700 });
     const collected = new HeadTail(limit);
     let res: Awaited<ReturnType<typeof runShell>>;
+    const t0 = traceStart();
+    const sandboxOptions = bashSandboxOptions(ctx);
+    traceStep("bash:options", t0);
     try {
       res = await runShell(command, {
-        ...bashSandboxOptions(ctx),
+        ...sandboxOptions,
         timeoutMs: timeoutS * 1000,
         signal: ctx.signal,
         // Output is kept here (head and tail); the runner keeps none.

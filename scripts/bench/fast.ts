@@ -1,0 +1,136 @@
+// How fast is a Reasonix round: the compiled binary from outside, against a
+// scripted endpoint that answers at once (issue 35; docs/how-fast.md).
+//   npm run bench -- fast [--runs N] [--files N] [--binary PATH] [--json]
+//
+// Each figure is the median of N runs (default 6), all scenarios interleaved
+// so they see the same machine load; references measured in the same run:
+//   - `reasonix --version` (the process start the binary cannot avoid);
+//   - `bash -c true` spawned directly (what a bash round cannot avoid).
+// Goals, as ratios and differences against those references:
+//   - one-request `run` <= 4 x `--version` (100 ms on an idle 2-core box);
+//   - per bash round (sandbox on, a git workspace of 5,000 files):
+//     <= 15 ms over `bash -c true`;
+//   - per read_file round <= 3 ms;
+//   - a 20,000-token streamed answer <= 0.4 s of CPU;
+//   - one-shot peak RSS <= 60 MiB.
+// A last traced run (REASONIX_TRACE) splits a bash round into its steps.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
+import { probeSandbox } from "../../core/sandbox/index.ts";
+import { answer, fmt, gitWorkspace, hasGnuTime, longAnswer, loadNow, machine, measure, median, rounds, type Measured } from "../lib/agent-bench.ts";
+import { builtDist } from "../lib/built-dist.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string, def: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || def : def);
+const RUNS = opt("--runs", 6);
+const FILES = opt("--files", 5000);
+const ROUNDS = 10;
+const STREAM_TOKENS = 20_000;
+const json = args.includes("--json");
+
+if (!hasGnuTime()) {
+  console.log("SKIPPED fast bench: /usr/bin/time (GNU time) is missing; it measures CPU and peak RSS");
+  process.exit(0);
+}
+const sandbox = await probeSandbox();
+if (!sandbox.available) {
+  console.log(`SKIPPED fast bench: the bash rounds run sandboxed and ${sandbox.cause} (fix: ${sandbox.fix})`);
+  process.exit(0);
+}
+
+const work = mkdtempSync(join(tmpdir(), "rx-bench-fast-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+const binArg = args.indexOf("--binary");
+const binary = binArg >= 0 ? resolve(args[binArg + 1]!) : (await builtDist()).binary;
+const ws = join(work, "ws");
+gitWorkspace(ws, FILES);
+const home = join(work, "home");
+const llm = await startScriptedOpenAI([]);
+const { mkdirSync } = await import("node:fs");
+mkdirSync(home, { recursive: true });
+writeFileSync(
+  join(home, "config.toml"),
+  ['default_model = "bench"', "[[providers]]", 'name = "bench"', 'kind = "openai"', `base_url = "${llm.url}"`, 'model = "bench-model"', 'api_key_env = "BENCH_KEY"', "[sandbox]", 'bash = "enforce"', ""].join("\n"),
+);
+writeFileSync(join(home, ".env"), "BENCH_KEY=sk-bench\n", { mode: 0o600 });
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, REASONIX_HOME: home, LANG: "C.UTF-8" };
+
+const read = () => ({ name: "read_file", arguments: { path: "README.md" } });
+const bash = () => ({ name: "bash", arguments: { command: "true" } });
+const scenarios: Record<string, { steps: () => ScriptStep[]; argv: string[] }> = {
+  version: { steps: () => [], argv: ["--version"] },
+  oneShot: { steps: () => answer(), argv: ["run", "hi"] },
+  read: { steps: () => rounds(ROUNDS, read), argv: ["run", "--auto", "read it"] },
+  bash: { steps: () => rounds(ROUNDS, bash), argv: ["run", "--auto", "run it"] },
+  stream: { steps: () => longAnswer(STREAM_TOKENS), argv: ["run", "write"] },
+};
+
+async function runOnce(name: string, extraEnv: Record<string, string> = {}): Promise<Measured> {
+  const s = scenarios[name]!;
+  llm.push(...s.steps());
+  const m = await measure([binary, ...s.argv], { cwd: ws, env: { ...env, ...extraEnv } });
+  if (m.code !== 0) throw new Error(`${name}: reasonix exited ${m.code}: ${m.stderr.slice(0, 500)}`);
+  if (llm.pending() !== 0) throw new Error(`${name}: ${llm.pending()} scripted steps left (the run did not do what the scenario asked)`);
+  return m;
+}
+
+const refBash = () => measure(["bash", "-c", "true"], { cwd: ws, env });
+const results: Record<string, Measured[]> = { bashTrue: [] };
+for (const k of Object.keys(scenarios)) results[k] = [];
+const loads: string[] = [loadNow()];
+for (const k of Object.keys(scenarios)) await runOnce(k); // warm the page cache and the git watch's first walk path
+for (let i = 0; i < RUNS; i++) {
+  for (const k of Object.keys(scenarios)) results[k]!.push(await runOnce(k));
+  for (let j = 0; j < ROUNDS; j++) results.bashTrue!.push(await refBash());
+  loads.push(loadNow());
+}
+
+// The traced run: each bash round's steps (core/trace.ts marks).
+const traceFile = join(work, "trace.jsonl");
+await runOnce("bash", { REASONIX_TRACE: traceFile });
+const steps = new Map<string, number[]>();
+const marks: { mark: string; ms: number; durMs?: number }[] = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+for (const m of marks) if (m.durMs !== undefined) steps.set(m.mark, [...(steps.get(m.mark) ?? []), m.durMs]);
+await llm.close();
+
+const med = (k: string, f: (m: Measured) => number) => median(results[k]!.map(f));
+const wall = (k: string) => med(k, (m) => m.wallMs);
+const version = wall("version");
+const oneShot = wall("oneShot");
+const bashTrue = wall("bashTrue");
+const perRead = (wall("read") - oneShot) / ROUNDS;
+const perBash = (wall("bash") - oneShot) / ROUNDS;
+const streamCpu = med("stream", (m) => m.cpuMs);
+const rss = med("oneShot", (m) => m.rssMiB);
+const cpuRatio = med("oneShot", (m) => m.cpuMs) / med("version", (m) => m.cpuMs);
+const goals = [
+  { what: "one-request run ÷ --version", value: oneShot / version, shown: `${(oneShot / version).toFixed(2)}×`, goal: "≤ 4×", ok: oneShot / version <= 4 },
+  { what: "bash round − bash -c true", value: perBash - bashTrue, shown: fmt(perBash - bashTrue, "ms", 1), goal: "≤ 15 ms", ok: perBash - bashTrue <= 15 },
+  { what: "read_file round", value: perRead, shown: fmt(perRead, "ms", 1), goal: "≤ 3 ms", ok: perRead <= 3 },
+  { what: `${STREAM_TOKENS.toLocaleString("en")}-token stream, CPU`, value: streamCpu, shown: fmt(streamCpu, "ms"), goal: "≤ 400 ms", ok: streamCpu <= 400 },
+  { what: "one-shot peak RSS", value: rss, shown: fmt(rss, "MiB", 1), goal: "≤ 60 MiB", ok: rss <= 60 },
+];
+const stepTable = [...steps].map(([mark, xs]) => ({ mark, medianMs: +median(xs).toFixed(2), count: xs.length }));
+
+if (json) {
+  console.log(JSON.stringify({ machine: machine(), loads, runs: RUNS, files: FILES, version, oneShot, cpuRatio, bashTrue, perRead, perBash, streamCpu, rss, goals, steps: stepTable }));
+} else {
+  console.log(`fast bench: ${RUNS} interleaved runs, medians; ${machine()}`);
+  console.log(`load average during the runs (1-min): ${loads.map((l) => l.split(" ")[0]).join(", ")}`);
+  console.log(`binary: ${binary}; workspace: git, ${FILES.toLocaleString("en")} files; sandbox: ${sandbox.backend} (on)`);
+  const row = (a: string, b: string, c = "") => console.log(`  ${a.padEnd(36)} ${b.padStart(12)}  ${c}`);
+  row("--version", fmt(version, "ms", 1), `${fmt(med("version", (m) => m.cpuMs), "ms CPU")}, ${fmt(med("version", (m) => m.rssMiB), "MiB", 1)}`);
+  row("one-request run", fmt(oneShot, "ms", 1), `${fmt(med("oneShot", (m) => m.cpuMs), "ms CPU")}, ${fmt(rss, "MiB", 1)}`);
+  const cpuPer = (k: string) => (med(k, (m) => m.cpuMs) - med("oneShot", (m) => m.cpuMs)) / ROUNDS;
+  row(`+ ${ROUNDS} read_file rounds`, fmt(wall("read") - oneShot, "ms", 1), `${fmt(perRead, "ms", 1)} per round (${fmt(cpuPer("read"), "ms CPU", 1)})`);
+  row(`+ ${ROUNDS} bash rounds (true, sandboxed)`, fmt(wall("bash") - oneShot, "ms", 1), `${fmt(perBash, "ms", 1)} per round (${fmt(cpuPer("bash"), "ms CPU", 1)}, bwrap and bash included); bash -c true alone ${fmt(bashTrue, "ms", 1)} (${fmt(med("bashTrue", (m) => m.cpuMs), "ms CPU", 1)})`);
+  row(`${STREAM_TOKENS.toLocaleString("en")}-token streamed answer`, fmt(wall("stream"), "ms", 1), `${fmt(streamCpu, "ms CPU")}, ${fmt(med("stream", (m) => m.rssMiB), "MiB", 1)}`);
+  console.log("goals:");
+  for (const g of goals) console.log(`  ${g.what.padEnd(36)} ${g.shown.padStart(12)}  goal ${g.goal.padEnd(9)} ${g.ok ? "ok" : "MISSED"}`);
+  // CPU time barely grows with the machine's load; wall time does. Shown for reading a busy run.
+  console.log(`  (CPU: one-request run ÷ --version ${cpuRatio.toFixed(2)}×)`);
+  console.log("one traced bash run, median per step (REASONIX_TRACE):");
+  for (const s of stepTable) console.log(`  ${s.mark.padEnd(20)} ${s.medianMs.toFixed(2).padStart(8)} ms  ×${s.count}`);
+}
