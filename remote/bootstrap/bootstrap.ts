@@ -12,7 +12,7 @@ import { normalisePlatform } from "../hosts/probe.ts";
 import { runScript } from "../ssh/exec.ts";
 import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
 import { binPath, install, kv } from "./install.ts";
-import { holdLock } from "./lock.ts";
+import { holdLock, isLockLost, lockLost, lockStaleSeconds, type Fence } from "./lock.ts";
 import { LOCK_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import type { BootstrapEvent, BootstrapOptions, RemoteState, ServeInfo } from "./types.ts";
 
@@ -48,7 +48,7 @@ export async function readRemoteState(
     const [phase, done, total] = progress.trim().split(/\s+/);
     opts.onEvent?.({ event: "waiting_for_lock", holder, ...(phase ? { phase, done: Number(done) || 0, total: Number(total) || 0 } : {}) });
   };
-  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? "lock" : "nolock", lockId ?? ""], timeoutMs: 180_000, onLine });
+  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? "lock" : "nolock", lockId ?? "", String(lockStaleSeconds())], timeoutMs: 180_000, onLine });
   const kv = parseKv(res.stdout);
   if (kv.has("error")) throw fail("remote_state", `remote: ${kv.get("error")}`);
   // Without a serve recorded for it, a missing workspace leaves nothing to manage.
@@ -127,17 +127,29 @@ export async function isStillOurServe(client: Client, info: Pick<ServeInfo, "slu
   return r.get("ours") === "1";
 }
 
-export async function stopServe(client: Client, slug: string, pid: number): Promise<"stopped" | "not_running" | "not_ours"> {
-  const r = await kv(client, STOP_SCRIPT, [slug, String(pid)], 30_000);
+export async function stopServe(client: Client, slug: string, pid: number, fence?: Fence): Promise<"stopped" | "not_running" | "not_ours"> {
+  const r = await kv(client, STOP_SCRIPT, [slug, String(pid), ...(fence ? [fence.lockId] : [])], 30_000);
+  if (r.get("lost_lock")) throw lockLost(`stopping serve ${pid}`);
   if (r.get("stopped")) return "stopped";
   if (r.get("not_ours")) return "not_ours";
   if (r.get("was_running") === "0") return "not_running";
   throw fail("stop_failed", `could not stop remote serve ${pid}: ${r.get("error") ?? r.get("stderr") ?? "unknown error"}`);
 }
 
-async function startServe(client: Client, s: RemoteState, version: string, token: string): Promise<ServeInfo> {
-  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token], 90_000);
+async function startServe(client: Client, s: RemoteState, version: string, token: string, fence: Fence): Promise<ServeInfo> {
+  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token, fence.lockId], 90_000);
+  if (r.get("lost_lock")) throw lockLost("starting the serve");
   if (r.get("error")) throw fail("serve_start_failed", `remote serve did not start: ${r.get("error")}`);
+  if (r.get("adopt")) {
+    // A serve for this workspace is already up (its starter held the lock while we were
+    // paused): use it, never start a second one.
+    const addr = parseHostPort(r.get("addr")!);
+    const pid = Number(r.get("pid"));
+    const theirs = r.get("token") ?? "";
+    const check = await checkServe(client, addr, theirs, version);
+    if (!check.ok) throw fail("serve_unhealthy", `remote serve ${pid} is already running for this workspace but is not usable: ${check.why}`, "reasonix remote serve restart NAME");
+    return { pid, addr, token: theirs, version, workspace: s.workspace, slug: s.slug, startedAt: s.json?.started_at ?? "", reused: true };
+  }
   if (r.get("died") || r.get("timeout") || !r.get("addr")) {
     const log = r.get("log") ?? "";
     throw fail(
@@ -155,7 +167,8 @@ async function startServe(client: Client, s: RemoteState, version: string, token
   }
   const info: ServeInfo = { pid, addr, token, version, workspace: s.workspace, slug: s.slug, startedAt: new Date().toISOString(), reused: false };
   const json = JSON.stringify({ pid, addr: `${addr.host}:${addr.port}`, workspace: s.workspace, version, started_at: info.startedAt });
-  const pub = await kv(client, PUBLISH_SCRIPT, [s.slug, json]);
+  const pub = await kv(client, PUBLISH_SCRIPT, [s.slug, json, fence.lockId]);
+  if (pub.get("lost_lock")) throw lockLost("recording the serve it started");
   if (!pub.get("published")) throw fail("serve_publish_failed", `could not write serve-${s.slug}.json on the remote: ${pub.get("stderr") ?? ""}`);
   return info;
 }
@@ -163,8 +176,20 @@ async function startServe(client: Client, s: RemoteState, version: string, token
 /**
  * Find or start the serve. The first look is lock-free (the common case: a
  * live serve to reuse); everything that changes remote state runs under the lock.
+ * A holder that finds it lost the lock (paused past the staleness window) changes
+ * nothing and starts over, which adopts what the new holder made.
  */
 export async function ensureServe(client: Client, o: BootstrapOptions = {}): Promise<ServeInfo> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await ensureServeOnce(client, o);
+    } catch (e) {
+      if (!isLockLost(e) || tries >= 3) throw e;
+    }
+  }
+}
+
+async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<ServeInfo> {
   const version = o.version ?? buildInfo().version;
   const workspace = o.workspace ?? "~";
   const first = await readRemoteState(client, workspace, version);
@@ -176,6 +201,7 @@ export async function ensureServe(client: Client, o: BootstrapOptions = {}): Pro
 
   const lockId = `${process.pid}-${randomBytes(6).toString("hex")}`;
   const s = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
+  const fence: Fence = { slug: s.slug, lockId };
   const holder = await holdLock(client, s.slug, lockId);
   const report = o.onEvent;
   const onEvent = (e: BootstrapEvent) => {
@@ -183,7 +209,7 @@ export async function ensureServe(client: Client, o: BootstrapOptions = {}): Pro
     report?.(e);
   };
   o = { ...o, onEvent };
-  // Installs can outlast the 60 s staleness window: keep our stamp fresh meanwhile.
+  // Installs can outlast the staleness window: keep our stamp fresh meanwhile.
   const keeper = setInterval(() => {
     runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "refresh"], timeoutMs: 15_000 }).catch(() => {});
   }, 20_000);
@@ -193,13 +219,13 @@ export async function ensureServe(client: Client, o: BootstrapOptions = {}): Pro
     if (again) return again;
     if (isOurServe(s) && s.pid) {
       o.onEvent?.({ event: "stopping_old", pid: s.pid, version: s.json?.version ?? "unknown" });
-      await stopServe(client, s.slug, s.pid);
+      await stopServe(client, s.slug, s.pid, fence);
     }
-    if (!s.haveBin) await install(client, s, version, o);
+    if (!s.haveBin) await install(client, s, version, o, fence);
     o.onEvent?.({ event: "starting" });
     // Keep the token of the serve this replaces: open tabs and the printed URL stay valid.
     const token = !o.newToken && s.token && /^[0-9a-f]{64}$/.test(s.token) ? s.token : randomBytes(32).toString("hex");
-    return await startServe(client, s, version, token);
+    return await startServe(client, s, version, token, fence);
   } finally {
     clearInterval(keeper);
     await runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});

@@ -13,6 +13,7 @@ import { runScript } from "../ssh/exec.ts";
 import { compressedCacheName, findCompressed, resolveArtifact, type BinaryArtifact } from "./artifact.ts";
 import { expectedRatio, measureUpload, planUpload, type Plan } from "./link-speed.ts";
 import { FETCH_SCRIPT, NPM_INSTALL_SCRIPT, parseKv } from "./scripts.ts";
+import type { Fence } from "./lock.ts";
 import { compressStream, fileChunks } from "./stream-compress.ts";
 import type { BootstrapOptions, InstallSource, RemoteState } from "./types.ts";
 import { uploadBinary, type Payload } from "./upload.ts";
@@ -25,7 +26,7 @@ export async function kv(client: Client, script: string, args: string[], timeout
 
 export const binPath = (s: RemoteState, version: string) => `${s.home}/.reasonix/remote/bin/reasonix-${version}`;
 
-export async function install(client: Client, s: RemoteState, version: string, o: BootstrapOptions): Promise<void> {
+export async function install(client: Client, s: RemoteState, version: string, o: BootstrapOptions, fence: Fence): Promise<void> {
   const mode = o.install ?? "auto";
   if (mode === "never") {
     throw fail("serve_missing", `reasonix ${version} is not installed on the remote (${binPath(s, version)}) and serve_install = "never"`, 'install it there yourself, or set serve_install = "auto"');
@@ -46,7 +47,7 @@ export async function install(client: Client, s: RemoteState, version: string, o
   }
   const { payload, source } = await choosePayload(client, art, s, o, cacheDir);
   o.onEvent?.({ event: "install_source", ...source });
-  const up = await uploadBinary(client, art, payload, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
+  const up = await uploadBinary(client, art, payload, fence, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
   // ms covers the whole install (lookup, cache, upload, remote check), not just the transfer.
   o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started) });
 }

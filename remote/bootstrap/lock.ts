@@ -4,7 +4,28 @@
  */
 import type { Client } from "ssh2";
 import { REMOTE_SH, execChannel, shQuote } from "../ssh/exec.ts";
+import { ReasonixError } from "../../core/errors.ts";
 import { HOLD_SCRIPT } from "./scripts.ts";
+
+/** Who holds the lock, as every fenced script checks it: the slug and our lock id. */
+export interface Fence {
+  slug: string;
+  lockId: string;
+}
+
+/**
+ * A fenced step found the lock taken over (we were paused past the staleness window):
+ * nothing was done; the caller starts over and adopts what the new holder made.
+ */
+export const lockLost = (step: string) =>
+  new ReasonixError("remote_lock_lost", `another client took over the remote serve lock before ${step}; nothing was changed`);
+export const isLockLost = (e: unknown) => e instanceof ReasonixError && e.code === "remote_lock_lost";
+
+/** The staleness window (seconds) waiters apply: REASONIX_REMOTE_LOCK_STALE_S (tests), else 60. */
+export function lockStaleSeconds(): number {
+  const n = Number(process.env.REASONIX_REMOTE_LOCK_STALE_S);
+  return Number.isInteger(n) && n > 0 ? n : 60;
+}
 
 /**
  * Run the lock keeper (HOLD_SCRIPT) on its own channel: its pid ties the lock to this

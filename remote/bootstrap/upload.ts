@@ -7,6 +7,7 @@ import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { REMOTE_SH, execChannel, shQuote } from "../ssh/exec.ts";
 import type { BinaryArtifact, Codec } from "./artifact.ts";
+import { lockLost, type Fence } from "./lock.ts";
 import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
 
 export interface UploadResult {
@@ -28,11 +29,12 @@ export async function uploadBinary(
   client: Client,
   art: BinaryArtifact,
   payload: Payload,
+  fence: Fence,
   onProgress?: (done: number, total: number) => void,
 ): Promise<UploadResult> {
   const started = performance.now();
   const ch = await execChannel(client, REMOTE_SH);
-  const header = `set -- ${[art.version, payload.codec, art.sha256].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
+  const header = `set -- ${[art.version, payload.codec, art.sha256, fence.slug, fence.lockId].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
   let out = "";
   let err = "";
   let onReady: () => void = () => {};
@@ -78,6 +80,7 @@ export async function uploadBinary(
     throw e;
   }
   const kv = parseKv(out);
+  if (kv.get("lost_lock")) throw lockLost("putting the uploaded binary in place");
   if (kv.get("installed") !== "1") {
     const detail = err.trim().split("\n").slice(-3).join("; ");
     const why = `${kv.get("error") ?? `install script exited with ${exitCode}`}${detail ? ` (${detail})` : ""}`;
