@@ -199,7 +199,7 @@ async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<Ser
   const reused = o.restart ? null : await tryReuse(client, first, version);
   if (reused) return reused;
 
-  const lockId = `${process.pid}-${randomBytes(6).toString("hex")}`;
+  const lockId = o.lockId ?? `${process.pid}-${randomBytes(6).toString("hex")}`;
   const s = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
   const fence: Fence = { slug: s.slug, lockId };
   const holder = await holdLock(client, s.slug, lockId);

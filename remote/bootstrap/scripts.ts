@@ -79,6 +79,9 @@ if [ "$MODE" = lock ]; then
     case $ts in ''|*[!0-9]*) ts= ;; esac
     # The holder's keeper process lives exactly as long as its SSH session: when it is
     # gone (Ctrl-C, a killed client, sshd dropping the session) the lock is free at once.
+    # Our own lock id: this very client, back on a new connection after a lost link while
+    # its old session (and keeper) lingers on the server. It is ours: carry on.
+    if [ -n "$ID" ] && [ "$o" = "$ID" ]; then echo lock_resumed=1; break; fi
     hp=$(cat "$L/holder" 2>/dev/null); dead=
     case $hp in ''|*[!0-9]*) ;; *) kill -0 "$hp" 2>/dev/null || dead=1 ;; esac
     # Tell our client who we wait for and how far they are (the holder's progress line);

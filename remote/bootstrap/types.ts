@@ -59,6 +59,12 @@ export interface BootstrapOptions {
    */
   restart?: boolean;
   newToken?: boolean;
+  /**
+   * The lock id to hold the remote lock under (default: a fresh one per call). The
+   * supervisor keeps one for its lifetime, so after a lost link it takes its own lock
+   * back at once instead of waiting for its old, lingering session to time out.
+   */
+  lockId?: string;
 }
 
 export interface RemoteState {

@@ -7,6 +7,7 @@ import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { REMOTE_SH, execChannel, shQuote } from "../ssh/exec.ts";
 import type { BinaryArtifact, Codec } from "./artifact.ts";
+import { SshError } from "../ssh/errors.ts";
 import { lockLost, type Fence } from "./lock.ts";
 import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
 
@@ -80,6 +81,10 @@ export async function uploadBinary(
     throw e;
   }
   const kv = parseKv(out);
+  if (kv.get("installed") !== "1" && !kv.has("error") && exitCode === null && !kv.has("lost_lock")) {
+    // No exit status: the channel went with the connection, not with the script.
+    throw new SshError("link_lost", `the link was lost during the upload (${sent} bytes sent)`);
+  }
   if (kv.get("lost_lock")) throw lockLost("putting the uploaded binary in place");
   if (kv.get("installed") !== "1") {
     const detail = err.trim().split("\n").slice(-3).join("; ");
