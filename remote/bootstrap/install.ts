@@ -16,7 +16,7 @@ import { FETCH_SCRIPT, NPM_INSTALL_SCRIPT, parseKv } from "./scripts.ts";
 import type { Fence } from "./lock.ts";
 import { compressStream, fileChunks } from "./stream-compress.ts";
 import type { BootstrapOptions, InstallSource, RemoteState } from "./types.ts";
-import { uploadBinary, type Payload } from "./upload.ts";
+import { uploadBinary, type Payload, type PayloadSource } from "./upload.ts";
 
 const fail = (code: string, message: string, hint?: string) => new ReasonixError(code, message, { hint });
 export async function kv(client: Client, script: string, args: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
@@ -49,7 +49,7 @@ export async function install(client: Client, s: RemoteState, version: string, o
   o.onEvent?.({ event: "install_source", ...source });
   const up = await uploadBinary(client, art, payload, fence, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
   // ms covers the whole install (lookup, cache, upload, remote check), not just the transfer.
-  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started) });
+  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started), ...(up.resumedFrom ? { resumed_from: up.resumedFrom } : {}) });
 }
 
 /**
@@ -100,14 +100,16 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
 /**
  * What to send, fastest first: a compressed copy already made for this build
  * (cache or release), else the binary compressed while it streams at the level
- * the measured link speed calls for (raw on a fast link).
+ * the measured link speed calls for (raw on a fast link). The raw and streamed
+ * payloads can start midway (resuming an upload a lost link cut short).
  */
-async function choosePayload(client: Client, art: BinaryArtifact, s: RemoteState, o: BootstrapOptions, cacheDir: string): Promise<{ payload: Payload; source: InstallSource }> {
+async function choosePayload(client: Client, art: BinaryArtifact, s: RemoteState, o: BootstrapOptions, cacheDir: string): Promise<{ payload: PayloadSource; source: InstallSource }> {
   const codecs = { zstd: s.tools.has("zstd"), gzip: s.tools.has("gzip") };
   const ready = findCompressed(art, cacheDir, codecs);
   if (ready) {
     const size = statSync(ready.path).size;
-    return { payload: { codec: ready.codec, chunks: fileChunks(ready.path), progress: (sent) => [sent, size] }, source: { source: "cached", codec: ready.codec, bytes: size } };
+    const open = (from: number) => (from > 0 ? null : Promise.resolve<Payload>({ codec: ready.codec, chunks: fileChunks(ready.path), progress: (sent) => [sent, size] }));
+    return { payload: { codec: ready.codec, open }, source: { source: "cached", codec: ready.codec, bytes: size } };
   }
   // REASONIX_REMOTE_ZSTD_LEVEL (or compressionLevel) fixes the level; otherwise the link decides.
   const envLevel = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
@@ -121,24 +123,28 @@ async function choosePayload(client: Client, art: BinaryArtifact, s: RemoteState
   }
   const link = bw === null ? {} : { link_bytes_per_s: Math.round(bw) };
   if (plan.codec === "raw") {
-    return { payload: { codec: "raw", chunks: fileChunks(art.path), progress: (sent) => [sent, art.size] }, source: { source: "raw", codec: "raw", ...link } };
+    const open = (from: number) => Promise.resolve<Payload>({ codec: "raw", chunks: fileChunks(art.path, from), progress: (sent) => [from + sent, art.size] });
+    return { payload: { codec: "raw", open }, source: { source: "raw", codec: "raw", ...link } };
   }
+  const codec = plan.codec;
+  const level = plan.level;
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-  const stream = await compressStream(art, plan.codec, plan.level, join(cacheDir, compressedCacheName(art.sha256, plan.codec, plan.level)));
-  return {
-    payload: {
-      codec: plan.codec,
+  const open = async (from: number): Promise<Payload> => {
+    // Only a stream of the whole binary is worth caching.
+    const stream = await compressStream(art, codec, level, from === 0 ? join(cacheDir, compressedCacheName(art.sha256, codec, level)) : undefined, from);
+    return {
+      codec,
       chunks: stream.chunks,
       // The compressed size is known only at the end: until then the total is an estimate
       // and the bar stops short of 100 %, which only the last report (exact) reaches.
       progress: (sent) => {
         const p = stream.produced();
         if (p.complete) return [sent, p.bytes];
-        const est = Math.max(sent + 1, Math.round(art.size * expectedRatio(plan.codec as "zstd" | "gzip", plan.level)));
+        const est = Math.max(sent + 1, Math.round((art.size - from) * expectedRatio(codec, level)));
         return [sent, est];
       },
       abort: () => stream.abort(),
-    },
-    source: { source: "stream", codec: plan.codec, level: plan.level, ...link },
+    };
   };
+  return { payload: { codec, open }, source: { source: "stream", codec, level, ...link } };
 }

@@ -192,22 +192,45 @@ echo stopped=1
 export const INSTALL_SCRIPT = `${PRELUDE}
 install_main() {
   B="$R/bin"; mkdir -p "$B" || return 1
-  tmp="$B/.reasonix-$1.$$.tmp"
+  # The decompressed bytes that arrived so far, kept across a lost link (any prefix the
+  # decompressor wrote is a prefix of the binary): the next upload resumes from there.
+  part="$B/.reasonix-$1.$3.part"
   # openssl first: it uses the CPU's SHA instructions, coreutils often does not (3x slower).
   if command -v openssl >/dev/null 2>&1; then H="openssl dgst -sha256 -r"
   elif command -v sha256sum >/dev/null 2>&1; then H=sha256sum
   else H="shasum -a 256"; fi
+  # A writer from an earlier session (its link died unnoticed by the server) may still
+  # hold the part open: stop it, so nothing but ours appends to it.
+  wp=$(cat "$part.pid" 2>/dev/null)
+  case $wp in ''|*[!0-9]*) ;; *)
+    case " $(ps -p "$wp" -o args= 2>/dev/null) " in *" zstd -dcq "*|*" gzip -dc "*|*" cat "*)
+      kill -TERM "$wp" 2>/dev/null; n=0
+      while kill -0 "$wp" 2>/dev/null && [ $n -lt 50 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done ;;
+    esac ;;
+  esac
+  have=0; [ -f "$part" ] && have=$(wc -c < "$part" | tr -d ' ')
+  printf 'have=%s\n' "$have"
   echo ready=1
+  # The client answers where its payload starts: from what we have, or from zero.
+  IFS= read -r from || { echo "error=no start offset from the client"; return 1; }
+  [ "$from" = "from=$have" ] || : > "$part" || return 1
   # Decompression runs while the upload streams in; the hash is of the file as written.
+  # In the background (its pid is what a later session stops); an asynchronous command's
+  # stdin is /dev/null, so it reads ours through fd 3.
+  exec 3<&0
   case $2 in
-    zstd) zstd -dcq > "$tmp" ;;
-    gzip) gzip -dc > "$tmp" ;;
-    *) cat > "$tmp" ;;
-  esac || { rm -f "$tmp"; echo "error=decompression failed"; return 1; }
-  sum=$($H < "$tmp" | cut -d' ' -f1)
-  if [ "$sum" != "$3" ]; then rm -f "$tmp"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
-  own_lock "$4" "$5" || { rm -f "$tmp"; echo lost_lock=1; return 1; }
-  chmod 755 "$tmp" && mv -f "$tmp" "$B/reasonix-$1" || { rm -f "$tmp"; echo "error=cannot move the binary into place"; return 1; }
+    zstd) zstd -dcq <&3 >> "$part" & ;;
+    gzip) gzip -dc <&3 >> "$part" & ;;
+    *) cat <&3 >> "$part" & ;;
+  esac
+  exec 3<&-
+  wp=$!; echo "$wp" > "$part.pid"
+  wait "$wp" || { own_lock "$4" "$5" || echo lost_lock=1; echo "error=decompression failed"; return 1; }
+  rm -f "$part.pid"
+  sum=$($H < "$part" | cut -d' ' -f1)
+  if [ "$sum" != "$3" ]; then rm -f "$part"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
+  own_lock "$4" "$5" || { echo lost_lock=1; return 1; }
+  chmod 755 "$part" && mv -f "$part" "$B/reasonix-$1" || { echo "error=cannot move the binary into place"; return 1; }
   echo installed=1
 }
 install_main "$@"; exit $?

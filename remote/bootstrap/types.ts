@@ -19,7 +19,8 @@ export type BootstrapEvent =
   | { event: "installing"; phase: "download" | "extract" | "compress" | "upload" | "remote_download" | "npm"; done: number; total: number }
   /** A faster source did not work out (e.g. the remote has no internet); the next one follows. */
   | { event: "install_fallback"; from: InstallSource["source"]; reason: string }
-  | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number }
+  /** `bytes` sent by this upload; `resumed_from`: raw bytes the remote kept from one a lost link cut short. */
+  | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number; resumed_from?: number }
   /**
    * Where the upload comes from: a compressed copy made earlier (`cached`), the binary
    * compressed while it streams (`stream`, level chosen from the measured link speed),

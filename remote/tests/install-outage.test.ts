@@ -1,17 +1,25 @@
 // A link lost during the first install (issue 34, item 2) is an outage like one
 // after `ready`: connect says the link went (not "install script exited with
 // null"), keeps waiting for it with the usual backoff instead of spending its
-// three first-connection tries at once, and ends `ready` once the link is back.
+// three first-connection tries at once, ends `ready` once the link is back, and
+// resumes the upload from what arrived instead of from zero.
 // Real sshd; "the link" is a pacing relay that the test closes (connections
 // refused meanwhile) and reopens on the same port.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { zstdCliArgs } from "../bootstrap/stream-compress.ts";
 import { startRelay, type Relay } from "../testing/relay.ts";
 import { skipWithoutSshd } from "../testing/sshd-harness.ts";
 import { interrupt, makeLocalEnv, startConnect, supervisorRig } from "./supervisor-support.ts";
 
 const skip = skipWithoutSshd("install outage test");
+
+/** Bytes of the whole binary compressed as connect streams it here (zstd -3, REASONIX_REMOTE_ZSTD_LEVEL in the test env). */
+async function wholeStreamBytes(path: string): Promise<number> {
+  const p = Bun.spawn(zstdCliArgs(Bun.which("zstd")!, 3), { stdin: Bun.file(path), stdout: "pipe" });
+  return (await new Response(p.stdout).arrayBuffer()).byteLength;
+}
 
 describe.skipIf(skip)("a lost link during the first install (real sshd)", () => {
   const rig = supervisorRig("outage");
@@ -37,6 +45,12 @@ describe.skipIf(skip)("a lost link during the first install (real sshd)", () => 
       expect(ready.reused).toBe(false);
       expect(a.events.filter((e) => e.event === "error" && e.terminal)).toEqual([]);
       expect(a.events.slice(cut).filter((e) => e.event === "reconnecting").every((e) => !String(e.reason).includes("install script exited"))).toBe(true);
+      // The upload resumed from what arrived: fewer bytes sent after the cut than a whole
+      // stream of the binary at the same codec and level.
+      const installed = a.events.slice(cut).find((e) => e.event === "installed")!;
+      expect(installed.resumed_from).toBeGreaterThan(0.1 * statSync(rig.build.binary).size);
+      const whole = await wholeStreamBytes(rig.build.binary);
+      expect(installed.bytes).toBeLessThan(0.85 * whole);
     } finally {
       await interrupt(a);
       await relay.close();
