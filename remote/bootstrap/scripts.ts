@@ -32,16 +32,23 @@ serve_ours() {
 stamp_lock() {
   date +%s > "$1/.stamp.$$" && mv -f "$1/.stamp.$$" "$1/stamp"
 }
+# Fencing: do we (id $2) still hold the lock of slug $1? Checked right before every
+# irreversible step, because a holder paused past the staleness window (a laptop lid
+# closed mid-upload) has lost the lock to another client without knowing it.
+own_lock() {
+  [ -n "$2" ] && [ "$(cat "$R/serve-$1.lock/owner" 2>/dev/null)" = "$2" ]
+}
 `;
 
 /**
  * Resolve the workspace, derive the slug, report platform/tools and the state
  * of the recorded serve. With MODE=lock, first take the per-slug mkdir lock
- * (stale after 60 s) and report lock state.
- * Args: RAW_WORKSPACE VERSION MODE(nolock|lock) LOCK_ID
+ * (stale after STALE_S seconds without a fresh stamp, default 60) and report lock state.
+ * Args: RAW_WORKSPACE VERSION MODE(nolock|lock) LOCK_ID [STALE_S]
  */
 export const STATE_SCRIPT = `${PRELUDE}
-W=$1; V=$2; MODE=$3; ID=$4
+W=$1; V=$2; MODE=$3; ID=$4; STALE=\${5:-60}
+case $STALE in ''|*[!0-9]*) STALE=60 ;; esac
 case $W in "~") W=$HOME ;; "~/"*) W="$HOME/\${W#"~/"}" ;; esac
 printf 'os=%s\\narch=%s\\nhome=%s\\n' "$(uname -s)" "$(uname -m)" "$HOME"
 found=
@@ -72,15 +79,19 @@ if [ "$MODE" = lock ]; then
     case $ts in ''|*[!0-9]*) ts= ;; esac
     # The holder's keeper process lives exactly as long as its SSH session: when it is
     # gone (Ctrl-C, a killed client, sshd dropping the session) the lock is free at once.
+    # Our own lock id: this very client, back on a new connection after a lost link while
+    # its old session (and keeper) lingers on the server. It is ours: carry on.
+    if [ -n "$ID" ] && [ "$o" = "$ID" ]; then echo lock_resumed=1; break; fi
     hp=$(cat "$L/holder" 2>/dev/null); dead=
     case $hp in ''|*[!0-9]*) ;; *) kill -0 "$hp" 2>/dev/null || dead=1 ;; esac
-    # Tell our client who we wait for and how far they are (the holder's progress line).
-    if [ $((n % 5)) -eq 0 ]; then
+    # Tell our client who we wait for and how far they are (the holder's progress line);
+    # a holder already known to be gone is not waited for, nor reported.
+    if [ -z "$dead" ] && [ $((n % 5)) -eq 0 ]; then
       pr="$o|$(cat "$L/progress" 2>/dev/null)"
       [ "$pr" = "$seen" ] || { printf 'waiting=%s\\n' "$pr"; seen=$pr; }
     fi
-    # A holder that has not written its stamp yet is given 60 s like everyone else.
-    if [ -n "$dead" ] || { [ -n "$ts" ] && [ $((now - ts)) -gt 60 ]; } || { [ -z "$ts" ] && [ $n -gt 600 ]; }; then
+    # A holder that has not written its stamp yet is given the same time as everyone else.
+    if [ -n "$dead" ] || { [ -n "$ts" ] && [ $((now - ts)) -gt "$STALE" ]; } || { [ -z "$ts" ] && [ $n -gt $((STALE * 10)) ]; }; then
       # Move it aside, then delete it only if it is still the lock judged stale: one that
       # another client broke and re-took in the meantime is live, and goes back untouched.
       if mv "$L" "$L.stale.$$" 2>/dev/null; then
@@ -117,7 +128,9 @@ exit 0
  * The lock holder's keeper, run on its own channel for as long as the lock is held:
  * it records its pid in the lock (waiters take a dead pid for an abandoned lock) and
  * copies each line it reads (the holder's progress) to the lock's progress file.
- * It ends when its stdin closes: released, or the session died.
+ * It ends when its stdin closes: released, or the client went away without releasing
+ * (Ctrl-C, killed, the session died), and then it frees the lock itself, so the next
+ * client never waits on (or reports the progress of) a holder that is gone.
  * Args: SLUG LOCK_ID
  */
 export const HOLD_SCRIPT = `${PRELUDE}
@@ -130,6 +143,12 @@ while IFS= read -r line; do
   printf '%s\\n' "$line" > "$L/.progress.$$" && mv -f "$L/.progress.$$" "$L/progress"
   stamp_lock "$L"
 done
+# Still ours and still kept by us: move it aside, and delete it only if it is the lock we
+# checked (one a waiter broke and re-took meanwhile goes back untouched).
+if [ "$(cat "$L/owner" 2>/dev/null)" = "$2" ] && [ "$(cat "$L/holder" 2>/dev/null)" = "$$" ] && mv "$L" "$L.gone.$$" 2>/dev/null; then
+  if [ "$(cat "$L.gone.$$/owner" 2>/dev/null)" = "$2" ] && [ "$(cat "$L.gone.$$/holder" 2>/dev/null)" = "$$" ]; then rm -rf "$L.gone.$$"
+  elif [ ! -e "$L" ]; then mv "$L.gone.$$" "$L" 2>/dev/null; fi
+fi
 exit 0
 `;
 
@@ -143,11 +162,13 @@ echo ok=1
 
 /**
  * Stop a serve we started (checked by its pid-file argument): TERM, wait up to
- * 10 s, then KILL. Args: SLUG PID
+ * 10 s, then KILL. With LOCK_ID (under the lock), only while we still hold it.
+ * Args: SLUG PID [LOCK_ID]
  */
 export const STOP_SCRIPT = `${PRELUDE}
 S=$1; pid=$2
 case $pid in ''|*[!0-9]*) echo error=bad pid; exit 0 ;; esac
+[ -z "$3" ] || own_lock "$S" "$3" || { echo lost_lock=1; exit 0; }
 if ! kill -0 "$pid" 2>/dev/null; then echo was_running=0; rm -f "$R/serve-$S.pid"; exit 0; fi
 serve_ours "$pid" "$S" || { echo not_ours=1; exit 0; }
 # CONT too: a stopped (hung, SIGSTOPped) serve must get to handle its TERM.
@@ -165,26 +186,51 @@ echo stopped=1
  * sh (dash at least) reads stdin in blocks, so the payload must not be in the
  * pipe while the script is still being parsed: the script says `ready=1` once
  * it runs, and only then is the payload sent.
- * Args: VERSION CODEC(zstd|gzip|raw) SHA256
+ * Nothing is renamed into place unless we still hold the lock (LOCK_ID).
+ * Args: VERSION CODEC(zstd|gzip|raw) SHA256 SLUG LOCK_ID
  */
 export const INSTALL_SCRIPT = `${PRELUDE}
 install_main() {
   B="$R/bin"; mkdir -p "$B" || return 1
-  tmp="$B/.reasonix-$1.$$.tmp"
+  # The decompressed bytes that arrived so far, kept across a lost link (any prefix the
+  # decompressor wrote is a prefix of the binary): the next upload resumes from there.
+  part="$B/.reasonix-$1.$3.part"
   # openssl first: it uses the CPU's SHA instructions, coreutils often does not (3x slower).
   if command -v openssl >/dev/null 2>&1; then H="openssl dgst -sha256 -r"
   elif command -v sha256sum >/dev/null 2>&1; then H=sha256sum
   else H="shasum -a 256"; fi
+  # A writer from an earlier session (its link died unnoticed by the server) may still
+  # hold the part open: stop it, so nothing but ours appends to it.
+  wp=$(cat "$part.pid" 2>/dev/null)
+  case $wp in ''|*[!0-9]*) ;; *)
+    case " $(ps -p "$wp" -o args= 2>/dev/null) " in *" zstd -dcq "*|*" gzip -dc "*|*" cat "*)
+      kill -TERM "$wp" 2>/dev/null; n=0
+      while kill -0 "$wp" 2>/dev/null && [ $n -lt 50 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done ;;
+    esac ;;
+  esac
+  have=0; [ -f "$part" ] && have=$(wc -c < "$part" | tr -d ' ')
+  printf 'have=%s\n' "$have"
   echo ready=1
+  # The client answers where its payload starts: from what we have, or from zero.
+  IFS= read -r from || { echo "error=no start offset from the client"; return 1; }
+  [ "$from" = "from=$have" ] || : > "$part" || return 1
   # Decompression runs while the upload streams in; the hash is of the file as written.
+  # In the background (its pid is what a later session stops); an asynchronous command's
+  # stdin is /dev/null, so it reads ours through fd 3.
+  exec 3<&0
   case $2 in
-    zstd) zstd -dcq > "$tmp" ;;
-    gzip) gzip -dc > "$tmp" ;;
-    *) cat > "$tmp" ;;
-  esac || { rm -f "$tmp"; echo "error=decompression failed"; return 1; }
-  sum=$($H < "$tmp" | cut -d' ' -f1)
-  if [ "$sum" != "$3" ]; then rm -f "$tmp"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
-  chmod 755 "$tmp" && mv -f "$tmp" "$B/reasonix-$1" || { rm -f "$tmp"; echo "error=cannot move the binary into place"; return 1; }
+    zstd) zstd -dcq <&3 >> "$part" & ;;
+    gzip) gzip -dc <&3 >> "$part" & ;;
+    *) cat <&3 >> "$part" & ;;
+  esac
+  exec 3<&-
+  wp=$!; echo "$wp" > "$part.pid"
+  wait "$wp" || { own_lock "$4" "$5" || echo lost_lock=1; echo "error=decompression failed"; return 1; }
+  rm -f "$part.pid"
+  sum=$($H < "$part" | cut -d' ' -f1)
+  if [ "$sum" != "$3" ]; then rm -f "$part"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
+  own_lock "$4" "$5" || { echo lost_lock=1; return 1; }
+  chmod 755 "$part" && mv -f "$part" "$B/reasonix-$1" || { echo "error=cannot move the binary into place"; return 1; }
   echo installed=1
 }
 install_main "$@"; exit $?
@@ -242,12 +288,21 @@ mkdir -p "$R/bin" && ln -sf "$bin" "$R/bin/reasonix-$1" && echo installed=1
 /**
  * Start `serve` detached (setsid + nohup where setsid exists, a double fork +
  * nohup where it does not, as on macOS; no channel held open), wait for its
- * port file. The token comes in on stdin and goes to a 0600 file.
- * Args: BIN WORKSPACE SLUG TOKEN
+ * port file. The token comes in on stdin and goes to a 0600 file. Only while we
+ * still hold the lock; a live serve of ours already recorded for the workspace
+ * (started by whoever held the lock meanwhile) is adopted, never doubled.
+ * Args: BIN WORKSPACE SLUG TOKEN LOCK_ID
  */
 export const START_SCRIPT = `${PRELUDE}
 BIN=$1; W=$2; S=$3
 T="$R/serve-$S.token"; P="$R/serve-$S.port"; PF="$R/serve-$S.pid"; LOG="$R/serve-$S.log"
+own_lock "$S" "$5" || { echo lost_lock=1; exit 0; }
+old=$(cat "$PF" 2>/dev/null)
+case $old in ''|*[!0-9]*) ;; *)
+  if serve_ours "$old" "$S" && [ -s "$P" ]; then
+    printf 'adopt=1\\naddr=%s\\npid=%s\\ntoken=%s\\n' "$(cat "$P")" "$old" "$(cat "$T" 2>/dev/null)"; exit 0
+  fi ;;
+esac
 printf '%s\\n' "$4" > "$T.$$.tmp" && mv -f "$T.$$.tmp" "$T" || { echo "error=cannot write $T"; exit 0; }
 # The old record describes a serve that is going away: never pair its address with the new pid.
 rm -f "$P" "$PF" "$R/serve-$S.json"
@@ -292,9 +347,10 @@ grep -qF "\\"addr\\":\\"$3\\"" "$R/serve-$S.json" 2>/dev/null || { echo stale=1;
 echo ours=1
 `;
 
-/** Publish serve-<slug>.json atomically (0600). Args: SLUG JSON */
+/** Publish serve-<slug>.json atomically (0600), only while we hold the lock. Args: SLUG JSON LOCK_ID */
 export const PUBLISH_SCRIPT = `${PRELUDE}
 J="$R/serve-$1.json"
+own_lock "$1" "$3" || { echo lost_lock=1; exit 0; }
 printf '%s\\n' "$2" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1
 `;
 

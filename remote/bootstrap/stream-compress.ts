@@ -50,8 +50,8 @@ export async function inProcessCompressor(codec: Exclude<Codec, "raw">, level: n
     : zlib.createGzip({ level });
 }
 
-/** Start compressing `art` with `codec` at `level`; `cachePath` receives a copy when given. */
-export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, "raw">, level: number, cachePath?: string): Promise<CompressedStream> {
+/** Start compressing `art` from raw byte `start` with `codec` at `level`; `cachePath` receives a copy when given. */
+export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, "raw">, level: number, cachePath?: string, start = 0): Promise<CompressedStream> {
   let raw = 0;
   let out = 0;
   let complete = false;
@@ -79,7 +79,7 @@ export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, 
     kill = () => proc.kill();
     const stderr = new Response(proc.stderr).text();
     feed = (async () => {
-      for await (const chunk of createReadStream(art.path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      for await (const chunk of createReadStream(art.path, { highWaterMark: 1 << 20, start }) as AsyncIterable<Buffer>) {
         if (aborted) break;
         raw += chunk.length;
         proc.stdin.write(chunk);
@@ -88,11 +88,14 @@ export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, 
       await proc.stdin.end();
       const code = await proc.exited;
       if (code !== 0 && !aborted) throw new ReasonixError("artifact_compress", `zstd failed (exit ${code}): ${(await stderr).trim()}`);
-    })();
+    })().catch((e) => {
+      // Aborted (the upload ended early): the killed zstd's closed pipe is expected.
+      if (!aborted) throw e;
+    });
     output = proc.stdout as unknown as AsyncIterable<Buffer>;
   } else {
     const compressor = await inProcessCompressor(codec, level);
-    const src = createReadStream(art.path, { highWaterMark: 1 << 20 });
+    const src = createReadStream(art.path, { highWaterMark: 1 << 20, start });
     src.on("data", (d) => (raw += (d as Buffer).length));
     kill = () => {
       src.destroy();
@@ -144,4 +147,4 @@ export async function compressStream(art: BinaryArtifact, codec: Exclude<Codec, 
 }
 
 /** A file as an async sequence of chunks (the cached or precompressed payload). */
-export const fileChunks = (path: string): AsyncIterable<Buffer> => createReadStream(path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+export const fileChunks = (path: string, start = 0): AsyncIterable<Buffer> => createReadStream(path, { highWaterMark: 256 * 1024, start }) as AsyncIterable<Buffer>;

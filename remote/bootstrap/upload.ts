@@ -7,10 +7,14 @@ import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { REMOTE_SH, execChannel, shQuote } from "../ssh/exec.ts";
 import type { BinaryArtifact, Codec } from "./artifact.ts";
+import { SshError } from "../ssh/errors.ts";
+import { lockLost, type Fence } from "./lock.ts";
 import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
 
 export interface UploadResult {
   bytesSent: number;
+  /** Raw bytes of the binary the remote already had from an upload cut short. */
+  resumedFrom: number;
   ms: number;
 }
 
@@ -24,15 +28,26 @@ export interface Payload {
   abort?(): void;
 }
 
+/**
+ * Where a payload comes from: `open(from)` starts it at raw byte `from` of the binary
+ * (resuming an upload a lost link cut short), or returns null when it can only start
+ * at 0 (a precompressed copy cannot be entered midway).
+ */
+export interface PayloadSource {
+  codec: Codec;
+  open(from: number): Promise<Payload> | null;
+}
+
 export async function uploadBinary(
   client: Client,
   art: BinaryArtifact,
-  payload: Payload,
+  source: PayloadSource,
+  fence: Fence,
   onProgress?: (done: number, total: number) => void,
 ): Promise<UploadResult> {
   const started = performance.now();
   const ch = await execChannel(client, REMOTE_SH);
-  const header = `set -- ${[art.version, payload.codec, art.sha256].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
+  const header = `set -- ${[art.version, source.codec, art.sha256, fence.slug, fence.lockId].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
   let out = "";
   let err = "";
   let onReady: () => void = () => {};
@@ -48,9 +63,16 @@ export async function uploadBinary(
 
   let sent = 0;
   let lastReport = 0;
+  let resumedFrom = 0;
+  let payload: Payload | null = null;
   const writeAll = async () => {
     ch.write(header);
     if (!(await Promise.race([ready.then(() => true), closed.then(() => false)]))) return;
+    const have = Number(/(?:^|\n)have=(\d+)\n/.exec(out)?.[1] ?? 0);
+    const resumed = have > 0 && have <= art.size ? source.open(have) : null;
+    resumedFrom = resumed ? have : 0;
+    payload = await (resumed ?? source.open(0)!);
+    ch.write(`from=${resumedFrom}\n`);
     for await (const chunk of payload.chunks) {
       sent += chunk.length;
       const now = performance.now();
@@ -73,15 +95,20 @@ export async function uploadBinary(
   try {
     await Promise.all([writeAll(), closed]);
   } catch (e) {
-    payload.abort?.();
+    (payload as Payload | null)?.abort?.();
     ch.close();
     throw e;
   }
   const kv = parseKv(out);
+  if (kv.get("installed") !== "1" && !kv.has("error") && exitCode === null && !kv.has("lost_lock")) {
+    // No exit status: the channel went with the connection, not with the script.
+    throw new SshError("link_lost", `the link was lost during the upload (${sent} bytes sent)`);
+  }
+  if (kv.get("lost_lock")) throw lockLost("putting the uploaded binary in place");
   if (kv.get("installed") !== "1") {
     const detail = err.trim().split("\n").slice(-3).join("; ");
     const why = `${kv.get("error") ?? `install script exited with ${exitCode}`}${detail ? ` (${detail})` : ""}`;
     throw new ReasonixError("install_failed", `uploading reasonix ${art.version} failed: ${why}`);
   }
-  return { bytesSent: sent, ms: performance.now() - started };
+  return { bytesSent: sent, resumedFrom, ms: performance.now() - started };
 }

@@ -5,9 +5,10 @@
  * and attach them again. Host-key and authentication failures end the loop.
  * Stopping only ends the local side; the remote serve keeps running.
  */
+import { randomBytes } from "node:crypto";
 import { ReasonixError, errorMessage } from "../../core/errors.ts";
 import { buildInfo } from "../../core/version.ts";
-import { checkServe, ensureServe, isStillOurServe, type BootstrapEvent, type BootstrapOptions, type ServeInfo } from "../bootstrap/bootstrap.ts";
+import { checkServe, ensureServe, isStillOurServe, type ServeInfo } from "../bootstrap/bootstrap.ts";
 import { RemoteForward } from "../forwards/remote-forward.ts";
 import { describeForward, type Forward } from "../forwards/spec.ts";
 import type { SshConnection } from "../ssh/connect.ts";
@@ -20,55 +21,10 @@ import { LOGS_TAIL_SCRIPT } from "../bootstrap/scripts.ts";
 import { HealthWatch, LossWindow } from "./serve-health.ts";
 import { sweepOrphanedParts } from "../fs/sftp.ts";
 import { DEFAULT_BACKOFF, backoffDelay, sleepUnlessWoken, type BackoffPolicy } from "./backoff.ts";
-import type { ServeCache } from "./serve-cache.ts";
-import { removeRemoteManifest, type ProviderLink } from "./provider-link.ts";
+import { removeRemoteManifest } from "./provider-link.ts";
+import type { SupervisorEvent, SupervisorOptions } from "./supervisor-types.ts";
 
-export type SupervisorEvent =
-  | { event: "connecting"; host: string; attempt: number }
-  | { event: "connected"; host: string; ms: number }
-  | BootstrapEvent
-  | {
-      event: "ready";
-      url: string;
-      local_port: number;
-      pid: number;
-      remote_addr: string;
-      workspace: string;
-      version: string;
-      reused: boolean;
-      /** How the serve was found: checked from what we knew, from the remote's records, or freshly started. */
-      via: "known" | "remote" | "started";
-      reconnect: boolean;
-      ms: number;
-    }
-  | { event: "forward"; spec: string; status: "bound" | "attached" | "failed"; message?: string }
-  /** The serve stopped answering while connected (dead, hung); a restart follows unless it keeps dying. */
-  | { event: "serve_lost"; pid: number; reason: string }
-  /** Same token and local port as before: the URL handed out still works. */
-  | { event: "serve_restarted"; pid: number; previous_pid: number; url: string; ms: number }
-  | { event: "disconnected"; reason: string }
-  | { event: "reconnecting"; attempt: number; delay_ms: number; reason: string }
-  | { event: "error"; code: string; message: string; hint?: string; terminal: boolean };
-
-export interface SupervisorOptions {
-  host: string;
-  /** Open one SSH connection (jumps included); throws SshError. */
-  dial: () => Promise<SshConnection>;
-  bootstrap: BootstrapOptions;
-  localPort?: number;
-  forwards?: Forward[];
-  onEvent: (e: SupervisorEvent) => void;
-  backoff?: Partial<BackoffPolicy>;
-  /** Cheap reachability check used to cut a backoff wait short once the network is back. */
-  probe?: () => Promise<boolean>;
-  cache?: ServeCache | null;
-  /** Give up when the very first connection cannot be made this many times (default 3). */
-  initialAttempts?: number;
-  /** How often to ask the serve for /healthz while connected (default 10 s). */
-  healthIntervalMs?: number;
-  /** credentials = "local-proxy": the provider proxy the remote serve reaches through an -R forward. */
-  providerLink?: ProviderLink | null;
-}
+export type { SupervisorEvent, SupervisorOptions } from "./supervisor-types.ts";
 
 // Errors that mean "the network", as opposed to "this cannot work".
 const NETWORK_CODES = /ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|EPIPE|timed out|Keepalive|closed|Not connected|No response|no route|unreachable|refused|reset|network is down|no reply/i;
@@ -83,6 +39,8 @@ export class Supervisor {
   private readonly losses = new LossWindow(3, 60_000);
   private readonly policy: BackoffPolicy;
   private readonly version: string;
+  /** One remote lock id for this supervisor's life: after a lost link it takes its own lock back. */
+  private readonly lockId = `${process.pid}-${randomBytes(6).toString("hex")}`;
   url = "";
 
   constructor(private readonly o: SupervisorOptions) {
@@ -152,6 +110,9 @@ export class Supervisor {
     const signal = this.abort.signal;
     let attempt = 0;
     let everReady = false;
+    // Once a connection was made (host, key and login are right), a lost link is an
+    // outage to wait out, also before the first `ready` (e.g. mid-install).
+    let everConnected = false;
     let networkish = false;
     const initialAttempts = this.o.initialAttempts ?? 3;
     while (!signal.aborted) {
@@ -162,7 +123,7 @@ export class Supervisor {
         if (r === "aborted") break;
         // After a network failure, only start an SSH handshake once TCP gets through: a dial
         // into a black hole would sit in SYN retries and miss the moment the link returns.
-        if (r === "elapsed" && networkish && everReady && this.o.probe && !(await this.o.probe().catch(() => false))) {
+        if (r === "elapsed" && networkish && everConnected && this.o.probe && !(await this.o.probe().catch(() => false))) {
           this.lastReason = "host still unreachable";
           attempt++;
           continue;
@@ -175,7 +136,7 @@ export class Supervisor {
         conn = await this.o.dial();
       } catch (e) {
         if (signal.aborted) break;
-        if (isTerminalSshError(e) || (!everReady && attempt + 1 >= initialAttempts)) {
+        if (isTerminalSshError(e) || (!everConnected && attempt + 1 >= initialAttempts)) {
           this.emitError(e, true);
           return e instanceof ReasonixError ? e.exitCode : 1;
         }
@@ -190,6 +151,7 @@ export class Supervisor {
         break;
       }
       this.conn = conn;
+      everConnected = true;
       this.emit({ event: "connected", host: this.o.host, ms: Math.round(performance.now() - t0) });
       let dropped = false;
       let linkError: Error | null = null;
@@ -215,8 +177,12 @@ export class Supervisor {
         }
         conn.close();
         this.detachAll();
+        this.conn = null;
         networkish = true;
-        this.lastReason = errorMessage(e);
+        // The link went (mid-install, say): name the link, as after `ready`, not what it broke.
+        const le = linkError as Error | null;
+        this.lastReason = le ? describeNetError(le) : errorMessage(e);
+        this.emit({ event: "disconnected", reason: this.lastReason });
         attempt++;
         continue;
       }
@@ -293,7 +259,7 @@ export class Supervisor {
         }
         const t0 = performance.now();
         try {
-          const serve = await ensureServe(conn.client, { ...this.o.bootstrap, version: this.version, onEvent: (e) => this.emit(e) });
+          const serve = await ensureServe(conn.client, { ...this.o.bootstrap, version: this.version, lockId: this.lockId, onEvent: (e) => this.emit(e) });
           if (!alive || signal.aborted) return null;
           this.serve = serve;
           this.o.cache?.put(this.o.host, this.o.bootstrap.workspace ?? "~", serve);
@@ -373,7 +339,7 @@ export class Supervisor {
       // Keys stay on the remote for this host: a manifest left from an earlier
       // local-proxy setup must not send a new serve to a proxy that is not there.
       if (!this.o.providerLink) await removeRemoteManifest(client).catch(() => {});
-      serve = await ensureServe(client, { ...this.o.bootstrap, version: this.version, onEvent: (e) => this.emit(e) });
+      serve = await ensureServe(client, { ...this.o.bootstrap, version: this.version, lockId: this.lockId, onEvent: (e) => this.emit(e) });
       via = serve.reused ? "remote" : "started";
       this.o.cache?.put(this.o.host, ws, serve);
     }
