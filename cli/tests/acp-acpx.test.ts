@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
 import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { makeAcpEnv, type AcpEnv } from "../../core/acp/tests/helpers.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 // acpx is installed on first use into a cache beside node_modules, not through
 // package-lock.json: its optional per-platform packages for other systems are
@@ -24,7 +25,7 @@ const test = skipReason ? bunTest.skip : bunTest;
 let binary = "";
 beforeAll(async () => {
   if (!skipReason) binary = (await builtDist()).binary;
-}, 240_000);
+}, BUILD_HOOK_MS);
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

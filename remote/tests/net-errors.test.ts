@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { createNetnsLink, netnsUnavailable } from "../testing/netns.ts";
 import { startRelay, type Relay } from "../testing/relay.ts";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
 
@@ -85,7 +85,7 @@ describe.skipIf(skip)("human-mode connect: one status line per outage (real sshd
     const cfg = join(env.env.REASONIX_HOME!, "config.toml");
     const text = (await Bun.file(cfg).text()).replace(`port = ${sshd.port}`, `port = ${relay.port}`);
     await Bun.write(cfg, text);
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     await relay?.close();
