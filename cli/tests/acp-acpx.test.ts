@@ -1,6 +1,6 @@
 // `reasonix acp` built as the binary, driven by acpx (a real headless ACP
 // client from npm) against a scripted LLM on loopback.
-import { afterEach, beforeAll, expect, test as bunTest } from "bun:test";
+import { afterEach, beforeAll, expect, setDefaultTimeout, test as bunTest } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
@@ -21,6 +21,9 @@ if (!existsSync(acpxBin)) {
 }
 if (skipReason) console.warn(`SKIPPED acpx suite: ${skipReason}`);
 const test = skipReason ? bunTest.skip : bunTest;
+
+// Each test runs acpx two to four times, each starting the binary: 60 s per test was a bet on an idle machine.
+setDefaultTimeout(300_000);
 
 let binary = "";
 beforeAll(async () => {
@@ -57,7 +60,9 @@ function spawnAcpx(env: AcpEnv, args: string[]) {
 
 async function acpx(env: AcpEnv, ...args: string[]): Promise<Ran> {
   const p = spawnAcpx(env, args);
-  const timer = setTimeout(() => p.kill("SIGKILL"), 60_000);
+  // A hang is killed inside the test's own limit. Fresh after a build, on a loaded machine,
+  // one acpx call took over 60 s (soak under --load 2: killed with 137 mid-answer).
+  const timer = setTimeout(() => p.kill("SIGKILL"), 150_000);
   const [out, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   clearTimeout(timer);
   const frames = out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
