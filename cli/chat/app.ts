@@ -272,14 +272,16 @@ export async function runChatApp(
       flash("press Ctrl-C again to exit");
       return;
     }
-    if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
+    // Two presses read at once (a busy machine, a slow link) arrive as one ESC ESC: still a double press.
+    const escTwice = data === "\x1b\x1b";
+    if ((matchesKey(data, "escape") || escTwice) && !editor.isShowingAutocomplete()) {
       if (st.session.busy) {
         st.queue.length = 0;
         st.session.cancel();
         return;
       }
       const now = Date.now();
-      if (now - lastEsc < 600) {
+      if (escTwice || now - lastEsc < 600) {
         lastEsc = 0;
         void runSlash(ctx, "/rewind");
       } else lastEsc = now;

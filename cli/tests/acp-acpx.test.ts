@@ -1,11 +1,12 @@
 // `reasonix acp` built as the binary, driven by acpx (a real headless ACP
 // client from npm) against a scripted LLM on loopback.
-import { afterEach, beforeAll, expect, test as bunTest } from "bun:test";
+import { afterEach, beforeAll, expect, setDefaultTimeout, test as bunTest } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
 import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { makeAcpEnv, type AcpEnv } from "../../core/acp/tests/helpers.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 // acpx is installed on first use into a cache beside node_modules, not through
 // package-lock.json: its optional per-platform packages for other systems are
@@ -21,10 +22,13 @@ if (!existsSync(acpxBin)) {
 if (skipReason) console.warn(`SKIPPED acpx suite: ${skipReason}`);
 const test = skipReason ? bunTest.skip : bunTest;
 
+// Each test runs acpx two to four times, each starting the binary: 60 s per test was a bet on an idle machine.
+setDefaultTimeout(300_000);
+
 let binary = "";
 beforeAll(async () => {
   if (!skipReason) binary = (await builtDist()).binary;
-}, 240_000);
+}, BUILD_HOOK_MS);
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -56,7 +60,9 @@ function spawnAcpx(env: AcpEnv, args: string[]) {
 
 async function acpx(env: AcpEnv, ...args: string[]): Promise<Ran> {
   const p = spawnAcpx(env, args);
-  const timer = setTimeout(() => p.kill("SIGKILL"), 60_000);
+  // A hang is killed inside the test's own limit. Fresh after a build, on a loaded machine,
+  // one acpx call took over 60 s (soak under --load 2: killed with 137 mid-answer).
+  const timer = setTimeout(() => p.kill("SIGKILL"), 150_000);
   const [out, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   clearTimeout(timer);
   const frames = out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));

@@ -7,11 +7,12 @@ import { join } from "node:path";
 import { build } from "../../scripts/build.ts";
 import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
 import { version } from "../../package.json";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 let dist: BuiltDist;
 beforeAll(async () => {
   dist = await builtDist();
-}, 240_000);
+}, BUILD_HOOK_MS);
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
 import { answer, chatFixture, hasTmux } from "./chat-helpers.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 const skip = !hasTmux();
 if (skip) console.warn("SKIPPED compiled-binary chat test: tmux is not installed (apt-get install tmux)");
@@ -13,7 +14,7 @@ if (skip) console.warn("SKIPPED compiled-binary chat test: tmux is not installed
 let dist: BuiltDist;
 beforeAll(async () => {
   if (!skip) dist = await builtDist();
-}, 240_000);
+}, BUILD_HOOK_MS);
 
 const f = chatFixture();
 

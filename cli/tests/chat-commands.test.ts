@@ -247,9 +247,8 @@ describe.skipIf(skip)("reasonix chat: persisted rules, reasoning, Esc Esc", () =
     p.keys("C-o");
     s = await p.waitFor("Then I decide.");
     expect(s).toContain("── reasoning");
-    p.keys("Escape");
-    await Bun.sleep(100);
-    p.keys("Escape");
+    // Both presses at once: the program may read them as one ESC ESC or as two; either is a double press.
+    p.keys("Escape", "Escape");
     await p.waitFor("Rewind to before which prompt?");
     p.keys("Escape");
     await p.waitFor((x) => !x.includes("Rewind to before which prompt?"));
@@ -324,9 +323,8 @@ describe.skipIf(skip)("custom commands and skills in the / menu", () => {
     await closeMenu(p);
     p.send("/hlep");
     await p.waitFor("unknown command /hlep");
-    p.type("/greet the team");
-    await closeMenu(p);
-    p.keys("Enter");
+    // With a space there is no menu (our commands complete no arguments): Enter sends the line.
+    p.send("/greet the team");
     await p.waitFor("greeted");
     expect(f.llm.chatRequests()).toHaveLength(1);
     expect(lastUser(0)).toContain("Say hello to the team in one line.");
@@ -348,7 +346,8 @@ describe.skipIf(skip)("informational commands", () => {
     await p.waitFor(/ctx [1-9]\d*%/); // a percentage (the entry sets context_window), no longer 0%
     const run = async (cmd: string, expectText: string | RegExp | ((s: string) => boolean)) => {
       p.type(cmd);
-      await closeMenu(p);
+      // A bare `/word` opens the menu (Enter there would complete instead of send); with arguments there is none.
+      if (!cmd.includes(" ")) await closeMenu(p);
       p.keys("Enter");
       return p.waitFor(expectText);
     };

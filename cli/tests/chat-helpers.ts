@@ -3,7 +3,7 @@
 // screen with capture-pane. Every wait polls with a deadline and waits for
 // what the last keys caused (core/testing/fresh-wait.ts), never for text that
 // was already on screen before them.
-import { afterEach } from "bun:test";
+import { afterEach, setDefaultTimeout } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { causedSince, describeWant, occurrences, pollFor, type Want } from "../../core/testing/fresh-wait.ts";
@@ -135,17 +135,34 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
 /** The editor is up: its two border lines and the status line are on screen. */
 export const ready = (p: Pane) => p.waitFor((s) => (s.match(/^─{20,}/gm) ?? []).length >= 2 && s.includes("mode "));
 
-/** Close the open menu (Escape). ESC followed at once by a key reads as Alt+key (as in every terminal): pause like a person. */
+/** The editor's completion menu is open: an item marked "→ " below the composer's last border line. */
+export function menuOpen(screen: string): boolean {
+  const lines = screen.split("\n");
+  let border = -1;
+  lines.forEach((l, i) => {
+    if (/^─{20,}/.test(l)) border = i;
+  });
+  return border >= 0 && lines.slice(border + 1).some((l) => l.startsWith("→ "));
+}
+
+/**
+ * Close the completion menu the last keys opened: wait until it is on screen,
+ * press Escape, wait until it is gone. ESC followed at once by a key reads as
+ * Alt+key (as in every terminal); once the menu has closed, the program has
+ * read the Escape alone, so the next key cannot join it. Only for text that
+ * opens a menu (a `/word` without a space).
+ */
 export async function closeMenu(p: Pane): Promise<void> {
+  await p.waitForCurrent(menuOpen);
   p.keys("Escape");
-  await Bun.sleep(150);
+  await p.waitFor((s) => !menuOpen(s));
 }
 
 /** Leave the chat the way a person does and wait until it has exited (it holds the session's lock until then). */
 export async function quit(p: Pane): Promise<void> {
-  p.keys("C-c");
-  await p.waitFor("press Ctrl-C again");
-  p.keys("C-c");
+  // Both presses at once: pressed after seeing the hint, the second could land outside
+  // the 1.5 s double-press window on a loaded machine (soaks saw the chat stay open).
+  p.keys("C-c", "C-c");
   await p.waitFor("[exit 0]", { all: true });
 }
 
@@ -160,6 +177,9 @@ export interface ChatFixture {
 
 /** Per-test scripted model, home and tmux panes, all cleaned up after each test. */
 export function chatFixture(): ChatFixture {
+  // A chat test starts the program up to three times and makes a dozen waits of up to 30 s
+  // each: 60 s for the whole test was a bet on an idle machine (soaks under load ran out).
+  setDefaultTimeout(180_000);
   let llm: ScriptedServer | undefined;
   let ce: CliEnv | undefined;
   const cleanups: (() => unknown)[] = [];

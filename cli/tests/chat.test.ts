@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { answer, chatFixture, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
 import { steerMessage } from "../../core/engine/session.ts";
@@ -132,7 +133,7 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     p.send("slow one");
     await p.waitFor("Esc cancels");
     // Cancel once the request is at the model (else the next prompt would meet the slow step).
-    for (let i = 0; i < 200 && f.llm.chatRequests().length < 1; i++) await Bun.sleep(25);
+    await pollFor("the prompt at the model", () => f.llm.chatRequests().length, (n) => n >= 1);
     p.keys("Escape");
     await p.waitFor("cancelled");
     await p.waitFor((s) => !s.includes("Esc cancels"));
@@ -142,8 +143,9 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     p.type("half a thought");
     await p.waitFor("half a thought");
     p.keys("C-c");
-    await p.waitFor((x) => !x.includes("half a thought"));
-    await Bun.sleep(1600); // past the double-press window
+    await p.waitFor((x) => !x.includes("half a thought") && x.includes("press Ctrl-C again"));
+    // Past the double-press window: that press's hint goes away when the window closes.
+    await p.waitForCurrent((x) => !x.includes("press Ctrl-C again"));
     p.keys("C-c");
     await p.waitFor("press Ctrl-C again");
     p.keys("C-c");

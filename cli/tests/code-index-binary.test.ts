@@ -8,11 +8,12 @@ import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
 import { makeCliEnv, type CliEnv } from "./run-helpers.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import * as F from "../../core/tools/tests/code-index-fixtures.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 let dist: BuiltDist;
 beforeAll(async () => {
   dist = await builtDist();
-}, 240_000);
+}, BUILD_HOOK_MS);
 
 let llm: ScriptedServer | undefined;
 let ce: CliEnv | undefined;

@@ -16,6 +16,7 @@ import { startScriptedOpenAI, type ScriptedServer, type ScriptStep } from "../..
 import { builtDist } from "../../scripts/lib/built-dist.ts";
 import { hasTmux, ready, startChat } from "./chat-helpers.ts";
 import { makeCliEnv } from "./run-helpers.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;
 const sandbox = await probeSandbox();
@@ -29,7 +30,7 @@ const servers: ScriptedServer[] = [];
 beforeAll(async () => {
   if (skip) return;
   binary = (await builtDist()).binary;
-}, 300_000);
+}, BUILD_HOOK_MS);
 afterAll(async () => {
   for (const s of servers) await s.close();
   for (const r of roots) rmSync(r, { recursive: true, force: true });

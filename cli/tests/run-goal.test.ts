@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 
 let llm: ScriptedServer;
 let ce: CliEnv;
@@ -87,7 +88,7 @@ test("a goal survives kill -9 of its process and resumes from the session files"
   const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
   cleanups.push(() => clearTimeout(killer), () => child.kill("SIGKILL"));
   // Wait (bounded) until goal turn 2's request is in flight, then kill -9.
-  for (let i = 0; i < 600 && llm.chatRequests().length < 3; i++) await Bun.sleep(50);
+  await pollFor("goal turn 2's request", () => llm.chatRequests().length, (n) => n >= 3);
   expect(llm.chatRequests()).toHaveLength(3);
   child.kill("SIGKILL");
   expect(await child.exited).not.toBe(0);

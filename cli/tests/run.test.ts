@@ -1,9 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../core/testing/scripted-llm-anthropic.ts";
 import { makeCliEnv, mainTs, runCli, type CliEnv } from "./run-helpers.ts";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
+
+// Several tests start the CLI three times (run, kill, resume): 60 s each was a bet on an idle machine.
+setDefaultTimeout(120_000);
 
 let llm: ScriptedServer;
 let ce: CliEnv;
@@ -144,7 +148,7 @@ describe("reasonix run (headless) against the scripted server", () => {
     });
     cleanups.push(() => proc.kill("SIGKILL"));
     // Wait until the second model request is in flight: the write is committed by then.
-    for (let i = 0; i < 300 && llm.chatRequests().length < 2; i++) await Bun.sleep(50);
+    await pollFor("the second model request", () => llm.chatRequests().length, (n) => n >= 2);
     expect(llm.chatRequests()).toHaveLength(2);
     proc.kill("SIGKILL");
     expect(await proc.exited).not.toBe(0);
@@ -202,7 +206,7 @@ describe("interrupting a run", () => {
     await setup([{ text: "too slow", delayMs: 60_000 }]);
     const proc = Bun.spawn([process.execPath, mainTs, "run", "--output-format", "stream-json", "wait"], { cwd: ce.workspace, env: ce.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     cleanups.push(() => proc.kill("SIGKILL"));
-    for (let i = 0; i < 300 && llm.chatRequests().length < 1; i++) await Bun.sleep(50);
+    await pollFor("the prompt at the model", () => llm.chatRequests().length, (n) => n >= 1);
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
     const events = (await new Response(proc.stdout).text()).trim().split("\n").map((l) => JSON.parse(l));

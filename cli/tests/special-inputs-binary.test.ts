@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { makeScriptedHome } from "../../core/testing/scripted-home.ts";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 let binary: string;
 let llm: ScriptedServer;
@@ -20,7 +21,7 @@ if (!hasMkfifo) console.warn("SKIPPED FIFO project inputs: no mkfifo on this hos
 beforeAll(async () => {
   llm = await startScriptedOpenAI([]);
   binary = (await builtDist()).binary;
-}, 240_000); // the first suite to ask builds the binary
+}, BUILD_HOOK_MS); // the first suite to ask builds the binary
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
   await llm.close();

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { probeSandbox } from "../../core/sandbox/index.ts";
 import { startScriptedOpenAI, type ScriptedServer, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 const sandbox = await probeSandbox();
 const skip = process.platform !== "linux" || !sandbox.available;
@@ -21,7 +22,7 @@ let root: string;
 beforeAll(async () => {
   if (skip) return;
   binary = (await builtDist()).binary;
-}, 240_000); // the first suite to ask builds the binary (~30 s alone, minutes on a loaded 2-core box)
+}, BUILD_HOOK_MS); // the first suite to ask builds the binary (~30 s alone, minutes on a loaded 2-core box)
 
 interface Env {
   home: string;

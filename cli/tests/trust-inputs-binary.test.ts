@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPROVE_ALL, MCP_LINE, MCP_URL, SESSION_START, writeEvilInputs } from "../../core/trust/tests/evil-workspace.ts";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 let binary: string;
 let root: string;
@@ -15,7 +16,7 @@ let root: string;
 beforeAll(async () => {
   binary = (await builtDist()).binary;
   root = realpathSync(mkdtempSync(join(tmpdir(), "rx-trust-inputs-")));
-}, 240_000); // the first suite to ask builds the binary
+}, BUILD_HOOK_MS); // the first suite to ask builds the binary
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { makeScriptedHome, type ScriptedHome } from "../../core/testing/scripted-home.ts";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 
 let binary: string;
 let target: ReturnType<typeof Bun.serve>;
@@ -17,7 +18,7 @@ const cleanups: (() => unknown)[] = [];
 beforeAll(async () => {
   target = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (hits.push(new URL(req.url).pathname), new Response("<h1>secret admin page</h1>", { headers: { "content-type": "text/html" } })) });
   binary = (await builtDist()).binary;
-}, 240_000); // the first suite to ask builds the binary
+}, BUILD_HOOK_MS); // the first suite to ask builds the binary
 afterAll(async () => {
   target.stop(true);
   for (const c of cleanups.reverse()) await c();

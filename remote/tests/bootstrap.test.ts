@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { compressedArtifact, resolveArtifact } from "../bootstrap/artifact.ts";
 import { parseSums } from "../../core/release/download.ts";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { connectToHarness } from "./ssh-cli-helpers.ts";
 
@@ -104,7 +104,7 @@ describe.skipIf(skip || !tcsh)("bootstrap against a real sshd (login shell: tcsh
     sshd.runAsUser("mkdir -p ~/ws");
     dir = mkdtempSync(join(tmpdir(), "rx-boot-"));
     conn = await connectToHarness(sshd, join(dir, "kh"));
-  }, 180_000);
+  }, BUILD_HOOK_MS);
   afterAll(async () => {
     conn?.close();
     await sshd?.stop();

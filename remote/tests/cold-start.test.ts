@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planUpload } from "../bootstrap/link-speed.ts";
 import { startRelay, type Relay } from "../testing/relay.ts";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { connectToHarness } from "./ssh-cli-helpers.ts";
 
@@ -99,7 +99,7 @@ describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
     dir = mkdtempSync(join(tmpdir(), "rx-cold-"));
     // 20 Mbit/s.
     relay = await startRelay({ targetPort: sshd.port, rateBytesPerSec: 2_500_000 });
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     await relay?.close();

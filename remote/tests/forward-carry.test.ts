@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { connect, createServer, type Server } from "node:net";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
 
@@ -83,7 +83,7 @@ describe.skipIf(skip)("remote forwards (real sshd)", () => {
         `target = "127.0.0.1:${localEcho.port}"`,
       ].join("\n"),
     });
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     remoteEcho?.server.close();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { interrupt, makeLocalEnv, startConnect, type LocalEnv, type Running } from "./supervisor-support.ts";
@@ -74,7 +74,7 @@ describe.skipIf(skip)("credentials = local-proxy (real sshd, compiled serve)", (
       extraToml: ['credentials = "local-proxy"', "", "[[providers]]", 'name = "laptop"', 'kind = "openai"', `base_url = "${llm.url}"`, 'model = "m1"', 'api_key_env = "LAPTOP_KEY"', "context_window = 64000"].join("\n"),
     });
     writeFileSync(join(env.env.REASONIX_HOME!, ".env"), `LAPTOP_KEY=${KEY}\n`, { mode: 0o600 });
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     if (r) await interrupt(r);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { connectToHarness } from "./ssh-cli-helpers.ts";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 
 const skip = skipWithoutSshd("remote lock holder tests");
 
@@ -38,16 +39,18 @@ describe.skipIf(skip)("remote serve lock tied to the holder's session (real sshd
       const L = join(sshd.home, ".reasonix/remote", `serve-${s.slug}.lock`);
       // Push the stamp an hour ahead: the 60 s staleness rule can never free this lock,
       // so only the holder's death can.
-      for (let i = 0; i < 100; i++) {
+      const progress = () => {
         try {
-          if (readFileSync(join(L, "progress"), "utf8").includes("upload")) break;
-        } catch {}
-        await Bun.sleep(50);
-      }
+          return readFileSync(join(L, "progress"), "utf8");
+        } catch {
+          return "";
+        }
+      };
+      await pollFor("the holder's progress written", progress, (p) => p.includes("upload"));
       writeFileSync(join(L, "stamp"), `${Math.floor(Date.now() / 1000) + 3600}\n`);
       const events: Record<string, unknown>[] = [];
       const waiter = readRemoteState(b.client, "~/ws", "1.0.0", "waiter-b", { onEvent: (e) => events.push(e as unknown as Record<string, unknown>) });
-      for (let i = 0; i < 200 && !events.length; i++) await Bun.sleep(50);
+      await pollFor("the waiter's first event", () => events.length, (n) => n > 0);
       expect(events[0]).toMatchObject({ event: "waiting_for_lock", holder: "holder-a", phase: "upload", done: 5, total: 10 });
       // The holder goes away without releasing (what Ctrl-C or a killed client does).
       a.close();

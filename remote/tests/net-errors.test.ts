@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { createNetnsLink, netnsUnavailable } from "../testing/netns.ts";
 import { startRelay, type Relay } from "../testing/relay.ts";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
 
@@ -84,13 +85,39 @@ describe.skipIf(skip)("human-mode connect: one status line per outage (real sshd
     const cfg = join(env.env.REASONIX_HOME!, "config.toml");
     const text = (await Bun.file(cfg).text()).replace(`port = ${sshd.port}`, `port = ${relay.port}`);
     await Bun.write(cfg, text);
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     await relay?.close();
     await sshd?.stop();
     env?.cleanup();
   });
+
+  /**
+   * The link goes away (existing connections reset) for `attempts` reconnect
+   * attempts, counted at a stand-in on the relay's port that resets each one,
+   * then comes back on the same port.
+   */
+  async function outage(attempts = 3): Promise<void> {
+    const port = relay.port;
+    await relay.close();
+    relay.reset();
+    let tries = 0;
+    const refuser = createServer((s) => {
+      tries++;
+      s.resetAndDestroy();
+    });
+    await new Promise<void>((resolve, reject) => {
+      refuser.once("error", reject);
+      refuser.listen(port, "127.0.0.1", () => resolve());
+    });
+    try {
+      await pollFor(`${attempts} reconnect attempts during the outage`, () => tries, (n) => n >= attempts, { timeoutMs: 120_000 });
+    } finally {
+      await new Promise((r) => refuser.close(r));
+    }
+    relay = await startRelay({ targetPort: sshd.port, port });
+  }
 
   test("an outage of several retries prints one line with the reason, then 'reconnected after'", async () => {
     // First connect (installs) in JSON mode, so the human run below is a plain reuse.
@@ -105,18 +132,11 @@ describe.skipIf(skip)("human-mode connect: one status line per outage (real sshd
     let err = "";
     child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-    const waitFor = async (pred: () => boolean, what: string) => {
-      for (let i = 0; i < 600 && !pred(); i++) await Bun.sleep(100);
-      if (!pred()) throw new Error(`timed out waiting for ${what}; stderr:\n${err}`);
-    };
+    // Each text is written once, after what causes it (the connect, then the link's return).
+    const waitFor = (pred: () => boolean, what: string) => pollFor(what, pred, (ok) => ok, { timeoutMs: 60_000, show: () => `stderr:\n${err}` });
     try {
       await waitFor(() => out.includes("ready: "), "ready");
-      // The link goes away: existing connections reset, new ones refused, for several retries.
-      const port = relay.port;
-      await relay.close();
-      relay.reset();
-      await Bun.sleep(6000);
-      relay = await startRelay({ targetPort: sshd.port, port });
+      await outage();
       await waitFor(() => /reconnected after/.test(err), "reconnected");
       const down = err.split("\n").filter((l) => l.includes("link down"));
       expect(down.length).toBe(1);
@@ -134,17 +154,10 @@ describe.skipIf(skip)("human-mode connect: one status line per outage (real sshd
     const child = spawn("script", ["-qfec", cmd, "/dev/null"], { cwd: env.dir, env: env.env, stdio: ["pipe", "pipe", "pipe"] });
     let tty = "";
     child.stdout!.on("data", (d: Buffer) => (tty += d.toString()));
-    const waitFor = async (pred: () => boolean, what: string) => {
-      for (let i = 0; i < 600 && !pred(); i++) await Bun.sleep(100);
-      if (!pred()) throw new Error(`timed out waiting for ${what}; terminal:\n${JSON.stringify(tty)}`);
-    };
+    const waitFor = (pred: () => boolean, what: string) => pollFor(what, pred, (ok) => ok, { timeoutMs: 60_000, show: () => `terminal:\n${JSON.stringify(tty)}` });
     try {
       await waitFor(() => tty.includes("ready: "), "ready");
-      const port = relay.port;
-      await relay.close();
-      relay.reset();
-      await Bun.sleep(6000);
-      relay = await startRelay({ targetPort: sshd.port, port });
+      await outage();
       await waitFor(() => /reconnected after/.test(tty), "reconnected");
       const rewrites = tty.split("\r\x1b[K").filter((seg) => seg.includes("link down"));
       expect(rewrites.length).toBeGreaterThan(1);

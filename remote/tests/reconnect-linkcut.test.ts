@@ -4,7 +4,7 @@
 // re-attaches the tunnel and forwards, and the remote serve pid is unchanged.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, createServer, type Server } from "node:net";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { createNetnsLink, netnsUnavailable, type NetnsLink } from "../testing/netns.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { httpGet, interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
@@ -84,7 +84,7 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
         `target = "127.0.0.1:${(hello.address() as { port: number }).port}"`,
       ].join("\n"),
     });
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     hello?.close();

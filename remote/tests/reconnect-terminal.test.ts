@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { makeLocalEnv, startConnect, interrupt, type LocalEnv } from "./supervisor-support.ts";
 
@@ -36,7 +36,7 @@ describe.skipIf(skip)("reconnect stops on terminal SSH errors", () => {
 
   beforeAll(async () => {
     build = await buildTestBinary();
-  }, 180_000);
+  }, BUILD_HOOK_MS);
   afterEach(async () => {
     await sshd?.stop();
     env?.cleanup();

@@ -9,8 +9,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { createNetnsLink, netnsUnavailable, type NetnsLink } from "../testing/netns.ts";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { connectToHarness } from "./ssh-cli-helpers.ts";
 
@@ -43,7 +44,7 @@ describe.skipIf(skip)("the remote downloads the release itself (netns, HTTP mirr
     zst = zlib.zstdCompressSync(readFileSync(build.binary), { params: { [zlib.constants.ZSTD_c_compressionLevel!]: 3, [zlib.constants.ZSTD_c_checksumFlag!]: 1 } });
     writeFileSync(join(rel, `${name}.zst`), zst);
     writeFileSync(join(rel, "SHA256SUMS"), `${createHash("sha256").update(zst).digest("hex")}  ${name}.zst\n`);
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     mirror?.kill();
@@ -75,7 +76,10 @@ describe.skipIf(skip)("the remote downloads the release itself (netns, HTTP mirr
   test("with the mirror reachable from the remote: downloaded there, nothing uploaded", async () => {
     const serveDir = `const d=${JSON.stringify(rel)};Bun.serve({hostname:"127.0.0.1",port:${mirrorPort},fetch(r){const f=Bun.file(d+new URL(r.url).pathname);return f.size?new Response(f):new Response("no",{status:404})}});`;
     mirror = Bun.spawn(["ip", "netns", "exec", link.ns, process.execPath, "-e", serveDir], { stdout: "ignore", stderr: "ignore" });
-    await Bun.sleep(1500);
+    // Until the mirror answers inside the namespace (a fixed 1.5 s was a bet: a late mirror means a fallback upload).
+    const sums = `http://127.0.0.1:${mirrorPort}/SHA256SUMS`;
+    const get = Bun.which("curl") ? ["curl", "-sf", "-o", "/dev/null", sums] : ["wget", "-q", "-O", "/dev/null", sums];
+    await pollFor("the mirror answering inside the namespace", () => Bun.spawnSync(["ip", "netns", "exec", link.ns, ...get]).exitCode, (code) => code === 0, { timeoutMs: 60_000, everyMs: 200 });
     const events = await install();
     expect(events.find((e) => e.event === "install_source")).toMatchObject({ source: "remote_download", codec: "zstd" });
     expect(events.some((e) => e.event === "install_fallback")).toBe(false);

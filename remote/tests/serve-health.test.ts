@@ -7,11 +7,12 @@
 // the token unless --new-token. Real sshd, compiled serve.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { httpGet, interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 
 const skip = skipWithoutSshd("serve health tests");
 const ROOT = resolve(import.meta.dir, "../..");
@@ -37,7 +38,7 @@ describe.skipIf(skip)("remote serve health while connected (real sshd, compiled 
     sshd.runAsUser("mkdir -p ~/proj");
     env = makeLocalEnv(sshd, { releaseDir: build.releaseDir, workspace: "~/proj" });
     env.env.REASONIX_REMOTE_HEALTH_MS = "1000";
-  }, 180_000);
+  }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     await sshd?.stop();
@@ -96,8 +97,7 @@ describe.skipIf(skip)("remote serve health while connected (real sshd, compiled 
     // Human mode (no --json): the closing message is what a person reads.
     const child = Bun.spawn([process.execPath, join(ROOT, "cli/main.ts"), "remote", "connect", "box"], { cwd: env.dir, env: env.env, stdout: "pipe", stderr: "pipe" });
     const lockHeld = () => sshd.runAsUser("ls ~/.reasonix/remote/serve-*.lock/holder 2>/dev/null || true").trim() !== "";
-    for (let i = 0; i < 600 && !lockHeld(); i++) await Bun.sleep(50);
-    expect(lockHeld()).toBe(true);
+    await pollFor("the serve lock held by the connect", lockHeld, (held) => held, { timeoutMs: 60_000 });
     child.kill("SIGINT");
     const guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
     const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);

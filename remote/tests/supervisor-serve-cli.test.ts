@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { skipWithoutSshd } from "../testing/sshd-harness.ts";
 import { supervisorRig } from "./supervisor-support.ts";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 
 const skip = skipWithoutSshd("remote serve CLI tests");
 const MAIN = resolve(import.meta.dir, "../../cli/main.ts");
@@ -44,12 +45,10 @@ describe.skipIf(skip)("remote serve status/start/stop/logs", () => {
     const f = spawn(process.execPath, [MAIN, "remote", "serve", "logs", "box", "-n", "5", "--follow"], { cwd: rig.env.dir, env: rig.env.env, stdio: ["ignore", "pipe", "pipe"] });
     let followed = "";
     f.stdout!.on("data", (d: Buffer) => (followed += d.toString()));
-    const deadline = Date.now() + 30_000;
-    while (!followed.includes("starting") && Date.now() < deadline && f.exitCode === null) await Bun.sleep(50);
+    await pollFor("the log's last lines", () => followed, (s) => s.includes("starting") || f.exitCode !== null);
     expect(followed).toContain("starting");
     rig.sshd.runAsUser('for f in ~/.reasonix/remote/serve-app-*.log; do echo a-new-line-for-follow >> "$f"; done');
-    while (!followed.includes("a-new-line-for-follow") && Date.now() < deadline) await Bun.sleep(50);
-    expect(followed).toContain("a-new-line-for-follow");
+    await pollFor("the appended line followed", () => followed, (s) => s.includes("a-new-line-for-follow"));
     f.kill("SIGINT");
     expect(await new Promise((res) => f.on("exit", res))).toBe(0);
     let tails = "x";

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startSshd, type SshdHandle, type SshdOptions } from "../testing/sshd-harness.ts";
-import { buildTestBinary, type TestBuild } from "../testing/test-build.ts";
+import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -77,7 +77,7 @@ export function supervisorRig(workspace: string, sshdOpts: SshdOptions = {}): Su
     [rig.build, rig.sshd] = await Promise.all([buildTestBinary(), startSshd(sshdOpts)]);
     rig.sshd.runAsUser(`mkdir -p ~/${workspace}`);
     rig.env = makeLocalEnv(rig.sshd, { releaseDir: rig.build.releaseDir, workspace: `~/${workspace}` });
-  }, 180_000);
+  }, BUILD_HOOK_MS);
   afterAll(async () => {
     await rig.sshd?.stop();
     rig.env?.cleanup();

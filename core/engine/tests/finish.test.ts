@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptStep } from "../../testing/scripted-llm.ts";
 import type { EngineEvent } from "../types.ts";
 import { collect, engineFor, makeSandbox } from "./helpers.ts";
+import { pollFor } from "../../testing/fresh-wait.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -25,7 +26,7 @@ const types = (evs: EngineEvent[]) => evs.map((e) => e.type).filter((t) => t !==
 test("cancelling while an attempt streams discards its deltas", async () => {
   const { s, events } = await session([{ text: "A long answer that stalls here", stallAfter: 4 }]);
   const done = s.submit("go");
-  for (let i = 0; i < 200 && !events.some((e) => e.type === "text_delta"); i++) await Bun.sleep(10);
+  await pollFor("a streamed delta", () => events.some((e) => e.type === "text_delta"), (ok) => ok);
   s.cancel();
   expect(await done).toBe("cancelled");
   expect(events.find((e) => e.type === "attempt_discarded")).toMatchObject({ attempt: 1, reason: "cancelled" });

@@ -8,6 +8,7 @@ import type { EngineEvent } from "../../engine/types.ts";
 import { probeSandbox } from "../../sandbox/index.ts";
 import { formatStatuses } from "../report.ts";
 import { engineWithChangingServer, testScope } from "./fixtures/engine-setup.ts";
+import { pollFor } from "../../testing/fresh-wait.ts";
 
 const sandbox = await probeSandbox();
 if (!sandbox.available) console.warn(`SKIPPED MCP engine tests: the OS sandbox is unavailable (${sandbox.cause})`);
@@ -29,8 +30,8 @@ describe.skipIf(!sandbox.available)("MCP tools in the engine", () => {
     ]);
     const s = await engine.createSession();
     expect(await s.submit("add a tool")).toBe("done");
-    // list_changed is a notification: give it a moment to arrive before the next turn (bounded).
-    for (let i = 0; i < 50; i++) await Bun.sleep(20);
+    // list_changed is a notification: wait until the client has read the new list (the server status shows it).
+    await pollFor("the new tool in the server's status after list_changed", () => engine.mcpServers!()[0]?.tools ?? [], (tools) => tools.includes("mcp__chg__extra"));
     expect(await s.submit("use it")).toBe("done");
     expect(await s.submit("again")).toBe("done");
     const reqs = llm.chatRequests();
@@ -70,7 +71,6 @@ describe.skipIf(!sandbox.available)("MCP tools in the engine", () => {
     expect(await turn).toBe("cancelled");
     expect(events.find((e) => e.type === "tool_progress")).toMatchObject({ type: "tool_progress", progress: 1, total: 2, message: "waiting" });
     // The server saw notifications/cancelled for the request (bounded wait for its marker).
-    for (let i = 0; i < 100 && !existsSync(join(workspace, "cancelled.txt")); i++) await Bun.sleep(50);
-    expect(existsSync(join(workspace, "cancelled.txt"))).toBe(true);
+    await pollFor("the server's cancellation marker", () => existsSync(join(workspace, "cancelled.txt")), (ok) => ok);
   });
 });

@@ -15,9 +15,10 @@ if (!haveChromium) console.warn("SKIPPED web UI busy state under slow responses:
 /**
  * Hold the first matching `method` response whose body says a turn is running
  * (`"busy":true`): fetched from the server at once, delivered when the test
- * calls release().
+ * calls release(). `mark` may rewrite the held body, so that the page shows
+ * when it has applied it.
  */
-async function deliverLate(page: Page, method: string, pattern: RegExp): Promise<{ held: () => number; release: () => void }> {
+async function deliverLate(page: Page, method: string, pattern: RegExp, mark: (body: string) => string = (b) => b): Promise<{ held: () => number; release: () => void }> {
   let held = 0;
   const { promise: gate, resolve: release } = Promise.withResolvers<void>();
   const handler = async (route: Route) => {
@@ -27,6 +28,7 @@ async function deliverLate(page: Page, method: string, pattern: RegExp): Promise
     if (held === 0 && body.includes('"busy":true')) {
       held++;
       await gate;
+      return route.fulfill({ response, body: mark(body) });
     }
     await route.fulfill({ response, body });
   };
@@ -72,14 +74,21 @@ describe.skipIf(!haveChromium)("web UI busy state under slow responses", () => {
   test("a sessions list read during the turn but delivered after its end does not bring the busy state back", async () => {
     const page = await rig.open();
     // The list the UI reloads when the turn starts says "busy"; it arrives after the turn's end.
-    const late = await deliverLate(page, "GET", /\/api\/sessions$/);
+    // The held list renames the busy session, so the sidebar shows when the page has applied it.
+    const marker = "late list applied";
+    const late = await deliverLate(page, "GET", /\/api\/sessions$/, (body) => {
+      const data = JSON.parse(body) as { sessions: { busy?: boolean; title?: string }[] };
+      for (const row of data.sessions) if (row.busy) row.title = marker;
+      return JSON.stringify(data);
+    });
     rig.llm.push({ text: "quick answer", delayMs: 300 });
     await say(page, "be quick");
     await page.waitForSelector(".msg.assistant >> text=quick answer");
     await page.waitForFunction(() => (document.querySelector("#cancel") as HTMLElement).hidden);
     expect(late.held()).toBe(1);
     late.release();
-    await Bun.sleep(500);
+    // The busy flag and the title come from the same delivered list, applied in one render.
+    await page.waitForSelector(`#session-list li .title >> text=${marker}`, { timeout: 15_000 });
     await idle(page);
     expect(await page.locator("#session-list li.busy").count()).toBe(0);
     // And the next Enter is a prompt again, not steering.

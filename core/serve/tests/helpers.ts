@@ -55,7 +55,8 @@ export async function startServe(args: string[], opts: { home?: string; env?: Re
   const addr = await waitFor(`port file (stderr so far: ${err})`, () => {
     if (proc.exitCode !== null) throw new Error(`serve exited ${proc.exitCode}: ${err}${out}`);
     return existsSync(portFile) ? readFileSync(portFile, "utf8").trim() : undefined;
-  });
+    // Starting `bun cli/main.ts serve` took over 20 s on a loaded 2-core machine (every soak run under --load 2).
+  }, 90_000);
   return {
     proc,
     dir,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, runCli, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
+import { pollFor } from "../../testing/fresh-wait.ts";
 
 setDefaultTimeout(60_000);
 
@@ -300,10 +301,7 @@ describe("CLI checks", () => {
         const port = Number(s.addr.split(":")[1]);
         expect(port).toBeGreaterThan(blocker.port);
         expect(port).toBeLessThanOrEqual(blocker.port + 100);
-        const url = await (async () => {
-          for (let i = 0; i < 200 && !/#token=/.test(s.stdout()); i++) await Bun.sleep(25);
-          return /http:\/\/\S+#token=\S+/.exec(s.stdout())?.[0];
-        })();
+        const url = /http:\/\/\S+#token=\S+/.exec(await pollFor("the URL with its token", () => s.stdout(), (out) => /#token=/.test(out)))?.[0];
         expect(url).toBeDefined();
         expect(url!.startsWith(`http://127.0.0.1:${port}/#token=`)).toBe(true);
         const token = url!.split("#token=")[1]!;

@@ -3,6 +3,7 @@
 // injectable clock).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, cleanupTemp, freshIp, loginToken, mailTo, startWorker, tokenIn, uniqueEmail, unavailable, verifiedUser, type Worker } from "./helpers.ts";
+import { pollFor } from "../../../core/testing/fresh-wait.ts";
 
 setDefaultTimeout(120_000);
 const skip = unavailable();
@@ -419,11 +420,7 @@ describe.skipIf(!!skip)("accounts API (workerd + local D1)", () => {
       await setClock(31 * 24 * HOUR);
       const trigger = await fetch(`${U}/cdn-cgi/handler/scheduled`);
       expect(trigger.status).toBe(200);
-      let line = "";
-      for (let i = 0; i < 100 && !line; i++) {
-        line = /purge: (\{.*\})/.exec(w.stdout())?.[1] ?? "";
-        if (!line) await Bun.sleep(50);
-      }
+      const line = await pollFor("the purge report", () => /purge: (\{.*\})/.exec(w.stdout())?.[1] ?? "", (l) => l !== "");
       const n = JSON.parse(line);
       expect(n.sessions).toBeGreaterThanOrEqual(1);
       expect(n.unverifiedUsers).toBeGreaterThanOrEqual(1);

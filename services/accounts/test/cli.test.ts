@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pollFor } from "../../../core/testing/fresh-wait.ts";
 import { call, cleanupTemp, loginToken, repoRoot, startWorker, tempDir, unavailable, verifiedUser, type Worker } from "./helpers.ts";
 
 setDefaultTimeout(120_000);
@@ -122,30 +123,26 @@ describe.skipIf(!!skip)("reasonix login / whoami / logout against the local Work
       stdout: "pipe",
       stderr: "pipe",
     });
+    // One reader drains stdout for the whole run; waits poll what it has collected
+    // (racing each read against a timer dropped the chunk of a read that lost the race).
     let seen = "";
-    const reader = p.stdout.getReader();
-    const deadline = Date.now() + 30_000;
-    const waitFor = async (text: string) => {
-      while (!seen.includes(text) && Date.now() < deadline) {
-        const r = await Promise.race([reader.read(), Bun.sleep(1000).then(() => null)]);
-        if (r?.done) break;
-        if (r) seen += new TextDecoder().decode(r.value);
-      }
-      expect(seen).toContain(text);
-    };
-    await waitFor("Email: ");
+    const drained = (async () => {
+      const dec = new TextDecoder();
+      for await (const chunk of p.stdout) seen += dec.decode(chunk, { stream: true });
+    })();
+    // Wait for text written after `since` (the output's length before the action that causes it).
+    const waitFor = (text: string, since: number) => pollFor(JSON.stringify(text), () => seen.slice(since), (s) => s.includes(text), { timeoutMs: 60_000 });
+    await waitFor("Email: ", 0);
+    let since = seen.length;
     p.stdin.write(`${email}\r`);
     await p.stdin.flush();
     // readHidden turns echo off before it writes the prompt.
-    await waitFor("Password: ");
+    await waitFor("Password: ", since);
+    since = seen.length;
     p.stdin.write(`${password}\r`);
     await p.stdin.flush();
-    await waitFor("Logged in to");
-    for (;;) {
-      const r = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => null)]);
-      if (!r || r.done) break;
-      seen += new TextDecoder().decode(r.value);
-    }
+    await waitFor("Logged in to", since);
+    await drained;
     p.stdin.end();
     expect(await p.exited).toBe(0);
     expect(seen).toContain(`Logged in to ${w.url} as ${email}`);

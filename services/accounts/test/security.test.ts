@@ -7,6 +7,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { call, cleanupTemp, freshIp, loginToken, mailTo, median, sha256Hex, startWorker, tempDir, tokenIn, uniqueEmail, unavailable, verifiedUser, type Worker } from "./helpers.ts";
+import { pollFor } from "../../../core/testing/fresh-wait.ts";
 
 setDefaultTimeout(180_000);
 const skip = unavailable();
@@ -162,7 +163,7 @@ describe.skipIf(!!skip)("accounts security (workerd + local D1)", () => {
       expect(health.body).toMatchObject({ ok: true, mail: "http", dev: false });
       const email = uniqueEmail("prod");
       expect((await call(w.url, "POST", "/v1/signup", { json: { email, password: "production pw" }, ip: freshIp() })).status).toBe(202);
-      for (let i = 0; i < 100 && received.length === 0; i++) await Bun.sleep(50);
+      await pollFor("the mail at the mail API", () => received.length, (n) => n > 0);
       expect(received).toHaveLength(1);
       expect(received[0]!.auth).toBe("Bearer test-mail-key");
       expect(received[0]!.body).toMatchObject({ to: [email], subject: "Confirm your Reasonix account" });
@@ -192,7 +193,7 @@ describe.skipIf(!!skip)("accounts security (workerd + local D1)", () => {
     try {
       const w = await start({ extra: ["--no-dev", "--mail-api-url", `http://127.0.0.1:${sink.port}/emails`, "--mail-api-key", "k"] });
       expect((await call(w.url, "POST", "/v1/signup", { json: { email: uniqueEmail("maildown"), password: "long enough pw" }, ip: freshIp() })).status).toBe(202);
-      for (let i = 0; i < 100 && !w.stderr().includes("signup mail failed"); i++) await Bun.sleep(50);
+      await pollFor("the mail failure logged", () => w.stderr(), (s) => s.includes("signup mail failed"));
       expect(w.stderr()).toContain("signup mail failed: mail API answered HTTP 500");
       const token = tokenIn(bodies[0].text);
       expect(token.length).toBeGreaterThan(40);
