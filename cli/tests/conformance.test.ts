@@ -6,13 +6,15 @@
 // the same model, the same requests to the model (model, effort), the same
 // files, and the same conversation once the session is read back from disk.
 // Steering and cancelling are covered per front end (chat-steer, steer-api,
-// cancel-race, ACP sdk-client); the shared transcript fold is not in this branch yet.
+// cancel-race, ACP sdk-client). The conversation is compared as the shared
+// transcript fold (core/protocol/fold.ts) renders it.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { makeScriptedHome, type ScriptedHome } from "../../core/testing/scripted-home.ts";
 import { pollFor } from "../../core/testing/fresh-wait.ts";
+import { foldTranscript } from "../../core/protocol/fold.ts";
 import { createEngine } from "../../core/engine/index.ts";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { steerMessage } from "../../core/engine/session.ts";
@@ -68,15 +70,18 @@ async function setup(): Promise<{ llm: ScriptedServer; env: ScriptedHome }> {
   return { llm, env };
 }
 
-/** The conversation as stored, without ids, timings and usage: what every front end must agree on. */
+/**
+ * The conversation as stored, folded by the one transcript fold every front end
+ * renders from (core/protocol/fold.ts), without ids, timings and usage: what
+ * every front end must agree on.
+ */
 const fold = (events: EngineEvent[]): Record<string, unknown>[] =>
-  events.flatMap((e): Record<string, unknown>[] => {
-    if (e.type === "turn_start") return [{ t: "prompt", text: e.prompt }];
-    if (e.type === "assistant") return [{ t: "answer", text: e.text }];
-    if (e.type === "tool_call") return [{ t: "call", name: e.name, input: e.input }];
-    if (e.type === "tool_result") return [{ t: "result", name: e.name, ok: e.ok }];
-    if (e.type === "turn_end") return [{ t: "end", reason: e.reason }];
-    return [];
+  foldTranscript(events).blocks.map((b): Record<string, unknown> => {
+    if (b.kind === "prompt") return { t: "prompt", text: b.text };
+    if (b.kind === "answer") return { t: "answer", text: b.text, steps: b.steps };
+    if (b.kind === "tool") return { t: "tool", name: b.name, input: b.input, status: b.status };
+    if (b.kind === "end") return { t: "end", reason: b.reason };
+    return { t: "notice", type: b.event.type };
   });
 
 async function script(llm: ScriptedServer, env: ScriptedHome, front: Front): Promise<Outcome> {
@@ -242,11 +247,9 @@ test("chat, serve and ACP run the same script to the same session state and conv
   expect(acp!.conversation).toEqual(chat!.conversation);
   expect(chat!.conversation).toEqual([
     { t: "prompt", text: "write a.txt" },
-    // The step that asked for the tool said nothing.
-    { t: "answer", text: "" },
-    { t: "call", name: "write_file", input: { path: "a.txt", content: "a\n" } },
-    { t: "result", name: "write_file", ok: true },
-    { t: "answer", text: "wrote a.txt" },
+    // The step that asked for the tool said nothing: the fold opens no answer block for it.
+    { t: "tool", name: "write_file", input: { path: "a.txt", content: "a\n" }, status: "ok" },
+    { t: "answer", text: "wrote a.txt", steps: 1 },
     { t: "end", reason: "done" },
   ]);
 });
