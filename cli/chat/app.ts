@@ -118,13 +118,13 @@ export async function runChatApp(
   const approval = new ApprovalPrompt(() => renderer.request());
   renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; } }, live);
 
-  const pick = <T,>(title: string, items: PickItem<T>[]): Promise<T | undefined> =>
+  const pick = <T,>(title: string, items: PickItem<T>[], what?: string): Promise<T | undefined> =>
     new Promise((resolve) => {
       picker = new Picker<T>(title, items, (v) => {
         picker = undefined;
         renderer.request();
         resolve(v);
-      }) as Picker<unknown>;
+      }, what) as Picker<unknown>;
       renderer.request();
     });
 

@@ -8,11 +8,14 @@ import { c, selectTheme } from "./theme.ts";
 export class Picker<T> {
   private list!: SelectList;
   private filter = "";
+  private shown = 0;
 
   constructor(
     private readonly title: string,
     private readonly items: PickItem<T>[],
     private readonly done: (value: T | undefined) => void,
+    /** The items, plural ("models"): a filter that matches none says "No matching models". */
+    private readonly what = "entries",
   ) {
     this.build();
   }
@@ -25,6 +28,7 @@ export class Picker<T> {
       // Labels can come from prompts and files: no control characters on screen.
       if (!f || `${it.label} ${it.description ?? ""}`.toLowerCase().includes(f)) sel.push({ value: String(i), label: cleanText(it.label), description: it.description && cleanText(it.description) });
     });
+    this.shown = sel.length;
     this.list = new SelectList(sel, 10, selectTheme);
     this.list.onSelect = (item) => this.done(this.items[Number(item.value)]!.value);
     this.list.onCancel = () => this.done(undefined);
@@ -46,6 +50,8 @@ export class Picker<T> {
 
   render(width: number): string[] {
     const head = `${c.bold(this.title)}${this.filter ? c.dim(`  filter: ${this.filter}`) : c.dim("  (type to filter · Enter picks · Esc cancels)")}`;
+    // SelectList's own empty line speaks of commands whatever it lists.
+    if (this.shown === 0) return [head, selectTheme.noMatch(`  No matching ${this.what}`)];
     return [head, ...this.list.render(width)];
   }
 }

@@ -71,11 +71,17 @@ export class ChatState {
     else await this.host!.replace(session);
   }
 
-  /** The host's session changed (or is attached the first time): its events, fresh stats. */
+  /**
+   * The host's session changed (or is attached the first time): its events;
+   * fresh stats for another conversation. The same one reopened (a model
+   * switch, or its undoing after a failed one) keeps the status line's figures.
+   */
   private async follow(session: EngineSession, old: EngineSession): Promise<void> {
     this.unsubscribe?.();
-    this.stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
-    this.todos = [];
+    if (old.id !== session.id || old === session) {
+      this.stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
+      this.todos = [];
+    }
     this.unsubscribe = session.subscribe((e) => this.onEvent(e));
     if (old !== session && old.id !== session.id) await this.leave(old);
   }

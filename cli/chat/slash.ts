@@ -22,7 +22,8 @@ export interface SlashContext {
   st: ChatState;
   paint: Paint;
   print(lines: string[]): void;
-  pick<T>(title: string, items: PickItem<T>[]): Promise<T | undefined>;
+  /** `what`: the items, plural ("models"), for the picker's "No matching …" line. */
+  pick<T>(title: string, items: PickItem<T>[], what?: string): Promise<T | undefined>;
   clearScreen(): void;
   exit(): void;
   /** The live session changed (new, resumed, rewound): show its history or a header. */
@@ -55,6 +56,7 @@ async function pickSession(ctx: SlashContext): Promise<string | undefined> {
   return ctx.pick(
     "Resume which session?",
     list.slice(0, 50).map((s) => ({ label: s.title || "(untitled)", value: s.id, description: `${s.id} · ${plural(s.turns, "turn")} · ${s.updatedAt.slice(0, 16).replace("T", " ")}` })),
+    "sessions",
   );
 }
 
@@ -84,7 +86,8 @@ async function viaHost(ctx: SlashContext, name: string, arg: string): Promise<Co
   let r = await runCommand(hostContext(ctx), name, arg);
   // At most two choices (/rewind: the turn, then what to restore).
   for (let i = 0; i < 3 && r?.choose; i++) {
-    const value = await ctx.pick(r.choose.title, r.choose.items);
+    if (r.choose.note) ctx.print([ctx.paint.yellow(cleanText(r.choose.note))]);
+    const value = await ctx.pick(r.choose.title, r.choose.items, r.choose.what);
     if (value === undefined) return undefined;
     r = await runCommand(hostContext(ctx), name, value);
   }

@@ -42,7 +42,7 @@ function sharedEngine(setup: ChatSetup): Engine {
     listSessions: () => engine.listSessions(),
     deleteSession: (id) => engine.deleteSession(id),
     models: () => engine.models(),
-    discoverModels: (n) => engine.discoverModels(n),
+    discoverModels: (n, signal) => engine.discoverModels(n, signal),
     close: async () => {},
   };
 }

@@ -7,7 +7,7 @@ import { afterEach, setDefaultTimeout } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { causedSince, describeWant, occurrences, pollFor, type Want } from "../../core/testing/fresh-wait.ts";
-import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
+import { startScriptedOpenAI, type ScriptStep, type ScriptedServer, type ScriptedOptions } from "../../core/testing/scripted-llm.ts";
 import { mainTs, makeCliEnv, type CliEnv } from "./run-helpers.ts";
 
 export const hasTmux = (): boolean => spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
@@ -171,7 +171,8 @@ export interface ChatFixture {
   readonly llm: ScriptedServer;
   /** Its throw-away $REASONIX_HOME and workspace. */
   readonly ce: CliEnv;
-  setup(steps: ScriptStep[], extraToml?: string): Promise<void>;
+  /** `llm`: the scripted server's options (e.g. the models its /v1/models lists). */
+  setup(steps: ScriptStep[], extraToml?: string, llm?: ScriptedOptions): Promise<void>;
   chat(args?: string[], opts?: Parameters<typeof startChat>[2]): Pane;
 }
 
@@ -193,8 +194,8 @@ export function chatFixture(): ChatFixture {
     get ce() {
       return ce!;
     },
-    async setup(steps, extraToml) {
-      const server = await startScriptedOpenAI(steps);
+    async setup(steps, extraToml, llmOpts) {
+      const server = await startScriptedOpenAI(steps, llmOpts);
       const env = makeCliEnv(server.url, { extraToml });
       llm = server;
       ce = env;

@@ -282,9 +282,9 @@ export function createEngine(opts: EngineOptions): Engine {
       for (const s of live) if (s.id === id) await s.close();
       store.delete(id);
     },
-    async discoverModels(name: string): Promise<string[]> {
+    async discoverModels(name: string, signal?: AbortSignal): Promise<string[]> {
       const choice = selectModel(entries, name, undefined);
-      return createProvider({ ...choice.entry, model: choice.model }, { secret }).listModels();
+      return createProvider({ ...choice.entry, model: choice.model }, { secret }).listModels(signal);
     },
     async runSubagent(name, task, o) {
       const commands = workspaceCommands({ workspace, home, values, trust: trustState(workspace, values, !!(loaded?.trust.viaFlag ?? opts.trustProject)) });

@@ -175,7 +175,7 @@ export interface Engine {
   deleteSession(id: string): Promise<void>;
   models(): ModelInfo[];
   /** Ask a provider entry's endpoint which models it serves (models_url or /models). */
-  discoverModels(name: string): Promise<string[]>;
+  discoverModels(name: string, signal?: AbortSignal): Promise<string[]>;
   /** The workspace's MCP servers as they are now (for a `/mcp` listing); empty when none are declared. */
   mcpServers(): McpServerStatus[];
   /**

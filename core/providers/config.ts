@@ -64,7 +64,8 @@ export function modelChoices(entries: ProviderConfig[]): ModelChoice[] {
 }
 
 /**
- * Pick the model to use: `--model` (entry name, entry/model, or a model id),
+ * Pick the model to use: `--model` (entry name, entry/model — any model the
+ * entry's endpoint serves — or a model id),
  * else default_model, else the first entry.
  */
 export function selectModel(entries: ProviderConfig[], wanted: string | undefined, defaultModel: string | undefined): ModelChoice {
@@ -80,6 +81,10 @@ export function selectModel(entries: ProviderConfig[], wanted: string | undefine
   if (byEntry) return { entry: byEntry, model: entryModels(byEntry)[0]!, name: byEntry.name };
   const exact = choices.find((c) => c.name === key) ?? choices.find((c) => `${c.entry.name}/${c.model}` === key) ?? choices.find((c) => c.model === key);
   if (exact) return exact;
+  // entry/model for a model the entry's endpoint serves but the entry does not list (/model in the chat offers them).
+  const slash = key.indexOf("/");
+  const owner = slash > 0 ? entries.find((e) => e.name === key.slice(0, slash)) : undefined;
+  if (owner && key.length > slash + 1) return { entry: owner, model: key.slice(slash + 1), name: key };
   const known = choices.map((c) => c.name).join(", ");
   if (wanted) throw new UsageError(`--model "${key}" matches no [[providers]] entry`, `known: ${known}`);
   throw new ConfigError("config", `default_model "${key}" matches no [[providers]] entry (known: ${known})`);

@@ -2,7 +2,7 @@
 import { errorMessage } from "../../errors.ts";
 import { EFFORTS, PERMISSION_MODES, SELECTABLE_MODES, type PermissionMode } from "../../protocol/modes.ts";
 import { commandsOn, failed, registerCommand, result } from "./registry.ts";
-import type { CommandContext, CommandResult } from "./types.ts";
+import type { Choice, CommandContext, CommandResult } from "./types.ts";
 
 const isBusy = (ctx: CommandContext): boolean => (ctx.busy ? ctx.busy() : ctx.host.session.busy);
 
@@ -34,20 +34,56 @@ for (const name of ["new", "clear"]) {
   });
 }
 
+/** How long /model waits for the endpoint's model list before offering the configured ones alone. */
+export const MODEL_LIST_TIMEOUT_MS = 4000;
+
+/** The provider entry a model name belongs to: "entry" or "entry/model". */
+const entryOf = (name: string): string => name.split("/")[0]!;
+
+/** The configured models, then (chat) the ones the current entry's endpoint serves besides, asked with a short timeout. */
+async function modelChoices(ctx: CommandContext): Promise<{ items: Choice[]; note?: string }> {
+  const models = ctx.host.engine.models();
+  const items: Choice[] = models.map((m) => ({ label: m.name, value: m.name, description: `${m.kind} · ${m.model}${m.hasKey ? "" : " · no key"}` }));
+  const entry = entryOf(ctx.host.model);
+  // The chat's picker only: the web UI's own model menu stays the configured list (its API answers as before).
+  if (ctx.surface !== "chat" || !models.some((m) => entryOf(m.name) === entry)) return { items };
+  let served: string[];
+  try {
+    served = await ctx.host.engine.discoverModels(entry, AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS));
+  } catch (e) {
+    return { items, note: `${entry}'s endpoint did not list its models (${errorMessage(e)}): showing the configured ones` };
+  }
+  const listed = new Set(models.filter((m) => entryOf(m.name) === entry).map((m) => m.model));
+  for (const id of new Set(served)) if (!listed.has(id)) items.push({ label: `${entry}/${id}`, value: `${entry}/${id}`, description: `served by ${entry}'s endpoint` });
+  return { items };
+}
+
+/** A name /model can switch to: a configured model, a configured model id, or entry/any-model-its-endpoint-serves. */
+function knownModel(ctx: CommandContext, arg: string): boolean {
+  const models = ctx.host.engine.models();
+  if (models.some((m) => m.name === arg || m.model === arg || entryOf(m.name) === arg)) return true;
+  const slash = arg.indexOf("/");
+  return slash > 0 && slash < arg.length - 1 && models.some((m) => entryOf(m.name) === arg.slice(0, slash));
+}
+
 registerCommand({
   name: "model",
   execute: async (ctx, arg) => {
     const busy = busyResult("model", ctx);
     if (busy) return busy;
-    const models = ctx.host.engine.models();
     if (!arg) {
-      const items = models.map((m) => ({ label: m.name, value: m.name, description: `${m.kind} · ${m.model}${m.hasKey ? "" : " · no key"}` }));
-      return result("model", [`model ${ctx.host.model}`], { choose: { title: "Model", items } });
+      const { items, note } = await modelChoices(ctx);
+      return result("model", [`model ${ctx.host.model}`, ...(note ? [note] : [])], { choose: { title: "Model", items, what: "models", ...(note ? { note } : {}) } });
+    }
+    // Checked here, so an unknown name leaves the session (and its figures) as it is.
+    if (!knownModel(ctx, arg)) {
+      const names = [...new Set(ctx.host.engine.models().map((m) => m.name))].join(", ");
+      return failed("model", `no model "${arg}": /model without a name lists the ones to pick (configured: ${names})`);
     }
     try {
       await ctx.host.switchModel(arg);
     } catch (e) {
-      return failed("model", `model ${arg}: ${errorMessage(e)}`);
+      return failed("model", `could not switch to ${arg}: ${errorMessage(e)} (still on ${ctx.host.model})`);
     }
     return result("model", [`model ${ctx.host.model} from here on (same conversation)`], { changed: "model", data: { model: ctx.host.model } });
   },

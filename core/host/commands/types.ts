@@ -36,7 +36,14 @@ export interface CommandResult {
   /** The command does not run on this surface (lines say what to use instead). */
   unavailable?: boolean;
   /** An argument is needed: offer these and run the command again with the chosen value. */
-  choose?: { title: string; items: Choice[] };
+  choose?: {
+    title: string;
+    items: Choice[];
+    /** What the items are, plural ("models"): a filter that matches none says "No matching models". */
+    what?: string;
+    /** One line to show with the choice (e.g. why a list is shorter than usual). */
+    note?: string;
+  };
   /** What the command changed in the session. */
   changed?: "new" | "model" | "mode" | "effort" | "rewound" | "compacted";
   /** Structured detail for front ends that show more than lines (help: the commands; rewind: the files). */
