@@ -13,6 +13,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { canSeePeerReads, peerHasRead } from "./peer-read.ts";
 
 export interface ScriptedToolCall {
   id?: string;
@@ -58,7 +59,7 @@ export interface ReplyStep {
   cutAfter?: number;
   /** How to break it: end the response cleanly (default) or reset the socket. */
   cutMode?: "end" | "reset";
-  /** Cut only once this settles: a reset can overtake frames the client has not read yet (it then sees a refused request, not a cut stream), so a test that needs "mid-stream" resolves this when its handler saw the first delta. */
+  /** Cut only once this settles (a test that needs its handler to have seen a delta resolves it then). Without it a reset waits until the client has read the frames written (peer-read.ts): an RST overtaking them would look like a refused request, not a cut stream. */
   cutWhen?: Promise<unknown>;
   /** Wait this long before answering (ms). */
   delayMs?: number;
@@ -242,7 +243,15 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
       if (step.cutAfter !== undefined && i === step.cutAfter) {
         if (step.cutWhen) await Promise.race([step.cutWhen.catch(() => {}), new Promise((r) => res.once("close", r))]);
         if (step.cutMode === "reset") {
-          if (!step.cutWhen) await new Promise((r) => setTimeout(r, 10));
+          // Reset only once the client has read the frames written (an RST drops what it has
+          // not read, and it would see a refused request, not a cut stream).
+          const sock = res.socket;
+          if (!step.cutWhen && sock?.remotePort && sock.localPort) {
+            const sent = frames.slice(0, i).reduce((n, f) => n + Buffer.byteLength(f), 0);
+            if (canSeePeerReads()) {
+              if (!(await peerHasRead(sock.remotePort, sock.localPort, sent))) console.error(`scripted server: the client did not read the ${sent} bytes before the reset`);
+            } else await new Promise((r) => setTimeout(r, 10));
+          }
           res.socket?.destroy();
         } else res.end();
         return;

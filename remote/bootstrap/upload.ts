@@ -78,7 +78,9 @@ export async function uploadBinary(
       const now = performance.now();
       if (onProgress && now - lastReport > 200) {
         lastReport = now;
-        onProgress(...payload.progress(sent));
+        // 100 % only once, after the loop: the last chunk of a known-size payload reaches it here too.
+        const [done, total] = payload.progress(sent);
+        if (done < total) onProgress(done, total);
       }
       if (!ch.write(chunk)) {
         // The remote may bail out early (bad codec, disk full): stop waiting then.

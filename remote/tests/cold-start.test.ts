@@ -5,7 +5,7 @@
 // Progress only ever reports the phase that is running. Real sshd; the 20 Mbit
 // link is a pacing relay.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planUpload } from "../bootstrap/link-speed.ts";
@@ -107,6 +107,26 @@ describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** What the install over the paced link measured and chose (the loopback test compares against it). */
+  let paced: { bytesPerS: number; level: number } | undefined;
+  /** The paced link's speed as an install measures it (measured here when that test did not run first). */
+  const pacedLink = async () => {
+    if (paced) return paced;
+    const { measureUpload } = await import("../bootstrap/link-speed.ts");
+    const conn = await connectToHarness({ ...sshd, port: relay.port } as SshdHandle, join(dir, "kh-measure"));
+    try {
+      const bytesPerS = (await measureUpload(conn.client))!;
+      return { bytesPerS, level: planUpload(statSync(build.binary).size, bytesPerS, remoteCodecs()).level };
+    } finally {
+      conn.close();
+    }
+  };
+  /** The codecs the install finds on the remote (the harness user's PATH on this machine). */
+  const remoteCodecs = () => {
+    const has = (t: string) => sshd.runAsUser(`command -v ${t} >/dev/null && echo yes || echo no`).trim() === "yes";
+    return { zstd: has("zstd"), gzip: has("gzip") };
+  };
+
   const install = async (port: number, cacheDir: string) => {
     const { ensureServe, stopServe } = await import("../bootstrap/bootstrap.ts");
     sshd.runAsUser("rm -rf ~/.reasonix/remote/bin");
@@ -141,6 +161,7 @@ describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
     expect(src.codec).toBe("zstd");
     expect(src.level).toBeGreaterThanOrEqual(6);
     expect(src.link_bytes_per_s).toBeLessThan(10_000_000);
+    paced = { bytesPerS: src.link_bytes_per_s, level: src.level };
     honestProgress(events);
     const installed = events.find((e) => e.event === "installed")!;
     expect(installed.bytes).toBeLessThan(installed.binary_size * 0.6);
@@ -195,10 +216,16 @@ describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
     const events = await install(sshd.port, cacheDir);
     const src = events.find((e) => e.event === "install_source")!;
     expect(["raw", "stream"]).toContain(src.source);
-    // What "fast" means is the SSH throughput here (ssh2 encrypts in JS): at least faster
-    // than the paced link, and never the slow link's heavy level.
-    expect(src.link_bytes_per_s).toBeGreaterThan(5_000_000);
-    if (src.source === "stream") expect(src.level).toBeLessThanOrEqual(6);
+    // What "fast" means is the SSH throughput here (ssh2 encrypts in JS), which a loaded
+    // machine lowers: no absolute figure (that goal is in scripts/bench/remote.ts). The
+    // loopback link measured faster than the paced one; the choice is the one planUpload
+    // makes for the speed measured; and it is never a heavier level than the slow link's.
+    const slow = await pacedLink();
+    expect(src.link_bytes_per_s).toBeGreaterThan(slow.bytesPerS);
+    const installed = events.find((e) => e.event === "installed")!;
+    const plan = planUpload(installed.binary_size, src.link_bytes_per_s, remoteCodecs());
+    expect({ codec: src.codec, level: src.level ?? 0 }).toEqual({ codec: plan.codec, level: plan.level });
+    if (src.source === "stream") expect(src.level).toBeLessThanOrEqual(slow.level);
     honestProgress(events);
     expect(existsSync(join(sshd.home, ".reasonix/remote/bin", `reasonix-${build.version}`))).toBe(true);
   }, 180_000);

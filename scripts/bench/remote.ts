@@ -7,6 +7,7 @@
 //   tunnel throughput ÷ `ssh -L`                                    goal ≥ 0.9
 //   seconds from link restored to tunnel serving (netns + veth)     goal ≤ 2 s
 //   cold connect with a cached artifact, loopback                   goal ≤ 10 s
+//   link speed an install measures, loopback ÷ 20 Mbit/s relay      goal ≥ 2
 //   cold connect with a cached artifact ÷ scp of it, 20 Mbit/s      goal ≤ 1.1
 //   cold connect with no artifact (streamed) ÷ scp raw, 20 Mbit/s   goal ≤ 1.3
 //   seconds from kill -9 of the serve to the tunnel answering again goal ≤ 3 s
@@ -122,6 +123,18 @@ async function benchCold(s: SshdHandle, work: string): Promise<void> {
     };
     const loop = await install(s.port, cache);
     report("cold connect, cached artifact, loopback (s)", loop.ms / 1000, "<= 10", loop.ms <= 10_000, `source ${loop.src?.source}`);
+    // The link speed an install measures (it picks the compression level), loopback against the paced link.
+    const { measureUpload } = await import("../../remote/bootstrap/link-speed.ts");
+    const linkSpeed = async (port: number) => {
+      const conn = await connectToHarness({ ...s, port } as SshdHandle, join(work, `kh-link-${port}`));
+      try {
+        return (await measureUpload(conn.client)) ?? 0;
+      } finally {
+        conn.close();
+      }
+    };
+    const [loopLink, pacedLink] = [await linkSpeed(s.port), await linkSpeed(relay.port)];
+    report("install's link speed, loopback / 20 Mbit/s", loopLink / pacedLink, ">= 2", loopLink / pacedLink >= 2, `${(loopLink / 1e6).toFixed(1)} MB/s vs ${(pacedLink / 1e6).toFixed(1)} MB/s (ssh2, 2 MiB to cat)`);
     const slow = await install(relay.port, cache);
     const scpPacked = await scp(relay.port, packed.path);
     report("cold cached / scp of it, 20 Mbit/s", slow.ms / scpPacked, "<= 1.1", slow.ms / scpPacked <= 1.1, `${(slow.ms / 1000).toFixed(1)} s vs scp ${(scpPacked / 1000).toFixed(1)} s (${(packed.size / 2 ** 20).toFixed(1)} MiB)`);

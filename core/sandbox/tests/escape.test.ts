@@ -3,10 +3,11 @@
 // `escaped` must stay false. A summary line counts cases and escapes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pollFor } from "../../testing/fresh-wait.ts";
 import { createPathPolicy, type PathPolicy } from "../../policy/paths.ts";
 import { createSessionTmpDir, probeSandbox, removeSessionTmpDir, runShell, type RunResult } from "../index.ts";
 
@@ -287,18 +288,33 @@ describe.skipIf(skip)("bwrap escape suite", () => {
 
   test("a background process does not outlive the command", async () => {
     const tag = `${7000 + Math.floor(Math.random() * 2000)}.${process.pid}`;
-    const r = await sh(`(sleep ${tag} &); nohup sleep ${tag} >/dev/null 2>&1 & setsid sleep ${tag} </dev/null >/dev/null 2>&1 & disown; echo started`);
+    // "started" only once all three sleeps run (exec'd), so a count at the end cannot miss one still starting.
+    const r = await sh(
+      `(sleep ${tag} &); nohup sleep ${tag} >/dev/null 2>&1 & setsid sleep ${tag} </dev/null >/dev/null 2>&1 & disown; ` +
+        `n=0; while [ "$(ps -eo args | grep -c '^sleep ${tag}')" -lt 3 ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n+1)); done; ` +
+        `echo "running=$(ps -eo args | grep -c '^sleep ${tag}')"; echo "ns=$(readlink /proc/self/ns/pid)"; echo started`,
+    );
     expect(r.output).toContain("started");
-    await Bun.sleep(300);
-    const survivors = readdirSync("/proc")
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(tag);
-        } catch {
-          return false;
-        }
-      });
+    expect(r.output).toContain("running=3");
+    const procs = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+    const read = (path: string, how: "file" | "link") => {
+      try {
+        return how === "file" ? readFileSync(path, "utf8") : readlinkSync(path);
+      } catch {
+        return "";
+      }
+    };
+    // The caused state: nothing in the command's PID namespace is alive any more (its
+    // init has exited - a zombie at most - and the kernel kills and reaps everything else
+    // in the namespace before that). runShell can return a moment earlier, as bwrap reports
+    // the exit status before its init exits. Bounded: a namespace that stays alive keeps
+    // its sleeps, which the count below records as an escape.
+    const ns = /ns=(pid:\[\d+\])/.exec(r.output)?.[1];
+    if (ns && ns !== read("/proc/self/ns/pid", "link")) {
+      const alive = () => procs().filter((p) => read(`/proc/${p}/ns/pid`, "link") === ns && !/^State:\s*[ZX]/m.test(read(`/proc/${p}/status`, "file")));
+      await pollFor(`no live process in the sandbox's PID namespace ${ns}`, alive, (live) => live.length === 0, { timeoutMs: 10_000 }).catch(() => {});
+    }
+    const survivors = procs().filter((p) => read(`/proc/${p}/cmdline`, "file").includes(tag));
     for (const p of survivors) process.kill(Number(p), "SIGKILL");
     record("background process survives", survivors.length > 0);
   });
