@@ -183,22 +183,6 @@ export async function quit(p: Pane): Promise<void> {
   throw new Error(`the chat did not exit after 8 presses of Ctrl-C:\n${p.all()}`);
 }
 
-/**
- * quit() for --line-mode, where Ctrl-C is a SIGINT and two signals sent at once can merge
- * into one (seen: one hint, no exit). One press at a time, each once the chat has handled
- * the previous one (a new hint printed, or its exit). A press that lands after the 1.5 s
- * window prints the hint again, opening a new window: then press once more (bounded).
- */
-export async function quitLineMode(p: Pane): Promise<void> {
-  const hint = "press Ctrl-C again to exit";
-  for (let press = 0; press < 5 && !p.exited(); press++) {
-    const hints = occurrences(p.all(), hint);
-    p.keys("C-c");
-    await pollFor("the chat to handle Ctrl-C: a new hint, or its exit", () => p.all(), (all) => /\[exit \d+\]/.test(all) || occurrences(all, hint) > hints);
-  }
-  await p.waitFor("[exit 0]", { all: true });
-}
-
 export interface ChatFixture {
   /** The scripted model of the current test. */
   readonly llm: ScriptedServer;

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pollFor } from "../../core/testing/fresh-wait.ts";
-import { answer, chatFixture, hasTmux, quitLineMode, ready } from "./chat-helpers.ts";
+import { answer, chatFixture, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
 import { steerMessage } from "../../core/engine/session.ts";
 
@@ -209,7 +209,7 @@ describe.skipIf(skip)("reasonix chat line mode (--line-mode, TERM=dumb)", () => 
     p.send("/mode auto");
     await p.waitFor("permission mode auto");
     // In line mode Ctrl-C is a signal, and two signals in a row can merge into one: one press at a time.
-    await quitLineMode(p);
+    await quit(p);
     const bytes = readFileSync(rec, "utf8");
     expect(bytes).toContain("That is all.");
     expect(bytes).toContain("continue with: reasonix chat --resume");
