@@ -7,7 +7,7 @@ import { warn } from "../output.ts";
 export type RemoteFsT = import("../../remote/fs/sftp.ts").RemoteFs;
 
 export async function parseTarget(spec: string): Promise<{ host: string; path: string }> {
-  const { parseRemotePath } = await import("../../remote/fs/sftp.ts");
+  const { parseRemotePath } = await import("../../remote/fs/entries.ts");
   const t = parseRemotePath(spec);
   if (!t) throw new UsageError(`"${spec}": expected NAME:PATH (e.g. gpu-box:'~/projects')`);
   return t;

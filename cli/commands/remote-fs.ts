@@ -161,7 +161,7 @@ const fsMv = defineCommand<{ source: string; dest: string; acceptNew: boolean }>
   builder: (y) => acceptNewOpt(y.positional("source", { type: "string", demandOption: true }).positional("dest", { type: "string", demandOption: true })) as Argv<any>,
   run: async (a) => {
     const s = await parseTarget(a.source);
-    const { parseRemotePath } = await import("../../remote/fs/sftp.ts");
+    const { parseRemotePath } = await import("../../remote/fs/entries.ts");
     const d = parseRemotePath(a.dest) ?? { host: s.host, path: a.dest };
     if (d.host !== s.host) throw new UsageError("mv works within one host; use get and put to copy between hosts");
     await withFs(s.host, a.acceptNew, async (fs) => {
