@@ -4,7 +4,11 @@
 //   core/protocol (browser-safe) imports nothing outside itself;
 //   no import cycles, type-only imports included.
 // Tests are checked for the direction too, not for cycles among themselves.
-import { cyclePath, cycles, importGraph, importsOf, sourceFiles } from "./lib/imports.ts";
+// It also lists product files over MAX_LINES lines (tests and generated code
+// excepted) as a warning, not a failure: they are due a split by job.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { cyclePath, cycles, importGraph, importsOf, repoRoot, sourceFiles } from "./lib/imports.ts";
 
 const layer = (file: string) => file.split("/")[0]!;
 
@@ -42,10 +46,30 @@ export function checkLayers(): LayerReport {
   return { direction, cycles: found };
 }
 
+/** The line limit for one product file (the developers' guide: files small and named for their job). */
+export const MAX_LINES = 400;
+
+/** Non-test .ts/.tsx files over `max` lines (generated files, marked `@generated`, excepted), largest first, as "path (N lines)". */
+export function oversizedFiles(max = MAX_LINES): string[] {
+  const found: { file: string; lines: number }[] = [];
+  for (const file of sourceFiles(["cli", "core", "remote", "services", "scripts"], { tests: false })) {
+    const text = readFileSync(join(repoRoot, file), "utf8");
+    if (/@generated\b/.test(text.slice(0, 500))) continue;
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    if (lines > max) found.push({ file, lines });
+  }
+  return found.sort((a, b) => b.lines - a.lines || (a.file < b.file ? -1 : 1)).map((f) => `${f.file} (${f.lines} lines)`);
+}
+
+/** One warning line per oversized file, for `npm test` and this script's output. */
+export const oversizeWarnings = (): string[] => oversizedFiles().map((f) => `layers: warning: ${f} is over ${MAX_LINES} lines; split it by job`);
+
 if (import.meta.main) {
   const r = checkLayers();
   for (const d of r.direction) process.stderr.write(`layers: ${d}\n`);
   for (const c of r.cycles) process.stderr.write(`layers: import cycle ${c} (move the shared types into a leaf module or core/protocol)\n`);
   process.stderr.write(`layers: ${r.direction.length} direction violations, ${r.cycles.length} import cycles\n`);
+  // A warning only: the exit code is the import rules'.
+  for (const w of oversizeWarnings()) process.stderr.write(`${w}\n`);
   process.exit(r.direction.length || r.cycles.length ? 1 : 0);
 }

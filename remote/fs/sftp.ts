@@ -1,73 +1,20 @@
 /**
- * Remote file operations over SFTP: `~` expansion, typed errors naming the
- * remote path, and transfers that never leave a partial file behind (temp name,
- * then rename). Transfers use ssh2's pipelined fastGet/fastPut with many
- * requests in flight, which is what makes SFTP fast over a latent link.
+ * RemoteFs: an SFTP session (session.ts: requests, `~`, metadata, directories)
+ * plus transfers that never leave a partial file behind (temp name, journalled
+ * in parts-journal.ts, then rename), and a named reason when a write fails
+ * (statvfs, write-failure.ts). Transfers use ssh2's pipelined fastGet/fastPut
+ * with many requests in flight, which is what makes SFTP fast over a latent link.
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, renameSync, rmSync, statSync, readdirSync, existsSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
-import type { Client, FileEntry, SFTPWrapper, Stats, TransferOptions } from "ssh2";
+import type { Client, Stats, TransferOptions } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { describeNetError } from "../ssh/errors.ts";
+import { RemoteFsError, type TransferProgress, type TransferTuning } from "./entries.ts";
 import { orphanedParts, recordPart, sweepParts } from "./parts-journal.ts";
+import { SftpSession, type RemoteFsOptions } from "./session.ts";
 import { explainWriteFailure, type RemoteStatVfs } from "./write-failure.ts";
-
-export interface RemoteEntry {
-  name: string;
-  path: string;
-  type: "file" | "dir" | "symlink" | "other";
-  size: number;
-  mode: number;
-  uid: number;
-  gid: number;
-  mtime: number;
-  atime: number;
-}
-
-export interface TransferProgress {
-  path: string;
-  transferred: number;
-  total: number;
-}
-
-export interface TransferTuning {
-  /** Requests in flight per file (default 64). */
-  concurrency?: number;
-  /** Bytes per request (default 255 KiB; ssh2 caps it at the server's limits). */
-  chunkSize?: number;
-}
-
-const SFTP_STATUS: Record<number, string> = {
-  2: "no such file or directory",
-  3: "permission denied",
-  4: "operation failed",
-  5: "bad message",
-  8: "operation unsupported",
-  11: "file already exists",
-};
-
-export class RemoteFsError extends ReasonixError {
-  constructor(readonly path: string, readonly status: number | undefined, message: string, cause?: unknown) {
-    super(status === 2 ? "remote_not_found" : "remote_fs", `${path}: ${message}`, { cause });
-    this.name = "RemoteFsError";
-  }
-}
-
-const typeOf = (s: Stats): RemoteEntry["type"] =>
-  s.isDirectory() ? "dir" : s.isFile() ? "file" : s.isSymbolicLink() ? "symlink" : "other";
-
-const toEntry = (name: string, path: string, s: Stats): RemoteEntry => ({
-  name,
-  path,
-  type: typeOf(s),
-  size: Number(s.size),
-  mode: s.mode & 0o7777,
-  uid: s.uid,
-  gid: s.gid,
-  mtime: s.mtime,
-  atime: s.atime,
-});
 
 /** Permission bits of an existing local regular file at `path`, else null. */
 const localFileMode = (path: string): number | null => {
@@ -81,42 +28,7 @@ const localFileMode = (path: string): number | null => {
 
 const tmpName = (path: string) => posix.join(posix.dirname(path), `.${posix.basename(path)}.rx-${randomBytes(4).toString("hex")}.part`);
 
-export interface RemoteFsOptions {
-  /**
-   * Journal temp files under this host name (see parts-journal.ts), so an
-   * interrupted transfer's `.part` is removed on the next connect at the latest.
-   */
-  journalHost?: string;
-}
-
-export class RemoteFs {
-  private homeDir: string | null = null;
-  private closedError: Error | null = null;
-  private readonly onClosed = new Set<(e: Error) => void>();
-  private readonly journalHost: string | undefined;
-  private channelDead = false;
-
-  constructor(readonly sftp: SFTPWrapper, readonly label = "remote", opts: RemoteFsOptions = {}) {
-    this.journalHost = opts.journalHost;
-    // ssh2 does not fail in-flight requests (fastGet/fastPut) when the channel dies; do it here.
-    sftp.on("close", () => (this.channelDead = true));
-    sftp.on("end", () => (this.channelDead = true));
-    sftp.on("close", () => this.fail(new ReasonixError("remote_fs_closed", `${label}: SFTP session closed (connection lost?); the transfer did not complete`)));
-    sftp.on("end", () => this.fail(new ReasonixError("remote_fs_closed", `${label}: SFTP session closed (connection lost?); the transfer did not complete`)));
-  }
-
-  /** Fail every pending and future request with `err` (first reason wins). */
-  private fail(err: Error): void {
-    if (this.closedError) return;
-    this.closedError = err;
-    for (const f of this.onClosed) f(err);
-  }
-
-  /** Stop: pending requests reject with `err` at once (a signal, a deadline); cleanups still run. */
-  abort(err: Error): void {
-    this.fail(err);
-  }
-
+export class RemoteFs extends SftpSession {
   static open(client: Client, label?: string, opts: RemoteFsOptions = {}): Promise<RemoteFs> {
     return new Promise((resolve, reject) => {
       client.sftp((err, sftp) => {
@@ -133,164 +45,6 @@ export class RemoteFs {
         resolve(fs);
       });
     });
-  }
-
-  close(): void {
-    this.sftp.end();
-  }
-
-  private call<T>(path: string, fn: (cb: (err: Error | undefined | null, v?: T) => void) => void): Promise<T> {
-    return new Promise((resolve, reject) => {
-      if (this.closedError) return reject(this.closedError);
-      const onClose = (e: Error) => reject(e);
-      this.onClosed.add(onClose);
-      fn((err, v) => {
-        this.onClosed.delete(onClose);
-        if (!err) return resolve(v as T);
-        const code = (err as { code?: number }).code;
-        reject(new RemoteFsError(`${this.label}:${path}`, code, (code !== undefined && SFTP_STATUS[code]) || err.message, err));
-      });
-    });
-  }
-
-  /** The login directory (where an SFTP session starts), used for `~`. */
-  async home(): Promise<string> {
-    if (this.homeDir === null) this.homeDir = await this.call<string>(".", (cb) => this.sftp.realpath(".", cb));
-    return this.homeDir;
-  }
-
-  /** Expand `~` and make relative paths relative to the home directory. */
-  async resolve(path: string): Promise<string> {
-    if (path === "" || path === "~") return this.home();
-    if (path.startsWith("~/")) return posix.join(await this.home(), path.slice(2));
-    if (!path.startsWith("/")) return posix.join(await this.home(), path);
-    return path;
-  }
-
-  async stat(path: string): Promise<RemoteEntry> {
-    const p = await this.resolve(path);
-    const s = await this.call<Stats>(path, (cb) => this.sftp.stat(p, cb));
-    return toEntry(posix.basename(p) || "/", p, s);
-  }
-
-  async lstat(path: string): Promise<RemoteEntry> {
-    const p = await this.resolve(path);
-    const s = await this.call<Stats>(path, (cb) => this.sftp.lstat(p, cb));
-    return toEntry(posix.basename(p) || "/", p, s);
-  }
-
-  async exists(path: string): Promise<boolean> {
-    try {
-      await this.lstat(path);
-      return true;
-    } catch (e) {
-      if (e instanceof RemoteFsError && e.status === 2) return false;
-      throw e;
-    }
-  }
-
-  /** Directory entries, sorted by name; a file lists as itself. Dotfiles only with `all`. */
-  async list(path: string, opts: { all?: boolean } = {}): Promise<RemoteEntry[]> {
-    const p = await this.resolve(path);
-    const st = await this.stat(path);
-    if (st.type !== "dir") return [st];
-    const raw = await this.call<FileEntry[]>(path, (cb) => this.sftp.readdir(p, cb));
-    return raw
-      .filter((e) => e.filename !== "." && e.filename !== ".." && (opts.all || !e.filename.startsWith(".")))
-      .map((e) => toEntry(e.filename, posix.join(p, e.filename), e.attrs as unknown as Stats))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  }
-
-  async readFile(path: string): Promise<Buffer> {
-    const p = await this.resolve(path);
-    return this.call<Buffer>(path, (cb) => this.sftp.readFile(p, cb as never));
-  }
-
-  /** Stream a remote file to `out` (for `cat`). */
-  async pipeTo(path: string, out: NodeJS.WritableStream): Promise<void> {
-    const p = await this.resolve(path);
-    const st = await this.stat(path);
-    if (st.type === "dir") throw new RemoteFsError(`${this.label}:${path}`, undefined, "is a directory");
-    await new Promise<void>((resolve, reject) => {
-      if (this.closedError) return reject(this.closedError);
-      const rs = this.sftp.createReadStream(p, { highWaterMark: 256 * 1024 });
-      const onClose = (e: Error) => {
-        rs.destroy();
-        reject(e);
-      };
-      this.onClosed.add(onClose);
-      rs.on("error", (e: Error) => reject(new RemoteFsError(`${this.label}:${path}`, (e as { code?: number }).code, e.message, e)));
-      rs.on("end", () => {
-        this.onClosed.delete(onClose);
-        resolve();
-      });
-      rs.pipe(out as NodeJS.WritableStream, { end: false });
-    });
-  }
-
-  async mkdir(path: string, opts: { parents?: boolean; mode?: number } = {}): Promise<void> {
-    const p = await this.resolve(path);
-    if (!opts.parents) {
-      await this.call(path, (cb) => this.sftp.mkdir(p, { mode: opts.mode ?? 0o755 }, cb));
-      return;
-    }
-    const parts = p.split("/").filter(Boolean);
-    let cur = "";
-    for (const part of parts) {
-      cur += `/${part}`;
-      const here = cur;
-      try {
-        const s = await this.call<Stats>(here, (cb) => this.sftp.stat(here, cb));
-        if (!s.isDirectory()) throw new RemoteFsError(`${this.label}:${here}`, undefined, "exists and is not a directory");
-      } catch (e) {
-        if (!(e instanceof RemoteFsError) || e.status !== 2) throw e;
-        await this.call(here, (cb) => this.sftp.mkdir(here, { mode: opts.mode ?? 0o755 }, cb));
-      }
-    }
-  }
-
-  async remove(path: string, opts: { recursive?: boolean } = {}): Promise<void> {
-    const p = await this.resolve(path);
-    const st = await this.lstat(path);
-    if (st.type !== "dir") {
-      await this.call(path, (cb) => this.sftp.unlink(p, cb));
-      return;
-    }
-    if (!opts.recursive) throw new RemoteFsError(`${this.label}:${path}`, undefined, "is a directory (use -r)");
-    for (const e of await this.list(p, { all: true })) await this.remove(e.path, { recursive: true });
-    await this.call(path, (cb) => this.sftp.rmdir(p, cb));
-  }
-
-  /** Rename, replacing the destination (OpenSSH posix-rename) when the server supports it. */
-  async rename(from: string, to: string): Promise<void> {
-    const a = await this.resolve(from);
-    const b = await this.resolve(to);
-    const posixRename = (this.sftp as unknown as { _extensions?: Record<string, string> })._extensions?.["posix-rename@openssh.com"];
-    if (posixRename) await this.call(to, (cb) => this.sftp.ext_openssh_rename(a, b, cb));
-    else await this.call(to, (cb) => this.sftp.rename(a, b, cb));
-  }
-
-  /** Remove a remote temp file; false when that could not be confirmed (channel gone). */
-  private async dropRemote(path: string): Promise<boolean> {
-    if (this.channelDead) return false;
-    return new Promise<boolean>((resolve) => {
-      // The unlink queues behind the data already in flight: on a slow link that takes a while.
-      const t = setTimeout(() => resolve(false), 15_000);
-      try {
-        this.sftp.unlink(path, (err) => {
-          clearTimeout(t);
-          resolve(!err || (err as { code?: number }).code === 2);
-        });
-      } catch {
-        clearTimeout(t);
-        resolve(false);
-      }
-    });
-  }
-
-  /** Remove a temp file an earlier transfer left (the journal sweep); "no such file" counts as done. */
-  async removeTemp(path: string): Promise<void> {
-    if (!(await this.dropRemote(path))) throw new RemoteFsError(`${this.label}:${path}`, undefined, "could not remove the temp file");
   }
 
   /** The filesystem holding `dir`, as statvfs@openssh.com reports it; null when the server cannot say. */
@@ -445,11 +199,4 @@ export async function sweepOrphanedParts(client: Client, host: string): Promise<
   } finally {
     fs.close();
   }
-}
-
-/** `NAME:PATH` → host name and remote path (the path may be empty: the home directory). */
-export function parseRemotePath(spec: string): { host: string; path: string } | null {
-  const m = /^([A-Za-z0-9][A-Za-z0-9._-]*):(.*)$/s.exec(spec);
-  if (!m) return null;
-  return { host: m[1]!, path: m[2]! };
 }

@@ -2,7 +2,7 @@
 // cli → remote → core, core/protocol on its own, and no import cycles
 // (type-only imports included).
 import { expect, test } from "bun:test";
-import { brokenRule, checkLayers } from "../check-layers.ts";
+import { brokenRule, checkLayers, MAX_LINES, oversizedFiles, oversizeWarnings } from "../check-layers.ts";
 import { cycles, importsIn } from "../lib/imports.ts";
 
 test("imports go cli → remote → core, core/protocol imports only itself, no import cycles", () => {
@@ -30,4 +30,13 @@ test("type-only imports, re-exports and import() types are edges; comments and s
 test("a two-file cycle and a self-import are found; a chain is not", () => {
   const g = new Map([["a", ["b"]], ["b", ["a"]], ["c", ["c"]], ["d", ["e"]], ["e", []]]);
   expect(cycles(g).map((c) => c.join(","))).toEqual(["a,b", "c"]);
+});
+
+test(`product files over ${MAX_LINES} lines are listed as a warning (not a failure)`, () => {
+  // A warning, so a file a few lines over does not break the suite while someone splits it.
+  for (const w of oversizeWarnings()) console.warn(w);
+  // The listing itself: a low limit names this script, never a test file.
+  const small = oversizedFiles(40);
+  expect(small.some((f) => f.startsWith("scripts/check-layers.ts ("))).toBe(true);
+  expect(small.filter((f) => /\/tests\/|\.test\.tsx?/.test(f))).toEqual([]);
 });

@@ -6,7 +6,8 @@
 // runners (goal.ts, session-commands.ts). The model, mode and effort controls
 // above and below the prompt box call the same functions.
 import { api, sessionPath } from "./api.ts";
-import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, onBuiltinCommand, openSession, setBanner, state } from "./store.ts";
+import { onBuiltinCommand } from "./send.ts";
+import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, openSession, setBanner, state } from "./store.ts";
 import { addSystem } from "./transcript.ts";
 import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
 import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../../protocol/modes.ts";

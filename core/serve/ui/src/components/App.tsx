@@ -1,6 +1,7 @@
 // Screens (sign-in, setup, the app) and the app's layout.
 import { useEffect } from "preact/hooks";
-import { cancel, changed, isBusy, openSession, send, state, useStore } from "../store.ts";
+import { cancel, send } from "../send.ts";
+import { changed, isBusy, openSession, state, useStore } from "../store.ts";
 import type { Item } from "../transcript.ts";
 import { KeyDialog, Login, Setup } from "./Cards.tsx";
 import { Composer, draft } from "./Composer.tsx";

@@ -1,7 +1,8 @@
 // The prompt box: Enter sends (or, while a turn runs, steers it), Shift+Enter
 // adds a line, Esc cancels; the permission mode and token/cost use below it.
 import { useEffect, useRef } from "preact/hooks";
-import { cancel, isBusy, send, shownModel, state } from "../store.ts";
+import { cancel, send } from "../send.ts";
+import { isBusy, shownModel, state } from "../store.ts";
 import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
