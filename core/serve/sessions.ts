@@ -26,7 +26,10 @@ const notFound = (id: string) => new ApiError(404, "not_found", `no session "${i
 interface Live {
   /** The session and the mode and effort chosen for it in the UI (core/host). */
   host: SessionHost;
-  unsubscribe: () => void;
+  /** Another front end's host (the chat's `/web`): served, never closed here. */
+  shared: boolean;
+  /** Stop following the host's session. */
+  detach: () => void;
   running?: Promise<unknown>;
 }
 
@@ -52,6 +55,8 @@ export class SessionManager {
   private engine: Engine | undefined;
   private engineError: string | undefined;
   private readonly live = new Map<string, Live>();
+  /** Hosts another front end holds and lets this server serve (the chat's `/web`): see share(). */
+  private readonly shared = new Set<SessionHost>();
   /**
    * The mode and effort chosen in the UI for sessions that were live when the
    * engine was rebuilt (a trust approval, a saved key): they come back with
@@ -161,9 +166,25 @@ export class SessionManager {
     if (!(await this.need().listSessions()).some((s) => s.id === id)) throw notFound(id);
   }
 
+  /**
+   * Serve a session another front end holds (the chat's `/web`) through its
+   * own host: a model, mode or effort change made here is that front end's
+   * and the other way round — one source of truth. Its session is never
+   * closed by this server; when the host moves to another conversation, the
+   * server follows under the new id.
+   */
+  share(host: SessionHost): void {
+    this.shared.add(host);
+  }
+
   async get(id: string): Promise<EngineSession> {
     const l = this.live.get(id);
     if (l) return l.host.session;
+    const shared = [...this.shared].find((h) => h.session.id === id);
+    if (shared) {
+      this.follow(shared, true);
+      return shared.session;
+    }
     await this.mustOwn(id);
     let session: EngineSession;
     try {
@@ -186,13 +207,25 @@ export class SessionManager {
   }
 
   private attach(session: EngineSession): void {
-    const follow = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
-    const l: Live = {
-      // A model switch replaces the session: events follow the new one.
-      host: new SessionHost(this.need(), session, { ...this.chosen.get(session.id), onSession: (next) => { l.unsubscribe(); l.unsubscribe = follow(next); } }),
-      unsubscribe: follow(session),
-    };
-    this.live.set(session.id, l);
+    this.follow(new SessionHost(this.need(), session, this.chosen.get(session.id)), false);
+  }
+
+  /** Serve `host`'s session: its events go to every client, also after a model switch replaced it. */
+  private follow(host: SessionHost, shared: boolean): void {
+    const subscribe = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
+    let unsubscribe = subscribe(host.session);
+    const unwatch = host.watch((next, prev) => {
+      unsubscribe();
+      unsubscribe = subscribe(next);
+      // A shared host's front end opened another conversation (the chat's /new, a resume).
+      if (next.id !== prev.id && this.live.get(prev.id) === l) {
+        this.live.delete(prev.id);
+        this.live.set(next.id, l);
+        this.hub.notice({ type: "sessions_changed" });
+      }
+    });
+    const l: Live = { host, shared, detach: () => (unwatch(), unsubscribe()) };
+    this.live.set(host.session.id, l);
   }
 
   isBusy(id: string): boolean {
@@ -379,8 +412,8 @@ export class SessionManager {
     if (l) {
       l.host.session.cancel();
       await l.running;
-      l.unsubscribe();
-      await l.host.session.close();
+      l.detach();
+      if (!l.shared) await l.host.session.close();
       this.live.delete(id);
     }
     this.chosen.delete(id);
@@ -390,15 +423,16 @@ export class SessionManager {
 
   private async closeAll(engine: Engine): Promise<void> {
     const lives = [...this.live.values()];
-    for (const { host } of lives) {
+    for (const { host, shared } of lives) {
+      if (shared) continue;
       if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
       else this.chosen.delete(host.session.id);
     }
     for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
     await Promise.allSettled(lives.map((l) => l.running));
     await Promise.allSettled(lives.map(async (l) => {
-      l.unsubscribe();
-      await l.host.session.close();
+      l.detach();
+      if (!l.shared) await l.host.session.close();
     }));
     this.live.clear();
     await engine.close();
