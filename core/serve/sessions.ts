@@ -291,9 +291,7 @@ export class SessionManager {
     if (!BUILTIN_COMMANDS.some((c) => c.name === name)) throw new ApiError(400, "bad_command", `"name" must be a built-in command (${BUILTIN_COMMANDS.map((c) => c.name).join(", ")})`);
     const session = await this.get(id);
     if (name === "compact" && session.busy) throw new ApiError(409, "busy", "cannot compact while a turn is running; wait for it or cancel it first");
-    const l = this.live.get(id)!;
-    const ctx: CommandContext = { surface: "web", host: l.host, busy: () => l.host.session.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
-    const r = (await runCommand(ctx, name, arg))!;
+    const r = (await runCommand(this.commandContext(id), name, arg))!;
     if (r.loop) {
       // A goal loop drives turns in the background: clients see it as busy, like POST …/goal.
       this.hub.notice({ type: "busy", sessionId: id, busy: true });
@@ -301,6 +299,23 @@ export class SessionManager {
     }
     if (r.changed) this.hub.notice({ type: "sessions_changed" });
     return { ok: r.ok, text: resultText(r), ...(r.changed === "compacted" ? { compacted: true } : {}), ...(r.unavailable ? { unavailable: true } : {}), ...(r.changed ? { changed: r.changed } : {}), ...(r.choose ? { choose: r.choose } : {}), ...(r.data ? { data: r.data } : {}) };
+  }
+
+  /** The web UI's view of a loaded session for the command dispatcher. */
+  private commandContext(id: string): CommandContext {
+    const l = this.live.get(id)!;
+    return { surface: "web", host: l.host, busy: () => l.host.session.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
+  }
+
+  /**
+   * Built-in `/name arg` for an endpoint of its own (…/mode, …/effort,
+   * …/model): the dispatcher's rules, the endpoint's errors (`refused`).
+   */
+  private async hostCommand(id: string, name: string, arg: string, refused: (r: CommandResult) => ApiError): Promise<CommandResult> {
+    await this.get(id);
+    const r = (await runCommand(this.commandContext(id), name, arg))!;
+    if (!r.ok) throw refused(r);
+    return r;
   }
 
   /** Goal mode (GET/POST /api/sessions/:id/goal); the loop runs in the background (core/serve/goal.ts). */
@@ -360,20 +375,13 @@ export class SessionManager {
 
   async setMode(id: string, mode: PermissionMode): Promise<void> {
     if (!(SELECTABLE_MODES as readonly string[]).includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${SELECTABLE_MODES.join(", ")}`);
-    await this.get(id);
-    this.live.get(id)!.host.setMode(mode);
+    await this.hostCommand(id, "mode", mode, (r) => new ApiError(400, "bad_mode", r.lines.join("\n")));
   }
 
   /** The session's reasoning effort ("default": the provider entry's reasoning_effort). */
   async setEffort(id: string, effort: string): Promise<string> {
-    await this.get(id);
-    const host = this.live.get(id)!.host;
-    try {
-      host.setEffort(effort === "default" ? undefined : effort);
-    } catch (e) {
-      throw new ApiError(400, "bad_effort", `${errorMessage(e)}, or default`);
-    }
-    return host.effort ?? "default";
+    const r = await this.hostCommand(id, "effort", effort, (r) => new ApiError(400, "bad_effort", `${r.lines.join("\n")}, or default`));
+    return r.data!.effort as string;
   }
 
   mode(id: string): PermissionMode | undefined {
@@ -386,19 +394,8 @@ export class SessionManager {
    */
   async setSessionModel(id: string, name: string): Promise<void> {
     if (!this.models().some((m) => m.name === name)) throw new ApiError(400, "unknown_model", `no provider named "${name}"`);
-    const busy = () => {
-      const l = this.live.get(id);
-      if (l?.host.session.busy || l?.running) throw new ApiError(409, "busy", "cannot switch the model while a turn is running");
-    };
-    busy();
-    await this.get(id);
-    busy();
-    const l = this.live.get(id)!;
-    try {
-      await l.host.switchModel(name);
-    } catch (e) {
-      throw new ApiError(400, e instanceof ReasonixError ? e.code : "model_switch_failed", errorMessage(e));
-    }
+    await this.hostCommand(id, "model", name, (r) =>
+      r.tone === "warn" ? new ApiError(409, "busy", "cannot switch the model while a turn is running") : new ApiError(400, String(r.data?.code ?? "model_switch_failed"), r.lines.join("\n")));
     this.hub.notice({ type: "sessions_changed" });
   }
 
