@@ -6,7 +6,8 @@ import { goalAction, type GoalReply } from "./goal.ts";
 import { runCommand, resultText, type CommandContext, type CommandResult } from "../host/commands/index.ts";
 import { BUILTIN_COMMANDS } from "../protocol/commands.ts";
 import type { CommandSource } from "../commands/types.ts";
-import { SessionHost } from "../host/session-host.ts";
+import type { SessionHost } from "../host/session-host.ts";
+import { LiveSessions } from "./live-sessions.ts";
 import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
 import { refuseCommand } from "./prompt-guard.ts";
@@ -22,16 +23,6 @@ export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | En
 export { ApiError };
 
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
-
-interface Live {
-  /** The session and the mode and effort chosen for it in the UI (core/host). */
-  host: SessionHost;
-  /** Another front end's host (the chat's `/web`): served, never closed here. */
-  shared: boolean;
-  /** Stop following the host's session. */
-  detach: () => void;
-  running?: Promise<unknown>;
-}
 
 /** What POST /api/sessions/:id/command answers (the dispatcher's result without its goal loop). */
 export interface CommandReply extends Pick<CommandResult, "ok" | "unavailable" | "changed" | "choose" | "data"> {
@@ -54,15 +45,7 @@ export interface SessionState extends Partial<SessionSummary> {
 export class SessionManager {
   private engine: Engine | undefined;
   private engineError: string | undefined;
-  private readonly live = new Map<string, Live>();
-  /** Hosts another front end holds and lets this server serve (the chat's `/web`): see share(). */
-  private readonly shared = new Set<SessionHost>();
-  /**
-   * The mode and effort chosen in the UI for sessions that were live when the
-   * engine was rebuilt (a trust approval, a saved key): they come back with
-   * the session instead of falling back to the config.
-   */
-  private readonly chosen = new Map<string, { mode?: PermissionMode; effort?: string }>();
+  private readonly live: LiveSessions;
   /**
    * Prompts being accepted (their session may still be loading from disk). A
    * cancel that arrives meanwhile marks the entry and stops the turn the
@@ -77,7 +60,9 @@ export class SessionManager {
     readonly workspace: string,
     private model: string | undefined,
     private readonly defaultModel?: string,
-  ) {}
+  ) {
+    this.live = new LiveSessions(hub);
+  }
 
   get ready(): boolean {
     return this.engine !== undefined;
@@ -142,7 +127,7 @@ export class SessionManager {
     const stored = await this.need().listSessions();
     const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.host.session.busy ?? false }));
     // A freshly created session may not be on disk until its first turn.
-    for (const [id, l] of this.live) {
+    for (const [id, l] of this.live.entries()) {
       if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.host.session.workspace, model: l.host.model, live: true, busy: l.host.session.busy, title: "", turns: 0 });
     }
     return out;
@@ -166,25 +151,16 @@ export class SessionManager {
     if (!(await this.need().listSessions()).some((s) => s.id === id)) throw notFound(id);
   }
 
-  /**
-   * Serve a session another front end holds (the chat's `/web`) through its
-   * own host: a model, mode or effort change made here is that front end's
-   * and the other way round — one source of truth. Its session is never
-   * closed by this server; when the host moves to another conversation, the
-   * server follows under the new id.
-   */
+  /** Serve a session another front end holds (the chat's `/web`) through its own host: see LiveSessions.share. */
   share(host: SessionHost): void {
-    this.shared.add(host);
+    this.live.share(host);
   }
 
   async get(id: string): Promise<EngineSession> {
     const l = this.live.get(id);
     if (l) return l.host.session;
-    const shared = [...this.shared].find((h) => h.session.id === id);
-    if (shared) {
-      this.follow(shared, true);
-      return shared.session;
-    }
+    const shared = this.live.loadShared(id);
+    if (shared) return shared.host.session;
     await this.mustOwn(id);
     let session: EngineSession;
     try {
@@ -207,25 +183,7 @@ export class SessionManager {
   }
 
   private attach(session: EngineSession): void {
-    this.follow(new SessionHost(this.need(), session, this.chosen.get(session.id)), false);
-  }
-
-  /** Serve `host`'s session: its events go to every client, also after a model switch replaced it. */
-  private follow(host: SessionHost, shared: boolean): void {
-    const subscribe = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
-    let unsubscribe = subscribe(host.session);
-    const unwatch = host.watch((next, prev) => {
-      unsubscribe();
-      unsubscribe = subscribe(next);
-      // A shared host's front end opened another conversation (the chat's /new, a resume).
-      if (next.id !== prev.id && this.live.get(prev.id) === l) {
-        this.live.delete(prev.id);
-        this.live.set(next.id, l);
-        this.hub.notice({ type: "sessions_changed" });
-      }
-    });
-    const l: Live = { host, shared, detach: () => (unwatch(), unsubscribe()) };
-    this.live.set(host.session.id, l);
+    this.live.attach(this.need(), session);
   }
 
   isBusy(id: string): boolean {
@@ -405,33 +363,13 @@ export class SessionManager {
 
   async remove(id: string): Promise<void> {
     await this.mustOwn(id);
-    const l = this.live.get(id);
-    if (l) {
-      l.host.session.cancel();
-      await l.running;
-      l.detach();
-      if (!l.shared) await l.host.session.close();
-      this.live.delete(id);
-    }
-    this.chosen.delete(id);
+    await this.live.remove(id);
     await this.need().deleteSession(id);
     this.hub.notice({ type: "sessions_changed" });
   }
 
   private async closeAll(engine: Engine): Promise<void> {
-    const lives = [...this.live.values()];
-    for (const { host, shared } of lives) {
-      if (shared) continue;
-      if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
-      else this.chosen.delete(host.session.id);
-    }
-    for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
-    await Promise.allSettled(lives.map((l) => l.running));
-    await Promise.allSettled(lives.map(async (l) => {
-      l.detach();
-      if (!l.shared) await l.host.session.close();
-    }));
-    this.live.clear();
+    await this.live.closeAll();
     await engine.close();
   }
 
