@@ -160,12 +160,14 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
 });
 
 describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
-  /** A chat that answered one prompt ("terminal answer"), then `/web`: its session id and the printed URL. */
-  async function chatWithWeb() {
+  /** A chat that answered one prompt ("terminal answer"; none with `said` false), then `/web`: its session id and the printed URL. */
+  async function chatWithWeb(said = true) {
     const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
     await ready(p);
-    p.send("from the terminal");
-    await p.waitFor("terminal answer");
+    if (said) {
+      p.send("from the terminal");
+      await p.waitFor("terminal answer");
+    }
     const id = sessionId(p.all())!;
     p.type("/web");
     await p.waitFor("Open this session in the browser");
@@ -175,7 +177,9 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     /** An authorized POST from the browser's origin. */
     const post = (path: string, body: unknown) =>
       fetch(`${url.origin}${path}`, { method: "POST", headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}`, "content-type": "application/json", origin: url.origin }, body: JSON.stringify(body) });
-    return { p, id, url, post };
+    /** The server's session list as the browser gets it. */
+    const live = async () => ((await (await fetch(`${url.origin}/api/sessions`, { headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}` } })).json()) as { sessions: { id: string; live: boolean }[] }).sessions;
+    return { p, id, url, post, live };
   }
 
   /** The scripted steps, and a second provider entry "other" (model other-model) on the same scripted server. */
@@ -219,6 +223,22 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     const renamed = await post(`/api/sessions/${id}/title`, { title: "named from the web" });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toEqual({ title: "named from the web" });
+  });
+
+  test("/web before anything is said, and after the chat's /new: the browser serves the chat's session under its new id", async () => {
+    await setup([{ text: "answer in the new session" }]);
+    const { p, id, post, live } = await chatWithWeb(false);
+    expect((await live()).find((x) => x.id === id)).toMatchObject({ live: true });
+    p.type("/new");
+    await p.waitFor("Start a new conversation");
+    p.keys("Enter");
+    const s = await p.waitFor((x) => (x.match(/session \d{8}-\d{6}-[0-9a-f]{6} ·/g) ?? []).length >= 2, { all: true });
+    const next = [...s.matchAll(/session (\d{8}-\d{6}-[0-9a-f]{6}) ·/g)].map((m) => m[1]!).find((x) => x !== id)!;
+    expect((await live()).find((x) => x.id === next)).toMatchObject({ live: true });
+    expect((await post(`/api/sessions/${next}/prompt`, { prompt: "from the web" })).status).toBe(202);
+    const after = await p.waitFor("answer in the new session");
+    expect(after).toContain("› from the web");
+    expect(f.llm.chatRequests()[0]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the web"]);
   });
 
   test("one host: mode, effort and model set in the browser are the chat's (and the chat's are the browser's)", async () => {
