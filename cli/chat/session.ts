@@ -82,6 +82,8 @@ export class ChatState {
       this.stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
       this.todos = [];
     }
+    // The same conversation on another model (here or from /web's browser): /new keeps to it.
+    if (old !== session && old.id === session.id && session.model) this.opts.model = session.model;
     this.unsubscribe = session.subscribe((e) => this.onEvent(e));
     if (old !== session && old.id !== session.id) await this.leave(old);
   }

@@ -160,18 +160,33 @@ describe.skipIf(skip)("reasonix chat keys and commands", () => {
 });
 
 describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
-  /** A chat that answered one prompt ("terminal answer"), then `/web`: its session id and the printed URL. */
-  async function chatWithWeb() {
+  /** A chat that answered one prompt ("terminal answer"; none with `said` false), then `/web`: its session id and the printed URL. */
+  async function chatWithWeb(said = true) {
     const p = chat(["chat"], { env: { REASONIX_NO_BROWSER: "1" } });
     await ready(p);
-    p.send("from the terminal");
-    await p.waitFor("terminal answer");
+    if (said) {
+      p.send("from the terminal");
+      await p.waitFor("terminal answer");
+    }
     const id = sessionId(p.all())!;
     p.type("/web");
     await p.waitFor("Open this session in the browser");
     p.keys("Enter");
     const s = await p.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\/sessions\/\S+#token=\S+/);
-    return { p, id, url: new URL(/browser UI: (\S+)/.exec(s)![1]!) };
+    const url = new URL(/browser UI: (\S+)/.exec(s)![1]!);
+    /** An authorized POST from the browser's origin. */
+    const post = (path: string, body: unknown) =>
+      fetch(`${url.origin}${path}`, { method: "POST", headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}`, "content-type": "application/json", origin: url.origin }, body: JSON.stringify(body) });
+    /** The server's session list as the browser gets it. */
+    const live = async () => ((await (await fetch(`${url.origin}/api/sessions`, { headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}` } })).json()) as { sessions: { id: string; live: boolean }[] }).sessions;
+    return { p, id, url, post, live };
+  }
+
+  /** The scripted steps, and a second provider entry "other" (model other-model) on the same scripted server. */
+  async function setupWithOther(steps: Parameters<typeof setup>[0]) {
+    await setup(steps, ['[[providers]]', 'name = "other"', 'kind = "openai"', `base_url = "${"URL"}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n"));
+    const cfgPath = join(f.ce.home, "config.toml");
+    writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${f.llm.url}"`));
   }
 
   test("serves this session with token auth on loopback; a prompt from the web shows up in the terminal", async () => {
@@ -196,16 +211,8 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
   });
 
   test("a model switch from the web applies to the chat's next turn; fork and rename work on the chat's session", async () => {
-    await setup(
-      [{ text: "terminal answer" }, { text: "answer from other" }],
-      ['[[providers]]', 'name = "other"', 'kind = "openai"', `base_url = "${"URL"}"`, 'model = "other-model"', 'api_key_env = "SCRIPTED_KEY"'].join("\n"),
-    );
-    const cfgPath = join(f.ce.home, "config.toml");
-    writeFileSync(cfgPath, readFileSync(cfgPath, "utf8").replace('"URL"', `"${f.llm.url}"`));
-    const { p, id, url } = await chatWithWeb();
-    const origin = url.origin;
-    const post = (path: string, body: unknown) =>
-      fetch(`${origin}${path}`, { method: "POST", headers: { authorization: `Bearer ${url.hash.replace("#token=", "")}`, "content-type": "application/json", origin }, body: JSON.stringify(body) });
+    await setupWithOther([{ text: "terminal answer" }, { text: "answer from other" }]);
+    const { p, id, post } = await chatWithWeb();
     expect((await post(`/api/sessions/${id}/model`, { name: "other" })).status).toBe(200);
     p.send("after the switch");
     await p.waitFor("answer from other");
@@ -213,6 +220,64 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     expect(lastUser(1)).toBe("after the switch");
     const forked = await post(`/api/sessions/${id}/fork`, {});
     expect(forked.status).toBe(201);
+    const renamed = await post(`/api/sessions/${id}/title`, { title: "named from the web" });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toEqual({ title: "named from the web" });
+  });
+
+  test("/web before anything is said, and after the chat's /new: the browser serves the chat's session under its new id", async () => {
+    await setup([{ text: "answer in the new session" }]);
+    const { p, id, post, live } = await chatWithWeb(false);
+    expect((await live()).find((x) => x.id === id)).toMatchObject({ live: true });
+    p.type("/new");
+    await p.waitFor("Start a new conversation");
+    p.keys("Enter");
+    const s = await p.waitFor((x) => (x.match(/session \d{8}-\d{6}-[0-9a-f]{6} ·/g) ?? []).length >= 2, { all: true });
+    const next = [...s.matchAll(/session (\d{8}-\d{6}-[0-9a-f]{6}) ·/g)].map((m) => m[1]!).find((x) => x !== id)!;
+    expect((await live()).find((x) => x.id === next)).toMatchObject({ live: true });
+    expect((await post(`/api/sessions/${next}/prompt`, { prompt: "from the web" })).status).toBe(202);
+    const after = await p.waitFor("answer in the new session");
+    expect(after).toContain("› from the web");
+    expect(f.llm.chatRequests()[0]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the web"]);
+  });
+
+  test("one host: mode, effort and model set in the browser are the chat's (and the chat's are the browser's)", async () => {
+    await setupWithOther([
+      { text: "terminal answer" },
+      { toolCalls: [{ name: "write_file", arguments: { path: "web-planted.txt", content: "x\n" } }] },
+      { text: "web answer on scripted" },
+    ]);
+    const { p, id, post } = await chatWithWeb();
+    expect((await post(`/api/sessions/${id}/mode`, { mode: "read-only" })).status).toBe(200);
+    expect((await post(`/api/sessions/${id}/effort`, { effort: "low" })).status).toBe(200);
+    expect((await post(`/api/sessions/${id}/model`, { name: "other" })).status).toBe(200);
+
+    // The chat's next turn runs on the browser's choices: other model, effort low, read-only (the write is refused, nothing asked).
+    p.send("write web-planted.txt");
+    await p.waitFor("a permission was refused");
+    expect(f.llm.chatRequests()[1]!.body.model).toBe("other-model");
+    expect(f.llm.chatRequests()[1]!.body.reasoning_effort).toBe("low");
+    expect(existsSync(join(f.ce.workspace, "web-planted.txt"))).toBe(false);
+    expect(p.all()).not.toContain("Allow write_file");
+    // …and the chat shows the browser's mode as its own.
+    await p.waitFor("mode read-only");
+
+    // The other way: the chat's mode and model are what the browser gets.
+    p.keys("BTab");
+    await p.waitFor("mode ask");
+    const resumed = (await (await post(`/api/sessions/${id}/resume`, {})).json()) as { mode?: string; model: string };
+    expect(resumed).toMatchObject({ mode: "ask", model: "other" });
+    p.send("/model scripted");
+    await p.waitFor("model scripted from here on");
+    expect((await post(`/api/sessions/${id}/prompt`, { prompt: "from the web" })).status).toBe(202);
+    await p.waitFor("web answer on scripted");
+    const sent = f.llm.chatRequests()[2]!.body;
+    expect(sent.model).toBe("scripted-model");
+    expect(sent.reasoning_effort).toBe("low");
+    expect(sent.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["from the terminal", "write web-planted.txt", "from the web"]);
+
+    // Fork and rename answer as in plain serve.
+    expect((await post(`/api/sessions/${id}/fork`, {})).status).toBe(201);
     const renamed = await post(`/api/sessions/${id}/title`, { title: "named from the web" });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toEqual({ title: "named from the web" });

@@ -5,6 +5,8 @@
 // prompt the new mode refuses, and rewinds. They must end in the same state:
 // the same model, the same requests to the model (model, effort), the same
 // files, and the same conversation once the session is read back from disk.
+// `reasonix run` and `mcp serve` (one prompt per call) run the part of the
+// script they can do and must leave the same session as the chat.
 // Steering and cancelling are covered per front end (chat-steer, steer-api,
 // cancel-race, ACP sdk-client). The conversation is compared as the shared
 // transcript fold (core/protocol/fold.ts) renders it.
@@ -25,7 +27,10 @@ import { plainPaint } from "../chat/cards.ts";
 import { startServer } from "../../core/serve/server.ts";
 import { engineFactoryFromConfig } from "../../core/serve/engine.ts";
 import { connect, initParams } from "../../core/acp/tests/helpers.ts";
-import { makeCliEnv, runCli } from "./run-helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { caller, untilEnd } from "./mcp-serve-helpers.ts";
+import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 
 setDefaultTimeout(120_000);
 const cleanups: (() => unknown)[] = [];
@@ -50,12 +55,16 @@ interface Front {
   close(): Promise<void>;
 }
 
-interface Outcome {
+/** The session as stored, the requests the model got and the files: what every front end must leave behind alike. */
+interface Stored {
   model: string;
   turns: { turn: number; prompt: string }[];
   conversation: unknown[];
   requests: { model: string; effort?: string }[];
   files: { a: string | null; b: boolean };
+}
+
+interface Outcome extends Stored {
   help: string;
   /** Requests the commands sent to the model (must be none). */
   commandRequests: number;
@@ -83,6 +92,15 @@ const fold = (events: EngineEvent[]): Record<string, unknown>[] =>
     if (b.kind === "end") return { t: "end", reason: b.reason };
     return { t: "notice", type: b.event.type };
   });
+
+/** The first turn of both scripts as the fold shows it. */
+const WROTE_A = [
+  { t: "prompt", text: "write a.txt" },
+  // The step that asked for the tool said nothing: the fold opens no answer block for it.
+  { t: "tool", name: "write_file", input: { path: "a.txt", content: "a\n" }, status: "ok" },
+  { t: "answer", text: "wrote a.txt", steps: 1 },
+  { t: "end", reason: "done" },
+];
 
 async function script(llm: ScriptedServer, env: ScriptedHome, front: Front): Promise<Outcome> {
   llm.push({ toolCalls: [{ id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a\n" } }] }, { text: "wrote a.txt" });
@@ -117,19 +135,20 @@ async function script(llm: ScriptedServer, env: ScriptedHome, front: Front): Pro
   await front.prompt("write b.txt");
   await front.command("/rewind 2 conversation");
   await front.close();
-  // Read back from disk with a fresh engine: what the front end left behind.
+  return { ...(await stored(llm, env, front.id())), help, commandRequests, steered };
+}
+
+/** Read back from disk with a fresh engine: what the front end left behind. */
+async function stored(llm: ScriptedServer, env: ScriptedHome, id: string): Promise<Stored> {
   const engine = createEngine({ workspace: env.workspace, home: env.home });
   try {
-    const s = await engine.resumeSession(front.id());
-    const out: Outcome = {
+    const s = await engine.resumeSession(id);
+    const out: Stored = {
       model: s.model,
       turns: s.turns(),
       conversation: fold(s.history()),
       requests: llm.chatRequests().map((r) => ({ model: r.body.model, ...(r.body.reasoning_effort ? { effort: r.body.reasoning_effort } : {}) })),
       files: { a: existsSync(join(env.workspace, "a.txt")) ? readFileSync(join(env.workspace, "a.txt"), "utf8") : null, b: existsSync(join(env.workspace, "b.txt")) },
-      help,
-      commandRequests,
-      steered,
     };
     await s.close();
     return out;
@@ -245,12 +264,134 @@ test("chat, serve and ACP run the same script to the same session state and conv
   const [chat, serve, acp] = outcomes;
   expect(serve!.conversation).toEqual(chat!.conversation);
   expect(acp!.conversation).toEqual(chat!.conversation);
+  expect(chat!.conversation).toEqual(WROTE_A);
+});
+
+/**
+ * The part of the script `reasonix run` and `mcp serve` can do (one prompt per
+ * call, the model and mode chosen per call): a session on a chosen model, a
+ * prompt that writes, /help answered without the model, a write refused in
+ * read-only.
+ */
+interface ShortFront {
+  /** A new session on provider entry `model` runs `prompt` to its end in a mode that writes (answering "once" where asked): its id. */
+  start(model: string, prompt: string): Promise<string>;
+  /** `/help` as this front end takes it: its answer (a refusal that names what to use counts). */
+  help(): Promise<string>;
+  /** The next prompt of session `id`, run in read-only. */
+  readOnly(id: string, prompt: string): Promise<void>;
+}
+
+async function shortScript(llm: ScriptedServer, env: ScriptedHome, front: ShortFront): Promise<Stored & { help: string; helpRequests: number }> {
+  llm.push({ toolCalls: [{ id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a\n" } }] }, { text: "wrote a.txt" });
+  const id = await front.start("other", "write a.txt");
+  const before = llm.chatRequests().length;
+  const help = await front.help();
+  const helpRequests = llm.chatRequests().length - before;
+  llm.push({ toolCalls: [{ id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b\n" } }] });
+  await front.readOnly(id, "write b.txt");
+  return { ...(await stored(llm, env, id)), help, helpRequests };
+}
+
+async function shortChat(llm: ScriptedServer, env: ScriptedHome) {
+  const engine = createEngine({ workspace: env.workspace, home: env.home });
+  cleanups.push(() => engine.close());
+  const st = new ChatState({ engine, config: {}, mode: "ask" });
+  const printed: string[] = [];
+  const ctx: SlashContext = { st, paint: plainPaint, print: (l) => printed.push(...l), pick: async () => undefined, clearScreen: () => {}, exit: () => {}, sessionChanged: () => {} };
+  const slash = async (text: string) => {
+    const from = printed.length;
+    expect(await runSlash(ctx, text)).toBe(true);
+    return printed.slice(from).join("\n");
+  };
+  return shortScript(llm, env, {
+    start: async (model, prompt) => {
+      // `reasonix chat --model other`
+      await st.attach(await engine.createSession({ model }), (e) => {
+        if (e.type === "approval_request") st.session.approve(e.callId, "once");
+      });
+      await st.session.submit(prompt);
+      return st.session.id;
+    },
+    help: () => slash("/help"),
+    readOnly: async (_id, prompt) => {
+      await slash("/mode read-only");
+      await st.session.submit(prompt);
+      await st.session.close();
+    },
+  });
+}
+
+async function shortRun(llm: ScriptedServer, env: CliEnv) {
+  return shortScript(llm, env, {
+    start: async (model, prompt) => {
+      const r = await runCli(env, ["run", "--model", model, "--permission-mode", "auto", "--output-format", "json", prompt]);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout).session_id;
+    },
+    help: async () => {
+      const r = await runCli(env, ["run", "/help"]);
+      expect(r.code).toBe(0);
+      return r.stdout;
+    },
+    readOnly: async (id, prompt) => {
+      const r = await runCli(env, ["run", "--resume", id, "--permission-mode", "read-only", "--output-format", "json", prompt]);
+      // 3: stopped by a refused permission.
+      expect({ code: r.code, reason: JSON.parse(r.stdout).reason }).toEqual({ code: 3, reason: "denied" });
+    },
+  });
+}
+
+async function shortMcp(llm: ScriptedServer, env: CliEnv) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [mainTs, "mcp", "serve", "--allow-writes"], cwd: env.workspace, env: env.env, stderr: "pipe" });
+  const client = new Client({ name: "conformance", version: "1" });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  const call = caller(client);
+  return shortScript(llm, env, {
+    start: async (model, prompt) => {
+      const r = await call("reasonix_run", { prompt, model, mode: "auto" });
+      expect(r.isError).toBe(false);
+      expect((await untilEnd(call, r.data.session_id)).end.reason).toBe("done");
+      return r.data.session_id;
+    },
+    help: async () => {
+      const r = await call("reasonix_run", { prompt: "/help" });
+      expect(r.isError).toBe(true);
+      return r.text;
+    },
+    readOnly: async (id, prompt) => {
+      const r = await call("reasonix_resume", { session_id: id, prompt, mode: "read-only" });
+      expect(r.isError).toBe(false);
+      expect((await untilEnd(call, id, r.data.seq)).end.reason).toBe("denied");
+      await client.close();
+    },
+  });
+}
+
+test("reasonix run and mcp serve leave the same session as the chat for the part of the script they can do", async () => {
+  const outcomes = [];
+  for (const front of [shortChat, shortRun, shortMcp]) {
+    const llm = await startScriptedOpenAI([]);
+    const env = makeCliEnv(llm.url, { extraToml: OTHER.replace("{{LLM}}", llm.url) });
+    cleanups.push(() => env.cleanup(), () => llm.close());
+    const o = await front(llm, env);
+    expect(o.helpRequests).toBe(0);
+    expect(o.help).toContain("/help");
+    expect(o.model).toBe("other");
+    expect(o.turns).toEqual([{ turn: 1, prompt: "write a.txt" }, { turn: 2, prompt: "write b.txt" }]);
+    expect(o.requests).toEqual([{ model: "other-model" }, { model: "other-model" }, { model: "other-model" }]);
+    expect(o.files).toEqual({ a: "a\n", b: false });
+    outcomes.push(o);
+  }
+  const [chat, run, mcp] = outcomes;
+  expect(run!.conversation).toEqual(chat!.conversation);
+  expect(mcp!.conversation).toEqual(chat!.conversation);
   expect(chat!.conversation).toEqual([
-    { t: "prompt", text: "write a.txt" },
-    // The step that asked for the tool said nothing: the fold opens no answer block for it.
-    { t: "tool", name: "write_file", input: { path: "a.txt", content: "a\n" }, status: "ok" },
-    { t: "answer", text: "wrote a.txt", steps: 1 },
-    { t: "end", reason: "done" },
+    ...WROTE_A,
+    { t: "prompt", text: "write b.txt" },
+    { t: "tool", name: "write_file", input: { path: "b.txt", content: "b\n" }, status: "failed" },
+    { t: "end", reason: "denied" },
   ]);
 });
 

@@ -9,35 +9,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { startScriptedOpenAI } from "../../core/testing/scripted-llm.ts";
+import { caller, untilEnd } from "./mcp-serve-helpers.ts";
 import { mainTs, makeCliEnv } from "./run-helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** A tool call on `client`: its error flag, first text and structured content. */
-const caller = (client: Client) => async (name: string, args: Record<string, unknown>) => {
-  const r = (await client.callTool({ name, arguments: args })) as any;
-  return { isError: !!r.isError, text: r.content[0].text as string, data: r.structuredContent as any };
-};
-
-/**
- * Poll events until the turn ends (bounded). Each poll asks for the events
- * after the last one seen (`next`), so it waits for new ones; polling from 0
- * again would return the old ones at once, and the bound would run out in a moment.
- */
-async function untilEnd(call: ReturnType<typeof caller>, id: string, since = 0) {
-  const events: any[] = [];
-  for (let i = 0; i < 40; i++) {
-    const r = await call("reasonix_events", { session_id: id, since, timeout_seconds: 5 });
-    events.push(...r.data.events);
-    since = r.data.next;
-    const end = r.data.events.find((e: any) => e.event.type === "turn_end");
-    if (end) return { events, end: end.event, next: since };
-  }
-  throw new Error("the turn did not end");
-}
 
 async function serve(steps: Parameters<typeof startScriptedOpenAI>[0], extraArgs: string[] = [], extraToml = "") {
   const llm = await startScriptedOpenAI(steps);

@@ -19,6 +19,7 @@ export interface SessionHostOptions {
 export class SessionHost {
   private current: EngineSession;
   private chosenMode: PermissionMode | undefined;
+  private readonly watchers = new Set<(next: EngineSession, prev: EngineSession) => void>();
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
@@ -46,6 +47,16 @@ export class SessionHost {
     return this.current.reasoningEffort;
   }
 
+  /**
+   * Another front end serving this same host (the chat's `/web`) hears of
+   * every replacement too: a model switch or a new conversation made in one
+   * is the other's. Returns the way to stop listening.
+   */
+  watch(listener: (next: EngineSession, prev: EngineSession) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
   setMode(mode: PermissionMode): void {
     this.current.setPermissionMode(mode);
     this.chosenMode = mode;
@@ -66,6 +77,7 @@ export class SessionHost {
     if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort(prev.reasoningEffort);
     this.current = next;
     await this.opts.onSession?.(next, prev);
+    for (const w of [...this.watchers]) w(next, prev);
   }
 
   /**

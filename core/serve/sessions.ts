@@ -6,7 +6,8 @@ import { goalAction, type GoalReply } from "./goal.ts";
 import { runCommand, resultText, type CommandContext, type CommandResult } from "../host/commands/index.ts";
 import { BUILTIN_COMMANDS } from "../protocol/commands.ts";
 import type { CommandSource } from "../commands/types.ts";
-import { SessionHost } from "../host/session-host.ts";
+import type { SessionHost } from "../host/session-host.ts";
+import { LiveSessions } from "./live-sessions.ts";
 import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
 import { refuseCommand } from "./prompt-guard.ts";
@@ -22,13 +23,6 @@ export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | En
 export { ApiError };
 
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
-
-interface Live {
-  /** The session and the mode and effort chosen for it in the UI (core/host). */
-  host: SessionHost;
-  unsubscribe: () => void;
-  running?: Promise<unknown>;
-}
 
 /** What POST /api/sessions/:id/command answers (the dispatcher's result without its goal loop). */
 export interface CommandReply extends Pick<CommandResult, "ok" | "unavailable" | "changed" | "choose" | "data"> {
@@ -51,13 +45,7 @@ export interface SessionState extends Partial<SessionSummary> {
 export class SessionManager {
   private engine: Engine | undefined;
   private engineError: string | undefined;
-  private readonly live = new Map<string, Live>();
-  /**
-   * The mode and effort chosen in the UI for sessions that were live when the
-   * engine was rebuilt (a trust approval, a saved key): they come back with
-   * the session instead of falling back to the config.
-   */
-  private readonly chosen = new Map<string, { mode?: PermissionMode; effort?: string }>();
+  private readonly live: LiveSessions;
   /**
    * Prompts being accepted (their session may still be loading from disk). A
    * cancel that arrives meanwhile marks the entry and stops the turn the
@@ -72,7 +60,9 @@ export class SessionManager {
     readonly workspace: string,
     private model: string | undefined,
     private readonly defaultModel?: string,
-  ) {}
+  ) {
+    this.live = new LiveSessions(hub);
+  }
 
   get ready(): boolean {
     return this.engine !== undefined;
@@ -137,7 +127,7 @@ export class SessionManager {
     const stored = await this.need().listSessions();
     const out: SessionState[] = stored.map((s) => ({ ...s, live: this.live.has(s.id), busy: this.live.get(s.id)?.host.session.busy ?? false }));
     // A freshly created session may not be on disk until its first turn.
-    for (const [id, l] of this.live) {
+    for (const [id, l] of this.live.entries()) {
       if (!stored.some((s) => s.id === id)) out.unshift({ id, workspace: l.host.session.workspace, model: l.host.model, live: true, busy: l.host.session.busy, title: "", turns: 0 });
     }
     return out;
@@ -161,9 +151,16 @@ export class SessionManager {
     if (!(await this.need().listSessions()).some((s) => s.id === id)) throw notFound(id);
   }
 
+  /** Serve a session another front end holds (the chat's `/web`) through its own host: see LiveSessions.share. */
+  share(host: SessionHost): void {
+    this.live.share(host);
+  }
+
   async get(id: string): Promise<EngineSession> {
     const l = this.live.get(id);
     if (l) return l.host.session;
+    const shared = this.live.loadShared(id);
+    if (shared) return shared.host.session;
     await this.mustOwn(id);
     let session: EngineSession;
     try {
@@ -186,13 +183,7 @@ export class SessionManager {
   }
 
   private attach(session: EngineSession): void {
-    const follow = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
-    const l: Live = {
-      // A model switch replaces the session: events follow the new one.
-      host: new SessionHost(this.need(), session, { ...this.chosen.get(session.id), onSession: (next) => { l.unsubscribe(); l.unsubscribe = follow(next); } }),
-      unsubscribe: follow(session),
-    };
-    this.live.set(session.id, l);
+    this.live.attach(this.need(), session);
   }
 
   isBusy(id: string): boolean {
@@ -258,9 +249,7 @@ export class SessionManager {
     if (!BUILTIN_COMMANDS.some((c) => c.name === name)) throw new ApiError(400, "bad_command", `"name" must be a built-in command (${BUILTIN_COMMANDS.map((c) => c.name).join(", ")})`);
     const session = await this.get(id);
     if (name === "compact" && session.busy) throw new ApiError(409, "busy", "cannot compact while a turn is running; wait for it or cancel it first");
-    const l = this.live.get(id)!;
-    const ctx: CommandContext = { surface: "web", host: l.host, busy: () => l.host.session.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
-    const r = (await runCommand(ctx, name, arg))!;
+    const r = (await runCommand(this.commandContext(id), name, arg))!;
     if (r.loop) {
       // A goal loop drives turns in the background: clients see it as busy, like POST …/goal.
       this.hub.notice({ type: "busy", sessionId: id, busy: true });
@@ -268,6 +257,23 @@ export class SessionManager {
     }
     if (r.changed) this.hub.notice({ type: "sessions_changed" });
     return { ok: r.ok, text: resultText(r), ...(r.changed === "compacted" ? { compacted: true } : {}), ...(r.unavailable ? { unavailable: true } : {}), ...(r.changed ? { changed: r.changed } : {}), ...(r.choose ? { choose: r.choose } : {}), ...(r.data ? { data: r.data } : {}) };
+  }
+
+  /** The web UI's view of a loaded session for the command dispatcher. */
+  private commandContext(id: string): CommandContext {
+    const l = this.live.get(id)!;
+    return { surface: "web", host: l.host, busy: () => l.host.session.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
+  }
+
+  /**
+   * Built-in `/name arg` for an endpoint of its own (…/mode, …/effort,
+   * …/model): the dispatcher's rules, the endpoint's errors (`refused`).
+   */
+  private async hostCommand(id: string, name: string, arg: string, refused: (r: CommandResult) => ApiError): Promise<CommandResult> {
+    await this.get(id);
+    const r = (await runCommand(this.commandContext(id), name, arg))!;
+    if (!r.ok) throw refused(r);
+    return r;
   }
 
   /** Goal mode (GET/POST /api/sessions/:id/goal); the loop runs in the background (core/serve/goal.ts). */
@@ -327,20 +333,13 @@ export class SessionManager {
 
   async setMode(id: string, mode: PermissionMode): Promise<void> {
     if (!(SELECTABLE_MODES as readonly string[]).includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${SELECTABLE_MODES.join(", ")}`);
-    await this.get(id);
-    this.live.get(id)!.host.setMode(mode);
+    await this.hostCommand(id, "mode", mode, (r) => new ApiError(400, "bad_mode", r.lines.join("\n")));
   }
 
   /** The session's reasoning effort ("default": the provider entry's reasoning_effort). */
   async setEffort(id: string, effort: string): Promise<string> {
-    await this.get(id);
-    const host = this.live.get(id)!.host;
-    try {
-      host.setEffort(effort === "default" ? undefined : effort);
-    } catch (e) {
-      throw new ApiError(400, "bad_effort", `${errorMessage(e)}, or default`);
-    }
-    return host.effort ?? "default";
+    const r = await this.hostCommand(id, "effort", effort, (r) => new ApiError(400, "bad_effort", `${r.lines.join("\n")}, or default`));
+    return r.data!.effort as string;
   }
 
   mode(id: string): PermissionMode | undefined {
@@ -353,19 +352,8 @@ export class SessionManager {
    */
   async setSessionModel(id: string, name: string): Promise<void> {
     if (!this.models().some((m) => m.name === name)) throw new ApiError(400, "unknown_model", `no provider named "${name}"`);
-    const busy = () => {
-      const l = this.live.get(id);
-      if (l?.host.session.busy || l?.running) throw new ApiError(409, "busy", "cannot switch the model while a turn is running");
-    };
-    busy();
-    await this.get(id);
-    busy();
-    const l = this.live.get(id)!;
-    try {
-      await l.host.switchModel(name);
-    } catch (e) {
-      throw new ApiError(400, e instanceof ReasonixError ? e.code : "model_switch_failed", errorMessage(e));
-    }
+    await this.hostCommand(id, "model", name, (r) =>
+      r.tone === "warn" ? new ApiError(409, "busy", "cannot switch the model while a turn is running") : new ApiError(400, String(r.data?.code ?? "model_switch_failed"), r.lines.join("\n")));
     this.hub.notice({ type: "sessions_changed" });
   }
 
@@ -375,32 +363,13 @@ export class SessionManager {
 
   async remove(id: string): Promise<void> {
     await this.mustOwn(id);
-    const l = this.live.get(id);
-    if (l) {
-      l.host.session.cancel();
-      await l.running;
-      l.unsubscribe();
-      await l.host.session.close();
-      this.live.delete(id);
-    }
-    this.chosen.delete(id);
+    await this.live.remove(id);
     await this.need().deleteSession(id);
     this.hub.notice({ type: "sessions_changed" });
   }
 
   private async closeAll(engine: Engine): Promise<void> {
-    const lives = [...this.live.values()];
-    for (const { host } of lives) {
-      if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
-      else this.chosen.delete(host.session.id);
-    }
-    for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
-    await Promise.allSettled(lives.map((l) => l.running));
-    await Promise.allSettled(lives.map(async (l) => {
-      l.unsubscribe();
-      await l.host.session.close();
-    }));
-    this.live.clear();
+    await this.live.closeAll();
     await engine.close();
   }
 

@@ -1,5 +1,5 @@
 // /help, /new, /clear, /model, /mode, /effort: what the session is and runs on.
-import { errorMessage } from "../../errors.ts";
+import { errorMessage, ReasonixError } from "../../errors.ts";
 import { EFFORTS, PERMISSION_MODES, SELECTABLE_MODES, type PermissionMode } from "../../protocol/modes.ts";
 import { commandsOn, failed, registerCommand, result } from "./registry.ts";
 import type { Choice, CommandContext, CommandResult } from "./types.ts";
@@ -83,7 +83,7 @@ registerCommand({
     try {
       await ctx.host.switchModel(arg);
     } catch (e) {
-      return failed("model", `could not switch to ${arg}: ${errorMessage(e)} (still on ${ctx.host.model})`);
+      return { ...failed("model", `could not switch to ${arg}: ${errorMessage(e)} (still on ${ctx.host.model})`), data: { code: e instanceof ReasonixError ? e.code : "model_switch_failed" } };
     }
     return result("model", [`model ${ctx.host.model} from here on (same conversation)`], { changed: "model", data: { model: ctx.host.model } });
   },

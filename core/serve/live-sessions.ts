@@ -1,0 +1,113 @@
+// The sessions a server has loaded: each one's host (core/host), the turn it
+// runs, and its events forwarded to every client — also after a model switch
+// replaced the session. Part of SessionManager (./sessions.ts).
+import type { Engine, EngineEvent, EngineSession, PermissionMode } from "../engine/types.ts";
+import { SessionHost } from "../host/session-host.ts";
+import type { EventHub } from "./events.ts";
+
+export interface Live {
+  /** The session and the mode and effort chosen for it in the UI (core/host). */
+  host: SessionHost;
+  /** Another front end's host (the chat's `/web`): served, never closed here. */
+  shared: boolean;
+  /** Stop following the host's session. */
+  detach: () => void;
+  running?: Promise<unknown>;
+}
+
+export class LiveSessions {
+  private readonly live = new Map<string, Live>();
+  /** Hosts another front end holds and lets this server serve (the chat's `/web`): see share(). */
+  private readonly shared = new Set<SessionHost>();
+  /**
+   * The mode and effort chosen in the UI for sessions that were live when the
+   * engine was rebuilt (a trust approval, a saved key): they come back with
+   * the session instead of falling back to the config.
+   */
+  private readonly chosen = new Map<string, { mode?: PermissionMode; effort?: string }>();
+
+  constructor(private readonly hub: EventHub) {}
+
+  get(id: string): Live | undefined {
+    return this.live.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  entries(): IterableIterator<[string, Live]> {
+    return this.live.entries();
+  }
+
+  /**
+   * Serve a session another front end holds (the chat's `/web`) through its
+   * own host: a model, mode or effort change made here is that front end's
+   * and the other way round — one source of truth. Its session is never
+   * closed by this server; when the host moves to another conversation, the
+   * server follows under the new id.
+   */
+  share(host: SessionHost): void {
+    this.shared.add(host);
+  }
+
+  /** The shared host whose session is `id`, now loaded: undefined when none is. */
+  loadShared(id: string): Live | undefined {
+    const shared = [...this.shared].find((h) => h.session.id === id);
+    return shared && this.follow(shared, true);
+  }
+
+  /** Load `session` (on `engine`) with the mode and effort chosen for it before a rebuild. */
+  attach(engine: Engine, session: EngineSession): Live {
+    return this.follow(new SessionHost(engine, session, this.chosen.get(session.id)), false);
+  }
+
+  /** Serve `host`'s session: its events go to every client, also after a model switch replaced it. */
+  private follow(host: SessionHost, shared: boolean): Live {
+    const subscribe = (s: EngineSession) => s.subscribe((ev: EngineEvent) => this.hub.emit(s.id, ev));
+    let unsubscribe = subscribe(host.session);
+    const unwatch = host.watch((next, prev) => {
+      unsubscribe();
+      unsubscribe = subscribe(next);
+      // A shared host's front end opened another conversation (the chat's /new, a resume).
+      if (next.id !== prev.id && this.live.get(prev.id) === l) {
+        this.live.delete(prev.id);
+        this.live.set(next.id, l);
+        this.hub.notice({ type: "sessions_changed" });
+      }
+    });
+    const l: Live = { host, shared, detach: () => (unwatch(), unsubscribe()) };
+    this.live.set(host.session.id, l);
+    return l;
+  }
+
+  /** Unload session `id` (deleted): its running turn is cancelled and awaited; what was chosen for it is forgotten. */
+  async remove(id: string): Promise<void> {
+    const l = this.live.get(id);
+    if (l) {
+      l.host.session.cancel();
+      await l.running;
+      l.detach();
+      if (!l.shared) await l.host.session.close();
+      this.live.delete(id);
+    }
+    this.chosen.delete(id);
+  }
+
+  /** Unload every session (the engine is rebuilt or the server stops), keeping what was chosen for each. */
+  async closeAll(): Promise<void> {
+    const lives = [...this.live.values()];
+    for (const { host, shared } of lives) {
+      if (shared) continue;
+      if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
+      else this.chosen.delete(host.session.id);
+    }
+    for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
+    await Promise.allSettled(lives.map((l) => l.running));
+    await Promise.allSettled(lives.map(async (l) => {
+      l.detach();
+      if (!l.shared) await l.host.session.close();
+    }));
+    this.live.clear();
+  }
+}
