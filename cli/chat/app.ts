@@ -5,7 +5,7 @@ import { errorMessage } from "../../core/errors.ts";
 import { type Paint } from "./cards.ts";
 import { approvalBody, ApprovalPrompt } from "./approval.ts";
 import { atToken, ChatCompletions } from "./complete.ts";
-import { LiveRenderer } from "./live.ts";
+import { LiveRenderer, terminalReflows } from "./live.ts";
 import { Picker } from "./picker.ts";
 import { cleanText } from "./sanitize.ts";
 import { InputHistory } from "./history.ts";
@@ -116,7 +116,7 @@ export async function runChatApp(
     return out;
   };
   const approval = new ApprovalPrompt(() => renderer.request());
-  renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; } }, live);
+  renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; }, reflows: terminalReflows(process.env) }, live);
 
   const pick = <T,>(title: string, items: PickItem<T>[], what?: string): Promise<T | undefined> =>
     new Promise((resolve) => {

@@ -83,6 +83,19 @@ describe("streamed equals rendered at once", () => {
     const text = `Items:\n\n${Array.from({ length: 70 }, (_, i) => `- item ${i}`).join("\n")}\n\nDone.`;
     for (const step of [2, 9]) expect(stream(text, step, 60).map(strip)).toEqual(renderMarkdown(text, 60).map(strip));
   });
+  test("a long list and a long table reach the scrollback row by row, only the newest line stays live", () => {
+    const list = `Items:\n\n${Array.from({ length: 100 }, (_, i) => `${i + 1}. item ${i + 1} ${"word ".repeat(20)}`).join("\n")}\n`;
+    const table = `| n | name |\n|---|---|\n${Array.from({ length: 100 }, (_, i) => `| ${i + 100} | row ${i + 100} |`).join("\n")}\n`;
+    for (const [text, last] of [[list, "item 99 "], [table, "row 198"]] as const) {
+      const m = new MarkdownStream();
+      const out: string[] = [];
+      for (let i = 0; i < text.length; i += 5) {
+        out.push(...m.push(text.slice(i, i + 5), 80));
+        expect(m.tail(80).length).toBeLessThanOrEqual(14);
+      }
+      expect(out.map(strip).join("\n")).toContain(last);
+    }
+  });
   test("headings, lists and tables", () => {
     const text = "# A\n\npara one\n\n- x\n- y\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend";
     expect(stream(text, 3, 60).map(strip)).toEqual(renderMarkdown(text, 60).map(strip));
