@@ -126,6 +126,31 @@ export class LiveRenderer {
 
   private full = false;
 
+  private overlayDraw: ((width: number, height: number) => string[]) | undefined;
+  private inAlt = false;
+
+  /**
+   * Draw `draw` on the terminal's alternate screen instead of the live region
+   * (a full-screen view); undefined goes back to the chat as it was left.
+   * Finished lines committed meanwhile wait and are written after it.
+   */
+  overlay(draw: ((width: number, height: number) => string[]) | undefined): void {
+    this.overlayDraw = draw;
+    if (!draw && this.inAlt) {
+      this.write("\x1b[?1049l");
+      this.inAlt = false;
+      this.full = true;
+    }
+    this.request();
+  }
+
+  private drawOverlay(draw: (width: number, height: number) => string[]): void {
+    const width = Math.max(10, this.screen.columns - 1);
+    const lines = draw(width, Math.max(4, this.screen.rows)).map((l) => (lineWidth(l) > width ? truncateToWidth(l, width, "") : l));
+    this.write(`${this.inAlt ? "" : "\x1b[?1049h"}${SYNC_ON}\x1b[H\x1b[2J${lines.join("\r\n")}${SYNC_OFF}`);
+    this.inAlt = true;
+  }
+
   /** Draw now (tests and shutdown). */
   frame(): void {
     if (this.stopped) return;
@@ -134,6 +159,7 @@ export class LiveRenderer {
       this.timer = undefined;
     }
     this.lastFrameAt = performance.now();
+    if (this.overlayDraw) return this.drawOverlay(this.overlayDraw);
     // A resize is handled here, not in the resize event: a frame may run first.
     if (this.prevColumns > 0 && this.screen.columns !== this.prevColumns) this.reflowed();
     this.prevColumns = this.screen.columns;
@@ -235,6 +261,7 @@ export class LiveRenderer {
 
   /** Leave the live region on screen and put the cursor below it. */
   stop(finalLines?: string[]): void {
+    this.overlay(undefined);
     if (finalLines) this.live = () => finalLines;
     this.frame();
     this.stopped = true;

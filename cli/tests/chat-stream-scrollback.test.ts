@@ -3,20 +3,12 @@
 // the middle of a 100-item list, the pane's whole history read with
 // capture-pane -S - (wrapped rows joined) mid-stream, after narrowing the
 // pane mid-stream, and at the end. Every item must be there exactly once.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
-import { chatFixture, hasTmux, quit, type Pane } from "./chat-helpers.ts";
-import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
+import { chatFixture, compiledChat, quit, type Pane } from "./chat-helpers.ts";
 
-const skip = !hasTmux();
-if (skip) console.warn("SKIPPED streaming scrollback test: tmux is not installed (apt-get install tmux)");
-
-let dist: BuiltDist;
-beforeAll(async () => {
-  if (!skip) dist = await builtDist();
-}, BUILD_HOOK_MS);
+const { skip, binary } = compiledChat("streaming scrollback test");
 
 const f = chatFixture();
 
@@ -48,7 +40,7 @@ describe.skipIf(skip)("compiled binary: a long streamed list goes to the scrollb
     let resume!: () => void;
     const resumed = new Promise<void>((r) => (resume = r));
     await f.setup([{ text, chunkSize: CHUNK, pauseAfter: 1 + Math.floor(at / CHUNK), resumeWhen: resumed }]);
-    const p = f.chat([], { bin: [dist.binary], cols: 80, rows: 24, record: join(f.ce.home, "pane.bytes") });
+    const p = f.chat([], { bin: [binary()], cols: 80, rows: 24, record: join(f.ce.home, "pane.bytes") });
     try {
       await p.waitFor("mode ask");
       p.send("list please");
