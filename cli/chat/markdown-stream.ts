@@ -124,6 +124,7 @@ function sharedRows(a: string[], b: string[]): number {
 export class MarkdownStream {
   private pending = "";
   private tailKey = "";
+  private memo: { key: string; rows: string[] }[] = [];
   private tailLines: string[] = [];
   /** Rows of the pending block already committed, and the width they were rendered at. */
   private done = 0;
@@ -135,7 +136,13 @@ export class MarkdownStream {
 
   /** Render `text` (fence rows are never drawn, so a fence closed and re-opened to cut a long block leaves no trace). */
   private render(text: string): string[] {
-    return renderMarkdown(text, this.blockWidth);
+    // The same text is rendered for the tail and again for the commit check: remember the last few.
+    const key = `${this.blockWidth}:${text}`;
+    const hit = this.memo.find((m) => m.key === key);
+    if (hit) return hit.rows;
+    const rows = renderMarkdown(text, this.blockWidth);
+    this.memo = [{ key, rows }, ...this.memo.slice(0, 2)];
+    return rows;
   }
 
   /** Add a delta; returns lines to commit (finished rows), possibly none. */
@@ -202,17 +209,17 @@ export class MarkdownStream {
   /** The unfinished tail, rendered (cached per text and width). */
   tail(width: number): string[] {
     if (!this.pending) this.blockWidth = width;
-    const key = `${this.blockWidth}:${this.done}:${this.pending}`;
+    // An unfinished line still changes with every delta: show lines once
+    // they are complete, so each row reaches the terminal about once. A long
+    // unfinished paragraph shows its complete rows (greedy wrapping keeps
+    // them stable) so it is not invisible for seconds.
+    const cut = this.pending.lastIndexOf("\n") + 1;
+    const long = this.pending.length - cut > this.blockWidth && !openFence(this.pending.slice(0, cut));
+    const text = long ? this.pending : this.pending.slice(0, cut);
+    const key = `${this.blockWidth}:${this.done}:${this.started}:${this.midBlock}:${long}:${text}`;
     if (key !== this.tailKey) {
       this.tailKey = key;
-      // An unfinished line still changes with every delta: show lines once
-      // they are complete, so each row reaches the terminal about once. A long
-      // unfinished paragraph shows its complete rows (greedy wrapping keeps
-      // them stable) so it is not invisible for seconds.
-      const cut = this.pending.lastIndexOf("\n") + 1;
-      const long = this.pending.length - cut > this.blockWidth && !openFence(this.pending.slice(0, cut));
-      const rows = this.render(long ? this.pending : this.pending.slice(0, cut));
-      if (long) rows.pop();
+      const rows = this.render(text).slice(0, long ? -1 : undefined);
       this.tailLines = rows.slice(this.done);
       if (this.done === 0 && this.started && !this.midBlock && this.tailLines.length) this.tailLines.unshift("");
     }
@@ -233,6 +240,7 @@ export class MarkdownStream {
     this.pending = "";
     this.done = 0;
     this.tailKey = "";
+    this.memo = [];
     this.tailLines = [];
     return had;
   }
