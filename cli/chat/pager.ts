@@ -59,16 +59,19 @@ export function transcriptLines(p: Paint, t: Folded, width: number): string[] {
 export class Pager {
   /** Index of the first row shown; Infinity = pinned to the end. */
   private top = Infinity;
-  private rowsCache: { width: number; lines: string[] } | undefined;
+  private rowsCache: { key: string; lines: string[] } | undefined;
 
   constructor(
     private readonly p: Paint,
     private readonly title: string,
     private readonly content: (width: number) => string[],
+    /** Changes when the content does (a turn still running adds to it). */
+    private readonly version: () => string = () => "",
   ) {}
 
   private lines(width: number): string[] {
-    if (this.rowsCache?.width !== width) this.rowsCache = { width, lines: this.content(width) };
+    const key = `${width}:${this.version()}`;
+    if (this.rowsCache?.key !== key) this.rowsCache = { key, lines: this.content(width) };
     return this.rowsCache.lines;
   }
 
@@ -84,14 +87,14 @@ export class Pager {
     return false;
   }
 
-  /** `height` rows: a title line, then the rows from the scroll position. */
-  render(width: number, height: number): string[] {
+  /** `height` rows: a title line (with `note`), then the rows from the scroll position. */
+  render(width: number, height: number, note?: string): string[] {
     const all = this.lines(width);
     const body = Math.max(1, height - 1);
     const top = Math.max(0, Math.min(this.top, all.length - body));
     const shown = all.slice(top, top + body);
     const where = all.length > body ? `rows ${top + 1}–${top + shown.length} of ${all.length}` : `${all.length} rows`;
-    const head = truncateToWidth(this.p.bold(`${this.title} · ${where} · ↑↓ PgUp PgDn Home End · q closes`), width, "…");
+    const head = truncateToWidth(`${this.p.bold(`${this.title} · ${where} · ↑↓ PgUp PgDn Home End · q closes`)}${note ? ` ${this.p.yellow(note)}` : ""}`, width, "…");
     return [head, ...shown];
   }
 }

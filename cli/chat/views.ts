@@ -33,14 +33,19 @@ export class Views {
       if (this.pager.key(data, this.rows() - 1)) {
         this.pager = undefined;
         this.overlay(undefined);
-      } else this.overlay((w, h) => this.pager!.render(w, h));
+      } else this.show(this.pager);
       return true;
     }
     if (matchesKey(data, "ctrl+t")) {
       this.back = -1;
-      const pager = new Pager(this.p, "transcript", (w) => transcriptLines(this.p, this.transcript.t, w));
+      const t = this.transcript.t;
+      const version = () => {
+        const b = t.blocks.at(-1);
+        return `${t.blocks.length}:${b?.kind === "answer" ? b.text.length : b?.kind === "tool" ? b.status : ""}`;
+      };
+      const pager = new Pager(this.p, "transcript", (w) => transcriptLines(this.p, t, w), version);
       this.pager = pager;
-      this.overlay((w, h) => pager.render(w, h));
+      this.show(pager);
       return true;
     }
     if (matchesKey(data, "ctrl+o") && !approvalPending) {
@@ -49,6 +54,11 @@ export class Views {
     }
     this.back = -1;
     return false;
+  }
+
+  private show(pager: Pager): void {
+    // The chat is hidden: say when an approval waits there.
+    this.overlay((w, h) => pager.render(w, h, this.transcript.approvals.length ? "· an approval waits: q goes back to it" : undefined));
   }
 
   /** The next older collapsed item, whole, into the scrollback. */

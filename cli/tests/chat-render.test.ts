@@ -235,3 +235,44 @@ describe("untrusted text cannot drive the terminal", () => {
     expect(all).toContain("bell    Tab");
   });
 });
+
+describe("transcript view (Ctrl-T)", () => {
+  test("every card with all its output, from the folded transcript; scrolls and pins to the end", async () => {
+    const { foldTranscript } = await import("../../core/protocol/fold.ts");
+    const { Pager, transcriptLines } = await import("../chat/pager.ts");
+    const out = Array.from({ length: 30 }, (_, i) => `line-${i + 1}`).join("\n");
+    const t = foldTranscript([
+      { type: "turn_start", turn: 1, prompt: "go" },
+      { type: "tool_call", callId: "1", name: "bash", input: { command: "seq" } },
+      { type: "tool_result", callId: "1", name: "bash", ok: true, output: out },
+      { type: "assistant", text: "Done.", reasoning: "think\nmore" },
+      { type: "turn_end", turn: 1, reason: "done" },
+    ] as any);
+    const lines = transcriptLines(plainPaint, t, 60).map(strip);
+    expect(lines).toContain("› go");
+    expect(lines).toContain("✓ bash seq");
+    for (const l of ["  line-1", "  line-30", "  more", "Done."]) expect(lines).toContain(l);
+    const p = new Pager(plainPaint, "transcript", () => lines);
+    const end = p.render(60, 10);
+    expect(end.at(-1)).toBe("Done.");
+    expect(end[0]).toContain(`of ${lines.length}`);
+    p.key("\x1b[H", 9); // Home
+    expect(p.render(60, 10).slice(1, 3)).toEqual(lines.slice(0, 2));
+    expect(p.key("q", 9)).toBe(true);
+  });
+
+  test("the renderer draws a view on the alternate screen and holds finished lines until it closes", () => {
+    let out = "";
+    const r = new LiveRenderer({ write: (s) => (out += s), columns: 40, rows: 10 }, () => ["status"], 0);
+    r.frame();
+    r.overlay(() => ["view row"]);
+    r.commit(["finished while the view was open"]);
+    r.frame();
+    expect(out).toContain("\x1b[?1049h");
+    expect(out).toContain("view row");
+    expect(out).not.toContain("finished while");
+    r.overlay(undefined);
+    r.frame();
+    expect(out.indexOf("finished while")).toBeGreaterThan(out.indexOf("\x1b[?1049l"));
+  });
+});
