@@ -2,7 +2,8 @@
 // compiled binary in a tmux pane at 80×24, a scripted model that pauses in
 // the middle of a 100-item list, the pane's whole history read with
 // capture-pane -S - (wrapped rows joined) mid-stream, after narrowing the
-// pane mid-stream, and at the end. Every item must be there exactly once.
+// pane mid-stream, and at the end. Every item must be there exactly once;
+// the same for a 100-row table.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -54,6 +55,28 @@ describe.skipIf(skip)("compiled binary: a long streamed list goes to the scrollb
 
       resume();
       await p.waitFor("Done with the list.");
+      expectItems(history(p), 100);
+    } finally {
+      resume();
+    }
+    await quit(p);
+  });
+
+  test("a long table: mid-stream its finished rows are in the scrollback once, and all 100 at the end", async () => {
+    const row = (n: number) => `| ${n} | <${id(n)}> | cell text for row ${n} | #${id(n)}# |`;
+    const text = `The table:\n\n| n | id | text | end |\n|---|---|---|---|\n${Array.from({ length: 100 }, (_, i) => row(i + 1)).join("\n")}\n\nDone with the table.`;
+    const at = text.indexOf(`<${id(61)}>`) + 3;
+    let resume!: () => void;
+    const resumed = new Promise<void>((r) => (resume = r));
+    await f.setup([{ text, chunkSize: CHUNK, pauseAfter: 1 + Math.floor(at / CHUNK), resumeWhen: resumed }]);
+    const p = f.chat([], { bin: [binary()], cols: 80, rows: 24 });
+    try {
+      await p.waitFor("mode ask");
+      p.send("table please");
+      await p.waitFor(`#${id(60)}#`);
+      expectItems(history(p), 60);
+      resume();
+      await p.waitFor("Done with the table.");
       expectItems(history(p), 100);
     } finally {
       resume();
