@@ -148,6 +148,7 @@ export async function runChatApp(
     clearScreen: () => renderer.clearScreen(),
     exit: () => void quit(),
     sessionChanged: (kind) => {
+      transcript.restart(); // the transcript view shows this session only
       header();
       if (kind === "resumed") replay();
     },

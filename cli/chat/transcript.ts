@@ -47,6 +47,13 @@ export class Transcript {
     this.commit(["", ...text.split("\n").map((l, i) => truncateToWidth(`${i === 0 ? this.p.cyan("› ") : "  "}${l}`, w, "…")), ""]);
   }
 
+  /** Another session from here on (/new, /resume): the folded transcript starts over. */
+  restart(): void {
+    this.flushStream();
+    Object.assign(this.t, emptyTranscript());
+    this.approvals.length = 0;
+  }
+
   /** A resumed conversation: its prompts come as turn_start events (live ones are echoed on send). */
   replay(events: readonly EngineEvent[]): void {
     for (const e of events) {
