@@ -276,3 +276,21 @@ describe("transcript view (Ctrl-T)", () => {
     expect(out.indexOf("finished while")).toBeGreaterThan(out.indexOf("\x1b[?1049l"));
   });
 });
+
+describe("renderer and a narrower screen", () => {
+  const upAfterNarrowing = (reflows: boolean) => {
+    let out = "";
+    const screen = { write: (s: string) => (out += s), columns: 80, rows: 40, reflows };
+    const r = new LiveRenderer(screen, () => ["─".repeat(79), "text", "─".repeat(79), "status"], 0);
+    r.frame();
+    out = "";
+    screen.columns = 40;
+    r.frame();
+    return Number(/^\x1b\[(\d+)A/.exec(out)?.[1] ?? 0);
+  };
+  test("where the terminal re-wraps, the redraw starts at the re-wrapped top of the old region; where it cuts, one row per line", () => {
+    // Above the last line: two 79-column borders (two rows each at 40 columns) and one short line.
+    expect(upAfterNarrowing(true)).toBe(5);
+    expect(upAfterNarrowing(false)).toBe(3);
+  });
+});
