@@ -29,7 +29,8 @@ export function warn(message: string): void {
 /** Print an error the way every command does and return the exit code to use. */
 export function reportError(err: unknown): number {
   if (err instanceof ReasonixError) {
-    process.stderr.write(`${red("error:", process.stderr)} ${err.message}\n`);
+    // A cancellation the user asked for is no error.
+    process.stderr.write(err.code === "cancelled" ? `${err.message}\n` : `${red("error:", process.stderr)} ${err.message}\n`);
     if (err.hint) process.stderr.write(`${dim("hint:", process.stderr)} ${err.hint}\n`);
     return err.exitCode;
   }

@@ -1,7 +1,7 @@
 // The terminal side of `reasonix setup`: numbered menus and hidden key input
 // on stderr, driving the wizard in core/setup. The chat calls
 // ensureProviderOnFirstUse() before it starts, so a newcomer lands here too.
-import { UsageError } from "../core/errors.ts";
+import { CancelledError, ReasonixError, UsageError } from "../core/errors.ts";
 import type { SetupIO, WizardResult } from "../core/setup/wizard.ts";
 import { readHidden, readLine } from "./hidden-input.ts";
 import { bold, dim } from "./output.ts";
@@ -14,8 +14,8 @@ async function line(prompt: string): Promise<string> {
   try {
     return await readLine(prompt);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(CANCELLED);
+    if (e instanceof ReasonixError) throw e;
+    throw new CancelledError(CANCELLED);
   }
 }
 
@@ -40,7 +40,7 @@ export function terminalSetupIO(): SetupIO {
     async ask(question, defaultValue) {
       return line(`${question}${defaultValue ? dim(` [${defaultValue}]`, process.stderr) : ""}: `);
     },
-    askSecret: (question) => readHidden(question).catch((e) => Promise.reject(e instanceof UsageError && e.message === "cancelled" ? new UsageError(CANCELLED) : e)),
+    askSecret: (question) => readHidden(question).catch((e) => Promise.reject(e instanceof UsageError && e.message === "cancelled" ? new CancelledError(CANCELLED) : e)),
   };
 }
 

@@ -28,6 +28,14 @@ export class UsageError extends ReasonixError {
   }
 }
 
+/** The user stopped what they started (Ctrl-C at a question, "cancel"): said plainly, not as an error; exit 2. */
+export class CancelledError extends ReasonixError {
+  constructor(message: string) {
+    super("cancelled", message, { exitCode: ExitCode.usage });
+    this.name = "CancelledError";
+  }
+}
+
 /** A configuration file that cannot be used; names the file (and line/key). */
 export class ConfigError extends ReasonixError {
   readonly file: string;

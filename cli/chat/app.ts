@@ -5,7 +5,7 @@ import { errorMessage } from "../../core/errors.ts";
 import { type Paint } from "./cards.ts";
 import { approvalBody, ApprovalPrompt } from "./approval.ts";
 import { atToken, ChatCompletions } from "./complete.ts";
-import { LiveRenderer } from "./live.ts";
+import { LiveRenderer, terminalReflows } from "./live.ts";
 import { Picker } from "./picker.ts";
 import { cleanText } from "./sanitize.ts";
 import { InputHistory } from "./history.ts";
@@ -16,6 +16,7 @@ import { SteerLines } from "./steer.ts";
 import { noteFromChat } from "./note.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
+import { Views } from "./views.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
 import { startupMark } from "../startup-trace.ts";
 
@@ -116,7 +117,8 @@ export async function runChatApp(
     return out;
   };
   const approval = new ApprovalPrompt(() => renderer.request());
-  renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; } }, live);
+  const views = new Views(paint, transcript, width, () => term.rows, (lines) => transcript.info(lines), (draw) => renderer.overlay(draw));
+  renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; }, reflows: terminalReflows(process.env) }, live);
 
   const pick = <T,>(title: string, items: PickItem<T>[], what?: string): Promise<T | undefined> =>
     new Promise((resolve) => {
@@ -134,13 +136,7 @@ export async function runChatApp(
       c.dim(`session ${st.session.id} · /help for commands · Shift+Tab mode · Ctrl-C twice exits`),
     ]);
 
-  // A resumed conversation: its prompts come as turn_start events (live ones are echoed on send).
-  const replay = () => {
-    for (const e of st.session.history()) {
-      if (e.type === "turn_start") transcript.prompt(e.prompt);
-      transcript.event(e);
-    }
-  };
+  const replay = () => transcript.replay(st.session.history());
 
   const ctx: SlashContext = {
     get st() {
@@ -152,6 +148,7 @@ export async function runChatApp(
     clearScreen: () => renderer.clearScreen(),
     exit: () => void quit(),
     sessionChanged: (kind) => {
+      transcript.restart(); // the transcript view shows this session only
       header();
       if (kind === "resumed") replay();
     },
@@ -237,6 +234,7 @@ export async function runChatApp(
       renderer.request();
       return;
     }
+    if (views.key(data, transcript.approvals.length > 0)) return renderer.request();
     const pending = transcript.approvals[0];
     if (pending) {
       if (matchesKey(data, "ctrl+o")) {
@@ -304,7 +302,6 @@ export async function runChatApp(
       renderer.request();
       return;
     }
-    if (matchesKey(data, "ctrl+o")) return transcript.expandLast();
     // Tab while a turn runs: queue the message for after it (unless it completes a command or @path).
     if (matchesKey(data, "tab") && st.session.busy && editor.getText().trim() && !editor.isShowingAutocomplete() && !/^\/\S*$/.test(editor.getText()) && atToken(editor.getText()) === undefined) {
       const text = editor.getText().trim();

@@ -96,7 +96,7 @@ export const changeLines = (p: Paint, name: string, input: unknown, diff: FileDi
 export function outputLines(p: Paint, output: string, width: number, max: number): string[] {
   const lines = output.replace(/\n+$/, "").split("\n");
   const shown = lines.slice(0, max).map((l) => truncateToWidth(`  ${l}`, width, "…"));
-  if (lines.length > max) shown.push(p.dim(`  … ${lines.length - max} more lines (Ctrl-O shows them)`));
+  if (lines.length > max) shown.push(p.dim(`  … +${lines.length - max} lines (Ctrl-O shows them, Ctrl-T the transcript)`));
   return shown.map((l) => p.dim(l));
 }
 

@@ -11,6 +11,14 @@ export interface Screen {
   write(data: string): void;
   readonly columns: number;
   readonly rows: number;
+  /** Whether the terminal re-wraps long lines when it gets narrower (default: yes; see terminalReflows). */
+  readonly reflows?: boolean;
+}
+
+/** xterm and rxvt cut lines on a resize; tmux, screen and the other emulators re-wrap them. */
+export function terminalReflows(env: Record<string, string | undefined>): boolean {
+  if (env.TMUX || env.STY) return true;
+  return !env.XTERM_VERSION && !/^rxvt/.test(env.TERM ?? "");
 }
 
 const SYNC_ON = "\x1b[?2026h";
@@ -86,14 +94,19 @@ export class LiveRenderer {
 
   /**
    * Called by frame() when the width changed since the last frame. Terminals
-   * differ here: xterm truncates the old lines, tmux and most emulators re-wrap
-   * them into more rows (and tmux applies it asynchronously). Moving up one row
-   * per old line is exact for the first kind and never reaches above the live
-   * region for the second (at worst a few re-wrapped rows of the old live
-   * region stay above the new one); finished output is never erased.
+   * differ here: tmux and most emulators re-wrap a line wider than the new
+   * width into more rows, xterm and rxvt cut it. Where they re-wrap, the old
+   * live region now takes the rows its lines wrap into, and the cursor (at the
+   * end of its last line) is on the last of them: moving up that many rows
+   * reaches its top, so no piece of it stays above the new one. Where they cut,
+   * one row per old line is exact. Finished output is never erased.
    */
   private reflowed(): void {
-    this.cursorRow = Math.min(Math.max(0, this.prev.length - 1), this.screen.rows - 1);
+    const cols = this.screen.columns;
+    // Frames leave the cursor at the start of the region's last line: the rows of the lines above it.
+    const above = this.prev.slice(0, -1);
+    const rows = this.screen.reflows === false ? above.length : above.reduce((n, l) => n + Math.max(1, Math.ceil(lineWidth(l) / cols)), 0);
+    this.cursorRow = Math.min(rows, this.screen.rows - 1);
     this.full = true;
   }
 
@@ -113,6 +126,31 @@ export class LiveRenderer {
 
   private full = false;
 
+  private overlayDraw: ((width: number, height: number) => string[]) | undefined;
+  private inAlt = false;
+
+  /**
+   * Draw `draw` on the terminal's alternate screen instead of the live region
+   * (a full-screen view); undefined goes back to the chat as it was left.
+   * Finished lines committed meanwhile wait and are written after it.
+   */
+  overlay(draw: ((width: number, height: number) => string[]) | undefined): void {
+    this.overlayDraw = draw;
+    if (!draw && this.inAlt) {
+      this.write("\x1b[?1049l");
+      this.inAlt = false;
+      this.full = true;
+    }
+    this.request();
+  }
+
+  private drawOverlay(draw: (width: number, height: number) => string[]): void {
+    const width = Math.max(10, this.screen.columns - 1);
+    const lines = draw(width, Math.max(4, this.screen.rows)).map((l) => (lineWidth(l) > width ? truncateToWidth(l, width, "") : l));
+    this.write(`${this.inAlt ? "" : "\x1b[?1049h"}${SYNC_ON}\x1b[H\x1b[2J${lines.join("\r\n")}${SYNC_OFF}`);
+    this.inAlt = true;
+  }
+
   /** Draw now (tests and shutdown). */
   frame(): void {
     if (this.stopped) return;
@@ -121,6 +159,7 @@ export class LiveRenderer {
       this.timer = undefined;
     }
     this.lastFrameAt = performance.now();
+    if (this.overlayDraw) return this.drawOverlay(this.overlayDraw);
     // A resize is handled here, not in the resize event: a frame may run first.
     if (this.prevColumns > 0 && this.screen.columns !== this.prevColumns) this.reflowed();
     this.prevColumns = this.screen.columns;
@@ -150,7 +189,8 @@ export class LiveRenderer {
     if (!out) return;
     // Synchronized output keeps a multi-line update from tearing; a small one
     // (a row or two) does not need the extra bytes.
-    this.write(out.length > 160 ? SYNC_ON + out + SYNC_OFF : out);
+    // The cursor ends at the start of its row: where a re-wrap leaves it is then known (reflowed).
+    this.write(out.length > 160 ? `${SYNC_ON}${out}\r${SYNC_OFF}` : `${out}\r`);
     this.frames++;
   }
 
@@ -221,6 +261,7 @@ export class LiveRenderer {
 
   /** Leave the live region on screen and put the cursor below it. */
   stop(finalLines?: string[]): void {
+    this.overlay(undefined);
     if (finalLines) this.live = () => finalLines;
     this.frame();
     this.stopped = true;

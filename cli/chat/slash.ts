@@ -118,7 +118,7 @@ export const slashCommands: SlashCommand[] = [
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
         `  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn`,
-        `  Ctrl-O expand the last output · Ctrl-L redraw · Ctrl-C clear, twice exit`,
+        `  Ctrl-O expand the last output (again: the one before) · Ctrl-T the whole transcript · Ctrl-L redraw · Ctrl-C clear, twice exit`,
         `  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)`,
       ]);
     },

@@ -13,6 +13,8 @@ import { subagentLine, subagentTone } from "../../core/agents/events.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 
 const WRITERS = new Set(["edit_file", "write_file", "multi_edit", "move_file"]);
+/** Tools whose output is the result a reader wants to see (others say it in their receipt). */
+const SHOWS_OUTPUT = new Set(["bash"]);
 
 /** Turn endings that are not errors but stop short of an answer. */
 const ENDINGS: Record<string, string> = {
@@ -28,8 +30,6 @@ export class Transcript {
   /** The transcript so far (core/protocol/fold.ts): what is shown is rendered from its steps. */
   readonly t = emptyTranscript();
   readonly approvals: PendingApproval[] = [];
-  /** Full text of the last collapsed item (reasoning or tool output), for Ctrl-O. */
-  private expandable: { title: string; text: string } | undefined;
   private notes: string[] = [];
 
   constructor(
@@ -45,6 +45,21 @@ export class Transcript {
     const text = cleanText(raw);
     const w = this.width();
     this.commit(["", ...text.split("\n").map((l, i) => truncateToWidth(`${i === 0 ? this.p.cyan("› ") : "  "}${l}`, w, "…")), ""]);
+  }
+
+  /** Another session from here on (/new, /resume): the folded transcript starts over. */
+  restart(): void {
+    this.flushStream();
+    Object.assign(this.t, emptyTranscript());
+    this.approvals.length = 0;
+  }
+
+  /** A resumed conversation: its prompts come as turn_start events (live ones are echoed on send). */
+  replay(events: readonly EngineEvent[]): void {
+    for (const e of events) {
+      if (e.type === "turn_start") this.prompt(e.prompt);
+      this.event(e);
+    }
   }
 
   info(lines: string[]): void {
@@ -119,7 +134,8 @@ export class Transcript {
         const lines = [cardLine(this.p, e.ok ? "ok" : "failed", b.name, summary, e.ok ? e.receipt : e.output.split("\n")[0], w)];
         if (e.ok && (WRITERS.has(b.name) || e.diff?.length)) lines.push(...changeLines(this.p, b.name, b.input, e.diff, w));
         if (!e.ok) lines.push(...outputLines(this.p, e.output.split("\n").slice(1).join("\n"), w, 4).filter((l) => l.trim()));
-        if (e.output.trim()) this.expandable = { title: `${b.name} ${summary}`, text: e.output };
+        // A command's output: its first lines and how many more (Ctrl-O and Ctrl-T show them all).
+        else if (SHOWS_OUTPUT.has(b.name) && e.output.trim()) lines.push(...outputLines(this.p, e.output, w, 4));
         this.commit(lines);
         break;
       }
@@ -198,7 +214,6 @@ export class Transcript {
     const text = (final ?? this.reasoning).trim();
     this.reasoning = "";
     if (!text) return;
-    this.expandable = { title: "reasoning", text };
     const first = text.split("\n")[0]!;
     this.commit([truncateToWidth(this.p.dim(`∴ ${first}${text.includes("\n") ? " …" : ""}  (${text.length} chars · Ctrl-O shows it)`), this.width(), "…")]);
   }
@@ -206,13 +221,6 @@ export class Transcript {
   private flushStream(): void {
     this.flushReasoning();
     this.commitLines(this.md.finish(this.width()));
-  }
-
-  /** Ctrl-O: print the last collapsed reasoning or tool output in full. */
-  expandLast(): void {
-    if (!this.expandable) return;
-    const w = this.width();
-    this.commit([this.p.dim(`── ${this.expandable.title}`), ...this.expandable.text.split("\n").map((l) => truncateToWidth(this.p.dim(l), w, "…"))]);
   }
 
   live(width: number): string[] {

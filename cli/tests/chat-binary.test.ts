@@ -1,20 +1,12 @@
 // The compiled binary's chat, as users meet it: plain `reasonix` in a tmux
 // pane, a streamed answer, an approval, and the session afterwards in the
 // binary's own `reasonix sessions`.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
-import { answer, chatFixture, hasTmux } from "./chat-helpers.ts";
-import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
+import { answer, chatFixture, compiledChat } from "./chat-helpers.ts";
 
-const skip = !hasTmux();
-if (skip) console.warn("SKIPPED compiled-binary chat test: tmux is not installed (apt-get install tmux)");
-
-let dist: BuiltDist;
-beforeAll(async () => {
-  if (!skip) dist = await builtDist();
-}, BUILD_HOOK_MS);
+const { skip, binary } = compiledChat("compiled-binary chat test");
 
 const f = chatFixture();
 
@@ -26,7 +18,7 @@ describe.skipIf(skip)("compiled binary: plain `reasonix` opens the chat", () => 
       { text: "Done: bin.txt written." },
     ]);
     const { ce } = f;
-    const p = f.chat([], { bin: [dist.binary] });
+    const p = f.chat([], { bin: [binary()] });
     await p.waitFor("mode ask");
     p.send("plan it");
     let s = await p.waitFor("report back");
@@ -41,7 +33,7 @@ describe.skipIf(skip)("compiled binary: plain `reasonix` opens the chat", () => 
     p.keys("C-c");
     s = await p.waitFor("[exit 0]", { all: true });
     const id = /reasonix chat --resume (\S+)/.exec(s)![1]!;
-    const list = Bun.spawnSync([dist.binary, "sessions", "list", "--json"], { cwd: ce.workspace, env: ce.env });
+    const list = Bun.spawnSync([binary(), "sessions", "list", "--json"], { cwd: ce.workspace, env: ce.env });
     expect(list.exitCode).toBe(0);
     expect(list.stdout.toString()).toContain(id);
   });

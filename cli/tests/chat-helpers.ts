@@ -3,7 +3,9 @@
 // screen with capture-pane. Every wait polls with a deadline and waits for
 // what the last keys caused (core/testing/fresh-wait.ts), never for text that
 // was already on screen before them.
-import { afterEach, setDefaultTimeout } from "bun:test";
+import { afterEach, beforeAll, setDefaultTimeout } from "bun:test";
+import { builtDist, type BuiltDist } from "../../scripts/lib/built-dist.ts";
+import { BUILD_HOOK_MS } from "../../remote/testing/test-build.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { causedSince, describeWant, occurrences, pollFor, type Want } from "../../core/testing/fresh-wait.ts";
@@ -233,4 +235,19 @@ export const approvalArmed = (p: Pane) => p.waitForCurrent("↑↓ then Enter to
 export async function answer(p: Pane, n: 1 | 2 | 3 | 4 | 5): Promise<void> {
   await approvalArmed(p);
   p.type(String(n));
+}
+
+/**
+ * Suites that drive the compiled binary in tmux: `skip` (tmux missing, said
+ * once as SKIPPED), and the binary, built once per test process before the
+ * suite's tests (read it inside a test).
+ */
+export function compiledChat(what: string): { skip: boolean; binary(): string } {
+  const skip = !hasTmux();
+  if (skip) console.warn(`SKIPPED ${what}: tmux is not installed (apt-get install tmux)`);
+  let dist: BuiltDist | undefined;
+  beforeAll(async () => {
+    if (!skip) dist = await builtDist();
+  }, BUILD_HOOK_MS);
+  return { skip, binary: () => dist!.binary };
 }

@@ -83,6 +83,19 @@ describe("streamed equals rendered at once", () => {
     const text = `Items:\n\n${Array.from({ length: 70 }, (_, i) => `- item ${i}`).join("\n")}\n\nDone.`;
     for (const step of [2, 9]) expect(stream(text, step, 60).map(strip)).toEqual(renderMarkdown(text, 60).map(strip));
   });
+  test("a long list and a long table reach the scrollback row by row, only the newest line stays live", () => {
+    const list = `Items:\n\n${Array.from({ length: 100 }, (_, i) => `${i + 1}. item ${i + 1} ${"word ".repeat(20)}`).join("\n")}\n`;
+    const table = `| n | name |\n|---|---|\n${Array.from({ length: 100 }, (_, i) => `| ${i + 100} | row ${i + 100} |`).join("\n")}\n`;
+    for (const [text, last] of [[list, "item 99 "], [table, "row 198"]] as const) {
+      const m = new MarkdownStream();
+      const out: string[] = [];
+      for (let i = 0; i < text.length; i += 5) {
+        out.push(...m.push(text.slice(i, i + 5), 80));
+        expect(m.tail(80).length).toBeLessThanOrEqual(14);
+      }
+      expect(out.map(strip).join("\n")).toContain(last);
+    }
+  });
   test("headings, lists and tables", () => {
     const text = "# A\n\npara one\n\n- x\n- y\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend";
     expect(stream(text, 3, 60).map(strip)).toEqual(renderMarkdown(text, 60).map(strip));
@@ -220,5 +233,64 @@ describe("untrusted text cannot drive the terminal", () => {
     expect(all).not.toContain("\u009b");
     expect(all).not.toContain("\x07");
     expect(all).toContain("bell    Tab");
+  });
+});
+
+describe("transcript view (Ctrl-T)", () => {
+  test("every card with all its output, from the folded transcript; scrolls and pins to the end", async () => {
+    const { foldTranscript } = await import("../../core/protocol/fold.ts");
+    const { Pager, transcriptLines } = await import("../chat/pager.ts");
+    const out = Array.from({ length: 30 }, (_, i) => `line-${i + 1}`).join("\n");
+    const t = foldTranscript([
+      { type: "turn_start", turn: 1, prompt: "go" },
+      { type: "tool_call", callId: "1", name: "bash", input: { command: "seq" } },
+      { type: "tool_result", callId: "1", name: "bash", ok: true, output: out },
+      { type: "assistant", text: "Done.", reasoning: "think\nmore" },
+      { type: "turn_end", turn: 1, reason: "done" },
+    ] as any);
+    const lines = transcriptLines(plainPaint, t, 60).map(strip);
+    expect(lines).toContain("› go");
+    expect(lines).toContain("✓ bash seq");
+    for (const l of ["  line-1", "  line-30", "  more", "Done."]) expect(lines).toContain(l);
+    const p = new Pager(plainPaint, "transcript", () => lines);
+    const end = p.render(60, 10);
+    expect(end.at(-1)).toBe("Done.");
+    expect(end[0]).toContain(`of ${lines.length}`);
+    p.key("\x1b[H", 9); // Home
+    expect(p.render(60, 10).slice(1, 3)).toEqual(lines.slice(0, 2));
+    expect(p.key("q", 9)).toBe(true);
+  });
+
+  test("the renderer draws a view on the alternate screen and holds finished lines until it closes", () => {
+    let out = "";
+    const r = new LiveRenderer({ write: (s) => (out += s), columns: 40, rows: 10 }, () => ["status"], 0);
+    r.frame();
+    r.overlay(() => ["view row"]);
+    r.commit(["finished while the view was open"]);
+    r.frame();
+    expect(out).toContain("\x1b[?1049h");
+    expect(out).toContain("view row");
+    expect(out).not.toContain("finished while");
+    r.overlay(undefined);
+    r.frame();
+    expect(out.indexOf("finished while")).toBeGreaterThan(out.indexOf("\x1b[?1049l"));
+  });
+});
+
+describe("renderer and a narrower screen", () => {
+  const upAfterNarrowing = (reflows: boolean) => {
+    let out = "";
+    const screen = { write: (s: string) => (out += s), columns: 80, rows: 40, reflows };
+    const r = new LiveRenderer(screen, () => ["─".repeat(79), "text", "─".repeat(79), "status"], 0);
+    r.frame();
+    out = "";
+    screen.columns = 40;
+    r.frame();
+    return Number(/^\x1b\[(\d+)A/.exec(out)?.[1] ?? 0);
+  };
+  test("where the terminal re-wraps, the redraw starts at the re-wrapped top of the old region; where it cuts, one row per line", () => {
+    // Above the last line: two 79-column borders (two rows each at 40 columns) and one short line.
+    expect(upAfterNarrowing(true)).toBe(5);
+    expect(upAfterNarrowing(false)).toBe(3);
   });
 });

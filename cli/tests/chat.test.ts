@@ -270,6 +270,7 @@ describe.skipIf(skip)("reasonix chat without a model", () => {
     p.keys("C-c");
     const s = await p.waitFor("[exit 2]", { all: true });
     expect(s).toContain("setup cancelled; nothing was written");
+    expect(s).not.toContain("error:");
     expect(readFileSync(join(f.ce.home, "config.toml"), "utf8")).toBe("");
   });
 });

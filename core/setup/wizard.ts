@@ -6,7 +6,7 @@
  * default_model to the user config.
  */
 import { isIP } from "node:net";
-import { UsageError } from "../errors.ts";
+import { CancelledError, UsageError } from "../errors.ts";
 import { reasonixHome } from "../home.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import { testConnection, type ConnectionResult } from "./connection.ts";
@@ -33,6 +33,16 @@ export interface WizardResult {
 
 /** How many times a question is asked again after an unusable answer. */
 const TRIES = 3;
+const URL_QUESTION = "Base URL of the OpenAI-compatible API (e.g. http://127.0.0.1:8000/v1)";
+
+function urlProblem(v: string): string | null {
+  try {
+    const u = new URL(v);
+    return u.protocol === "http:" || u.protocol === "https:" ? null : `"${v}" must be http:// or https://`;
+  } catch {
+    return `"${v}" is not a URL`;
+  }
+}
 /** Longer model lists are typed rather than picked from a menu. */
 const MENU_MAX = 20;
 
@@ -63,14 +73,7 @@ export async function runSetupWizard(io: SetupIO, opts: { home?: string; timeout
   let baseUrl = preset.baseUrl;
   let kind: ProviderConfig["kind"] = preset.kind;
   if (!baseUrl) {
-    baseUrl = await askValid(io, "Base URL of the OpenAI-compatible API (e.g. http://127.0.0.1:8000/v1)", undefined, (v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === "http:" || u.protocol === "https:" ? null : `"${v}" must be http:// or https://`;
-      } catch {
-        return `"${v}" is not a URL`;
-      }
-    });
+    baseUrl = await askValid(io, URL_QUESTION, undefined, urlProblem);
     kind = ["openai", "anthropic"][await io.choose("Wire protocol?", ["OpenAI Chat Completions", "Anthropic Messages"], 0)]!;
   }
   let suggested = preset.id === "custom" ? nameFromUrl(baseUrl) : preset.id;
@@ -97,15 +100,18 @@ export async function runSetupWizard(io: SetupIO, opts: { home?: string; timeout
     if (test.ok) break;
     const retry = attempt < TRIES;
     const options = [
+      // Nothing answered there (refused, no such host, timed out): the URL is the likely mistake.
+      ...(retry && test.errorKind === "network" ? ["change the URL"] : []),
       ...(keyEnv && retry ? ["enter the key again"] : []),
       ...(!entry.model && retry ? ["type a model id and test with a one-token request"] : []),
       "save it anyway",
       "cancel",
     ];
     const pick = options[await io.choose("What now?", options, 0)];
-    if (pick === "cancel") throw new UsageError("setup cancelled; nothing was written");
+    if (pick === "cancel") throw new CancelledError("setup cancelled; nothing was written");
     if (pick === "save it anyway") break;
-    if (pick === "enter the key again") key = await askKey(io, preset, keyEnv!);
+    if (pick === "change the URL") entry.base_url = baseUrl = await askValid(io, URL_QUESTION, baseUrl, urlProblem);
+    else if (pick === "enter the key again") key = await askKey(io, preset, keyEnv!);
     else entry.model = await askValid(io, "Model id", undefined, (v) => (v && !/\s/.test(v) ? null : "type the model id the API expects"));
   }
 

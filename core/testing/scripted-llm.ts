@@ -75,6 +75,9 @@ export interface ReplyStep {
   usageStyle?: "openai" | "deepseek" | "none";
   /** Send a garbled data line after the first N events, then end the stream. */
   malformedAfter?: number;
+  /** Send the first N events, then wait until `resumeWhen` settles before the rest (a test looks at the screen mid-stream). */
+  pauseAfter?: number;
+  resumeWhen?: Promise<unknown>;
   /** Send the first N events, then hold the connection open without a byte (a stalled stream). */
   stallAfter?: number;
   /** The vendor's finish/stop reason on the wire (e.g. "length", "content_filter", "max_tokens", "refusal"). */
@@ -233,6 +236,10 @@ export async function startScripted(flavour: Flavour, steps: ScriptStep[], opts:
         res.write(`data: {"garbled\n\n`);
         res.end();
         return;
+      }
+      if (step.pauseAfter !== undefined && i === step.pauseAfter) {
+        await Promise.race([step.resumeWhen?.catch(() => {}), new Promise((r) => res.once("close", r))]);
+        if (res.destroyed || res.writableEnded) return;
       }
       if (step.stallAfter !== undefined && i === step.stallAfter) {
         // Hold the connection without a byte until the client gives up.

@@ -229,6 +229,17 @@ describe("the wizard", () => {
     expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as any).providers[0]).toEqual({ name: "local", kind: "openai", base_url: base, model: "scripted-model" });
   });
 
+  test("connection refused: the wizard offers to change the URL, tests the new one and saves it", async () => {
+    const llm = await startScriptedOpenAI([], { models: ["m-one"] });
+    servers.push(llm);
+    const home = freshHome();
+    const io = scriptedIO(["Any OpenAI-compatible URL", "http://127.0.0.1:9/v1", "OpenAI Chat Completions", "", "no", "change the URL", llm.url, "m-one"]);
+    const r = await runSetupWizard(io, { home, timeoutMs: 5000 });
+    expect(io.said.some((s) => s.startsWith("connection failed after") && s.includes("127.0.0.1:9"))).toBe(true);
+    expect(r.test.ok).toBe(true);
+    expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as any).providers[0]).toMatchObject({ base_url: llm.url, model: "m-one" });
+  });
+
   test("cancel after a failed test writes nothing", async () => {
     const home = freshHome();
     const io = scriptedIO(["Any OpenAI-compatible URL", "http://127.0.0.1:9/v1", "OpenAI Chat Completions", "", "no", "cancel"]);
