@@ -4,7 +4,7 @@
  * comments and every other setting survive. Removing a server also clears
  * its OAuth state unless another declaration for the same URL stays.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "smol-toml";
 import { appendArrayTable, removeArrayTable } from "../config/array-tables.ts";
@@ -75,6 +75,11 @@ function findNames(text: string, file: string): string[] {
   } catch {
     throw new UsageError(`${file} is not valid TOML; fix it first (reasonix doctor)`);
   }
+}
+
+/** The `[[plugins]]` names FILE declares (none when it does not exist). */
+export function serverNames(file: string): string[] {
+  return existsSync(file) ? findNames(readFileSync(file, "utf8"), file) : [];
 }
 
 /** Remove NAME's entry from FILE; false when the file has none. */
