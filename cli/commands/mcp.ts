@@ -4,6 +4,7 @@ import { UsageError } from "../../core/errors.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { bold, dim, green, printJson, red, yellow } from "../output.ts";
 import serve from "./mcp-serve.ts";
+import { importCommands } from "./mcp-import.ts";
 import { registryCommands } from "./mcp-registry.ts";
 import { findSpec, load, pairs, testAndPrint } from "./mcp-shared.ts";
 
@@ -149,4 +150,4 @@ const logout = defineCommand<{ name: string }>({
   },
 });
 
-export default defineGroup("mcp", "MCP servers: list, add, remove, test, sign in, browse and install from the MCP Registry; and `mcp serve` to offer Reasonix to other agents", [list, get, add, remove, test, auth, logout, ...registryCommands, serve]);
+export default defineGroup("mcp", "MCP servers: list, add, remove, test, sign in, browse and install from the MCP Registry, import from other agents; and `mcp serve` to offer Reasonix to other agents", [list, get, add, remove, test, auth, logout, ...registryCommands, ...importCommands, serve]);

@@ -20,6 +20,8 @@ export interface AddServer {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
+  /** stdio: where it runs (relative to the workspace). */
+  cwd?: string;
   url?: string;
   headers?: Record<string, string>;
 }
@@ -46,6 +48,7 @@ export function addServer(s: AddServer, file: string): void {
   if (s.command) table.command = s.command;
   if (s.args?.length) table.args = s.args;
   if (s.url) table.url = s.url;
+  if (s.cwd && s.type === "stdio") table.cwd = s.cwd;
   // Inline tables, written by hand (the array-table helper writes scalars and lists).
   const inline: string[] = [];
   if (s.env && Object.keys(s.env).length) inline.push(`env = ${inlineTable(s.env)}`);
