@@ -5,14 +5,14 @@
 // not given (manual setup, nothing written), and no registry request at all
 // from `reasonix run`.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
 import { sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
-import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+import { hasTmux, startChat, type Pane } from "./chat-helpers.ts";
+import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 import { everythingJs, haveServers, nodeBin, sandboxStatus } from "./mcp-helpers.ts";
 
 setDefaultTimeout(120_000);
@@ -26,22 +26,31 @@ const everythingVersion = haveServers ? (JSON.parse(readFileSync(join(everything
 let llm: ScriptedServer;
 let ce: CliEnv;
 let reg: RegistryFixture;
+let pane: Pane | undefined;
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
+  pane?.kill();
+  pane = undefined;
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 /**
  * A stand-in `npx` first on PATH: it accepts exactly the command line an
- * install of the everything entry should write and runs that package from
- * node_modules (no network); anything else exits 3 saying what it got.
+ * install of the everything entry should write, notes that it ran (in
+ * npx-ran.txt of the workspace) and runs that package from node_modules (no
+ * network); anything else exits 3 saying what it got. It lives in the
+ * workspace, which the sandbox shows the server (a folder elsewhere would be
+ * hidden and the real npx found instead).
  */
-function npxShim(): string {
-  const dir = mkdtempSync(join(tmpdir(), "reasonix-npx-shim-"));
+function npxShim(workspace: string): string {
+  const dir = join(workspace, ".shim-bin");
+  mkdirSync(dir, { recursive: true });
   const want = `-y @modelcontextprotocol/server-everything@${everythingVersion} stdio`;
-  writeFileSync(join(dir, "npx"), `#!/bin/sh\nif [ "$*" != ${JSON.stringify(want)} ]; then echo "npx shim: unexpected arguments: $*" >&2; exit 3; fi\nexec ${JSON.stringify(nodeBin)} ${JSON.stringify(everythingJs)} stdio\n`);
+  writeFileSync(
+    join(dir, "npx"),
+    `#!/bin/sh\nif [ "$*" != ${JSON.stringify(want)} ]; then echo "npx shim: unexpected arguments: $*" >&2; exit 3; fi\necho "$*" >> ${JSON.stringify(join(workspace, "npx-ran.txt"))}\nexec ${JSON.stringify(nodeBin)} ${JSON.stringify(everythingJs)} stdio\n`,
+  );
   chmodSync(join(dir, "npx"), 0o755);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -50,7 +59,7 @@ async function setup(remoteUrl = "http://127.0.0.1:9/mcp") {
   reg = startRegistryFixture(sampleEntries(remoteUrl, everythingVersion));
   ce = makeCliEnv(llm.url, { extraToml: `\n[mcp]\nstartup_grace_seconds = 60\nregistry_url = ${JSON.stringify(reg.url)}\n` });
   ce.env.XDG_STATE_HOME = join(ce.home, "..", "state");
-  ce.env.PATH = `${npxShim()}:${ce.env.PATH}`;
+  ce.env.PATH = `${npxShim(ce.workspace)}:${ce.env.PATH}`;
   cleanups.push(() => llm.close(), () => reg.close(), () => ce.cleanup());
 }
 
@@ -109,6 +118,7 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     expect(out).toMatchObject({ name: "everything", installed: true, source: `npm @modelcontextprotocol/server-everything@${everythingVersion}` });
     expect(out.test).toMatchObject({ ok: true, status: "ready" });
     expect(out.test.tools).toContainEqual({ name: "mcp__everything__echo", raw: "echo", readOnly: true });
+    expect(readFileSync(join(ce.workspace, "npx-ran.txt"), "utf8")).toBe(`-y @modelcontextprotocol/server-everything@${everythingVersion} stdio\n`);
     const get = JSON.parse((await runCli(ce, ["mcp", "get", "everything", "--json"])).stdout);
     expect(get).toMatchObject({ scope: "user", type: "stdio", command: "npx", args: ["-y", `@modelcontextprotocol/server-everything@${everythingVersion}`, "stdio"], sandbox: true });
     const again = await runCli(ce, ["mcp", "install", "io.github.modelcontextprotocol/everything"]);
@@ -153,6 +163,23 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('has no server "com.example/nope"');
     expect(readFileSync(join(ce.home, "config.toml"), "utf8")).toBe(before);
+  });
+
+  test.skipIf(!hasTmux())("on a terminal, install asks for the required secret without echoing it, then installs and starts the server", async () => {
+    await setup();
+    // The pane's shell may reset PATH (a login profile): give the program the one with the npx stand-in.
+    pane = startChat(ce, ["mcp", "install", "com.example/needs-secret"], { env: { NO_COLOR: "1" }, cols: 200, bin: ["env", `PATH=${ce.env.PATH}`, process.execPath, mainTs] });
+    const p = pane;
+    await p.waitFor("EXAMPLE_TOKEN (API token):");
+    p.send("tty-secret-77");
+    const done = await p.waitFor(/\[exit \d+\]/, { all: true });
+    expect(done).toContain("[exit 0]");
+    expect(done).not.toContain("tty-secret-77");
+    expect(done).toContain("installed com.example/needs-secret 2.0.0 as MCP server needs-secret");
+    expect(done).toMatch(/^ok needs-secret/m);
+    expect(readFileSync(join(ce.home, ".env"), "utf8")).toContain("MCP_NEEDS_SECRET_EXAMPLE_TOKEN=tty-secret-77");
+    expect(existsSync(join(ce.workspace, "npx-ran.txt"))).toBe(true);
+    expect(readFileSync(join(ce.home, "config.toml"), "utf8")).toContain('env = { EXAMPLE_TOKEN = "${MCP_NEEDS_SECRET_EXAMPLE_TOKEN}" }');
   });
 
   test("reasonix run and mcp list make no registry request", async () => {
