@@ -51,18 +51,20 @@ export function pickMany(title: string, items: PickItem[], o: { color: boolean }
       if (err) reject(err);
       else resolve([...picked].sort((a, b) => a - b));
     };
+    // One read may hold several keys (typed fast, pasted): take them one by one.
     const onData = (buf: Buffer) => {
-      const k = buf.toString("utf8");
-      if (k === "\x1b[A" || k === "k") move(-1);
-      else if (k === "\x1b[B" || k === "j") move(1);
-      else if (k === " ") {
-        if (!items[at]?.disabled) picked.has(at) ? picked.delete(at) : picked.add(at);
-      } else if (k === "a") {
-        const all = items.map((_, i) => i).filter((i) => !items[i]!.disabled);
-        if (all.every((i) => picked.has(i))) picked.clear();
-        else all.forEach((i) => picked.add(i));
-      } else if (k === "\r" || k === "\n") return done();
-      else if (k === "\x1b" || k === "q" || k === "\x03") return done(new UsageError("cancelled; nothing imported"));
+      for (const k of buf.toString("utf8").match(/\x1b\[[0-9;]*[A-Za-z~]|\x1bO[A-Za-z]|[^]/g) ?? []) {
+        if (k === "\x1b[A" || k === "\x1bOA" || k === "k") move(-1);
+        else if (k === "\x1b[B" || k === "\x1bOB" || k === "j") move(1);
+        else if (k === " ") {
+          if (!items[at]?.disabled) picked.has(at) ? picked.delete(at) : picked.add(at);
+        } else if (k === "a") {
+          const all = items.map((_, i) => i).filter((i) => !items[i]!.disabled);
+          if (all.every((i) => picked.has(i))) picked.clear();
+          else all.forEach((i) => picked.add(i));
+        } else if (k === "\r" || k === "\n") return done();
+        else if (k === "\x1b" || k === "q" || k === "\x03") return done(new UsageError("cancelled; nothing imported"));
+      }
       draw();
     };
     stdin.setRawMode(true);

@@ -7,23 +7,18 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
-import { hasTmux, startChat, type Pane } from "./chat-helpers.ts";
+import { hasTmux, startChat } from "./chat-helpers.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
-import { everythingJs, graceToml, haveServers, nodeBin, sandboxStatus } from "./mcp-helpers.ts";
+import { everythingJs, graceToml, haveServers, nodeBin, skipWithoutServers } from "./mcp-helpers.ts";
 
 setDefaultTimeout(120_000);
 
-const skip = !haveServers || !sandboxStatus.available;
-if (!haveServers) console.warn("SKIPPED MCP import tests: the MCP reference servers are not installed (npm ci)");
-else if (!sandboxStatus.available) console.warn(`SKIPPED MCP import tests: the OS sandbox is unavailable (${sandboxStatus.cause})`);
+const skip = skipWithoutServers("MCP import tests");
 
 let llm: ScriptedServer;
 let ce: CliEnv;
-let pane: Pane | undefined;
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
-  pane?.kill();
-  pane = undefined;
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
@@ -159,14 +154,13 @@ describe.skipIf(skip)("reasonix mcp import", () => {
 
   test.skipIf(!hasTmux())("the terminal picker: arrows, Space, Enter import the chosen servers", async () => {
     await setup();
-    pane = startChat(ce, ["mcp", "import"], { env: { NO_COLOR: "1" }, cols: 200 });
-    const p = pane;
+    const p = startChat(ce, ["mcp", "import"], { env: { NO_COLOR: "1" }, cols: 200 });
+    cleanups.push(() => p.kill());
     await p.waitFor("0 selected");
     p.keys("Space");
     await p.waitFor("1 selected");
-    p.keys("Down");
-    p.keys("Down");
-    p.keys("Space");
+    // In one send: keys that arrive in one read must each count.
+    p.keys("Down", "Down", "Space");
     await p.waitFor("2 selected");
     p.keys("Enter");
     const done = await p.waitFor(/\[exit \d+\]/, { all: true });

@@ -11,26 +11,21 @@ import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
 import { sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
-import { hasTmux, startChat, type Pane } from "./chat-helpers.ts";
+import { hasTmux, startChat } from "./chat-helpers.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
-import { everythingJs, haveServers, nodeBin, sandboxStatus } from "./mcp-helpers.ts";
+import { everythingJs, haveServers, nodeBin, skipWithoutServers } from "./mcp-helpers.ts";
 
 setDefaultTimeout(120_000);
 
-const skip = !haveServers || !sandboxStatus.available;
-if (!haveServers) console.warn("SKIPPED MCP registry tests: the MCP reference servers are not installed (npm ci)");
-else if (!sandboxStatus.available) console.warn(`SKIPPED MCP registry tests: the OS sandbox is unavailable (${sandboxStatus.cause})`);
+const skip = skipWithoutServers("MCP registry tests");
 
 const everythingVersion = haveServers ? (JSON.parse(readFileSync(join(everythingJs, "../../package.json"), "utf8")) as { version: string }).version : "0";
 
 let llm: ScriptedServer;
 let ce: CliEnv;
 let reg: RegistryFixture;
-let pane: Pane | undefined;
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
-  pane?.kill();
-  pane = undefined;
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
@@ -168,8 +163,8 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
   test.skipIf(!hasTmux())("on a terminal, install asks for the required secret without echoing it, then installs and starts the server", async () => {
     await setup();
     // The pane's shell may reset PATH (a login profile): give the program the one with the npx stand-in.
-    pane = startChat(ce, ["mcp", "install", "com.example/needs-secret"], { env: { NO_COLOR: "1" }, cols: 200, bin: ["env", `PATH=${ce.env.PATH}`, process.execPath, mainTs] });
-    const p = pane;
+    const p = startChat(ce, ["mcp", "install", "com.example/needs-secret"], { env: { NO_COLOR: "1" }, cols: 200, bin: ["env", `PATH=${ce.env.PATH}`, process.execPath, mainTs] });
+    cleanups.push(() => p.kill());
     await p.waitFor("EXAMPLE_TOKEN (API token):");
     p.send("tty-secret-77");
     const done = await p.waitFor(/\[exit \d+\]/, { all: true });
