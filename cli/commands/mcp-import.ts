@@ -98,16 +98,14 @@ const importCmd = defineCommand<{ names?: string[]; all: boolean; json: boolean;
       const items = list.map((c) => ({ label: `${c.plan.server.name}  ${c.plan.server.type}  ${targetOf(c)}`, detail: `${c.found.agent} · ${c.found.file}${c.found.project ? " (this workspace)" : ""}`, disabled: c.skip }));
       chosen = (await pickMany("MCP servers found in your other agents:", items, { color: useColor(process.stderr) })).map((i) => list[i]!);
     }
-    const { addServer } = await import("../../core/mcp/edit.ts");
-    const { SecretStore } = await import("../../core/secrets/dotenv.ts");
+    const { addServerWithSecrets } = await import("../../core/mcp/edit.ts");
     const { homePaths } = await import("../../core/home.ts");
-    const store = new SecretStore(homePaths().dotenv);
+    const dotenv = homePaths().dotenv;
     const results: (ReturnType<typeof row> & { imported: boolean; test?: unknown })[] = [];
     for (const c of chosen) {
-      for (const [k, v] of Object.entries(c.plan.secrets)) store.set(k, v);
-      addServer(c.plan.server, file);
+      addServerWithSecrets(c.plan.server, c.plan.secrets, file, dotenv);
       results.push({ ...row(c), imported: true });
-      if (!args.json) process.stdout.write(`${green("imported")} ${bold(c.plan.server.name)} ${dim(`from ${c.found.agent} (${c.found.file})`)}${Object.keys(c.plan.secrets).length ? dim(`; secrets moved to ${store.path}: ${Object.keys(c.plan.secrets).join(", ")}`) : ""}\n`);
+      if (!args.json) process.stdout.write(`${green("imported")} ${bold(c.plan.server.name)} ${dim(`from ${c.found.agent} (${c.found.file})`)}${Object.keys(c.plan.secrets).length ? dim(`; secrets moved to ${dotenv}: ${Object.keys(c.plan.secrets).join(", ")}`) : ""}\n`);
     }
     if (!chosen.length && !args.json) process.stderr.write("nothing imported\n");
     let code = 0;

@@ -111,7 +111,7 @@ const install = defineCommand<{ name: string; as?: string; env?: string[]; heade
   run: async (args) => {
     const { getServer } = await import("../../core/mcp/registry/client.ts");
     const { localNameOf, planInstall } = await import("../../core/mcp/registry/plan.ts");
-    const { addServer, configFileFor, serverNames } = await import("../../core/mcp/edit.ts");
+    const { addServerWithSecrets, configFileFor, serverNames } = await import("../../core/mcp/edit.ts");
     const { name: regName, version } = splitVersion(args.name);
     const s = await getServer({ ...(await registryOptions(args.timeout)), name: regName, version });
     if (s.stale && !args.json) staleNote(s.stale);
@@ -129,17 +129,12 @@ const install = defineCommand<{ name: string; as?: string; env?: string[]; heade
       else process.stderr.write(manualSetup(s, name, plan));
       return 1;
     }
-    if (Object.keys(plan.secrets).length) {
-      const { SecretStore } = await import("../../core/secrets/dotenv.ts");
-      const { homePaths } = await import("../../core/home.ts");
-      const store = new SecretStore(homePaths().dotenv);
-      for (const [k, v] of Object.entries(plan.secrets)) store.set(k, v);
-    }
-    addServer(plan.server, file);
+    const { homePaths } = await import("../../core/home.ts");
+    addServerWithSecrets(plan.server, plan.secrets, file, homePaths().dotenv);
     const base = { name, registryName: s.name, version: s.version, installed: true, source: plan.source, file, secrets: Object.keys(plan.secrets) };
     if (!args.json) {
       process.stdout.write(`installed ${bold(s.name)} ${s.version} as MCP server ${bold(name)} in ${file} ${dim(`(${plan.source})`)}\n`);
-      if (base.secrets.length) process.stdout.write(dim(`secrets saved in ${(await import("../../core/home.ts")).homePaths().dotenv}: ${base.secrets.join(", ")}\n`));
+      if (base.secrets.length) process.stdout.write(dim(`secrets saved in ${homePaths().dotenv}: ${base.secrets.join(", ")}\n`));
     }
     if (!args.test) return args.json ? printJson(base) : undefined;
     const t = await testAndPrint(name, { json: args.json });

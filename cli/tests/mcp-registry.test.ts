@@ -154,6 +154,10 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     r = await runCli(ce, ["mcp", "install", "com.example/broken-entry"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("the answer.server.packages[0].identifier is missing");
+    r = await runCli(ce, ["mcp", "install", "io.github.modelcontextprotocol/everything@9.9.9"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('has no server "io.github.modelcontextprotocol/everything" at version 9.9.9');
+    expect(reg.requests).toContain("/v0/servers/io.github.modelcontextprotocol%2Feverything/versions/9.9.9");
     r = await runCli(ce, ["mcp", "install", "com.example/nope"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('has no server "com.example/nope"');

@@ -12,6 +12,7 @@ import { editConfigFile } from "../config/edit.ts";
 import type { ConfigTable } from "../config/load.ts";
 import { UsageError } from "../errors.ts";
 import { homePaths } from "../home.ts";
+import { SecretStore } from "../secrets/dotenv.ts";
 import { cleanName, type McpTransport } from "./config.ts";
 
 export interface AddServer {
@@ -78,6 +79,18 @@ function findNames(text: string, file: string): string[] {
   } catch {
     throw new UsageError(`${file} is not valid TOML; fix it first (reasonix doctor)`);
   }
+}
+
+/**
+ * `reasonix mcp install/import`: a server whose secrets go to the .env file
+ * (DOTENV, 0600) and whose entry refers to them as `${VAR}`. The name is
+ * checked first, so a taken name writes nothing.
+ */
+export function addServerWithSecrets(s: AddServer, secrets: Record<string, string>, file: string, dotenv: string): void {
+  if (serverNames(file).includes(s.name)) throw new UsageError(`an MCP server named "${s.name}" already exists in ${file}`, `remove it first: reasonix mcp remove ${s.name}`);
+  const store = new SecretStore(dotenv);
+  for (const [k, v] of Object.entries(secrets)) store.set(k, v);
+  addServer(s, file);
 }
 
 /** The `[[plugins]]` names FILE declares (none when it does not exist). */
