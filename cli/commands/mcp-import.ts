@@ -5,6 +5,7 @@
 import { UsageError } from "../../core/errors.ts";
 import type { FoundServer } from "../../core/mcp/import/agents.ts";
 import type { ImportPlan } from "../../core/mcp/import/convert.ts";
+import { visible } from "../../core/trust/describe.ts";
 import { defineCommand } from "../command.ts";
 import { bold, dim, green, printJson, useColor, yellow } from "../output.ts";
 import { load, testAndPrint } from "./mcp-shared.ts";
@@ -44,6 +45,8 @@ async function candidates(dir?: string): Promise<{ list: Candidate[]; problems: 
 }
 
 const targetOf = (c: Candidate) => (c.plan.server.type === "stdio" ? [c.plan.server.command, ...(c.plan.server.args ?? [])].join(" ") : c.plan.server.url ?? "");
+// Other programs' files (a workspace's among them) are shown through visible(): no control characters reach the terminal.
+const where = (c: Candidate) => visible(`${c.found.agent} · ${c.found.file}`);
 const row = (c: Candidate) => ({
   name: c.plan.server.name,
   type: c.plan.server.type,
@@ -89,13 +92,13 @@ const importCmd = defineCommand<{ names?: string[]; all: boolean; json: boolean;
     else if (args.json || args.list || !process.stdin.isTTY) {
       if (args.json) return printJson({ servers: list.map(row), problems });
       if (!list.length) process.stderr.write("no MCP servers found in the other agents' configs\n");
-      for (const c of list) process.stdout.write(`${bold(c.plan.server.name)}  ${dim(`${c.plan.server.type} · ${c.found.agent} · ${c.found.file}`)}${c.skip ? yellow(`  (${c.skip})`) : ""}\n  ${targetOf(c)}\n`);
+      for (const c of list) process.stdout.write(`${bold(c.plan.server.name)}  ${dim(`${c.plan.server.type} · ${where(c)}`)}${c.skip ? yellow(`  (${visible(c.skip)})`) : ""}\n  ${visible(targetOf(c))}\n`);
       if (importable.length) process.stdout.write(dim(`import: reasonix mcp import NAME… (or --all)\n`));
       return 0;
     } else {
       if (!list.length) return void process.stderr.write("no MCP servers found in the other agents' configs\n");
       const { pickMany } = await import("../picker.ts");
-      const items = list.map((c) => ({ label: `${c.plan.server.name}  ${c.plan.server.type}  ${targetOf(c)}`, detail: `${c.found.agent} · ${c.found.file}${c.found.project ? " (this workspace)" : ""}`, disabled: c.skip }));
+      const items = list.map((c) => ({ label: visible(`${c.plan.server.name}  ${c.plan.server.type}  ${targetOf(c)}`), detail: `${where(c)}${c.found.project ? " (this workspace)" : ""}`, disabled: c.skip && visible(c.skip) }));
       chosen = (await pickMany("MCP servers found in your other agents:", items, { color: useColor(process.stderr) })).map((i) => list[i]!);
     }
     const { addServerWithSecrets } = await import("../../core/mcp/edit.ts");
@@ -105,7 +108,7 @@ const importCmd = defineCommand<{ names?: string[]; all: boolean; json: boolean;
     for (const c of chosen) {
       addServerWithSecrets(c.plan.server, c.plan.secrets, file, dotenv);
       results.push({ ...row(c), imported: true });
-      if (!args.json) process.stdout.write(`${green("imported")} ${bold(c.plan.server.name)} ${dim(`from ${c.found.agent} (${c.found.file})`)}${Object.keys(c.plan.secrets).length ? dim(`; secrets moved to ${dotenv}: ${Object.keys(c.plan.secrets).join(", ")}`) : ""}\n`);
+      if (!args.json) process.stdout.write(`${green("imported")} ${bold(c.plan.server.name)} ${dim(`from ${where(c)}`)}${Object.keys(c.plan.secrets).length ? dim(`; secrets moved to ${dotenv}: ${Object.keys(c.plan.secrets).join(", ")}`) : ""}\n`);
     }
     if (!chosen.length && !args.json) process.stderr.write("nothing imported\n");
     let code = 0;

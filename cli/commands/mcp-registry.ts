@@ -4,6 +4,7 @@ import { ReasonixError, UsageError } from "../../core/errors.ts";
 import type { InstallPlan, PlanInput } from "../../core/mcp/registry/plan.ts";
 import type { Stale } from "../../core/mcp/registry/client.ts";
 import type { RegistryServer } from "../../core/mcp/registry/schema.ts";
+import { visible } from "../../core/trust/describe.ts";
 import { defineCommand } from "../command.ts";
 import { bold, dim, printJson, yellow } from "../output.ts";
 import { load, pairs, testAndPrint } from "./mcp-shared.ts";
@@ -26,7 +27,8 @@ async function registryOptions(timeout?: number) {
 
 const staleNote = (s: Stale) => process.stderr.write(yellow(`${s.error}; showing the answer saved ${s.fetchedAt} (stale)\n`));
 
-const kinds = (s: RegistryServer) => [...new Set([...s.packages.map((p) => p.registryType), ...s.remotes.map((r) => `remote ${r.type}`)])].join(" · ") || "no install method";
+// Everything the registry sends is printed through visible(): no control characters reach the terminal.
+const kinds = (s: RegistryServer) => visible([...new Set([...s.packages.map((p) => p.registryType), ...s.remotes.map((r) => `remote ${r.type}`)])].join(" · ") || "no install method");
 
 const timeoutOption = { type: "number", describe: "Seconds to wait for the registry (default 15)" } as const;
 
@@ -49,8 +51,8 @@ const browse = defineCommand<{ query?: string; json: boolean; limit: number; cur
     if (page.stale) staleNote(page.stale);
     if (page.servers.length === 0) process.stderr.write(`no servers${args.query ? ` match "${args.query}"` : ""}\n`);
     for (const s of page.servers) {
-      const status = s.status && s.status !== "active" ? yellow(` (${s.status})`) : "";
-      process.stdout.write(`${bold(s.name)}  ${dim(`${s.version} · ${kinds(s)}`)}${status}\n  ${s.description}\n`);
+      const status = s.status && s.status !== "active" ? yellow(` (${visible(s.status)})`) : "";
+      process.stdout.write(`${bold(visible(s.name))}  ${dim(`${visible(s.version)} · ${kinds(s)}`)}${status}\n  ${visible(s.description)}\n`);
     }
     if (page.nextCursor) process.stdout.write(dim(`more: reasonix mcp browse${args.query ? ` ${JSON.stringify(args.query)}` : ""} --cursor ${JSON.stringify(page.nextCursor)}\n`));
     if (page.servers.length) process.stdout.write(dim(`install one: reasonix mcp install NAME\n`));
@@ -64,31 +66,31 @@ function splitVersion(spec: string): { name: string; version?: string } {
 }
 
 const describeInput = (i: PlanInput) =>
-  `${i.kind === "env" ? "--env" : i.kind === "header" ? "--header" : "--arg"} ${i.key}=…${i.required ? "" : dim(" (optional)")}${i.secret ? dim(" (secret)") : ""}${i.description ? `  ${dim(i.description)}` : ""}`;
+  `${i.kind === "env" ? "--env" : i.kind === "header" ? "--header" : "--arg"} ${visible(i.key)}=…${i.required ? "" : dim(" (optional)")}${i.secret ? dim(" (secret)") : ""}${i.description ? `  ${dim(visible(i.description))}` : ""}`;
 
 /** Ask on the terminal for each open input without an answer; Enter skips an optional one. */
 async function ask(inputs: PlanInput[], answers: Record<PlanInput["kind"], Record<string, string>>): Promise<void> {
   const { readHidden, readLine } = await import("../hidden-input.ts");
   for (const i of inputs) {
     if (answers[i.kind][i.key] !== undefined) continue;
-    const label = `${i.key}${i.description ? ` (${i.description})` : ""}${i.choices ? ` [${i.choices.join("/")}]` : ""}${i.default ? ` [${i.default}]` : ""}${i.required ? "" : " (optional, Enter skips)"}: `;
+    const label = visible(`${i.key}${i.description ? ` (${i.description})` : ""}${i.choices ? ` [${i.choices.join("/")}]` : ""}${i.default ? ` [${i.default}]` : ""}`) + `${i.required ? "" : " (optional, Enter skips)"}: `;
     const v = i.secret ? await readHidden(label) : await readLine(label);
     if (v !== "") answers[i.kind][i.key] = v;
   }
 }
 
 function manualSetup(s: RegistryServer, name: string, plan: InstallPlan | undefined): string {
-  const lines = [`${bold(s.name)} was not installed: it needs setup by hand.`];
+  const lines = [`${bold(visible(s.name))} was not installed: it needs setup by hand.`];
   if (!plan) {
     lines.push(`  it offers no source Reasonix can install (${kinds(s)}); supported: npm, pypi and oci packages over stdio, streamable-http and sse remotes`);
-    if (s.websiteUrl || s.repository) lines.push(`  see ${s.websiteUrl ?? s.repository}, then: reasonix mcp add ${name} -- CMD [ARGS…]`);
+    if (s.websiteUrl || s.repository) lines.push(`  see ${visible(s.websiteUrl ?? s.repository ?? "")}, then: reasonix mcp add ${name} -- CMD [ARGS…]`);
     return `${lines.join("\n")}\n`;
   }
-  lines.push(`  source: ${plan.source}`, "  values it needs:");
+  lines.push(`  source: ${visible(plan.source)}`, "  values it needs:");
   for (const m of plan.missing) lines.push(`    ${describeInput(m)}`);
   const others = plan.inputs.filter((i) => !plan.missing.includes(i));
   if (others.length) lines.push("  it also takes:", ...others.map((i) => `    ${describeInput(i)}`));
-  lines.push(`  give them as flags (or run it on a terminal to be asked): reasonix mcp install ${s.name} ${plan.missing.map((m) => `${describeInput(m).split("=")[0]}=…`).join(" ")}`);
+  lines.push(`  give them as flags (or run it on a terminal to be asked): reasonix mcp install ${visible(s.name)} ${plan.missing.map((m) => `${describeInput(m).split("=")[0]}=…`).join(" ")}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -133,7 +135,8 @@ const install = defineCommand<{ name: string; as?: string; env?: string[]; heade
     addServerWithSecrets(plan.server, plan.secrets, file, homePaths().dotenv);
     const base = { name, registryName: s.name, version: s.version, installed: true, source: plan.source, file, secrets: Object.keys(plan.secrets) };
     if (!args.json) {
-      process.stdout.write(`installed ${bold(s.name)} ${s.version} as MCP server ${bold(name)} in ${file} ${dim(`(${plan.source})`)}\n`);
+      const runs = plan.server.type === "stdio" ? [plan.server.command, ...(plan.server.args ?? [])].join(" ") : plan.server.url;
+      process.stdout.write(`installed ${bold(visible(s.name))} ${visible(s.version)} as MCP server ${bold(name)} in ${file} ${dim(`(${visible(plan.source)})`)}\n  ${visible(runs ?? "")}\n`);
       if (base.secrets.length) process.stdout.write(dim(`secrets saved in ${homePaths().dotenv}: ${base.secrets.join(", ")}\n`));
     }
     if (!args.test) return args.json ? printJson(base) : undefined;

@@ -99,6 +99,12 @@ describe.skipIf(skip)("reasonix mcp import", () => {
     expect(by["gemini-http"]).toMatchObject({ type: "http", secrets: ["MCP_GEMINI_HTTP_AUTHORIZATION"] });
     expect(by["windsurf-remote"]).toMatchObject({ agent: "Windsurf", type: "http", target: "https://ws.example/mcp" });
 
+    // A workspace file's text is shown with its control characters escaped.
+    put(join(ce.workspace, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { "esc\u001b[2J": { command: "echo\u001b]0;owned\u0007" } } }));
+    const shown = await runCli(ce, ["mcp", "import", "--list"]);
+    expect(shown.stdout).not.toContain("\u001b");
+    expect(shown.stdout).toContain("echo\\u001b]0;owned\\u0007");
+
     // Without names, --all or a terminal: a list, nothing written.
     const before = readFileSync(join(ce.home, "config.toml"), "utf8");
     const plain = await runCli(ce, ["mcp", "import"]);

@@ -79,6 +79,16 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     expect(reg.requests.some((q) => q.includes("search=filler") && q.includes("limit=2") && q.includes("cursor="))).toBe(true);
   });
 
+  test("text from the registry reaches the terminal without control characters", async () => {
+    await setup();
+    reg.entries.push({ server: { name: "com.example/evil\u001b[2J", description: "clears\u001b]0;owned\u0007 the screen", version: "1.0.0\u001b[31m", remotes: [{ type: "sse", url: "https://evil.example/sse" }] } });
+    const r = await runCli(ce, ["mcp", "browse", "evil"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("\u001b");
+    expect(r.stdout).not.toContain("\u0007");
+    expect(r.stdout).toContain("clears\\u001b]0;owned\\u0007 the screen");
+  });
+
   test("a 500 and a timeout are reported clearly; during an outage the cached answer is served, marked stale", async () => {
     await setup();
     let r = await runCli(ce, ["mcp", "browse", "boom"]);

@@ -112,7 +112,7 @@ function input(o: Obj, field: string): RegistryInput {
 function argument(v: unknown, field: string): RegistryArgument {
   const o = obj(v, field);
   const type = str(o, "type", field);
-  if (type !== "positional" && type !== "named") throw bad(`${field}.type`, `is "${type}" (expected positional or named)`);
+  if (type !== "positional" && type !== "named") throw bad(`${field}.type`, `is ${JSON.stringify(type)} (expected positional or named)`);
   const a: RegistryArgument = { ...input(o, field), type, name: optStr(o, "name", field), valueHint: optStr(o, "valueHint", field) };
   if (type === "named" && !a.name) throw bad(`${field}.name`, "is missing (a named argument needs its flag)");
   if (type === "positional" && a.value === undefined && !a.valueHint) throw bad(`${field}.valueHint`, "is missing (a positional argument needs a value or a valueHint)");
