@@ -164,6 +164,10 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     r = await runCli(ce, ["mcp", "install", "com.example/broken-entry"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("the answer.server.packages[0].identifier is missing");
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--as", "bad name", "--env", "EXAMPLE_TOKEN=t"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"bad name" cannot be an MCP server name');
+    expect(existsSync(join(ce.home, ".env")) && readFileSync(join(ce.home, ".env"), "utf8").includes("MCP_")).toBe(false);
     r = await runCli(ce, ["mcp", "install", "io.github.modelcontextprotocol/everything@9.9.9"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('has no server "io.github.modelcontextprotocol/everything" at version 9.9.9');

@@ -33,8 +33,12 @@ export const configFileFor = (o: { project?: boolean; cwd?: string; home?: strin
 const names = (t: ConfigTable): string[] => (Array.isArray(t.plugins) ? t.plugins.map((p) => String((p as ConfigTable).name ?? "")) : []);
 const withoutPlugins = (t: ConfigTable) => JSON.stringify({ ...t, plugins: undefined });
 
+const checkName = (name: string) => {
+  if (cleanName(name) !== name || !name) throw new UsageError(`"${name}" cannot be an MCP server name`, "use letters, digits, _ and - (it becomes part of tool names: mcp__<name>__<tool>)");
+};
+
 export function addServer(s: AddServer, file: string): void {
-  if (cleanName(s.name) !== s.name || !s.name) throw new UsageError(`"${s.name}" cannot be an MCP server name`, "use letters, digits, _ and - (it becomes part of tool names: mcp__<name>__<tool>)");
+  checkName(s.name);
   if (s.type === "stdio" && !s.command) throw new UsageError("a stdio server needs a command", "reasonix mcp add NAME -- CMD [ARGS…]");
   if (s.type !== "stdio" && !s.url) throw new UsageError(`a ${s.type} server needs --url`);
   if (s.url) {
@@ -84,9 +88,10 @@ function findNames(text: string, file: string): string[] {
 /**
  * `reasonix mcp install/import`: a server whose secrets go to the .env file
  * (DOTENV, 0600) and whose entry refers to them as `${VAR}`. The name is
- * checked first, so a taken name writes nothing.
+ * checked first, so a bad or taken name writes nothing.
  */
 export function addServerWithSecrets(s: AddServer, secrets: Record<string, string>, file: string, dotenv: string): void {
+  checkName(s.name);
   if (serverNames(file).includes(s.name)) throw new UsageError(`an MCP server named "${s.name}" already exists in ${file}`, `remove it first: reasonix mcp remove ${s.name}`);
   const store = new SecretStore(dotenv);
   for (const [k, v] of Object.entries(secrets)) store.set(k, v);
