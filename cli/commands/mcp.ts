@@ -4,26 +4,9 @@ import { UsageError } from "../../core/errors.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { bold, dim, green, printJson, red, yellow } from "../output.ts";
 import serve from "./mcp-serve.ts";
-
-const load = async (dir?: string) => {
-  const { loadConfig } = await import("../../core/config/load.ts");
-  const { realWorkspace } = await import("../../core/trust/index.ts");
-  const { resolve } = await import("node:path");
-  const workspace = realWorkspace(resolve(dir ?? process.cwd()));
-  return { workspace, loaded: loadConfig({ cwd: workspace }) };
-};
-
-async function findSpec(name: string, dir?: string) {
-  const { resolveServers } = await import("../../core/mcp/config.ts");
-  const { workspace, loaded } = await load(dir);
-  const r = resolveServers(loaded, workspace);
-  const spec = r.servers.find((s) => s.name === name);
-  if (!spec) {
-    const known = r.servers.map((s) => s.name);
-    throw new UsageError(`no MCP server named "${name}"`, known.length ? `known: ${known.join(", ")}` : "add one: reasonix mcp add NAME -- CMD [ARGS…]");
-  }
-  return { spec, workspace, loaded, shadowed: r.shadowed.filter((s) => s.name === name) };
-}
+import { importCommands } from "./mcp-import.ts";
+import { registryCommands } from "./mcp-registry.ts";
+import { findSpec, load, pairs, testAndPrint } from "./mcp-shared.ts";
 
 const dirOption = { type: "string", describe: "Workspace directory (default: the current one)" } as const;
 
@@ -70,16 +53,6 @@ const get = defineCommand<{ name: string; json: boolean; dir?: string }>({
     for (const s of shadowed) process.stdout.write(dim(`  hides the ${s.scope} declaration in ${s.file}\n`));
   },
 });
-
-const pairs = (list: string[] | undefined, flag: string): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const p of list ?? []) {
-    const i = p.indexOf("=");
-    if (i <= 0) throw new UsageError(`${flag} ${p}: expected KEY=VALUE`);
-    out[p.slice(0, i)] = p.slice(i + 1);
-  }
-  return out;
-};
 
 const add = defineCommand<{ name: string; cmd?: string[]; url?: string; type?: string; header?: string[]; env?: string[]; project: boolean }>({
   command: "add <name> [cmd..]",
@@ -138,28 +111,9 @@ const test = defineCommand<{ name: string; json: boolean; dir?: string }>({
   describe: "Start one server, initialize, list its tools, prompts and resources, with timings (its stderr on failure)",
   builder: (y) => y.positional("name", { type: "string", demandOption: true }).option("json", { type: "boolean", default: false, describe: "Print as JSON" }).option("dir", dirOption),
   run: async (args) => {
-    const { spec, workspace, loaded } = await findSpec(args.name, args.dir);
-    if (spec.blocked) {
-      if (args.json) printJson({ name: spec.name, ok: false, status: "blocked", error: spec.blocked });
-      else process.stderr.write(`${red("not started")} ${spec.name}: ${spec.blocked}\n`);
-      return 1;
-    }
-    const { testServer } = await import("../../core/mcp/report.ts");
-    const r = await testServer(spec, { workspace, home: loaded.home, config: loaded.values });
-    if (args.json) {
-      printJson(r);
-      return r.ok ? 0 : 1;
-    }
-    if (!r.ok) {
-      process.stderr.write(`${red("FAIL")} ${r.name}: ${r.error}\n`);
-      if (r.stderr && !r.error?.includes(r.stderr.split("\n").at(-1)!)) process.stderr.write(dim(`stderr:\n${r.stderr}\n`));
-      return 1;
-    }
-    const t = r.timings;
-    process.stdout.write(`${green("ok")} ${bold(r.name)} ${dim(`${r.server ? `${r.server.name} ${r.server.version} · ` : ""}${r.backend} · initialize ${t.connect} ms, lists ${t.list} ms`)}\n`);
-    process.stdout.write(`tools (${r.tools.length}):\n${r.tools.map((x) => `  ${x.name}${x.readOnly ? dim(" (read-only)") : ""}`).join("\n")}\n`);
-    if (r.prompts.length) process.stdout.write(`prompts (${r.prompts.length}): ${r.prompts.map((p) => `/mcp__${r.name}__${p}`).join(", ")}\n`);
-    if (r.resources.length) process.stdout.write(`resources (${r.resources.length}): ${r.resources.slice(0, 10).join(", ")}${r.resources.length > 10 ? " …" : ""}\n`);
+    const r = await testAndPrint(args.name, args);
+    if (args.json) printJson(r.report ?? { name: args.name, ok: false, status: "blocked", error: r.blocked });
+    return r.code;
   },
 });
 
@@ -190,10 +144,10 @@ const logout = defineCommand<{ name: string }>({
     const { spec, loaded } = await findSpec(args.name);
     if (!spec.url) throw new UsageError(`MCP server "${spec.name}" has no URL; nothing to sign out of`);
     const { clearOAuth, oauthStatePath } = await import("../../core/mcp/oauth.ts");
-    const { expandSpec } = await import("../../core/mcp/config.ts");
-    const removed = clearOAuth(oauthStatePath(loaded.home, expandSpec(spec, process.env).url!));
+    const { expandSpec, expansionEnv } = await import("../../core/mcp/config.ts");
+    const removed = clearOAuth(oauthStatePath(loaded.home, expandSpec(spec, expansionEnv(spec, loaded.home, process.env)).url!));
     process.stdout.write(removed ? `signed out of ${bold(spec.name)}\n` : `no saved sign-in for ${spec.name}\n`);
   },
 });
 
-export default defineGroup("mcp", "MCP servers: list, add, remove, test, sign in; and `mcp serve` to offer Reasonix to other agents", [list, get, add, remove, test, auth, logout, serve]);
+export default defineGroup("mcp", "MCP servers: list, add, remove, test, sign in, browse and install from the MCP Registry, import from other agents; and `mcp serve` to offer Reasonix to other agents", [list, get, add, remove, test, auth, logout, ...registryCommands, ...importCommands, serve]);

@@ -13,6 +13,13 @@ export const nodeBin = Bun.which("node") ?? "node";
 export const haveServers = existsSync(everythingJs) && existsSync(filesystemJs);
 export const sandboxStatus = await probeSandbox();
 
+/** True (after a SKIPPED line naming WHAT) when the reference servers or the OS sandbox are missing. */
+export function skipWithoutServers(what: string): boolean {
+  if (!haveServers) console.warn(`SKIPPED ${what}: the MCP reference servers are not installed (npm ci)`);
+  else if (!sandboxStatus.available) console.warn(`SKIPPED ${what}: the OS sandbox is unavailable (${sandboxStatus.cause})`);
+  return !haveServers || !sandboxStatus.available;
+}
+
 export const tomlString = (s: string) => JSON.stringify(s);
 
 export function pluginToml(name: string, o: { command?: string; args?: string[]; type?: string; url?: string; env?: Record<string, string>; extra?: string[] }): string {

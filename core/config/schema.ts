@@ -214,6 +214,7 @@ export const configSchema: Record<string, FieldSpec> = {
     type: "table",
     fields: {
       startup_grace_seconds: num("how long a turn waits for MCP servers still starting", 3),
+      registry_url: str("MCP Registry base URL for `reasonix mcp browse/install` (user config only)", "https://registry.modelcontextprotocol.io"),
     },
   },
   skills: {
@@ -246,4 +247,4 @@ export const configSchema: Record<string, FieldSpec> = {
 export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
-export const userOnlyKeys = new Set(["agent.subagent_model", "agent.subagent_models", "sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model"]);
+export const userOnlyKeys = new Set(["agent.subagent_model", "agent.subagent_models", "sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model", "mcp.registry_url"]);

@@ -15,7 +15,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
-import { expandSpec, type McpServerSpec } from "./config.ts";
+import { expandSpec, expansionEnv, type McpServerSpec } from "./config.ts";
 import { FileOAuthProvider, oauthStatePath } from "./oauth.ts";
 import { configuredClient } from "./oauth-config.ts";
 import { clientCredentialsProvider } from "./oauth-grant.ts";
@@ -34,7 +34,7 @@ const PAGE = (ok: boolean, text: string) =>
 
 export async function authorize(spec: McpServerSpec, o: AuthFlowOptions): Promise<{ tools: number }> {
   if (spec.type === "stdio") throw new ReasonixError("mcp-auth", `MCP server "${spec.name}" runs locally (stdio); sign-in is for http and sse servers`, { exitCode: 2 });
-  const s = expandSpec(spec, o.env ?? process.env);
+  const s = expandSpec(spec, expansionEnv(spec, o.home, o.env ?? process.env));
   if (Object.keys(s.headers).some((h) => h.toLowerCase() === "authorization")) {
     throw new ReasonixError("mcp-auth", `MCP server "${spec.name}" has a static Authorization header, which always wins; OAuth is not used`, { exitCode: 2 });
   }

@@ -19,6 +19,7 @@ import type { LoadedConfig } from "../config/load.ts";
 import { isTable } from "../config/validate.ts";
 import { ReasonixError } from "../errors.ts";
 import { reasonixHome } from "../home.ts";
+import { SecretStore } from "../secrets/dotenv.ts";
 import { inputTrusted } from "../trust/index.ts";
 import { readProjectFile } from "../trust/inputs.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
@@ -197,6 +198,23 @@ export function expandVars(text: string, env: Record<string, string | undefined>
   });
 }
 
+/**
+ * The variables a server's `${VAR}` references may use: the environment and,
+ * for a server from the user's own config, `$REASONIX_HOME/.env` (where
+ * `reasonix mcp install/import` keep secrets; the environment wins). A
+ * project's declaration never sees .env, which also holds Reasonix's keys.
+ */
+export function expansionEnv(s: Pick<McpServerSpec, "scope">, home: string, env: Record<string, string | undefined>): Record<string, string | undefined> {
+  if (s.scope !== "user") return env;
+  let saved: Map<string, string>;
+  try {
+    saved = new SecretStore(join(home, ".env")).read();
+  } catch {
+    return env;
+  }
+  return { ...Object.fromEntries(saved), ...env };
+}
+
 /** The spec with every `${VAR}` expanded (at launch time). */
 export function expandSpec(s: McpServerSpec, env: Record<string, string | undefined>): McpServerSpec {
   const w = (field: string) => `${s.file}: server "${s.name}" ${field}`;
@@ -223,9 +241,14 @@ export function expandSpec(s: McpServerSpec, env: Record<string, string | undefi
  */
 export function stateDirOf(s: Pick<McpServerSpec, "name" | "scope">, workspace: string, home: string, env: NodeJS.ProcessEnv = process.env): string {
   const key = s.scope === "user" ? "user" : createHash("sha256").update(workspace).digest("hex").slice(0, 12);
+  return join(stateRootOf(home, env), "mcp", `${s.name}-${key}`);
+}
+
+/** This home's directory under $XDG_STATE_HOME/reasonix (see stateDirOf). */
+export function stateRootOf(home: string, env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith("/") ? env.XDG_STATE_HOME : join(env.HOME || homedir(), ".local", "state");
   const own = resolve(home) === reasonixHome({ HOME: env.HOME }) ? [] : ["homes", createHash("sha256").update(resolve(home)).digest("hex").slice(0, 12)];
-  return join(base, "reasonix", ...own, "mcp", `${s.name}-${key}`);
+  return join(base, "reasonix", ...own);
 }
 
 export { UNTRUSTED };

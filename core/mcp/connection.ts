@@ -10,7 +10,7 @@ import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { ReasonixError, errorMessage } from "../errors.ts";
 import { buildInfo } from "../version.ts";
-import { expandSpec, type McpServerSpec } from "./config.ts";
+import { expandSpec, expansionEnv, type McpServerSpec } from "./config.ts";
 import type { LaunchContext, Launched } from "./launch.ts";
 import type { CallOptions, ToolCaller } from "./tools.ts";
 
@@ -124,7 +124,7 @@ export class McpConnection implements ToolCaller {
     const t0 = performance.now();
     let client: Client | undefined;
     try {
-      const spec = expandSpec(this.spec, this.ctx.env ?? process.env);
+      const spec = expandSpec(this.spec, expansionEnv(this.spec, this.ctx.home, this.ctx.env ?? process.env));
       const transport = await this.transportFor(spec);
       if (this.closed) throw new Error("closed");
       const { Client, ElicitRequestSchema } = await loadSdk();

@@ -4,7 +4,7 @@
  * comments and every other setting survive. Removing a server also clears
  * its OAuth state unless another declaration for the same URL stays.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "smol-toml";
 import { appendArrayTable, removeArrayTable } from "../config/array-tables.ts";
@@ -12,6 +12,7 @@ import { editConfigFile } from "../config/edit.ts";
 import type { ConfigTable } from "../config/load.ts";
 import { UsageError } from "../errors.ts";
 import { homePaths } from "../home.ts";
+import { SecretStore } from "../secrets/dotenv.ts";
 import { cleanName, type McpTransport } from "./config.ts";
 
 export interface AddServer {
@@ -20,6 +21,8 @@ export interface AddServer {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
+  /** stdio: where it runs (relative to the workspace). */
+  cwd?: string;
   url?: string;
   headers?: Record<string, string>;
 }
@@ -30,8 +33,12 @@ export const configFileFor = (o: { project?: boolean; cwd?: string; home?: strin
 const names = (t: ConfigTable): string[] => (Array.isArray(t.plugins) ? t.plugins.map((p) => String((p as ConfigTable).name ?? "")) : []);
 const withoutPlugins = (t: ConfigTable) => JSON.stringify({ ...t, plugins: undefined });
 
+const checkName = (name: string) => {
+  if (cleanName(name) !== name || !name) throw new UsageError(`"${name}" cannot be an MCP server name`, "use letters, digits, _ and - (it becomes part of tool names: mcp__<name>__<tool>)");
+};
+
 export function addServer(s: AddServer, file: string): void {
-  if (cleanName(s.name) !== s.name || !s.name) throw new UsageError(`"${s.name}" cannot be an MCP server name`, "use letters, digits, _ and - (it becomes part of tool names: mcp__<name>__<tool>)");
+  checkName(s.name);
   if (s.type === "stdio" && !s.command) throw new UsageError("a stdio server needs a command", "reasonix mcp add NAME -- CMD [ARGS…]");
   if (s.type !== "stdio" && !s.url) throw new UsageError(`a ${s.type} server needs --url`);
   if (s.url) {
@@ -46,6 +53,7 @@ export function addServer(s: AddServer, file: string): void {
   if (s.command) table.command = s.command;
   if (s.args?.length) table.args = s.args;
   if (s.url) table.url = s.url;
+  if (s.cwd && s.type === "stdio") table.cwd = s.cwd;
   // Inline tables, written by hand (the array-table helper writes scalars and lists).
   const inline: string[] = [];
   if (s.env && Object.keys(s.env).length) inline.push(`env = ${inlineTable(s.env)}`);
@@ -75,6 +83,24 @@ function findNames(text: string, file: string): string[] {
   } catch {
     throw new UsageError(`${file} is not valid TOML; fix it first (reasonix doctor)`);
   }
+}
+
+/**
+ * `reasonix mcp install/import`: a server whose secrets go to the .env file
+ * (DOTENV, 0600) and whose entry refers to them as `${VAR}`. The name is
+ * checked first, so a bad or taken name writes nothing.
+ */
+export function addServerWithSecrets(s: AddServer, secrets: Record<string, string>, file: string, dotenv: string): void {
+  checkName(s.name);
+  if (serverNames(file).includes(s.name)) throw new UsageError(`an MCP server named "${s.name}" already exists in ${file}`, `remove it first: reasonix mcp remove ${s.name}`);
+  const store = new SecretStore(dotenv);
+  for (const [k, v] of Object.entries(secrets)) store.set(k, v);
+  addServer(s, file);
+}
+
+/** The `[[plugins]]` names FILE declares (none when it does not exist). */
+export function serverNames(file: string): string[] {
+  return existsSync(file) ? findNames(readFileSync(file, "utf8"), file) : [];
 }
 
 /** Remove NAME's entry from FILE; false when the file has none. */
