@@ -131,7 +131,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const { TextRunOutput } = await import("../run-text-output.ts");
   const text = fmt === "text" ? new TextRunOutput() : undefined;
   let continuing = false;
+  // Usage counters (docs/telemetry.md): only buckets, fed from the events; queued and pinged at the end.
+  const { TelemetrySession, telemetryConfig } = await import("../../core/telemetry/session.ts");
+  const telemetry = new TelemetrySession(homePaths().home, telemetryConfig(cfg.values), "run", false);
   session.subscribe((e) => {
+    telemetry.counters.observe(e);
     // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
     if (e.type === "warning" && fmt !== "text") warn(e.message);
     if (e.type === "warning") warnings.push(e);
@@ -200,5 +204,6 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (goal && goal.status !== "complete") err.write(`${yellow("stopped:", err)} goal ${goal.status}: ${goal.reason ?? ""}; continue with: reasonix run --resume ${session.id} --goal\n`);
     if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);
   }
+  await telemetry.finish();
   return exit;
 }
