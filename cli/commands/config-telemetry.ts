@@ -17,39 +17,21 @@ export default defineCommand<Args>({
   run: async (args) => {
     const { loadConfig } = await import("../../core/config/load.ts");
     const { reasonixHome, homePaths } = await import("../../core/home.ts");
-    const { decide, telemetryConfig } = await import("../../core/telemetry/session.ts");
-    const { readState, saveChoice, clearQueue } = await import("../../core/telemetry/store.ts");
-    const { pendingPayloads } = await import("../../core/telemetry/send.ts");
-    const { DEFAULT_TELEMETRY_ENDPOINT } = await import("../../core/telemetry/endpoint.ts");
+    const { saveChoice } = await import("../../core/telemetry/store.ts");
+    const { telemetrySummary, summaryLine } = await import("../../core/telemetry/summary.ts");
     const home = reasonixHome();
     if (args.mode) {
       const { setConfigValue } = await import("../../core/config/edit.ts");
       setConfigValue(homePaths(home).config, "telemetry.mode", args.mode);
+      // "no" also drops the pending counters.
       saveChoice(home, args.mode === "off" ? "no" : "yes");
-      if (args.mode === "off") clearQueue(home);
-      else if (!args.json) {
+      if (args.mode !== "off" && !args.json) {
         const { BOUNDARY_LINES } = await import("../../core/telemetry/boundary.ts");
         process.stderr.write(`${BOUNDARY_LINES.join("\n")}\n`);
       }
     }
-    const cfg = telemetryConfig(loadConfig({ cwd: process.cwd() }).values);
-    const state = readState(home);
-    const chat = decide(home, cfg, "chat", true);
-    const run = decide(home, cfg, "run", false);
-    const info = {
-      mode: cfg.mode ?? "auto",
-      choice: state?.choice ?? null,
-      chat: { collect: chat.collect, reason: chat.reason },
-      run: { collect: run.collect, reason: run.reason },
-      pending: pendingPayloads(home).length,
-      endpoint: cfg.endpoint ?? DEFAULT_TELEMETRY_ENDPOINT,
-    };
+    const info = telemetrySummary(home, loadConfig({ cwd: process.cwd() }).values);
     if (args.json) return printJson(info);
-    const line = (d: { collect: boolean; reason: string }) => (d.collect ? "sent" : `not sent (${d.reason})`);
-    process.stdout.write(
-      `telemetry: ${info.mode}${state ? ` · you said ${state.choice}` : " · not asked yet"}\n` +
-        `  interactive chat: ${line(chat)}\n  headless run: ${line(run)}\n` +
-        `  pending day records: ${info.pending} · endpoint ${info.endpoint}\n`,
-    );
+    process.stdout.write(`telemetry: ${summaryLine(info)}\nendpoint: ${info.endpoint}\n`);
   },
 });
