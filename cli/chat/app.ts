@@ -18,7 +18,7 @@ import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
 import { startupMark } from "../startup-trace.ts";
-import { chatTelemetry, type ChatTelemetry } from "./consent.ts";
+import type { ChatTelemetry } from "./consent.ts";
 
 const paint: Paint = { dim: c.dim, bold: c.bold, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 const DOUBLE_MS = 1500;
@@ -365,7 +365,8 @@ export async function runChatApp(
     return done;
   }
   st = setup.st;
-  tele = chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint);
+  // Usage counters and the one-time question: loaded after the first frame, never before it.
+  tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint);
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {

@@ -40,14 +40,15 @@ export function dayRecord(installId: string, surface: string, counts: TelemetryP
 }
 
 export class TelemetrySession {
-  readonly counters = new UsageCounters();
   decision: TelemetryDecision;
 
+  /** COUNTERS may have been filled before (a front end that loads this module only at exit). */
   constructor(
     readonly home: string,
     readonly cfg: TelemetryConfig,
     readonly surface: string,
     readonly interactive: boolean,
+    readonly counters = new UsageCounters(),
   ) {
     this.decision = decide(home, cfg, surface, interactive);
   }
