@@ -105,7 +105,7 @@ export async function runChatApp(
     // busySince is 0 for work a slash command started (/compact): no clock for it.
     const busy = st.session.busy ? `working${busySince ? ` ${Math.floor((Date.now() - busySince) / 1000)}s` : ""} · Esc cancels` : undefined;
     below.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
-    if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === ""));
+    if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === "", w));
     const pending = transcript.approvals[0];
     approval.sync(pending);
     if (pending) {

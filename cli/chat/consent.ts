@@ -5,6 +5,7 @@
 // user paused; `y`/`n` count only when no other key follows at once; Enter on
 // the empty composer takes the default (yes). The answer is saved before
 // anything may be sent; a choice that cannot be saved means nothing is.
+import { wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import { BOUNDARY_LINES, BOUNDARY_QUESTION, CHANGE_LATER } from "../../core/telemetry/boundary.ts";
 import { TelemetrySession, telemetryConfig } from "../../core/telemetry/session.ts";
 import { saveChoice } from "../../core/telemetry/store.ts";
@@ -81,14 +82,16 @@ export class ConsentPrompt {
     return false;
   }
 
-  render(p: Paint, composerEmpty: boolean): string[] {
+  /** The card's lines, wrapped to WIDTH. */
+  render(p: Paint, composerEmpty: boolean, width: number): string[] {
     if (this.answered) return [];
     const how = !composerEmpty
       ? "your message stays in the input; send or clear it to answer here"
       : this.armed()
         ? "y or Enter: share · n: don't share"
         : "(typing goes to the input; y/n work after a short pause)";
-    return [`${p.yellow("?")} ${p.bold(BOUNDARY_QUESTION)} [Y/n]`, ...BOUNDARY_LINES.map((l) => p.dim(`  ${l}`)), p.dim(`  ${how}`), ""];
+    const body = [...BOUNDARY_LINES, how].flatMap((l) => wrapTextWithAnsi(l, Math.max(10, width - 2)).map((w) => p.dim(`  ${w}`)));
+    return [...wrapTextWithAnsi(`${p.yellow("?")} ${p.bold(BOUNDARY_QUESTION)} [Y/n]`, width), ...body, ""];
   }
 }
 
@@ -109,7 +112,7 @@ export function chatTelemetry(config: Record<string, unknown>, home: string, red
       saveChoice(home, yes ? "yes" : "no");
       say(p.dim(`usage counters: ${yes ? "shared, at most once a day" : "not shared"} · ${CHANGE_LATER}`));
     } catch (e) {
-      say(p.yellow(`could not save your choice (${errorMessage(e)}): nothing is sent`));
+      say(p.yellow(`could not save your choice: nothing is sent (${errorMessage(e)})`));
     }
     session.refresh();
     redraw();

@@ -4,7 +4,7 @@
 // "yes" and the ping at exit passes the allow-list; CI means no question and
 // no request; an answered question is not asked again.
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chatFixture, hasTmux, quit, ready, type Pane } from "./chat-helpers.ts";
 import { checkedPayloads, telemetryCollector, telemetryEnv, telemetryToml, type Collector } from "./telemetry-helpers.ts";
@@ -87,6 +87,22 @@ test.skipIf(!tmuxOk)("CI set: no question and no request", async () => {
     await talk(p, 1);
     await quit(p);
     expect(p.all()).not.toContain(QUESTION);
+    expect(c.bodies).toHaveLength(0);
+  } finally { c.stop(); }
+});
+
+test.skipIf(!tmuxOk)("a yes that cannot be saved: said so, and nothing is sent", async () => {
+  const c = await start(1);
+  try {
+    // A file where the telemetry directory would go: nothing can be saved there.
+    mkdirSync(f.ce.home, { recursive: true });
+    writeFileSync(join(f.ce.home, "telemetry"), "not a directory\n");
+    const p = f.chat();
+    await p.waitForCurrent(ARMED);
+    p.type("y");
+    await p.waitFor("could not save your choice: nothing is sent", { all: true });
+    await talk(p, 1);
+    await quit(p);
     expect(c.bodies).toHaveLength(0);
   } finally { c.stop(); }
 });

@@ -1,5 +1,5 @@
-// The usage-counter allow-list and the collection decision (not wired to a
-// sender yet): a field or bucket outside the schema fails validation, and
+// The usage-counter allow-list and the collection decision:
+// a field or bucket outside the schema fails validation, and
 // CI / DO_NOT_TRACK / REASONIX_TELEMETRY=0 / dev builds / no saved choice
 // always mean nothing is collected.
 import { describe, expect, test } from "bun:test";
