@@ -7,6 +7,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chatFixture, hasTmux, quit, ready, type Pane } from "./chat-helpers.ts";
+import { saveChoice } from "../../core/telemetry/store.ts";
 import { checkedPayloads, telemetryCollector, telemetryEnv, telemetryToml, type Collector } from "./telemetry-helpers.ts";
 
 const tmuxOk = hasTmux();
@@ -104,5 +105,20 @@ test.skipIf(!tmuxOk)("a yes that cannot be saved: said so, and nothing is sent",
     await talk(p, 1);
     await quit(p);
     expect(c.bodies).toHaveLength(0);
+  } finally { c.stop(); }
+});
+
+test.skipIf(!tmuxOk)("line mode: no question; with a yes saved earlier, its counters go out at exit", async () => {
+  const c = await start(1);
+  try {
+    saveChoice(f.ce.home, "yes");
+    const p = f.chat(["chat", "--line-mode"]);
+    await p.waitFor("line mode");
+    await talk(p, 1);
+    await quit(p);
+    expect(p.all()).not.toContain(QUESTION);
+    expect(c.bodies).toHaveLength(1);
+    const [payload] = checkedPayloads(c.bodies[0]!);
+    expect(payload).toMatchObject({ surface: "chat", counters: { finish_reason: { stop: 1 } } });
   } finally { c.stop(); }
 });
