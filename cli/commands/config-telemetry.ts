@@ -13,7 +13,7 @@ export default defineCommand<Args>({
     y
       .positional("mode", { type: "string", choices: ["auto", "on", "off"], describe: "The new mode (omit to show the effective one)" })
       .option("json", { type: "boolean", default: false })
-      .epilog("What is sent, exactly: docs/telemetry.md. Always off with CI, DO_NOT_TRACK=1 or REASONIX_TELEMETRY=0."),
+      .epilog("What is sent, exactly: reasonix docs show telemetry.md. Always off with CI, DO_NOT_TRACK=1 or REASONIX_TELEMETRY=0."),
   run: async (args) => {
     const { loadConfig } = await import("../../core/config/load.ts");
     const { reasonixHome, homePaths } = await import("../../core/home.ts");

@@ -8,7 +8,7 @@ export const BOUNDARY_LINES = [
   "the UI language, and counts in fixed ranges: turn time, how turns ended, cache-hit range,",
   "provider/tool error classes, compactions and retries.",
   "Never prompts, answers, code, file or tool names, paths, repositories, session ids, models,",
-  "providers, tokens, costs, URLs or your environment. Details: docs/telemetry.md",
+  "providers, tokens, costs, URLs or your environment. Details: reasonix docs show telemetry.md",
 ];
 
 export const CHANGE_LATER = "change it any time: reasonix config telemetry off|auto|on";
