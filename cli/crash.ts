@@ -34,3 +34,17 @@ export function recordCrash(err: unknown): void {
     process.stderr.write(`(could not save a crash report: ${e instanceof Error ? e.message : String(e)})\n`);
   }
 }
+
+/** A server process died: the remote serve this front end watched, or an earlier local serve found dead: save a report and say so in one line. Never throws. */
+export async function recordChildDeath(frontEnd: Surface, what: string, reason: string, log: string, since?: string): Promise<void> {
+  try {
+    const { childDeathReport, reportedSince } = await import("../core/crash/child.ts");
+    const home = reasonixHome();
+    // It already wrote its own report on the way down (an unhandled error): one is enough.
+    if (since && reportedSince(frontEnd, since, home)) return;
+    const path = writeReport(childDeathReport(frontEnd, what, reason, log, localScrubContext(home)), home);
+    process.stderr.write(`${what} died; a crash report was saved to ${path} (nothing is sent); review or send it with: reasonix report\n`);
+  } catch (e) {
+    process.stderr.write(`(could not save a crash report: ${e instanceof Error ? e.message : String(e)})\n`);
+  }
+}

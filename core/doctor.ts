@@ -10,6 +10,7 @@ import { sandboxDoctorCheck } from "./sandbox/doctor.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 import { buildInfo, platformId } from "./version.ts";
 import { crashDir, listIds } from "./crash/store.ts";
+import { summaryLine, telemetrySummary, type TelemetrySummary } from "./telemetry/summary.ts";
 import { trustReport, type TrustReport } from "./trust/report.ts";
 import { plural } from "./plural.ts";
 
@@ -40,6 +41,8 @@ export interface DoctorReport {
   trust?: TrustReport;
   /** Crash reports kept locally, waiting for `reasonix report` (never sent on their own). */
   crashReports: { pending: number; dir: string };
+  /** The effective usage-counter mode (docs/telemetry.md). */
+  telemetry: TelemetrySummary;
   /** How long the checks took (no network is touched). */
   elapsedMs: number;
 }
@@ -122,6 +125,8 @@ export async function diagnose(cwd = process.cwd(), home = reasonixHome()): Prom
   for (const [name, digest] of Object.entries(assets)) add(`asset-${name}`, name, "ok", digest);
   const crashReports = { pending: listIds(home).length, dir: crashDir(home) };
   add("crash-reports", "crash reports", "ok", crashReports.pending ? `${crashReports.pending} pending in ${crashReports.dir}` : "none pending", crashReports.pending ? "review, send or delete them: reasonix report" : undefined);
+  const telemetry = telemetrySummary(home, loaded?.values ?? {});
+  add("telemetry", "telemetry", "ok", summaryLine(telemetry));
   return {
     version: { ...buildInfo(), platform: platformId() },
     home,
@@ -134,6 +139,7 @@ export async function diagnose(cwd = process.cwd(), home = reasonixHome()): Prom
     warnings: loaded?.warnings ?? warnings,
     ...(trust ? { trust } : {}),
     crashReports,
+    telemetry,
     elapsedMs: Math.round(performance.now() - started),
   };
 }

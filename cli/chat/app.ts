@@ -19,6 +19,7 @@ import { Transcript } from "./transcript.ts";
 import { Views } from "./views.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
 import { startupMark } from "../startup-trace.ts";
+import type { ChatTelemetry } from "./consent.ts";
 
 const paint: Paint = { dim: c.dim, bold: c.bold, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 const DOUBLE_MS = 1500;
@@ -63,6 +64,7 @@ export async function runChatApp(
   for (const h of history.entries()) editor.addToHistory(h);
 
   let picker: Picker<unknown> | undefined;
+  let tele: ChatTelemetry | undefined;
   /** Messages typed before the engine was ready. */
   const earlyQueue: string[] = [];
   let hint = "";
@@ -104,6 +106,7 @@ export async function runChatApp(
     // busySince is 0 for work a slash command started (/compact): no clock for it.
     const busy = st.session.busy ? `working${busySince ? ` ${Math.floor((Date.now() - busySince) / 1000)}s` : ""} · Esc cancels` : undefined;
     below.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
+    if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === "", w));
     const pending = transcript.approvals[0];
     approval.sync(pending);
     if (pending) {
@@ -234,6 +237,7 @@ export async function runChatApp(
       renderer.request();
       return;
     }
+    if (tele?.prompt?.key(data, editor.getText() === "", (d) => editor.handleInput(d))) return renderer.request();
     if (views.key(data, transcript.approvals.length > 0)) return renderer.request();
     const pending = transcript.approvals[0];
     if (pending) {
@@ -333,6 +337,7 @@ export async function runChatApp(
       await st.leave(st.session);
       await st.engine.close().catch(() => {});
     }
+    await tele?.session.finish();
     finish(0);
   };
   process.on("SIGTERM", () => void quit());
@@ -357,6 +362,8 @@ export async function runChatApp(
     return done;
   }
   st = setup.st;
+  // Usage counters and the one-time question: loaded after the first frame, never before it.
+  tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint);
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {
@@ -372,6 +379,7 @@ export async function runChatApp(
     transcript.info([c.yellow(`custom commands and skills are not available: ${errorMessage(e)}`)]);
   }
   await st.attach(st.session, (e) => {
+    tele?.session.counters.observe(e);
     if (e.type === "turn_start") {
       const i = sentHere.indexOf(e.prompt);
       if (i >= 0) sentHere.splice(i, 1);

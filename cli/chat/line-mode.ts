@@ -13,6 +13,7 @@ import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
 import { steerNow } from "./steer.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
+import { UsageCounters } from "../../core/telemetry/counters.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
   const { st, history } = setup;
@@ -90,7 +91,12 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   };
   process.on("SIGINT", onSigint);
 
-  await st.attach(st.session, (e) => ev.onEvent(e));
+  // Usage counters (docs/telemetry.md; the one-time question is the full-screen chat's): buckets only.
+  const counters = new UsageCounters();
+  await st.attach(st.session, (e) => {
+    counters.observe(e);
+    ev.onEvent(e);
+  });
   try {
     ctx.commands = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources());
   } catch (e) {
@@ -206,5 +212,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (st.session.history().some((e) => e.type !== "session")) println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
   await st.leave(st.session);
   await st.engine.close().catch(() => {});
+  const { TelemetrySession, telemetryConfig } = await import("../../core/telemetry/session.ts");
+  await new TelemetrySession(setup.home, telemetryConfig(st.opts.config), "chat", !!(process.stdin.isTTY && process.stdout.isTTY), counters).finish();
   return 0;
 }

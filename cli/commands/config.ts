@@ -1,5 +1,6 @@
 import { defineCommand, defineGroup } from "../command.ts";
 import { dim, printJson, warn } from "../output.ts";
+import telemetry from "./config-telemetry.ts";
 
 const load = async () => {
   const { loadConfig } = await import("../../core/config/load.ts");
@@ -84,4 +85,4 @@ const list = defineCommand<{ "show-source": boolean; json: boolean }>({
   },
 });
 
-export default defineGroup("config", "Show and edit configuration", [path, get, set, list]);
+export default defineGroup("config", "Show and edit configuration", [path, get, set, list, telemetry]);

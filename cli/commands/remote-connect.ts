@@ -194,6 +194,7 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     },
     localPort: a.localPort,
     forwards,
+    onServeDied: (d) => void import("../crash.ts").then(({ recordChildDeath }) => recordChildDeath("remote", `the remote serve (pid ${d.pid})`, d.reason, d.log)),
     cache: new ServeCache(),
     providerLink,
     ...(Number.isInteger(healthMs) && healthMs > 0 ? { healthIntervalMs: healthMs } : {}),

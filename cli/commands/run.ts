@@ -5,6 +5,7 @@ import { cacheSavedText, roleSpendText } from "../../core/sessions/cost.ts";
 import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
 import type { RunArgs } from "../run-args.ts";
 import { traceMark } from "../../core/trace.ts";
+import { UsageCounters } from "../../core/telemetry/counters.ts";
 
 
 
@@ -131,7 +132,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const { TextRunOutput } = await import("../run-text-output.ts");
   const text = fmt === "text" ? new TextRunOutput() : undefined;
   let continuing = false;
+  // Usage counters (docs/telemetry.md): only buckets, fed from the events; whether they are kept is decided at the end.
+  const counters = new UsageCounters();
   session.subscribe((e) => {
+    counters.observe(e);
     // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
     if (e.type === "warning" && fmt !== "text") warn(e.message);
     if (e.type === "warning") warnings.push(e);
@@ -200,5 +204,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (goal && goal.status !== "complete") err.write(`${yellow("stopped:", err)} goal ${goal.status}: ${goal.reason ?? ""}; continue with: reasonix run --resume ${session.id} --goal\n`);
     if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);
   }
+  const { TelemetrySession, telemetryConfig } = await import("../../core/telemetry/session.ts");
+  await new TelemetrySession(homePaths().home, telemetryConfig(cfg.values), "run", false, counters).finish();
   return exit;
 }

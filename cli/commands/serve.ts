@@ -98,6 +98,8 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
       }
       opts.onReady?.(shareable);
     },
+    // Killed or crashed without cleaning up: kept as a crash report (docs/crash-reports.md).
+    onEarlierDied: (rec) => void import("../crash.ts").then(({ recordChildDeath }) => recordChildDeath("serve", `an earlier reasonix ${rec.kind} (pid ${rec.pid})`, "it ended without shutting down", "", rec.startedAt)),
     onShutdown: (signal) => {
       if (args.json) printJsonLine({ event: "stopping", signal });
       else process.stderr.write(dim(`${signal}: shutting down…\n`, process.stderr));

@@ -1,7 +1,7 @@
 // Crash reports from the compiled release binary: a real unexpected error
 // (ENOTDIR from a sessions "directory" that is a file) leaves one scrubbed
 // 0600 report carrying the build stamp, and the test-only crash switch does
-// nothing in a stamped build.
+// nothing in a stamped build (nor does the telemetry test override).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,4 +48,13 @@ test("REASONIX_TEST_CRASH is inert in the release binary", async () => {
   expect(r.err).not.toContain("test crash");
   expect(r.err).toContain("no model provider is configured");
   expect(r.files).toEqual([]);
+});
+
+test("usage counters in the release binary: not a development build, REASONIX_TEST_TELEMETRY changes nothing, CI still wins", async () => {
+  const json = async (env: Record<string, string>) => JSON.parse((await exec(["config", "telemetry", "--json"], env)).out);
+  const plain = await json({});
+  expect(plain.chat.reason).toBe("off until the one-time choice is saved");
+  expect(await json({ REASONIX_TEST_TELEMETRY: "0" })).toEqual(plain);
+  expect(await json({ REASONIX_TEST_TELEMETRY: "1" })).toEqual(plain);
+  expect((await json({ CI: "1" })).chat.reason).toBe("off: CI is set");
 });

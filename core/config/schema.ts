@@ -4,6 +4,7 @@
  * Each feature owns its section here; keep defaults beside the field.
  */
 import { DEFAULT_CRASH_ENDPOINT } from "../crash/endpoint.ts";
+import { DEFAULT_TELEMETRY_ENDPOINT } from "../telemetry/endpoint.ts";
 import { EFFORTS, PERMISSION_MODES } from "../protocol/modes.ts";
 
 export type FieldSpec =
@@ -177,7 +178,14 @@ export const configSchema: Record<string, FieldSpec> = {
       },
     },
   },
-  telemetry: { type: "table", fields: { enabled: bool("send anonymous usage data", false) } },
+  telemetry: {
+    type: "table",
+    doc: "opt-in usage counters (docs/telemetry.md; user config only)",
+    fields: {
+      mode: { type: "enum", values: ["auto", "on", "off"], default: "auto", doc: "auto: interactive terminal sessions only (after you said yes once); on: also headless run; off: never" },
+      endpoint: str("where the daily ping goes (https, or http to 127.0.0.1)", DEFAULT_TELEMETRY_ENDPOINT),
+    },
+  },
   report: {
     type: "table",
     doc: "crash reports (docs/crash-reports.md; user config only)",

@@ -34,7 +34,7 @@ export const crashDir = (home = reasonixHome()): string => join(home, "crash-rep
 
 const ID = /^\d{8}T\d{6}Z-[0-9a-f]{6}$/;
 
-function newId(now: Date): string {
+function newReportId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   return `${stamp}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
 }
@@ -56,17 +56,16 @@ const messageOf = (err: unknown): string => {
   try { return typeof err === "string" ? err : JSON.stringify(err) ?? String(err); } catch { return String(err); }
 };
 
+/** What every report starts with: its id and time, the build, the platform, the front end. */
+export function reportHeader(frontEnd: string, now: Date): Pick<CrashReport, "schema" | "id" | "createdAt" | "version" | "commit" | "platform" | "frontEnd"> {
+  const info = buildInfo();
+  return { schema: CRASH_SCHEMA, id: newReportId(now), createdAt: now.toISOString(), version: info.version, commit: info.commit, platform: platformId(), frontEnd };
+}
+
 /** A scrubbed report for `err` thrown in `frontEnd` (not written). */
 export function buildReport(err: unknown, frontEnd: string, ctx: ScrubContext, now = new Date()): CrashReport {
-  const info = buildInfo();
   return {
-    schema: CRASH_SCHEMA,
-    id: newId(now),
-    createdAt: now.toISOString(),
-    version: info.version,
-    commit: info.commit,
-    platform: platformId(),
-    frontEnd,
+    ...reportHeader(frontEnd, now),
     errorClass: errorClassOf(err),
     message: scrubText(messageOf(err).slice(0, 2000), ctx),
     stack: reduceStack(err instanceof Error ? err.stack : undefined, ctx),

@@ -32,7 +32,7 @@ function ensurePrivateDir(dir: string): void {
  * process only ever writes its own `<pid>.json`, so there is a single writer
  * per file and no locking.
  */
-export function listInstances(dir: string): InstanceRecord[] {
+export function listInstances(dir: string, onDead?: (rec: InstanceRecord) => void): InstanceRecord[] {
   if (!existsSync(dir)) return [];
   const out: InstanceRecord[] = [];
   for (const name of readdirSync(dir)) {
@@ -46,7 +46,10 @@ export function listInstances(dir: string): InstanceRecord[] {
     }
     const pid = rec?.pid ?? Number(name.slice(0, -5));
     if (!processAlive(pid)) {
-      try { unlinkSync(file); } catch {}
+      // Its process ended without removing it (killed, out of memory, crashed):
+      // told once, by whoever removes it.
+      try { unlinkSync(file); } catch { continue; }
+      if (rec) onDead?.(rec);
       continue;
     }
     if (rec) out.push(rec);
@@ -60,9 +63,10 @@ export class InstanceHeartbeat {
   private timer: ReturnType<typeof setInterval> | undefined;
   private record: InstanceRecord;
 
-  constructor(readonly dir: string, record: Omit<InstanceRecord, "pid" | "startedAt" | "heartbeatAt">, intervalMs = HEARTBEAT_MS) {
+  /** ONDEAD: a record whose server ended without removing it (swept here). */
+  constructor(readonly dir: string, record: Omit<InstanceRecord, "pid" | "startedAt" | "heartbeatAt">, intervalMs = HEARTBEAT_MS, onDead?: (rec: InstanceRecord) => void) {
     ensurePrivateDir(dir);
-    listInstances(dir); // sweep dead records left behind by others
+    listInstances(dir, onDead); // sweep dead records left behind by others
     const now = new Date().toISOString();
     this.record = { pid: process.pid, startedAt: now, heartbeatAt: now, ...record };
     this.file = join(dir, `${process.pid}.json`);

@@ -3,7 +3,7 @@ import { chmodSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { homePaths } from "../home.ts";
-import { InstanceHeartbeat } from "./instances.ts";
+import { InstanceHeartbeat, type InstanceRecord } from "./instances.ts";
 import { startServer, type RunningServer, type ServerOptions } from "./server.ts";
 
 export interface RunOptions extends ServerOptions {
@@ -15,6 +15,8 @@ export interface RunOptions extends ServerOptions {
   /** Called once listening (print the URL, open the browser). */
   onListening?: (server: RunningServer) => void | Promise<void>;
   onShutdown?: (signal: string) => void;
+  /** An earlier server of this home ended without shutting down (found when this one starts). */
+  onEarlierDied?: (rec: InstanceRecord) => void;
   /** Upper bound for the graceful part of shutdown before exiting anyway. */
   shutdownTimeoutMs?: number;
 }
@@ -62,7 +64,11 @@ export async function runServer(opts: RunOptions): Promise<number> {
     workspace: opts.workspace,
     authMode: opts.auth.mode,
     version: opts.version,
-  });
+  }, undefined, opts.onEarlierDied);
+  // Any exit this process makes (an error that reached the top, a closed stdout) removes
+  // the record: one left behind means the process was killed outright.
+  const closeOnExit = () => heartbeat.close();
+  process.once("exit", closeOnExit);
   // Catch signals before announcing the port: a supervisor (or a test) may
   // signal the moment it sees the port file, and the default action would
   // kill us without cleaning up.

@@ -2,22 +2,25 @@
 // `[telemetry] mode` auto (interactive terminal sessions only) | on (also
 // headless run) | off, and never in CI, in development builds, with
 // DO_NOT_TRACK=1 or REASONIX_TELEMETRY=0, or before a choice was saved.
-// Not wired to a sender yet.
+import { buildInfo } from "../version.ts";
 
 export type TelemetrySetting = "auto" | "on" | "off";
+export const TELEMETRY_SETTINGS: readonly TelemetrySetting[] = ["auto", "on", "off"];
 
 export interface TelemetryDecision {
   collect: boolean;
-  /** Why not (or "enabled"): shown by doctor. */
+  /** Why not (or "enabled"): shown by doctor and `reasonix config telemetry`. */
   reason: string;
+  /** Everything allows collecting but no choice is saved yet: an interactive chat asks once. */
+  ask: boolean;
 }
 
 export interface TelemetryInputs {
   setting: TelemetrySetting | undefined;
-  /** The user answered the one-time prompt and the answer was saved. */
-  consentSaved: boolean;
+  /** The saved answer to the one-time question (or `reasonix config telemetry`); undefined: none saved. */
+  choice: "yes" | "no" | undefined;
   env: NodeJS.ProcessEnv;
-  /** buildInfo().commit === "dev": running from source. */
+  /** Running from source (no release stamp): see devBuild(). */
   devBuild: boolean;
   surface: string;
   interactive: boolean;
@@ -25,15 +28,25 @@ export interface TelemetryInputs {
 
 const truthy = (v: string | undefined) => v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false";
 
+/**
+ * A development build never collects. Tests run from source, so they may
+ * lift that with REASONIX_TEST_TELEMETRY=1 — which only exists in unstamped
+ * builds: a release binary has a commit stamp and is never a development build.
+ */
+export const devBuild = (env: NodeJS.ProcessEnv = process.env): boolean => buildInfo().commit === "dev" && env.REASONIX_TEST_TELEMETRY !== "1";
+
+const no = (reason: string, ask = false): TelemetryDecision => ({ collect: false, reason, ask });
+
 export function telemetryDecision(i: TelemetryInputs): TelemetryDecision {
-  if (truthy(i.env.CI)) return { collect: false, reason: "off: CI is set" };
-  if (truthy(i.env.DO_NOT_TRACK)) return { collect: false, reason: "off: DO_NOT_TRACK is set" };
-  if (i.env.REASONIX_TELEMETRY === "0") return { collect: false, reason: "off: REASONIX_TELEMETRY=0" };
-  if (i.devBuild) return { collect: false, reason: "off: development build" };
+  if (truthy(i.env.CI)) return no("off: CI is set");
+  if (truthy(i.env.DO_NOT_TRACK)) return no("off: DO_NOT_TRACK is set");
+  if (i.env.REASONIX_TELEMETRY === "0") return no("off: REASONIX_TELEMETRY=0");
+  if (i.devBuild) return no("off: development build");
   const setting = i.setting ?? "auto";
-  if (setting === "off") return { collect: false, reason: "off: [telemetry] mode = off" };
-  if (!i.consentSaved) return { collect: false, reason: "off until the one-time choice is saved" };
-  if (setting === "auto" && !i.interactive) return { collect: false, reason: "auto: interactive terminal sessions only" };
-  if (setting === "on" && !i.interactive && i.surface !== "run") return { collect: false, reason: "on: interactive sessions and headless run only" };
-  return { collect: true, reason: "enabled" };
+  if (setting === "off") return no("off: [telemetry] mode = off");
+  if (i.choice === "no") return no("off: you declined sharing usage counters");
+  if (setting === "auto" && !i.interactive) return no("auto: interactive terminal sessions only");
+  if (setting === "on" && !i.interactive && i.surface !== "run") return no("on: interactive sessions and headless run only");
+  if (i.choice !== "yes") return no("off until the one-time choice is saved", true);
+  return { collect: true, reason: "enabled", ask: false };
 }

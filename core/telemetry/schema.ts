@@ -1,7 +1,7 @@
 // The only shape usage counters may leave the machine in (issue 31): an
 // allow-list of fields, each a fixed enum, a bounded count or a strict
 // pattern. validatePayload names every field or value outside it; a sender
-// must refuse to send anything it does not accept. Not wired to a sender yet.
+// must refuse to send anything it does not accept (send.ts and store.ts do).
 
 /** Counter families and the only buckets each may have. */
 export const COUNTER_BUCKETS = {

@@ -49,6 +49,8 @@ export interface SupervisorOptions {
   initialAttempts?: number;
   /** How often to ask the serve for /healthz while connected (default 10 s). */
   healthIntervalMs?: number;
+  /** The serve died (after serve_lost): why, and the last lines of its log, for a crash report. */
+  onServeDied?: (d: { pid: number; reason: string; log: string }) => void;
   /** credentials = "local-proxy": the provider proxy the remote serve reaches through an -R forward. */
   providerLink?: ProviderLink | null;
 }

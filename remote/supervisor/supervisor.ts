@@ -251,6 +251,7 @@ export class Supervisor {
         if (reason.startsWith("timeout") && !(await runScript(conn.client, "echo ok", { timeoutMs: 5000 }).then((r) => r.stdout.includes("ok"), () => false))) continue;
         const prev = this.serve!;
         this.emit({ event: "serve_lost", pid: prev.pid, reason });
+        void this.reportDeath(conn, prev, reason);
         if (this.losses.lost()) {
           const tail = await runScript(conn.client, LOGS_TAIL_SCRIPT, { args: [prev.slug, "20"], timeoutMs: 15_000 }).then((r) => r.stdout.trimEnd(), () => "");
           return new ReasonixError("serve_crash_loop", `the remote serve keeps dying (lost 3 times within 60 s); not restarting it again${tail ? `\nlast lines of its log:\n${tail}` : ""}`, {
@@ -280,6 +281,13 @@ export class Supervisor {
       signal.removeEventListener("abort", onAbort);
       watch.stop();
     }
+  }
+
+  /** Hand the front end what it needs for a crash report: why, and the last lines of the serve's log. */
+  private async reportDeath(conn: SshConnection, prev: ServeInfo, reason: string): Promise<void> {
+    if (!this.o.onServeDied) return;
+    const log = await runScript(conn.client, LOGS_TAIL_SCRIPT, { args: [prev.slug, "40"], timeoutMs: 15_000 }).then((r) => r.stdout, () => "");
+    try { this.o.onServeDied({ pid: prev.pid, reason, log }); } catch {}
   }
 
   private detachAll(): void {

@@ -13,6 +13,7 @@ import { httpGet, interrupt, makeLocalEnv, startConnect, type LocalEnv } from ".
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { pollFor } from "../../core/testing/fresh-wait.ts";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 
 const skip = skipWithoutSshd("serve health tests");
 const ROOT = resolve(import.meta.dir, "../..");
@@ -61,6 +62,17 @@ describe.skipIf(skip)("remote serve health while connected (real sshd, compiled 
       expect(again.url).toBe(ready.url);
       const st = await httpGet(ready.local_port, "/api/status", { authorization: `Bearer ${token}` });
       expect(st.status).toBe(200);
+
+      // The dead serve left a sanitized crash report here (issue 31), announced in one line.
+      const reports = join(env.env.REASONIX_HOME!, "crash-reports");
+      const file = await pollFor("a crash report for the dead serve", () => (existsSync(reports) ? readdirSync(reports).filter((f) => f.endsWith(".json")) : []), (fs) => fs.length > 0, { timeoutMs: 30_000 });
+      const path = join(reports, file[0]!);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      const report = JSON.parse(readFileSync(path, "utf8"));
+      expect(report).toMatchObject({ frontEnd: "remote", errorClass: "ChildDied" });
+      expect(report.message).toContain(`the remote serve (pid ${ready.pid}) died`);
+      expect(JSON.stringify(report)).not.toContain(token);
+      await pollFor("the one-line notice", () => r.stderr(), (e) => e.includes(`the remote serve (pid ${ready.pid}) died; a crash report was saved to ${path}`), { timeoutMs: 10_000 });
 
       // A hung serve (stopped, port still open) is found by the timed-out check and replaced.
       kill(again.pid, "SIGSTOP");

@@ -1,5 +1,5 @@
-// The usage-counter allow-list and the collection decision (not wired to a
-// sender yet): a field or bucket outside the schema fails validation, and
+// The usage-counter allow-list and the collection decision:
+// a field or bucket outside the schema fails validation, and
 // CI / DO_NOT_TRACK / REASONIX_TELEMETRY=0 / dev builds / no saved choice
 // always mean nothing is collected.
 import { describe, expect, test } from "bun:test";
@@ -40,9 +40,9 @@ describe("validatePayload", () => {
 });
 
 describe("telemetryDecision", () => {
-  const base: TelemetryInputs = { setting: "auto", consentSaved: true, env: {}, devBuild: false, surface: "chat", interactive: true };
+  const base: TelemetryInputs = { setting: "auto", choice: "yes", env: {}, devBuild: false, surface: "chat", interactive: true };
   test("auto on an interactive session with a saved choice collects", () => {
-    expect(telemetryDecision(base)).toEqual({ collect: true, reason: "enabled" });
+    expect(telemetryDecision(base)).toEqual({ collect: true, reason: "enabled", ask: false });
   });
   const off: [string, Partial<TelemetryInputs>][] = [
     ["CI", { env: { CI: "true" } }],
@@ -50,7 +50,8 @@ describe("telemetryDecision", () => {
     ["REASONIX_TELEMETRY=0", { env: { REASONIX_TELEMETRY: "0" } }],
     ["a development build", { devBuild: true }],
     ["mode off", { setting: "off" }],
-    ["no saved choice", { consentSaved: false }],
+    ["no saved choice", { choice: undefined }],
+    ["a declined choice", { choice: "no" }],
     ["auto and headless", { interactive: false, surface: "run" }],
     ["on and headless serve", { setting: "on", interactive: false, surface: "serve" }],
   ];
