@@ -8,6 +8,9 @@
 // - the reconnect reports the outage from the last bytes received.
 // Exact figures: scripts/bench/remote.ts --only deadlink.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { join, resolve } from "node:path";
+import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { createNetnsLink, netnsUnavailable, type NetnsLink } from "../testing/netns.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
@@ -19,6 +22,7 @@ if (noNetns) console.warn(`SKIPPED link liveness test: ${noNetns}`);
 const skip = skipWithoutSshd("link liveness test") || noNetns !== null;
 /** How long the upload saturates the link (the benchmark runs longer). */
 const SATURATE_MS = Number(process.env.REASONIX_TEST_SATURATE_MS) || 20_000;
+const ROOT = resolve(import.meta.dir, "../..");
 
 /** One GET through the tunnel; a reset or no answer within timeoutMs throws. */
 async function tunnelGet(port: number, timeoutMs: number): Promise<{ status: number; link: string | null; body: string }> {
@@ -115,4 +119,36 @@ describe.skipIf(skip)("dead-link detection on a saturated 20 Mbit/s link (netns 
       expect(await interrupt(r)).toBe(0);
     }
   }, 420_000);
+
+  test("without --json: 'reconnected after N s' counts the whole outage, not from when it was noticed", async () => {
+    const child = spawn(process.execPath, [join(ROOT, "cli/main.ts"), "remote", "connect", "box", "--accept-new"], { cwd: env.dir, env: env.env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    const waitFor = (pred: () => boolean, what: string) => pollFor(what, pred, (ok) => ok, { timeoutMs: 150_000, show: () => `stderr:\n${err}` });
+    try {
+      await waitFor(() => out.includes("ready: "), "ready");
+      const cutAt = Date.now();
+      link.drop();
+      try {
+        await waitFor(() => err.includes("link down"), "the outage line");
+        while (Date.now() - cutAt < 18_000) await Bun.sleep(200);
+      } finally {
+        link.undrop();
+      }
+      const downS = (Date.now() - cutAt) / 1000;
+      await waitFor(() => /reconnected after \d+ s/.test(err), "reconnected");
+      const n = Number(/reconnected after (\d+) s/.exec(err)![1]);
+      console.log(`down ${downS.toFixed(1)} s, reported "reconnected after ${n} s"`);
+      // Counted from the detection (~5 s after the drop), this would read ~13.
+      expect(n).toBeGreaterThanOrEqual(Math.floor(downS) - 1);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGINT");
+        await exited;
+      }
+    }
+  }, 300_000);
 });
