@@ -360,9 +360,9 @@ export class Supervisor {
         await r.attach(client);
         this.emit({ event: "forward", spec: describeForward(r.forward), status: "attached" });
       } catch (e) {
-        // One refused -R must not take the session down. Right after a reconnect the port is
-        // often still held by our own stale session on the server (until sshd's ClientAlive
-        // check drops it), so keep asking in the background while this connection lives.
+        // One refused -R must not take the session down. Our own stale session was ended
+        // above; someone else (another client, a session we could not identify) may hold the
+        // port for a while, so keep asking in the background while this connection lives.
         this.emit({ event: "forward", spec: describeForward(r.forward), status: "failed", message: errorMessage(e) });
         void this.retryRemote(r, conn);
       }
