@@ -52,7 +52,11 @@ export class Supervisor {
     this.policy = { ...DEFAULT_BACKOFF, ...o.backoff };
     this.version = o.bootstrap.version ?? buildInfo().version;
     this.tunnel = new LocalListener({ host: "127.0.0.1", port: o.localPort ?? 0 }, "the serve tunnel", () =>
-      linkDownResponse(this.conn ? { host: o.host, lastRxAt: this.conn.liveness.lastRxAt() } : { host: o.host, lastRxAt: this.downSince || Date.now(), reason: this.lastReason || undefined }),
+      linkDownResponse(
+        this.conn
+          ? { host: o.host, lastRxAt: this.conn.liveness.lastRxAt(), starting: !this.conn.liveness.suspect() }
+          : { host: o.host, lastRxAt: this.downSince || Date.now(), reason: this.lastReason || undefined },
+      ),
     );
     for (const f of o.forwards ?? []) {
       if (f.type === "local") this.locals.push({ f, l: new LocalListener(f.bind, describeForward(f)) });
