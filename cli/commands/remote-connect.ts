@@ -23,10 +23,11 @@ function humanReporter(name: string) {
   let url = "";
   // One status line per outage: rewritten in place on a terminal (reason, time
   // down, next try); elsewhere printed once, and the last reason told on recovery.
+  // The time down counts from the last bytes the lost link delivered (`silent_ms`).
   let outage: { since: number; first: string; last: string } | null = null;
-  const outageLine = (reason: string, extra = "") => {
+  const outageLine = (reason: string, extra = "", silentMs = 0) => {
     const fresh = !outage;
-    outage ??= { since: Date.now(), first: reason, last: reason };
+    outage ??= { since: Date.now() - silentMs, first: reason, last: reason };
     outage.last = reason;
     const secs = Math.round((Date.now() - outage.since) / 1000);
     if (tty) {
@@ -96,7 +97,8 @@ function humanReporter(name: string) {
       case "ready":
         if (e.reconnect) {
           const o = outage as { since: number; first: string; last: string } | null;
-          const down = o ? ` after ${Math.round((Date.now() - o.since) / 1000)} s${!tty && o.last !== o.first ? ` (last error: ${o.last})` : ""}` : "";
+          const downMs = e.outage_ms ?? (o ? Date.now() - o.since : 0);
+          const down = o ? ` after ${Math.round(downMs / 1000)} s${!tty && o.last !== o.first ? ` (last error: ${o.last})` : ""}` : "";
           outage = null;
           process.stderr.write(`reconnected${down} (remote serve ${e.pid})\n`);
           // The token survives restarts, so this is rare; when it does change, say where to go now.
@@ -116,7 +118,7 @@ function humanReporter(name: string) {
         url = e.url;
         break;
       case "disconnected":
-        outageLine(e.reason);
+        outageLine(e.reason, "", e.silent_ms);
         break;
       case "reconnecting":
         outageLine(e.reason, tty ? `; retrying in ${(e.delay_ms / 1000).toFixed(1)} s (attempt ${e.attempt})` : "");
@@ -168,10 +170,10 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     const w = exposureWarning(f);
     if (w) warn(w);
   }
-  // ssh2 declares the link dead after count_max unanswered keepalives, i.e. up to
-  // interval × (count_max + 1) of silence; keep that within the 15 s we promise.
+  // The link is declared dead after interval × (count_max + 1) of silence (no bytes at
+  // all from the server); keep that within the 6 s we promise.
   const kaCount = Math.max(1, settings.keepaliveCountMax);
-  const kaInterval = Math.max(500, Math.min(settings.keepaliveIntervalMs, Math.floor(15_000 / (kaCount + 1))));
+  const kaInterval = Math.max(250, Math.min(settings.keepaliveIntervalMs, Math.floor(6_000 / (kaCount + 1))));
   const human = humanReporter(a.name);
   let terminal: { message: string; hint?: string } | null = null;
   let everReady = false;

@@ -156,8 +156,8 @@ export const configSchema: Record<string, FieldSpec> = {
     type: "table",
     fields: {
       hosts: { type: "tables", fields: remoteHostFields },
-      keepalive_interval_ms: int("keepalive interval", 5000),
-      keepalive_count_max: int("missed keepalives before the link is dead", 3),
+      keepalive_interval_ms: int("probe a silent link this often", 1000),
+      keepalive_count_max: int("silent probe intervals (plus one) before the link is dead", 4),
     },
   },
   secrets: anyTable("reserved for secret storage settings"),

@@ -28,8 +28,8 @@ export function loadRemoteSettings(): RemoteSettings {
   const remote = (cfg.values.remote ?? {}) as { hosts?: HostConfig[]; keepalive_interval_ms?: number; keepalive_count_max?: number };
   return {
     hosts: remote.hosts ?? [],
-    keepaliveIntervalMs: remote.keepalive_interval_ms ?? 5000,
-    keepaliveCountMax: remote.keepalive_count_max ?? 3,
+    keepaliveIntervalMs: remote.keepalive_interval_ms ?? 1000,
+    keepaliveCountMax: remote.keepalive_count_max ?? 4,
     warnings: cfg.warnings,
   };
 }

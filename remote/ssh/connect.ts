@@ -1,13 +1,14 @@
 /**
  * Dial an SSH server with ssh2: host-key verification against known_hosts
  * (TOFU), agent/key/password/keyboard-interactive auth, ProxyJump chains and
- * keepalives. Every failure is a typed SshError; terminal ones must not be retried.
+ * a liveness watch (liveness.ts). Every failure is a typed SshError; terminal ones must not be retried.
  */
 import type { Client, ClientChannel, ConnectConfig } from "ssh2";
 import { SecretStore } from "../../core/secrets/dotenv.ts";
 import { KnownHosts } from "../hostkeys/store.ts";
 import { verifyHostKey, type HostKeyDecision } from "../hostkeys/verify.ts";
 import { makeAuthHandler, type SecretLookup } from "./auth.ts";
+import { deadAfterMs, watchLiveness, type Liveness } from "./liveness.ts";
 import { AuthFailed, ConnectFailed, SshError, describeNetError } from "./errors.ts";
 import { routeFailure } from "./net-reason.ts";
 import { defaultPrompter, type Prompter } from "./prompt.ts";
@@ -21,7 +22,9 @@ export interface ConnectOptions {
   secrets?: SecretLookup;
   /** ssh-agent socket; default $SSH_AUTH_SOCK. Pass null to disable the agent. */
   agentSocket?: string | null;
+  /** Probe a silent link this often (default 1 s)… */
   keepaliveIntervalMs?: number;
+  /** …and declare it dead after interval × (count + 1) of silence (default 4: 5 s). */
   keepaliveCountMax?: number;
   /** Handshake + auth deadline when nobody is being prompted (default 20 s). */
   readyTimeoutMs?: number;
@@ -36,6 +39,8 @@ export interface SshConnection {
   /** Clients of the jump hosts, outermost first (closed together with `client`). */
   jumps: Client[];
   hostKeys: HostKeyDecision[];
+  /** When the final hop last sent us bytes (the link's last sign of life). */
+  liveness: Liveness;
   /** The method that authenticated the final hop (e.g. "publickey (id_ed25519)", "password"). */
   authMethod: string;
   /** Close this connection and every jump. Safe to call twice. */
@@ -84,7 +89,7 @@ async function dialOne(
   target: SshTarget,
   sock: ClientChannel | undefined,
   opts: Required<Pick<ConnectOptions, "prompter" | "secrets" | "warn">> & ConnectOptions & { knownHosts: KnownHosts },
-): Promise<{ client: Client; decision: HostKeyDecision; authMethod: string }> {
+): Promise<{ client: Client; decision: HostKeyDecision; authMethod: string; liveness: Liveness }> {
   const client = new ssh2.Client();
   const tried: string[] = [];
   const notes: string[] = [];
@@ -96,8 +101,8 @@ async function dialOne(
     port: target.port,
     username: target.user,
     sock,
-    keepaliveInterval: opts.keepaliveIntervalMs ?? 5000,
-    keepaliveCountMax: opts.keepaliveCountMax ?? 3,
+    // ssh2's keepalive only counts its own replies: watchLiveness replaces it.
+    keepaliveInterval: 0,
     // Prompts (host key, passphrase) happen inside the handshake: give a person time to answer.
     readyTimeout: opts.prompter.interactive ? 10 * 60_000 : (opts.readyTimeoutMs ?? 20_000),
     algorithms: { serverHostKey: hostKeyOrder(opts.knownHosts.recordedTypes(target.host, target.port)) as never },
@@ -122,6 +127,9 @@ async function dialOne(
       notes,
     }),
   };
+  const probeMs = opts.keepaliveIntervalMs ?? 1000;
+  const deadMs = deadAfterMs(probeMs, opts.keepaliveCountMax ?? 4);
+  let liveness: Liveness | null = null;
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error & { level?: string }) => {
       cleanup();
@@ -132,7 +140,7 @@ async function dialOne(
     };
     const onReady = () => {
       cleanup();
-      countIncomingAsAlive(client, config.keepaliveInterval!);
+      liveness = watchLiveness(client, probeMs, deadMs);
       resolve();
     };
     const onClose = () => {
@@ -153,27 +161,7 @@ async function dialOne(
     client.connect(config);
   });
   // Later errors (link loss) are reported through 'close'; cleanup() left one listener so they never crash the process.
-  return { client, decision: decision!, authMethod: tried[tried.length - 1] ?? "none" };
-}
-
-/**
- * ssh2 counts a keepalive as answered only when its own reply arrives. On a slow link
- * saturated by an upload that reply waits behind seconds of queued data, and a healthy
- * transfer was cut as "no reply to keepalives". OpenSSH treats any packet from the server
- * as a sign of life (ServerAliveInterval probes only a silent link); do the same: bytes
- * arriving restart ssh2's keepalive count (at most four times per interval).
- */
-function countIncomingAsAlive(client: Client, intervalMs: number): void {
-  const internals = client as unknown as { _sock?: NodeJS.ReadableStream; _resetKA?: () => void };
-  const sock = internals._sock;
-  if (!sock || typeof internals._resetKA !== "function" || !(intervalMs > 0)) return;
-  let last = 0;
-  sock.on("data", () => {
-    const now = Date.now();
-    if (now - last < intervalMs / 4) return;
-    last = now;
-    internals._resetKA?.();
-  });
+  return { client, decision: decision!, authMethod: tried[tried.length - 1] ?? "none", liveness: liveness! };
 }
 
 /** Open a TCP stream to host:port through an established client (one ProxyJump hop). */
@@ -205,6 +193,7 @@ export async function connectSsh(target: SshTarget, opts: ConnectOptions = {}): 
   const clients: Client[] = [];
   const decisions: HostKeyDecision[] = [];
   let authMethod = "none";
+  let liveness: Liveness | null = null;
   const closeAll = () => {
     for (const c of [...clients].reverse()) c.end();
   };
@@ -212,8 +201,9 @@ export async function connectSsh(target: SshTarget, opts: ConnectOptions = {}): 
     let sock: ClientChannel | undefined;
     for (const [i, hop] of hops.entries()) {
       if (i > 0) sock = await forwardThrough(clients[i - 1]!, hop.host, hop.port, hop.label);
-      const { client, decision, authMethod: how } = await dialOne(ssh2, hop, sock, full);
+      const { client, decision, authMethod: how, liveness: l } = await dialOne(ssh2, hop, sock, full);
       authMethod = how;
+      liveness = l;
       clients.push(client);
       decisions.push(decision);
       opts.onHostKey?.(hop, decision);
@@ -233,6 +223,7 @@ export async function connectSsh(target: SshTarget, opts: ConnectOptions = {}): 
     jumps: clients.slice(0, -1),
     hostKeys: decisions,
     authMethod,
+    liveness: liveness!,
     close: () => {
       if (closed) return;
       closed = true;

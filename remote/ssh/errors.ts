@@ -91,7 +91,10 @@ const ERRNO_TEXT: Record<string, string> = {
 export function describeNetError(e: unknown): string {
   const err = e as (Error & { code?: string; level?: string }) | undefined;
   if (!err) return "connection closed";
-  if (/keepalive timeout/i.test(err.message ?? "")) return "no reply to keepalives (the link is down or the host stopped answering)";
+  if (/keepalive timeout/i.test(err.message ?? "")) {
+    const silent = /no bytes from the server for [\d.]+ s/.exec(err.message ?? "")?.[0];
+    return `${silent ?? "no reply to keepalives"} (the link is down or the host stopped answering)`;
+  }
   if (err.level === "client-timeout") return "timed out during the SSH handshake";
   const code = typeof err.code === "string" ? err.code : undefined;
   if (code && ERRNO_TEXT[code]) return ERRNO_TEXT[code]!;

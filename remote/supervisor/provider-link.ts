@@ -9,8 +9,9 @@
  *
  * The remote port lives as long as that file: a serve that keeps running across
  * reconnects keeps a working URL, so on reconnect the same remote port is asked
- * for again (retried in the background while sshd still holds it for the dead
- * session). The secret is new for every connection that holds the forward: the
+ * for again: the supervisor first ends our own dead session that sshd may still
+ * keep (stale-session.ts), and whoever else holds the port is waited out in the
+ * background. The secret is new for every connection that holds the forward: the
  * serve re-reads it from the file (proxySecretReader) on its next request.
  */
 import { randomBytes } from "node:crypto";

@@ -4,6 +4,9 @@
  * connection was refused. A failure is confirmed by a second check before it is
  * reported: one lost request must not restart a working serve.
  */
+import type { Client } from "ssh2";
+import { httpViaSsh, type HostPort } from "../tunnel/http.ts";
+
 export interface HealthWatchOptions {
   intervalMs: number;
   /** Gap before the confirming check (default 300 ms). */
@@ -66,5 +69,20 @@ export class LossWindow {
     this.times.push(now);
     while (this.times.length && now - this.times[0]! > this.windowMs) this.times.shift();
     return this.times.length >= this.max;
+  }
+}
+
+/** One /healthz of the serve at `addr` through the connection: null when it answers 200, else why not. */
+export async function serveHealthOnce(client: Client, addr: HostPort, timeoutMs = 5000): Promise<string | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<string>((r) => (timer = setTimeout(() => r(`timeout: no answer within ${timeoutMs} ms`), timeoutMs)));
+  const ask = httpViaSsh(client, addr, "/healthz", { timeoutMs }).then(
+    (res) => (res.status === 200 ? null : `/healthz answered ${res.status}`),
+    (e: Error) => `refused: ${e.message}`,
+  );
+  try {
+    return await Promise.race([ask, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -23,13 +23,16 @@ export type SupervisorEvent =
       via: "known" | "remote" | "started";
       reconnect: boolean;
       ms: number;
+      /** On a reconnect: how long the link was down, counted from the last bytes the lost link delivered. */
+      outage_ms?: number;
     }
   | { event: "forward"; spec: string; status: "bound" | "attached" | "failed"; message?: string }
   /** The serve stopped answering while connected (dead, hung); a restart follows unless it keeps dying. */
   | { event: "serve_lost"; pid: number; reason: string }
   /** Same token and local port as before: the URL handed out still works. */
   | { event: "serve_restarted"; pid: number; previous_pid: number; url: string; ms: number }
-  | { event: "disconnected"; reason: string }
+  /** silent_ms: how long before this the lost link last delivered bytes (the outage began then). */
+  | { event: "disconnected"; reason: string; silent_ms: number }
   | { event: "reconnecting"; attempt: number; delay_ms: number; reason: string }
   | { event: "error"; code: string; message: string; hint?: string; terminal: boolean };
 

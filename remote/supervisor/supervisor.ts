@@ -14,11 +14,12 @@ import { describeForward, type Forward } from "../forwards/spec.ts";
 import type { SshConnection } from "../ssh/connect.ts";
 import { SshError, describeNetError, isTerminalSshError } from "../ssh/errors.ts";
 import { LocalListener } from "../tunnel/local-listener.ts";
-import { httpViaSsh } from "../tunnel/http.ts";
+import { linkDownResponse } from "../tunnel/down-page.ts";
 import { nudgeNoDelay } from "../tunnel/nodelay.ts";
 import { runScript } from "../ssh/exec.ts";
 import { LOGS_TAIL_SCRIPT } from "../bootstrap/scripts.ts";
-import { HealthWatch, LossWindow } from "./serve-health.ts";
+import { HealthWatch, LossWindow, serveHealthOnce } from "./serve-health.ts";
+import { replaceStaleSession, type SessionId } from "./stale-session.ts";
 import { sweepOrphanedParts } from "../fs/sftp.ts";
 import { DEFAULT_BACKOFF, backoffDelay, sleepUnlessWoken, type BackoffPolicy } from "./backoff.ts";
 import { removeRemoteManifest } from "./provider-link.ts";
@@ -41,12 +42,22 @@ export class Supervisor {
   private readonly version: string;
   /** One remote lock id for this supervisor's life: after a lost link it takes its own lock back. */
   private readonly lockId = `${process.pid}-${randomBytes(6).toString("hex")}`;
+  /** The sshd process of our last connection that carried -R forwards (stale-session.ts). */
+  private session: SessionId | null = null;
+  /** When the lost link last sent bytes: outages are told from here, not from when we noticed. */
+  private downSince = 0;
   url = "";
 
   constructor(private readonly o: SupervisorOptions) {
     this.policy = { ...DEFAULT_BACKOFF, ...o.backoff };
     this.version = o.bootstrap.version ?? buildInfo().version;
-    this.tunnel = new LocalListener({ host: "127.0.0.1", port: o.localPort ?? 0 }, "the serve tunnel");
+    this.tunnel = new LocalListener({ host: "127.0.0.1", port: o.localPort ?? 0 }, "the serve tunnel", () =>
+      linkDownResponse(
+        this.conn
+          ? { host: o.host, lastRxAt: this.conn.liveness.lastRxAt(), starting: !this.conn.liveness.suspect() }
+          : { host: o.host, lastRxAt: this.downSince || Date.now(), reason: this.lastReason || undefined },
+      ),
+    );
     for (const f of o.forwards ?? []) {
       if (f.type === "local") this.locals.push({ f, l: new LocalListener(f.bind, describeForward(f)) });
       else this.remotes.push(new RemoteForward(f));
@@ -175,14 +186,15 @@ export class Supervisor {
           conn.close();
           return e instanceof ReasonixError ? e.exitCode : 1;
         }
-        conn.close();
-        this.detachAll();
-        this.conn = null;
-        networkish = true;
+        this.downSince = conn.liveness.lastRxAt();
         // The link went (mid-install, say): name the link, as after `ready`, not what it broke.
         const le = linkError as Error | null;
         this.lastReason = le ? describeNetError(le) : errorMessage(e);
-        this.emit({ event: "disconnected", reason: this.lastReason });
+        conn.close();
+        this.conn = null;
+        this.detachAll();
+        networkish = true;
+        this.emit({ event: "disconnected", reason: this.lastReason, silent_ms: Date.now() - this.downSince });
         attempt++;
         continue;
       }
@@ -194,11 +206,12 @@ export class Supervisor {
         return fatal instanceof ReasonixError ? fatal.exitCode : 1;
       }
       await closed;
-      this.detachAll();
-      this.conn = null;
-      if (signal.aborted) break;
+      this.downSince = conn.liveness.lastRxAt();
       this.lastReason = linkError ? describeNetError(linkError) : "connection closed by the remote end";
-      this.emit({ event: "disconnected", reason: this.lastReason });
+      this.conn = null;
+      this.detachAll();
+      if (signal.aborted) break;
+      this.emit({ event: "disconnected", reason: this.lastReason, silent_ms: Date.now() - this.downSince });
       networkish = true;
       attempt = Date.now() - upAt >= this.policy.stableMs ? 1 : attempt + 1;
     }
@@ -206,23 +219,6 @@ export class Supervisor {
   }
 
   private lastReason = "";
-
-  /** One health check of the current serve: null when it answers, else why not. */
-  private async healthOnce(conn: SshConnection, timeoutMs = 5000): Promise<string | null> {
-    const serve = this.serve;
-    if (!serve) return null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<string>((r) => (timer = setTimeout(() => r(`timeout: no answer within ${timeoutMs} ms`), timeoutMs)));
-    const ask = httpViaSsh(conn.client, serve.addr, "/healthz", { timeoutMs }).then(
-      (res) => (res.status === 200 ? null : `/healthz answered ${res.status}`),
-      (e: Error) => `refused: ${e.message}`,
-    );
-    try {
-      return await Promise.race([ask, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 
   /**
    * While the connection lives: watch the serve, and when it is lost restart it under
@@ -233,7 +229,7 @@ export class Supervisor {
   private async watchServe(conn: SshConnection, closed: Promise<void>): Promise<unknown | null> {
     const signal = this.abort.signal;
     let alive = true;
-    const watch = new HealthWatch(() => this.healthOnce(conn), { intervalMs: this.o.healthIntervalMs ?? 10_000 });
+    const watch = new HealthWatch(() => (this.serve ? serveHealthOnce(conn.client, this.serve.addr) : Promise.resolve(null)), { intervalMs: this.o.healthIntervalMs ?? 10_000 });
     void closed.then(() => {
       alive = false;
       watch.stop();
@@ -264,7 +260,7 @@ export class Supervisor {
           if (!alive || signal.aborted) return null;
           this.serve = serve;
           this.o.cache?.put(this.o.host, this.o.bootstrap.workspace ?? "~", serve);
-          this.tunnel.attach(conn.client, serve.addr);
+          this.tunnel.attach(conn.client, serve.addr, conn.liveness);
           this.url = `http://127.0.0.1:${this.tunnel.boundPort}/#token=${serve.token}`;
           this.emit({ event: "serve_restarted", pid: serve.pid, previous_pid: prev.pid, url: this.url, ms: Math.round(performance.now() - t0) });
         } catch (e) {
@@ -332,6 +328,10 @@ export class Supervisor {
     // Temp files of `remote fs` transfers that died with their connection go now.
     void sweepOrphanedParts(client, this.o.host).catch(() => {});
     const ws = this.o.bootstrap.workspace ?? "~";
+    // Our previous session may still hold the -R ports on the server: end it first.
+    if (this.o.providerLink || this.remotes.length > 0) {
+      this.session = (await replaceStaleSession(client, this.session).catch(() => null))?.session ?? this.session;
+    }
     // Before any serve starts: it reads the provider manifest once, at start.
     const manifestChanged = this.o.providerLink ? await this.attachProviderLink(conn) : false;
     let serve: ServeInfo | null = null;
@@ -362,7 +362,7 @@ export class Supervisor {
         terminal: false,
       });
     }
-    this.tunnel.attach(client, serve.addr);
+    this.tunnel.attach(client, serve.addr, conn.liveness);
     for (const { f, l } of this.locals) {
       l.attach(client, f.target);
       this.emit({ event: "forward", spec: describeForward(f), status: "attached" });
@@ -372,9 +372,9 @@ export class Supervisor {
         await r.attach(client);
         this.emit({ event: "forward", spec: describeForward(r.forward), status: "attached" });
       } catch (e) {
-        // One refused -R must not take the session down. Right after a reconnect the port is
-        // often still held by our own stale session on the server (until sshd's ClientAlive
-        // check drops it), so keep asking in the background while this connection lives.
+        // One refused -R must not take the session down. Our own stale session was ended
+        // above; someone else (another client, a session we could not identify) may hold the
+        // port for a while, so keep asking in the background while this connection lives.
         this.emit({ event: "forward", spec: describeForward(r.forward), status: "failed", message: errorMessage(e) });
         void this.retryRemote(r, conn);
       }
@@ -392,6 +392,7 @@ export class Supervisor {
       via,
       reconnect,
       ms: Math.round(performance.now() - t0),
+      ...(reconnect && this.downSince ? { outage_ms: Date.now() - this.downSince } : {}),
     });
   }
 }

@@ -17,6 +17,15 @@ export interface NetnsLink {
   /** Take the link down (both ends lose carrier). */
   cut(): void;
   restore(): void;
+  /**
+   * A silent drop further away: the namespace's end goes down, so whatever we send
+   * is discarded without any error (no carrier loss reaches our sockets as an error,
+   * no unreachable route). `undrop()` brings it back.
+   */
+  drop(): void;
+  undrop(): void;
+  /** Shape both directions to `mbit` Mbit/s with htb (a slow uplink and downlink). */
+  shape(mbit: number): void;
   destroy(): void;
 }
 
@@ -61,6 +70,15 @@ export function createNetnsLink(): NetnsLink {
     nsAddr,
     cut: () => void ip("link", "set", hostIf, "down"),
     restore: () => void ip("link", "set", hostIf, "up"),
+    drop: () => void ip("-n", ns, "link", "set", nsIf, "down"),
+    undrop: () => void ip("-n", ns, "link", "set", nsIf, "up"),
+    shape: (mbit: number) => {
+      for (const pre of [[], ["-n", ns]]) {
+        const dev = pre.length ? nsIf : hostIf;
+        execFileSync("tc", [...pre, "qdisc", "replace", "dev", dev, "root", "handle", "1:", "htb", "default", "10", "r2q", "100"], { stdio: "pipe" });
+        execFileSync("tc", [...pre, "class", "replace", "dev", dev, "parent", "1:", "classid", "1:10", "htb", "rate", `${mbit}mbit`, "ceil", `${mbit}mbit`], { stdio: "pipe" });
+      }
+    },
     destroy: () => {
       if (destroyed) return;
       destroyed = true;

@@ -108,9 +108,12 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
       try {
         const gone = await r.waitFor((e) => e.event === "disconnected", 30_000, mark);
         expect(gone.reason).toBeString();
-        // During the outage the local listeners stay bound but close connections at once.
+        // During the outage the local listeners stay bound and answer at once: the tunnel
+        // with a 503 page that says the link is down (issue 34), a -L forward by closing.
         const t0 = Date.now();
-        await expect(httpGet(ready.local_port, "/healthz")).rejects.toThrow();
+        const down = await httpGet(ready.local_port, "/healthz");
+        expect(down.status).toBe(503);
+        expect(down.body).toContain("link to box is down");
         await expect(banner(lPort)).rejects.toThrow();
         expect(Date.now() - t0).toBeLessThan(5_000);
         await Bun.sleep(3_000);

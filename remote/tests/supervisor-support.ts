@@ -17,7 +17,8 @@ export interface LocalEnv {
   cleanup(): void;
 }
 
-export function makeLocalEnv(sshd: SshdHandle, opts: { releaseDir: string; workspace: string; extraToml?: string; keepaliveMs?: number; host?: string }): LocalEnv {
+/** keepaliveMs: null leaves the keepalive settings at their defaults (what users get). */
+export function makeLocalEnv(sshd: SshdHandle, opts: { releaseDir: string; workspace: string; extraToml?: string; keepaliveMs?: number | null; host?: string }): LocalEnv {
   const dir = mkdtempSync(join(tmpdir(), "rx-sup-"));
   const home = join(dir, "home");
   const rxHome = join(dir, "reasonix");
@@ -28,8 +29,7 @@ export function makeLocalEnv(sshd: SshdHandle, opts: { releaseDir: string; works
     [
       "# test config",
       "[remote]",
-      `keepalive_interval_ms = ${opts.keepaliveMs ?? 1000}`,
-      "keepalive_count_max = 2",
+      ...(opts.keepaliveMs === null ? [] : [`keepalive_interval_ms = ${opts.keepaliveMs ?? 1000}`, "keepalive_count_max = 2"]),
       "",
       "[[remote.hosts]]",
       'name = "box"',

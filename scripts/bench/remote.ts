@@ -13,7 +13,12 @@
 //   seconds from kill -9 of the serve to the tunnel answering again goal ≤ 3 s
 //   ms local-proxy adds to a model request's time to first byte     goal ≤ 5 ms
 //     (remote loopback -> ssh -R -> local provider proxy -> provider, minus direct)
-// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--only install,connect,tunnel,link,cold,heal,proxy] [--skip-netns]
+//   dead-link detection, median of --cuts silent drops at 20 Mbit/s goal ≤ 6 s    (deadlink)
+//   false alarms over --saturate-s s of saturated upload            goal 0        (deadlink)
+//   tunnel request during an outage -> the "link down" page         goal ≤ 2.5 s  (deadlink)
+//   link back -> local-proxy provider forward answering            goal ≤ 2 s    (fwdback)
+// Run as root: bun scripts/bench/remote.ts [--runs N] [--mb N] [--cuts N] [--saturate-s N] [--fwd-cut-s N]
+//   [--only install,connect,tunnel,link,cold,heal,proxy,deadlink,fwdback] [--skip-netns]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -23,6 +28,7 @@ import { buildTestBinary } from "../../remote/testing/test-build.ts";
 import { createNetnsLink, netnsUnavailable } from "../../remote/testing/netns.ts";
 import { freeLoopbackPort, sshdUnavailable, startSshd, type SshdHandle } from "../../remote/testing/sshd-harness.ts";
 import { makeLocalEnv, type LocalEnv } from "../../remote/tests/supervisor-support.ts";
+import { benchDeadLink, benchForwardBack } from "./remote-link.ts";
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
@@ -32,8 +38,11 @@ const opt = (name: string, dflt: number) => {
 const RUNS = opt("--runs", 5);
 // --only install,connect,tunnel,link  (default: all)
 const onlyIdx = args.indexOf("--only");
-const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link", "cold", "heal", "proxy"]);
+const only = new Set(onlyIdx >= 0 ? args[onlyIdx + 1]!.split(",") : ["install", "connect", "tunnel", "link", "cold", "heal", "proxy", "deadlink", "fwdback"]);
 const MB = opt("--mb", 256);
+const CUTS = opt("--cuts", 10);
+const SATURATE_S = opt("--saturate-s", 60);
+const FWD_CUT_S = opt("--fwd-cut-s", 20);
 
 // Exit through process.exit on a signal so the harness's exit hooks remove the test user and sshd.
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => process.exit(130));
@@ -361,6 +370,17 @@ try {
       await nsd.stop();
       link.destroy();
     }
+  }
+  // ---- dead-link detection, false alarms, page; provider forward after a cut (netns) ----
+  const noNs2 = args.includes("--skip-netns") ? "skipped by flag" : netnsUnavailable();
+  const linkCtx = { releaseDir: build.releaseDir, connectProc, stopProc, report, median };
+  if (only.has("deadlink")) {
+    if (noNs2) console.log(`skip dead-link benchmark: ${noNs2}`);
+    else await benchDeadLink(linkCtx, CUTS, SATURATE_S);
+  }
+  if (only.has("fwdback")) {
+    if (noNs2) console.log(`skip forward-back benchmark: ${noNs2}`);
+    else await benchForwardBack(linkCtx, Math.min(RUNS, 3), FWD_CUT_S);
   }
 } finally {
   await sshd.stop();
