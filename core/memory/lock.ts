@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ReasonixError } from "../errors.ts";
+import { processAlive } from "../process/alive.ts";
 
 const WAIT_MS = 5;
 const MAX_WAITS = 600; // 3 s: a write holds the lock for a few milliseconds
@@ -20,14 +21,7 @@ function ownerAlive(path: string): boolean {
   } catch {
     return true; // just released: look again
   }
-  const pid = Number(text);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return processAlive(Number(text));
 }
 
 export function withFactLock<T>(locks: string, id: string, fn: () => T): T {
