@@ -18,6 +18,8 @@ const GLOBAL_FACTOR = 0.85;
 const STALE_FACTOR = 0.5;
 /** A hit far below the best one is noise, not a relevant fact. */
 const RELATIVE_FLOOR = 0.35;
+/** How many left-out facts a trace names. */
+export const MAX_NAMED_LEFT_OUT = 10;
 
 /** Words that carry no subject: a message made only of these is a generic turn. */
 const FILLER = new Set(
@@ -45,8 +47,10 @@ export interface RecallTrace {
   /** Why nothing was searched (a generic turn, no facts). */
   suppressed?: string;
   considered: number;
+  /** Facts close enough to the best match to be candidates. */
+  relevant: number;
   picked: RecallPick[];
-  /** Relevant facts left out for the fact or character budget. */
+  /** Relevant facts left out for the fact or character budget (the first MAX_NAMED_LEFT_OUT; `relevant` counts them all). */
   overBudget: string[];
   chars: number;
   budget: { facts: number; chars: number };
@@ -97,7 +101,7 @@ export class Recaller {
 
   recall(message: string): RecallTrace {
     const budget = { facts: MAX_FACTS, chars: MAX_CHARS };
-    const base = { query: message, considered: 0, picked: [], overBudget: [], chars: 0, budget, block: "" };
+    const base = { query: message, considered: 0, relevant: 0, picked: [], overBudget: [], chars: 0, budget, block: "" };
     const terms = subjectTerms(message);
     if (!terms.length) return (this.last = { ...base, suppressed: "generic message (no subject words)" });
     let index: FactIndex;
@@ -109,28 +113,35 @@ export class Recaller {
     }
     if (!index.facts.length) return (this.last = { ...base, suppressed: "no facts remembered" });
     const now = this.clock();
-    const ranked = index.bm25
-      .score(terms)
-      .map(({ index: i, score, matched }) => {
-        const f = index.facts[i]!;
-        const stale = isStale(f, now);
-        return { f, stale, matched, score: score * (f.scope === "global" ? GLOBAL_FACTOR : 1) * (stale ? STALE_FACTOR : 1) };
-      })
-      .sort((a, b) => b.score - a.score || (a.f.scope === b.f.scope ? a.f.id.localeCompare(b.f.id) : a.f.scope === "project" ? -1 : 1));
-    const top = ranked[0]?.score ?? 0;
-    const relevant = ranked.filter((r) => r.score >= top * RELATIVE_FLOOR);
+    const scored = index.bm25.score(terms).map(({ index: i, score, matched }) => {
+      const f = index.facts[i]!;
+      const stale = isStale(f, now);
+      return { f, stale, matched, score: score * (f.scope === "global" ? GLOBAL_FACTOR : 1) * (stale ? STALE_FACTOR : 1) };
+    });
+    let top = 0;
+    for (const r of scored) if (r.score > top) top = r.score;
+    // Ties: project before global, then by id (a plain comparison: thousands of hits may tie).
+    const ranked = scored
+      .filter((r) => r.score >= top * RELATIVE_FLOOR)
+      .sort((a, b) => b.score - a.score || (a.f.scope === b.f.scope ? (a.f.id < b.f.id ? -1 : a.f.id > b.f.id ? 1 : 0) : a.f.scope === "project" ? -1 : 1));
     const picked: RecallPick[] = [];
     const lines: string[] = [];
     const overBudget: string[] = [];
     let chars = 0;
     const seen = new Set<string>();
-    for (const r of relevant) {
+    for (const r of ranked) {
+      if (picked.length >= MAX_FACTS) {
+        // Name the next few left out; the rest only counts.
+        if (overBudget.length < MAX_NAMED_LEFT_OUT) overBudget.push(r.f.id);
+        else break;
+        continue;
+      }
       // The same text in both scopes: the project's copy stands for both.
       const key = r.f.text.trim().toLowerCase();
       if (seen.has(key)) continue;
       const line = factLine(r.f, r.stale);
-      if (picked.length >= MAX_FACTS || chars + line.length + 1 > MAX_CHARS) {
-        overBudget.push(r.f.id);
+      if (chars + line.length + 1 > MAX_CHARS) {
+        if (overBudget.length < MAX_NAMED_LEFT_OUT) overBudget.push(r.f.id);
         continue;
       }
       seen.add(key);
@@ -138,6 +149,7 @@ export class Recaller {
       chars += line.length + 1;
       picked.push({ id: r.f.id, scope: r.f.scope, type: r.f.type, revision: r.f.revision, score: Math.round(r.score * 1000) / 1000, matched: r.matched, stale: r.stale, updated: r.f.updated, chars: line.length });
     }
-    return (this.last = { ...base, considered: index.facts.length, picked, overBudget, chars, block: renderBlock(lines) });
+    const relevant = ranked.length;
+    return (this.last = { ...base, considered: index.facts.length, relevant, picked, overBudget, chars, block: renderBlock(lines) });
   }
 }
