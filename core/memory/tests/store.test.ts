@@ -117,3 +117,28 @@ test("two processes update the same fact from the same revision: one wins, the o
   expect(readdirSync(store.paths.locks)).toEqual([]);
   expect(existsSync(join(workspace, ".reasonix"))).toBe(false);
 });
+
+test("a lock left by a killed process is taken over; a lock held by a live process makes the change wait, then fail as busy with nothing changed", async () => {
+  const { store } = setup();
+  const f = store.create({ text: "locked fact", type: "project", scope: "project" });
+  mkdirSync(store.paths.locks, { recursive: true });
+  const lock = join(store.paths.locks, `${f.id}.lock`);
+  const dead = Bun.spawn(["true"]);
+  await dead.exited;
+  writeFileSync(lock, String(dead.pid));
+  expect(store.update(f.id, 1, { text: "after a dead owner" }).revision).toBe(2);
+  expect(readdirSync(store.paths.locks)).toEqual([]);
+
+  const live = Bun.spawn(["sleep", "60"]);
+  try {
+    writeFileSync(lock, String(live.pid));
+    expect(() => store.update(f.id, 2, { text: "while locked" })).toThrow(`fact ${f.id} is locked by another Reasonix process`);
+    expect(store.get(f.id)!.fact.text).toBe("after a dead owner");
+    expect(existsSync(lock)).toBe(true);
+  } finally {
+    live.kill();
+    await live.exited;
+  }
+  // Its owner gone, the same lock is taken over.
+  expect(store.update(f.id, 2, { text: "after the owner left" }).revision).toBe(3);
+});
