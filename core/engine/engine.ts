@@ -38,6 +38,7 @@ import { childWriteScope } from "../agents/paths.ts";
 import { LiveSession } from "./session.ts";
 import { MemoryStore } from "../memory/store.ts";
 import { Recaller } from "../memory/recall.ts";
+import { memoryTools } from "../memory/tools.ts";
 import { entryPrices } from "../providers/pricing.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import type { Engine, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
@@ -194,7 +195,8 @@ export function createEngine(opts: EngineOptions): Engine {
       provider,
       modelName: choice.name,
       system: systemPrompt({ workspace, reasoningLanguage: typeof agent.reasoning_language === "string" ? agent.reasoning_language : undefined }),
-      tools: sub.tools([...tools, ...ext.tools]),
+      // The memory tools (remember/forget/recall) in every user-facing session; a subagent has none (fails closed).
+      tools: sub.tools([...tools, ...ext.tools, ...(child ? [] : memoryTools(memory))]),
       // An MCP prompt command may name a server still starting: give it the grace period first.
       prepare: mcp ? async (p: string, sig: AbortSignal) => (p.startsWith("/mcp__") && (await mcp!.settle(sig)), ext.prepare(p, sig)) : ext.prepare,
       hooks: ext.hooks,

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { formatFact } from "../../memory/fact.ts";
 import { MemoryStore } from "../../memory/store.ts";
+import type { EngineEvent } from "../types.ts";
 import { engineFor, makeSandbox, providerConfig, type Sandbox } from "./helpers.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -37,7 +38,8 @@ test("the recalled fact is appended to the user message; system prompt, tools an
   await after.submit(QUESTION);
   const [a, b] = llm.chatRequests().map((r) => r.body) as [any, any];
   expect(JSON.stringify(b.tools)).toBe(JSON.stringify(a.tools));
-  expect(b.tools.length).toBeGreaterThan(0);
+  const names = b.tools.map((t: any) => t.function.name);
+  for (const n of ["remember", "forget", "recall"]) expect(names).toContain(n);
   expect(JSON.stringify(b.messages.slice(0, -1))).toBe(JSON.stringify(a.messages.slice(0, -1)));
   expect(b.messages[0].role).toBe("system");
   expect(JSON.stringify(b.messages[0])).not.toContain("docker");
@@ -91,4 +93,35 @@ test("[memory] recall = false turns recall off", async () => {
   const s = await engine.createSession();
   await s.submit(QUESTION);
   expect((llm.chatRequests()[0]!.body as any).messages.at(-1).content).toBe(QUESTION);
+});
+
+test("the model's remember: a short project fact lands without a prompt in ask mode; a secret asks even in auto, and denied it is not stored", async () => {
+  const { sb, llm } = await setup();
+  const store = new MemoryStore(sb.home, sb.workspace);
+  llm.push({ toolCalls: [{ name: "remember", arguments: { text: "The integration tests need postgres running" } }] }, { text: "noted" });
+  const askEngine = engineFor(sb, llm.url, { permissionMode: "ask" });
+  cleanups.push(() => askEngine.close());
+  const s = await askEngine.createSession();
+  const events: EngineEvent[] = [];
+  s.subscribe((e) => events.push(e));
+  expect(await s.submit("remember that the integration tests need postgres")).toBe("done");
+  expect(events.some((e) => e.type === "approval_request")).toBe(false);
+  expect(store.list().facts.map((f) => f.text)).toEqual(["The integration tests need postgres running"]);
+
+  llm.push({ toolCalls: [{ name: "remember", arguments: { text: "deploy with DEPLOY_TOKEN=ghp_abcdefghijklmnopqrstu" } }] }, { text: "not stored" });
+  const autoEngine = engineFor(sb, llm.url, { permissionMode: "auto" });
+  cleanups.push(() => autoEngine.close());
+  const a = await autoEngine.createSession();
+  const asked: Extract<EngineEvent, { type: "approval_request" }>[] = [];
+  a.subscribe((e) => {
+    if (e.type === "approval_request") {
+      asked.push(e);
+      a.approve(e.callId, "deny");
+    }
+  });
+  await a.submit("remember how to deploy");
+  expect(asked).toHaveLength(1);
+  expect(asked[0]!.name).toBe("remember");
+  expect(asked[0]!.summary).toContain("looks like it holds a secret (a token or key, a credential assignment (DEPLOY_TOKEN))");
+  expect(store.list().facts.map((f) => f.text)).toEqual(["The integration tests need postgres running"]);
 });
