@@ -7,6 +7,7 @@ import docs from "./docs.ts";
 import doctor from "./doctor.ts";
 import login from "./login.ts";
 import mcp from "./mcp.ts";
+import memory from "./memory.ts";
 import logout from "./logout.ts";
 import sandbox from "./sandbox.ts";
 import remote from "./remote.ts";
@@ -23,4 +24,4 @@ import web from "./web.ts";
 import whoami from "./whoami.ts";
 
 // Listed in the order `reasonix --help` shows them: daily use first.
-export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, subagent, remote, mcp, sandbox, trust, setup, config, docs, doctor, report, login, logout, whoami, upgrade, version];
+export const commands: CommandModule<any, any>[] = [chat, run, web, serve, acp, sessions, memory, subagent, remote, mcp, sandbox, trust, setup, config, docs, doctor, report, login, logout, whoami, upgrade, version];

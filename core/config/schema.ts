@@ -244,6 +244,11 @@ export const configSchema: Record<string, FieldSpec> = {
       timeout_seconds: num("kill the hook after this long", 60),
     },
   },
+  memory: {
+    type: "table",
+    doc: "remembered facts (docs/memory.md; user config only)",
+    fields: { recall: bool("append the facts relevant to each message to it (at most 4 facts, 2,400 characters)", true) },
+  },
   mcp_server: {
     type: "table",
     doc: "`reasonix mcp serve` (user config only)",
@@ -252,7 +257,7 @@ export const configSchema: Record<string, FieldSpec> = {
 };
 
 /** Sections only the user's own config may set: a cloned repo must not steer them. */
-export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server"]);
+export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server", "memory"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
 export const userOnlyKeys = new Set(["agent.subagent_model", "agent.subagent_models", "sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model", "mcp.registry_url"]);

@@ -59,6 +59,29 @@ const LONG_ID = /[A-Za-z0-9_+=-]{20,}/g;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const HEX = /\b[0-9a-f]{16,}\b/gi;
 
+/** `password is hunter2`, `the pw: x`: a password said in words rather than as NAME=value. */
+const PASSWORD_WORDS = /\b(?:password|passwd|passphrase|pwd|pin)\b\s*(?:is|was|=|:)\s*\S+/i;
+
+/**
+ * What in `text` looks like a secret (the shapes scrubText blanks: known
+ * secret values, service tokens, credentials in assignments, auth headers,
+ * URLs and query strings), plus passwords said in words. Empty when none.
+ * Emails, home paths and ordinary ids do not count.
+ */
+export function secretFindings(text: string, ctx: ScrubContext = scrubContext()): string[] {
+  const found: string[] = [];
+  const once = (re: RegExp) => new RegExp(re.source, re.flags.replace("g", "")).test(text);
+  if (ctx.secrets.some((v) => text.includes(v))) found.push("a known secret value");
+  if (TOKEN_SHAPES.some(once)) found.push("a token or key");
+  if (once(AUTH_SCHEME)) found.push("an authorization header");
+  if (once(URL_USERINFO)) found.push("credentials in a URL");
+  if (once(QUERY_SECRET)) found.push("a secret in a query string");
+  const cred = [...text.matchAll(ASSIGNMENT)].find((m) => isCredentialName(m[1]!.replace(/-/g, "_")));
+  if (cred) found.push(`a credential assignment (${cred[1]})`);
+  if (PASSWORD_WORDS.test(text)) found.push("a password");
+  return found;
+}
+
 const looksLikeId = (s: string): boolean => /[0-9]/.test(s) && /[A-Za-z]/.test(s) && !/^[a-z]+(?:[-_][a-z]+)*$/i.test(s);
 
 /** Scrub one piece of free text. Idempotent: scrubbing a scrubbed text changes nothing. */

@@ -36,6 +36,9 @@ import type { ChildRequest } from "../agents/child.ts";
 import { findProfile } from "../agents/profiles.ts";
 import { childWriteScope } from "../agents/paths.ts";
 import { LiveSession } from "./session.ts";
+import { MemoryStore } from "../memory/store.ts";
+import { Recaller } from "../memory/recall.ts";
+import { memoryTools } from "../memory/tools.ts";
 import { entryPrices } from "../providers/pricing.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import type { Engine, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
@@ -88,6 +91,9 @@ export function createEngine(opts: EngineOptions): Engine {
   const proxySecret = proxy ? proxySecretReader(proxy) : null;
   const secret = (name: string) => (proxySecret && name === PROXY_KEY_ENV ? proxySecret() : secrets.get(name));
   const store = new SessionStore(homePaths(home).sessions);
+  // Remembered facts (core/memory): in the home, keyed by this workspace; recalled into user turns.
+  const memory = new MemoryStore(home, workspace);
+  const recallOn = (values.memory as { recall?: unknown } | undefined)?.recall !== false;
   const live = new Set<LiveSession>();
   /** Each open session's full path policy: a subagent reuses its parent's (same inputs; bash re-scans git state per command). */
   const fullPolicies = new WeakMap<LiveSession, PathPolicy>();
@@ -181,13 +187,16 @@ export function createEngine(opts: EngineOptions): Engine {
     // MCP prompts are /mcp__<server>__<prompt> commands; resources are @<server>:<uri> references.
     const mcpExt = mcp ? { commandSources: [mcpCommandSource(mcp)], mcpResource: mcpResourceReader(mcp) } : {};
     const sub = agents.forSession({ child, owner: () => session });
-    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt, runProfile: sub.runProfile, models: entries.map((e) => e.name) });
+    // Recall serves the user's own turns: a subagent's task comes from the model, not the user.
+    const recaller = recallOn && !child ? new Recaller(memory) : undefined;
+    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt, runProfile: sub.runProfile, models: entries.map((e) => e.name), ...(recaller ? { recall: (m: string) => recaller.recall(m) } : {}) });
     const session: LiveSession = new LiveSession(file, {
       workspace,
       provider,
       modelName: choice.name,
       system: systemPrompt({ workspace, reasoningLanguage: typeof agent.reasoning_language === "string" ? agent.reasoning_language : undefined }),
-      tools: sub.tools([...tools, ...ext.tools]),
+      // The memory tools (remember/forget/recall) in every user-facing session; a subagent has none (fails closed).
+      tools: sub.tools([...tools, ...ext.tools, ...(child ? [] : memoryTools(memory))]),
       // An MCP prompt command may name a server still starting: give it the grace period first.
       prepare: mcp ? async (p: string, sig: AbortSignal) => (p.startsWith("/mcp__") && (await mcp!.settle(sig)), ext.prepare(p, sig)) : ext.prepare,
       hooks: ext.hooks,

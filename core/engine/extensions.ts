@@ -37,6 +37,8 @@ export interface ExtensionOptions {
   models?: string[];
   /** `/name task` of a subagent profile (core/agents): runs the child, returns the message for this conversation. */
   runProfile?(entry: CommandEntry, task: string, signal: AbortSignal): Promise<string>;
+  /** Remembered facts for the typed message (core/memory/recall.ts): the block appended to the user message, "" for none. */
+  recall?(message: string): { block: string };
 }
 
 export interface SessionExtensions {
@@ -118,7 +120,10 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
       if (hook.block) throw new ReasonixError("hook_blocked", `a UserPromptSubmit hook blocked this message: ${hook.block}`);
       const extra = [...startContext, ...hook.context];
       startContext = [];
-      return extra.length ? `${refs.content}\n\n<hook-context>\n${extra.join("\n")}\n</hook-context>` : refs.content;
+      // Remembered facts ride at the end of the user message, never in the cached prefix.
+      const memory = o.recall?.(prompt).block ?? "";
+      const content = memory ? `${refs.content}\n\n${memory}` : refs.content;
+      return extra.length ? `${content}\n\n<hook-context>\n${extra.join("\n")}\n</hook-context>` : content;
     },
     turnModel: () => turnModel,
     async start(_sessionId, source) {

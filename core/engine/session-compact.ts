@@ -23,13 +23,15 @@ export async function maybeCompact(
   const msgs = s.state.messages;
   // The provider's own count of the last prompt is best; our estimate guards
   // against endpoints that report no (or too little) usage.
-  const local = estimateTokens(msgs) + Math.ceil((s.deps.system.length + JSON.stringify(s.schemas).length) / 4);
+  const prefix = Math.ceil((s.deps.system.length + JSON.stringify(s.schemas).length) / 4);
+  const local = estimateTokens(msgs) + prefix;
   const estimate = Math.max(local, last ? last.tokens + estimateTokens(msgs.slice(last.messages)) : 0);
   const window = s.provider.contextWindow > 0 ? s.provider.contextWindow : force ? estimate : 0;
   if (window <= 0) return unchanged;
   if (!force && estimate < s.deps.compactRatio * window) return unchanged;
   // Asked for (/compact): the tail is a fifth of the conversation itself, so even a short one compacts.
-  const tail = trigger === "manual" ? estimateTokens(msgs.slice(s.state.preamble)) : Math.min(window, estimate);
+  // With no known window (an overflow), the tail is a fifth of the conversation: the system prompt and tools are not kept "tail".
+  const tail = trigger === "manual" ? estimateTokens(msgs.slice(s.state.preamble)) : s.provider.contextWindow > 0 ? Math.min(window, estimate) : Math.max(1, estimate - prefix);
   const plan = planCompaction(msgs, s.state.preamble, Math.floor(tail * 0.2));
   if (!plan) return unchanged;
   await s.deps.hooks?.fire("PreCompact", { trigger }, signal);

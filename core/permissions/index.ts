@@ -169,6 +169,19 @@ export class Permissions {
       });
     }
 
+    // 4b. what the tool says this input needs (a secret-looking memory fact asks even in auto mode)
+    const need = this.approvalOf(tool, input);
+    // Such a call changes what later sessions see: without a user to answer, it fails closed.
+    if (need && this.headless && this.modeValue !== "yolo") {
+      return this.askOrFail(decide, `${this.describe(tool, subject)} needs a user (${need.reason})`, { hint: "run it in a chat, or use --permission-mode yolo" });
+    }
+    if (need?.level === "always") {
+      if (this.modeValue === "yolo") return decide("allow", `yolo mode skips the prompt: ${need.reason}`);
+      return this.askOrFail(decide, `${this.describe(tool, subject)} needs approval: ${need.reason}`, {
+        hint: "run interactively to approve it, or use --permission-mode yolo",
+      });
+    }
+
     // 5. allow rules (config, then grants)
     const allowRules = [...this.allow, ...this.sessionAllow];
     if (tool.kind === "bash") {
@@ -188,7 +201,19 @@ export class Permissions {
     }
 
     // 6. mode fallback
-    return this.fallback(tool, subject, decide);
+    if (need?.level === "free") return decide("allow", need.reason);
+    const d = this.fallback(tool, subject, decide);
+    return need && d.action !== "allow" ? { ...d, reason: `${d.reason} (${need.reason})` } : d;
+  }
+
+  /** The tool's own word on this input; a tool that cannot judge it asks. */
+  private approvalOf(tool: ToolDefinition, input: unknown): { level: "free" | "ask" | "always"; reason: string } | undefined {
+    if (!tool.approval) return undefined;
+    try {
+      return tool.approval(input);
+    } catch (e) {
+      return { level: "ask", reason: `its input could not be judged (${e instanceof Error ? e.message : String(e)})` };
+    }
   }
 
   // ---------------------------------------------------------------- internals

@@ -94,6 +94,14 @@ export interface ToolDefinition<I = any> {
    * `Read(src/*)` match against these; a tool without it only matches bare names.
    */
   paths?(input: I): string[];
+  /**
+   * How much approval this call needs when that depends on the input (the
+   * memory tools, core/memory/tools.ts): "free" needs no prompt in any mode,
+   * "ask" is the kind's ordinary fallback, "always" asks even in auto mode
+   * and past allow rules (only yolo skips it). Deny rules and mode blocks
+   * come first either way; headless, an ask is a refusal.
+   */
+  approval?(input: I): { level: "free" | "ask" | "always"; reason: string };
   /** Network tools: the host names this call reaches, matched by `WebFetch(domain:…)` rules. */
   domains?(input: I): string[];
   run(input: I, ctx: ToolContext): Promise<ToolResult>;

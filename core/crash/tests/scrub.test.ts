@@ -1,7 +1,7 @@
 // The crash-report scrubbers: every kind of planted secret goes, stacks keep
 // only `<path>/file.ts:line`, and scrubbing twice changes nothing.
 import { describe, expect, test } from "bun:test";
-import { reduceStack, scrubContext, scrubText } from "../scrub.ts";
+import { reduceStack, scrubContext, scrubText, secretFindings } from "../scrub.ts";
 
 const ctx = scrubContext({ HOME: "/home/alice", MY_SERVICE_TOKEN: "correct-horse-battery", PATH: "/usr/bin:/bin" }, ["staple-from-dotenv"]);
 
@@ -61,4 +61,19 @@ describe("reduceStack", () => {
   test("no stack, no frames", () => {
     expect(reduceStack(undefined, ctx)).toEqual([]);
   });
+});
+
+test("secretFindings names what looks like a secret and lets ordinary facts through", () => {
+  const ctx = { secrets: ["s3cr3t-value-xyz"], homes: [] };
+  const cases: [string, string[]][] = [
+    ["tests need docker compose up first", []],
+    ["mail bob@example.com about commit 3fa9c1d2e4b5a6f7c8d9 in /home/bob/src", []],
+    ["API_KEY=abc123def456", ["a credential assignment (API_KEY)"]],
+    ["use sk-proj-abcdefghijklmnop for staging", ["a token or key"]],
+    ["the password is hunter2", ["a password"]],
+    ["staging at https://admin:pw@stage.example.com", ["credentials in a URL"]],
+    ["send Authorization: Bearer abcdefghijklmn", ["an authorization header"]],
+    ["the value is s3cr3t-value-xyz", ["a known secret value"]],
+  ];
+  for (const [text, want] of cases) expect([text, secretFindings(text, ctx)]).toEqual([text, want]);
 });

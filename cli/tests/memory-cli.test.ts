@@ -1,0 +1,65 @@
+// `reasonix memory` through the real CLI process: add, list, show, forget,
+// restore, revisions, in text and --json, with the exit codes scripts rely on.
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { MemoryStore } from "../../core/memory/store.ts";
+import { makeCliEnv, runCli } from "./run-helpers.ts";
+
+const ce = makeCliEnv("http://127.0.0.1:9/v1");
+afterAll(() => ce.cleanup());
+
+test("add → list → forget → restore → revisions, text and --json", async () => {
+  const add = await runCli(ce, ["memory", "add", "--json", "tests", "need", "docker", "compose", "up", "first"]);
+  expect(add.code).toBe(0);
+  const f = JSON.parse(add.stdout);
+  expect([f.revision, f.type, f.scope, f.text]).toEqual([1, "project", "project", "tests need docker compose up first"]);
+  const g = JSON.parse((await runCli(ce, ["memory", "add", "--json", "--global", "--type", "user", "I prefer pnpm"])).stdout);
+
+  const list = JSON.parse((await runCli(ce, ["memory", "list", "--json"])).stdout);
+  expect(list.facts.map((x: { id: string; scope: string }) => [x.id, x.scope])).toEqual([[f.id, "project"], [g.id, "global"]]);
+  expect(list.problems).toEqual([]);
+  const text = await runCli(ce, ["memory", "list"]);
+  expect(text.stdout).toContain(`${f.id}  r1 · project · project · `);
+  expect(text.stdout).toContain("  tests need docker compose up first\n");
+
+  // Another workspace sees only the global fact.
+  const other = join(ce.workspace, "..", "other-ws");
+  mkdirSync(other, { recursive: true });
+  expect(JSON.parse((await runCli(ce, ["memory", "list", "--json", "--dir", other])).stdout).facts.map((x: { id: string }) => x.id)).toEqual([g.id]);
+
+  const show = await runCli(ce, ["memory", "show", f.id]);
+  expect(show.stdout).toContain(`---\nid: ${f.id}\nrevision: 1\n`);
+
+  // A stale --revision is a conflict (exit 1) and changes nothing.
+  const stale = await runCli(ce, ["memory", "forget", f.id, "--revision", "7"]);
+  expect(stale.code).toBe(1);
+  expect(stale.stderr).toContain("expected revision 7, but it is at revision 1");
+  const forget = await runCli(ce, ["memory", "forget", f.id]);
+  expect([forget.code, forget.stdout]).toEqual([0, `archived ${f.id} at revision 1\n`]);
+  expect(JSON.parse((await runCli(ce, ["memory", "list", "--json"])).stdout).facts.map((x: { id: string }) => x.id)).toEqual([g.id]);
+  const archived = JSON.parse((await runCli(ce, ["memory", "list", "--json", "--archived"])).stdout).facts;
+  expect(archived.map((x: { id: string; archived: boolean }) => [x.id, x.archived])).toEqual([[f.id, true]]);
+
+  const restore = await runCli(ce, ["memory", "restore", f.id, "1"]);
+  expect([restore.code, restore.stdout]).toEqual([0, `restored ${f.id} revision 1 as revision 2\n`]);
+  const revs = JSON.parse((await runCli(ce, ["memory", "revisions", f.id, "--json"])).stdout);
+  expect(revs.map((r: { revision: number; current: boolean }) => [r.revision, r.current])).toEqual([[1, false], [2, true]]);
+});
+
+test("usage errors exit 2, unknown facts and unreadable files exit 1 with the file and field", async () => {
+  expect((await runCli(ce, ["memory"])).code).toBe(2);
+  expect((await runCli(ce, ["memory", "restore", "x", "0"])).code).toBe(2);
+  const missing = await runCli(ce, ["memory", "show", "no-such-fact"]);
+  expect([missing.code, missing.stderr.includes("no fact no-such-fact")]).toEqual([1, true]);
+  const help = await runCli(ce, ["memory", "--help"]);
+  expect(help.code).toBe(0);
+  for (const sub of ["list", "show", "add", "forget", "restore", "revisions"]) expect(help.stdout).toContain(`reasonix memory ${sub}`);
+
+  const dir = new MemoryStore(ce.home, ce.workspace).paths.scope("project").facts;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "bad.md"), "---\nid: bad\nrevision: 1\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\ntype: project\n---\nx\n");
+  const list = await runCli(ce, ["memory", "list"]);
+  expect(list.code).toBe(1);
+  expect(list.stderr).toContain(`unreadable: ${join(dir, "bad.md")}: scope: missing`);
+});

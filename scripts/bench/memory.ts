@@ -1,0 +1,116 @@
+// Benchmark: memory recall (core/memory) over 5,000 facts.
+//
+// 1. Recall: the median time Recaller.recall adds before a turn (the folder
+//    check, the cached index, BM25 over every fact, the budget), over varied
+//    messages, printed beside the turn's own host overhead: a plain turn
+//    through the engine against the scripted server, minus the same streamed
+//    HTTP exchange done by a bare fetch client. Goal: ≤ 10 ms median.
+//    The first recall of a session (read and parse every file, build the
+//    index) is printed on its own.
+// 2. Index memory: heap growth from building the index (parsed facts and
+//    BM25 maps), after a forced GC. Goal: ≤ 20 MiB.
+//
+//   bun scripts/bench/memory.ts [--facts 5000] [--recalls 200] [--turns 50]
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createEngine } from "../../core/engine/index.ts";
+import { formatFact } from "../../core/memory/fact.ts";
+import { Recaller } from "../../core/memory/recall.ts";
+import { MemoryStore } from "../../core/memory/store.ts";
+import { startScriptedOpenAI } from "../../core/testing/scripted-llm.ts";
+import { bareClient, benchDirs, noopTools } from "../lib/bench-engine.ts";
+
+const argv = process.argv.slice(2);
+const opt = (name: string, def: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : def;
+};
+const FACTS = opt("facts", 5000);
+const RECALLS = opt("recalls", 200);
+const TURNS = opt("turns", 50);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mib = (b: number) => b / 1024 / 1024;
+
+const WORDS = "build test deploy docker postgres redis cache queue worker api schema migration lint format release staging production token config logging metrics tracing webhook cron backup index search upload image video email billing invoice auth session cookie cors proxy nginx kubernetes helm terraform bucket region latency retry timeout pool thread memory cpu disk network dns cert".split(" ");
+
+const { home, ws, cleanup } = benchDirs("rx-bench-memory-");
+try {
+  const store = new MemoryStore(home, ws);
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const at = new Date().toISOString();
+  for (const scope of ["project", "global"] as const) mkdirSync(store.paths.scope(scope).facts, { recursive: true });
+  for (let i = 0; i < FACTS; i++) {
+    const words = Array.from({ length: 12 + (next() % 30) }, () => WORDS[next() % WORDS.length]);
+    const scope = i % 3 ? "project" : "global";
+    const id = `fact-${i}`;
+    writeFileSync(join(store.paths.scope(scope).facts, `${id}.md`), formatFact({ id, revision: 1, created: at, updated: at, type: "project", scope, text: words.join(" ") }), { mode: 0o600 });
+  }
+  const messages = Array.from({ length: RECALLS }, () => `why does the ${WORDS[next() % WORDS.length]} ${WORDS[next() % WORDS.length]} fail after the ${WORDS[next() % WORDS.length]} change?`);
+
+  // --- 2. index memory (and the first recall) --------------------------------
+  Bun.gc(true);
+  const heap0 = process.memoryUsage().heapUsed;
+  const recaller = new Recaller(store);
+  const c0 = performance.now();
+  const first = recaller.recall(messages[0]!);
+  const coldMs = performance.now() - c0;
+  Bun.gc(true);
+  const heapMiB = mib(process.memoryUsage().heapUsed - heap0);
+  if (first.considered !== FACTS) throw new Error(`the index holds ${first.considered} facts, not ${FACTS}`);
+
+  // --- 1. recall per turn -----------------------------------------------------
+  const times: number[] = [];
+  let picked = 0;
+  for (const m of messages) {
+    const t = performance.now();
+    picked += recaller.recall(m).picked.length;
+    times.push(performance.now() - t);
+  }
+  const recallMs = median(times);
+
+  // The turn's own host overhead: engine turn minus a bare exchange, memory off.
+  const llm = await startScriptedOpenAI([{ text: "warm" }, ...Array.from({ length: TURNS }, (_, i) => ({ text: `answer ${i}` }))]);
+  const ref = await startScriptedOpenAI(Array.from({ length: TURNS }, (_, i) => ({ text: `answer ${i}` })));
+  const exchange = bareClient(ref.url, "m");
+  const bare: number[] = [];
+  for (let i = 0; i < TURNS; i++) {
+    const t = performance.now();
+    await exchange();
+    bare.push(performance.now() - t);
+  }
+  await ref.close();
+  const engine = createEngine({
+    workspace: ws,
+    home,
+    config: {
+      providers: [{ name: "bench", kind: "openai", base_url: llm.url, model: "m", api_key_env: "BENCH_KEY" }],
+      permissions: { mode: "auto", allow: [], ask: [], deny: [] },
+      sandbox: {},
+      tools: {},
+      memory: { recall: false },
+    },
+    tools: noopTools({ name: "noop", description: "does nothing", kind: "read" }),
+    permissionMode: "auto",
+    headless: true,
+  });
+  const session = await engine.createSession();
+  await session.submit("warm up");
+  const turns: number[] = [];
+  for (let i = 0; i < TURNS; i++) {
+    const t = performance.now();
+    await session.submit(messages[i % messages.length]!);
+    turns.push(performance.now() - t);
+  }
+  await engine.close();
+  await llm.close();
+  const hostMs = median(turns) - median(bare);
+
+  console.log(`memory recall over ${FACTS} facts (${RECALLS} messages, ${picked} facts picked in all)`);
+  console.log(`  recall per turn: median ${recallMs.toFixed(2)} ms  (goal ≤ 10 ms: ${recallMs <= 10 ? "met" : "NOT met"}; ratio to goal ${(recallMs / 10).toFixed(2)})`);
+  console.log(`  beside the turn's own host overhead: median ${hostMs.toFixed(2)} ms (engine turn ${median(turns).toFixed(2)} ms − bare exchange ${median(bare).toFixed(2)} ms, ${TURNS} turns)`);
+  console.log(`  first recall of a session (read, parse, index): ${coldMs.toFixed(0)} ms`);
+  console.log(`  index memory: ${heapMiB.toFixed(1)} MiB  (goal ≤ 20 MiB: ${heapMiB <= 20 ? "met" : "NOT met"}; ratio to goal ${(heapMiB / 20).toFixed(2)})`);
+} finally {
+  cleanup();
+}
