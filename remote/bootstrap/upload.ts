@@ -52,7 +52,7 @@ export async function uploadBinary(
 ): Promise<UploadResult> {
   const started = performance.now();
   const ch = await execChannel(client, REMOTE_SH);
-  const header = `set -- ${[art.version, source.codec, art.sha256, fence.slug, fence.lockId].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
+  const header = `set -- ${[art.version, source.codec, art.sha256, fence.slug, fence.lockId, String(art.size)].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
   let out = "";
   let err = "";
   let onReady: () => void = () => {};
