@@ -66,7 +66,7 @@ const JUDGE_WIRE = 3 << 20;
 /** Switch back to a level measured better only for a clear gain: measurements are noisy. */
 const HYSTERESIS = 1.1;
 /** A level's measured throughput is trusted for this many segments, then re-judged (the link may have changed). */
-const FRESH = 12;
+const FRESH = 16;
 /** Wire bytes/s from which an SSH link's encryption competes with compression for the CPU. */
 const FAST_LINK = 16e6;
 
@@ -157,7 +157,10 @@ export class UploadController {
     const i = this.ladder.indexOf(this.current);
     const lighter = this.ladder[i - 1];
     const heavier = this.ladder[i + 1];
-    const starved = sum((x) => x.starved) > ms * 0.1;
+    // Waiting for segments: heavily, or somewhat while the model agrees that this level
+    // cannot keep up with the link (a link that buffers takes bursts a compressor misses).
+    const waited = sum((x) => x.starved) / ms;
+    const starved = waited > 0.3 || (waited > 0.1 && this.current !== RAW && this.estimate(this.current, "speed") * this.parallel < link / this.estimate(this.current, "ratio"));
     let to: number | undefined;
     if (link > FAST_LINK) {
       // A fast link: its encryption competes with compression for the CPU, which no model
