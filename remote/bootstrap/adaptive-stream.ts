@@ -11,6 +11,7 @@
 import { closeSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { promisify } from "node:util";
+import { cpus } from "node:os";
 import zlib from "node:zlib";
 import { tempBeside } from "../../core/release/download.ts";
 import type { BinaryArtifact } from "./artifact-types.ts";
@@ -102,6 +103,16 @@ export function adaptiveStream(art: BinaryArtifact, o: AdaptiveOptions): Adaptiv
     } catch {}
   };
 
+  // Idle cores on this machine since the last segment (system-wide: on loopback the remote's side counts too).
+  const cpuTimes = () => cpus().reduce((a, c) => [a[0]! + c.times.idle, a[1]! + c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq], [0, 0]);
+  let lastCpu = cpuTimes();
+  const idle = (): number | undefined => {
+    const t = cpuTimes();
+    const [di, dt] = [t[0]! - lastCpu[0]!, t[1]! - lastCpu[1]!];
+    lastCpu = t;
+    return dt > 0 ? (di / dt) * cpus().length : undefined;
+  };
+
   async function* chunks(): AsyncGenerator<Buffer> {
     const fh = await open(art.path, "r");
     const queue: Promise<Job>[] = [];
@@ -143,7 +154,7 @@ export function adaptiveStream(art: BinaryArtifact, o: AdaptiveOptions): Adaptiv
         rawDone += job.raw;
         const t1 = now();
         yield job.out;
-        ctl.sent(job.level, job.raw, job.out.length, now() - t1, starved, wire >= BUFFERED);
+        ctl.sent(job.level, job.raw, job.out.length, now() - t1, starved, wire >= BUFFERED, idle());
         wire += job.out.length;
       }
       if (fd >= 0 && !aborted) {

@@ -67,6 +67,8 @@ const JUDGE_WIRE = 3 << 20;
 const HYSTERESIS = 1.1;
 /** A level's measured throughput is trusted for this many segments, then re-judged (the link may have changed). */
 const FRESH = 16;
+/** Idle CPU (in cores) a fast link needs before a heavier level is tried on it. */
+const SPARE_CORES = 0.5;
 /** Wire bytes/s from which an SSH link's encryption competes with compression for the CPU. */
 const FAST_LINK = 16e6;
 
@@ -84,6 +86,8 @@ export class UploadController {
   /** Wire bytes/s while the link was the bottleneck (the sender had the next segment ready). */
   private link: number | undefined;
   private readonly runs: Run[] = [];
+  /** Idle CPU on this machine while sending (cores, EWMA), when the caller measures it. */
+  private idle: number | undefined;
 
   constructor(o: ControllerOptions) {
     this.codec = o.codec;
@@ -121,7 +125,8 @@ export class UploadController {
    * waiting for it to be ready and `busyMs` pushing it into the link. `measured` is
    * false while the link's buffers were still filling (the push then says nothing).
    */
-  sent(level: number, raw: number, wire: number, busyMs: number, starvedMs: number, measured = true): void {
+  sent(level: number, raw: number, wire: number, busyMs: number, starvedMs: number, measured = true, idleCores?: number): void {
+    if (idleCores !== undefined) this.idle = mix(this.idle, idleCores);
     this.segments++;
     let run = this.runs.at(-1);
     const first = run?.level !== level;
@@ -167,7 +172,10 @@ export class UploadController {
       // of speeds captures, so neighbours are compared by the throughput they reached
       // (tried again when that measurement is old).
       const better = [lighter, heavier].filter((n) => n !== undefined && this.fresh(n) && this.seen.get(n)!.goodput > goodput * HYSTERESIS);
-      to = better[0] ?? [lighter, heavier].find((n) => n !== undefined && !this.fresh(n) && (n !== heavier || this.model(n) > goodput));
+      // A heavier level is only worth trying with a core to spare: without one, compressing
+      // takes it from the encryption (and on loopback from the remote's side too).
+      const spare = this.idle === undefined || this.idle >= SPARE_CORES;
+      to = better[0] ?? [lighter, heavier].find((n) => n !== undefined && !this.fresh(n) && (n !== heavier || (spare && this.model(n) > goodput)));
     } else if (starved && lighter !== undefined) {
       // The compressor cannot keep up (or the link got faster): the lightest compression,
       // from where a slow link climbs back in one step.

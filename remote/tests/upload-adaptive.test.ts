@@ -18,6 +18,8 @@ interface Sim {
   link(level: number): number;
   speed(level: number): number;
   ratio(level: number): number;
+  /** Idle cores on the machine (unknown when absent). */
+  idle?: number;
 }
 
 /** Send `segments` segments of 4 MiB through the controller; the level of each, in order. */
@@ -36,7 +38,7 @@ function run(ctl: UploadController, sims: (i: number) => Sim, segments: number):
     ctl.compressed(level, raw, wire, compressMs);
     const busy = (wire / sim.link(level)) * 1000;
     const starved = Math.max(0, compressMs / ctl.parallel - busy);
-    ctl.sent(level, raw, wire, busy, starved, i > 0);
+    ctl.sent(level, raw, wire, busy, starved, i > 0, sim.idle);
     levels.push(level);
   }
   return levels;
@@ -63,6 +65,16 @@ describe("upload controller (simulated link and compressor)", () => {
     expect(levels.at(-1)).toBe(RAW);
     // Most of the upload is raw (a compressed level is tried again now and then).
     expect(levels.filter((l) => l === RAW).length).toBeGreaterThan(levels.length / 2);
+  });
+
+  test("on a fast link with no idle CPU, once raw it stays raw (compressing is not tried again)", () => {
+    const levels = run(new UploadController({ codec: "zstd" }), () => ({ ...contended, idle: 0.1 }), 40);
+    const first = levels.indexOf(RAW);
+    expect(first).toBeGreaterThan(-1);
+    expect(new Set(levels.slice(first))).toEqual(new Set([RAW]));
+    // With a core to spare it does try again now and then.
+    const spareCpu = run(new UploadController({ codec: "zstd" }), () => ({ ...contended, idle: 1.5 }), 40);
+    expect(spareCpu.slice(spareCpu.indexOf(RAW)).some((l) => l !== RAW)).toBe(true);
   });
 
   test("a fast link with CPU to spare keeps compressing, at a level within 10 % of the best one", () => {
