@@ -57,15 +57,16 @@ function humanReporter(name: string) {
         }
         break;
       case "install_source": {
-        const link = e.link_bytes_per_s ? ` (link ~${fmtBytes(e.link_bytes_per_s)}/s)` : "";
         const what =
           e.source === "remote_download"
             ? `the remote downloads ${e.url}`
             : e.source === "cached"
             ? `sending the ${e.codec} copy made earlier${e.bytes ? ` (${fmtBytes(e.bytes)})` : ""}`
             : e.source === "raw"
-              ? `sending the binary uncompressed${link}`
-              : `compressing with ${e.codec} -${e.level} while sending${link}`;
+              ? "sending the binary uncompressed"
+              : e.adaptive
+                ? `sending it in ${e.codec} segments, compressed as much as the link calls for`
+                : `compressing with ${e.codec} -${e.level} while sending`;
         process.stderr.write(dim(`installing reasonix on the remote: ${what}\n`, process.stderr));
         break;
       }
@@ -74,7 +75,12 @@ function humanReporter(name: string) {
         break;
       case "installed":
         if (e.bytes === 0) process.stderr.write(`installed reasonix on the remote (downloaded there: ${fmtBytes(e.binary_size)}, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
-        else process.stderr.write(`installed reasonix on the remote (${fmtBytes(e.bytes)} sent for a ${fmtBytes(e.binary_size)} binary, ${e.codec}, ${(e.ms / 1000).toFixed(1)} s)\n`);
+        else {
+          const runs = (e.levels ?? []).map((r) => (r.level === 0 ? "raw" : `-${r.level}`));
+          const levels = runs.length ? `, levels ${(runs.length > 8 ? [...runs.slice(0, 4), "…", ...runs.slice(-3)] : runs).join(" > ")}` : "";
+          const link = e.link_bytes_per_s ? `, link ~${fmtBytes(e.link_bytes_per_s)}/s` : "";
+          process.stderr.write(`installed reasonix on the remote (${fmtBytes(e.bytes)} sent for a ${fmtBytes(e.binary_size)} binary, ${e.codec}${levels}${link}, ${(e.ms / 1000).toFixed(1)} s)\n`);
+        }
         break;
       case "waiting_for_lock": {
         const what = e.phase ? `${e.phase}${e.total ? ` ${Math.floor(((e.done ?? 0) / e.total) * 100)}%` : ""}` : "busy";

@@ -11,10 +11,11 @@ import { homePaths } from "../../core/home.ts";
 import { fetchText, parseSums, releaseBase } from "../../core/release/download.ts";
 import { runScript } from "../ssh/exec.ts";
 import { compressedCacheName, findCompressed, resolveArtifact, type BinaryArtifact } from "./artifact.ts";
-import { expectedRatio, measureUpload, planUpload, type Plan } from "./link-speed.ts";
+import { adaptiveStream } from "./adaptive-stream.ts";
 import { FETCH_SCRIPT, NPM_INSTALL_SCRIPT, parseKv } from "./scripts.ts";
 import type { Fence } from "./lock.ts";
-import { compressStream, fileChunks } from "./stream-compress.ts";
+import { fileChunks } from "./stream-compress.ts";
+import { UploadController } from "./upload-controller.ts";
 import type { BootstrapOptions, InstallSource, RemoteState } from "./types.ts";
 import { uploadBinary, type Payload, type PayloadSource } from "./upload.ts";
 
@@ -45,11 +46,12 @@ export async function install(client: Client, s: RemoteState, version: string, o
   if (!["sha256sum", "shasum", "openssl"].some((t) => s.tools.has(t))) {
     throw fail("install_failed", "the remote has none of sha256sum, shasum or openssl to verify the upload", 'install coreutils there, or use serve_install = "npm"');
   }
-  const { payload, source } = await choosePayload(client, art, s, o, cacheDir);
+  const { payload, source } = await choosePayload(art, s, o, cacheDir);
   o.onEvent?.({ event: "install_source", ...source });
   const up = await uploadBinary(client, art, payload, fence, (done, total) => o.onEvent?.({ event: "installing", phase: "upload", done, total }));
   // ms covers the whole install (lookup, cache, upload, remote check), not just the transfer.
-  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started), ...(up.resumedFrom ? { resumed_from: up.resumedFrom } : {}) });
+  const adaptive = up.summary ? { levels: up.summary.levels, ...(up.summary.linkBytesPerSec ? { link_bytes_per_s: Math.round(up.summary.linkBytesPerSec) } : {}) } : {};
+  o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started), ...(up.resumedFrom ? { resumed_from: up.resumedFrom } : {}), ...adaptive });
 }
 
 /**
@@ -99,11 +101,12 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
 
 /**
  * What to send, fastest first: a compressed copy already made for this build
- * (cache or release), else the binary compressed while it streams at the level
- * the measured link speed calls for (raw on a fast link). The raw and streamed
- * payloads can start midway (resuming an upload a lost link cut short).
+ * (cache or release), else the binary in segments whose compression the upload
+ * picks as it goes from the link and compression speeds it measures (raw
+ * segments when the link outruns compression). The segmented and raw payloads
+ * can start midway (resuming an upload a lost link cut short).
  */
-async function choosePayload(client: Client, art: BinaryArtifact, s: RemoteState, o: BootstrapOptions, cacheDir: string): Promise<{ payload: PayloadSource; source: InstallSource }> {
+async function choosePayload(art: BinaryArtifact, s: RemoteState, o: BootstrapOptions, cacheDir: string): Promise<{ payload: PayloadSource; source: InstallSource }> {
   const codecs = { zstd: s.tools.has("zstd"), gzip: s.tools.has("gzip") };
   const ready = findCompressed(art, cacheDir, codecs);
   if (ready) {
@@ -111,40 +114,21 @@ async function choosePayload(client: Client, art: BinaryArtifact, s: RemoteState
     const open = (from: number) => (from > 0 ? null : Promise.resolve<Payload>({ codec: ready.codec, chunks: fileChunks(ready.path), progress: (sent) => [sent, size] }));
     return { payload: { codec: ready.codec, open }, source: { source: "cached", codec: ready.codec, bytes: size } };
   }
-  // REASONIX_REMOTE_ZSTD_LEVEL (or compressionLevel) fixes the level; otherwise the link decides.
-  const envLevel = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
-  const fixed = o.compressionLevel ?? (Number.isInteger(envLevel) && envLevel > 0 && envLevel <= 22 ? envLevel : undefined);
-  let plan: Plan;
-  let bw: number | null = null;
-  if (fixed !== undefined && (codecs.zstd || codecs.gzip)) plan = { codec: codecs.zstd ? "zstd" : "gzip", level: codecs.zstd ? fixed : Math.min(9, fixed), estimate: 0 };
-  else {
-    bw = await measureUpload(client);
-    plan = planUpload(art.size, bw, codecs);
-  }
-  const link = bw === null ? {} : { link_bytes_per_s: Math.round(bw) };
-  if (plan.codec === "raw") {
+  if (!codecs.zstd && !codecs.gzip) {
     const open = (from: number) => Promise.resolve<Payload>({ codec: "raw", chunks: fileChunks(art.path, from), progress: (sent) => [from + sent, art.size] });
-    return { payload: { codec: "raw", open }, source: { source: "raw", codec: "raw", ...link } };
+    return { payload: { codec: "raw", open }, source: { source: "raw", codec: "raw" } };
   }
-  const codec = plan.codec;
-  const level = plan.level;
+  const codec = codecs.zstd ? "zstd" : "gzip";
+  // REASONIX_REMOTE_ZSTD_LEVEL (or compressionLevel) fixes the level; otherwise the upload decides as it goes.
+  const envLevel = Number(process.env.REASONIX_REMOTE_ZSTD_LEVEL);
+  const want = o.compressionLevel ?? (Number.isInteger(envLevel) && envLevel > 0 && envLevel <= 22 ? envLevel : undefined);
+  const fixed = want === undefined ? undefined : codec === "gzip" ? Math.min(9, want) : want;
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const open = async (from: number): Promise<Payload> => {
-    // Only a stream of the whole binary is worth caching.
-    const stream = await compressStream(art, codec, level, from === 0 ? join(cacheDir, compressedCacheName(art.sha256, codec, level)) : undefined, from);
-    return {
-      codec,
-      chunks: stream.chunks,
-      // The compressed size is known only at the end: until then the total is an estimate
-      // and the bar stops short of 100 %, which only the last report (exact) reaches.
-      progress: (sent) => {
-        const p = stream.produced();
-        if (p.complete) return [sent, p.bytes];
-        const est = Math.max(sent + 1, Math.round((art.size - from) * expectedRatio(codec, level)));
-        return [sent, est];
-      },
-      abort: () => stream.abort(),
-    };
+    const controller = new UploadController({ codec, fixed });
+    const stream = adaptiveStream(art, { controller, from, cachePath: (level) => join(cacheDir, compressedCacheName(art.sha256, codec, level)) });
+    return { codec, chunks: stream.chunks, progress: () => [from + stream.rawDone(), art.size], abort: () => stream.abort(), summary: () => stream.summary() };
   };
-  return { payload: { codec, open }, source: { source: "stream", codec, level, ...link } };
+  const start = new UploadController({ codec, fixed }).level;
+  return { payload: { codec, open }, source: { source: "stream", codec, level: start, ...(fixed === undefined ? { adaptive: true } : {}) } };
 }

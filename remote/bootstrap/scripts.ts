@@ -187,7 +187,7 @@ echo stopped=1
  * pipe while the script is still being parsed: the script says `ready=1` once
  * it runs, and only then is the payload sent.
  * Nothing is renamed into place unless we still hold the lock (LOCK_ID).
- * Args: VERSION CODEC(zstd|gzip|raw) SHA256 SLUG LOCK_ID
+ * Args: VERSION CODEC(zstd|gzip|raw) SHA256 SLUG LOCK_ID SIZE
  */
 export const INSTALL_SCRIPT = `${PRELUDE}
 install_main() {
@@ -203,7 +203,7 @@ install_main() {
   # hold the part open: stop it, so nothing but ours appends to it.
   wp=$(cat "$part.pid" 2>/dev/null)
   case $wp in ''|*[!0-9]*) ;; *)
-    case " $(ps -p "$wp" -o args= 2>/dev/null) " in *" zstd -dcq "*|*" gzip -dc "*|*" cat "*)
+    case " $(ps -p "$wp" -o args= 2>/dev/null) " in *" tee -a "*|*" zstd -dcq "*|*" gzip -dc "*|*" cat "*)
       kill -TERM "$wp" 2>/dev/null; n=0
       while kill -0 "$wp" 2>/dev/null && [ $n -lt 50 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done ;;
     esac ;;
@@ -213,21 +213,21 @@ install_main() {
   echo ready=1
   # The client answers where its payload starts: from what we have, or from zero.
   IFS= read -r from || { echo "error=no start offset from the client"; return 1; }
-  [ "$from" = "from=$have" ] || : > "$part" || return 1
-  # Decompression runs while the upload streams in; the hash is of the file as written.
-  # In the background (its pid is what a later session stops); an asynchronous command's
-  # stdin is /dev/null, so it reads ours through fd 3.
+  [ "$from" = "from=$have" ] && [ -f "$part" ] || : > "$part" || return 1
+  case $2 in zstd) D="zstd -dcq" ;; gzip) D="gzip -dc" ;; *) D=cat ;; esac
+  # Decompression and hashing run while the upload streams in: the hasher reads what the
+  # part already had (a resumed upload), then a copy of every byte appended to it. The
+  # appender (tee) records its pid, which is what a later session stops. In the
+  # background, whose stdin is /dev/null: it reads ours through fd 3.
   exec 3<&0
-  case $2 in
-    zstd) zstd -dcq <&3 >> "$part" & ;;
-    gzip) gzip -dc <&3 >> "$part" & ;;
-    *) cat <&3 >> "$part" & ;;
-  esac
+  { cat "$part" && $D <&3 | sh -c 'echo $$ > "$1.pid"; exec tee -a "$1"' sh "$part"; } | $H > "$part.sum" &
   exec 3<&-
-  wp=$!; echo "$wp" > "$part.pid"
-  wait "$wp" || { own_lock "$4" "$5" || echo lost_lock=1; echo "error=decompression failed"; return 1; }
+  wait $!
   rm -f "$part.pid"
-  sum=$($H < "$part" | cut -d' ' -f1)
+  got=$(wc -c < "$part" | tr -d ' ')
+  # Short (the stream broke off, or did not decode): keep what arrived for a resume.
+  [ "$got" = "$6" ] || { own_lock "$4" "$5" || echo lost_lock=1; echo "error=decompression failed ($got of $6 bytes written)"; return 1; }
+  sum=$(cut -d' ' -f1 < "$part.sum"); rm -f "$part.sum"
   if [ "$sum" != "$3" ]; then rm -f "$part"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
   own_lock "$4" "$5" || { echo lost_lock=1; return 1; }
   chmod 755 "$part" && mv -f "$part" "$B/reasonix-$1" || { echo "error=cannot move the binary into place"; return 1; }

@@ -2,6 +2,7 @@
 import type { ServeInstall } from "../hosts/types.ts";
 import type { HostPort } from "../tunnel/http.ts";
 import type { Codec } from "./artifact-types.ts";
+import type { LevelRun } from "./upload-controller.ts";
 
 export interface ServeInfo {
   pid: number;
@@ -19,12 +20,16 @@ export type BootstrapEvent =
   | { event: "installing"; phase: "download" | "extract" | "compress" | "upload" | "remote_download" | "npm"; done: number; total: number }
   /** A faster source did not work out (e.g. the remote has no internet); the next one follows. */
   | { event: "install_fallback"; from: InstallSource["source"]; reason: string }
-  /** `bytes` sent by this upload; `resumed_from`: raw bytes the remote kept from one a lost link cut short. */
-  | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number; resumed_from?: number }
+  /**
+   * `bytes` sent by this upload; `resumed_from`: raw bytes the remote kept from one a lost link cut short.
+   * A segmented upload adds the `levels` it used (runs in order, level 0 = raw) and the link speed it measured.
+   */
+  | { event: "installed"; bytes: number; binary_size: number; codec: Codec; ms: number; resumed_from?: number; levels?: LevelRun[]; link_bytes_per_s?: number }
   /**
    * Where the upload comes from: a compressed copy made earlier (`cached`), the binary
-   * compressed while it streams (`stream`, level chosen from the measured link speed),
-   * or the binary as is (`raw`, a fast link).
+   * in segments compressed while it streams (`stream`: `level` is the first segments',
+   * `adaptive` when the upload picks each segment's level from what it measures), or the
+   * binary as is (`raw`: the remote has neither zstd nor gzip).
    */
   | { event: "install_source" } & InstallSource
   | { event: "stopping_old"; pid: number; version: string }
@@ -37,8 +42,8 @@ export interface InstallSource {
   url?: string;
   codec: Codec;
   level?: number;
+  adaptive?: boolean;
   bytes?: number;
-  link_bytes_per_s?: number;
 }
 
 export interface BootstrapOptions {

@@ -10,12 +10,15 @@ import type { BinaryArtifact, Codec } from "./artifact.ts";
 import { SshError } from "../ssh/errors.ts";
 import { lockLost, type Fence } from "./lock.ts";
 import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
+import type { LevelRun } from "./upload-controller.ts";
 
 export interface UploadResult {
   bytesSent: number;
   /** Raw bytes of the binary the remote already had from an upload cut short. */
   resumedFrom: number;
   ms: number;
+  /** An adaptive payload's levels and measured link speed. */
+  summary?: { levels: LevelRun[]; linkBytesPerSec: number | null };
 }
 
 /** What goes over the wire: a file's chunks or a compressor's output, and how far along it is. */
@@ -26,6 +29,8 @@ export interface Payload {
   progress(sent: number): [number, number];
   /** Called when the upload ends early, so a compressor can be stopped. */
   abort?(): void;
+  /** An adaptive payload: the levels it used (runs, in order) and the link speed it measured. */
+  summary?(): { levels: LevelRun[]; linkBytesPerSec: number | null };
 }
 
 /**
@@ -47,7 +52,7 @@ export async function uploadBinary(
 ): Promise<UploadResult> {
   const started = performance.now();
   const ch = await execChannel(client, REMOTE_SH);
-  const header = `set -- ${[art.version, source.codec, art.sha256, fence.slug, fence.lockId].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
+  const header = `set -- ${[art.version, source.codec, art.sha256, fence.slug, fence.lockId, String(art.size)].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
   let out = "";
   let err = "";
   let onReady: () => void = () => {};
@@ -82,13 +87,13 @@ export async function uploadBinary(
         const [done, total] = payload.progress(sent);
         if (done < total) onProgress(done, total);
       }
-      if (!ch.write(chunk)) {
-        // The remote may bail out early (bad codec, disk full): stop waiting then.
-        const ok = await Promise.race([new Promise<boolean>((r) => ch.once("drain", () => r(true))), closed.then(() => false)]);
-        if (!ok) {
-          payload.abort?.();
-          return;
-        }
+      // Wait until ssh2 took the chunk (the SSH window let it through), not just buffered it:
+      // an adaptive payload times each chunk to measure the link. The remote may bail out
+      // early (bad codec, disk full): stop waiting then.
+      const ok = await Promise.race([new Promise<boolean>((r) => ch.write(chunk, () => r(true))), closed.then(() => false)]);
+      if (!ok) {
+        payload.abort?.();
+        return;
       }
     }
     onProgress?.(...payload.progress(sent));
@@ -112,5 +117,6 @@ export async function uploadBinary(
     const why = `${kv.get("error") ?? `install script exited with ${exitCode}`}${detail ? ` (${detail})` : ""}`;
     throw new ReasonixError("install_failed", `uploading reasonix ${art.version} failed: ${why}`);
   }
-  return { bytesSent: sent, resumedFrom, ms: performance.now() - started };
+  const summary = (payload as Payload | null)?.summary?.();
+  return { bytesSent: sent, resumedFrom, ms: performance.now() - started, ...(summary ? { summary } : {}) };
 }

@@ -2,7 +2,7 @@
  * Test helper: a TCP relay on loopback standing between a client and sshd, so a
  * test can shape or break "the link" without root or a namespace:
  * - `rateBytesPerSec` paces each direction (a slow link, so a transfer can be
- *   interrupted midway), `delayMs` adds latency per chunk;
+ *   interrupted midway; `setRate` changes it mid-transfer), `delayMs` adds latency per chunk;
  * - `blackhole()` keeps both sockets open but forwards nothing (a cut cable:
  *   only keepalives notice), `restore()` undoes it;
  * - `reset()` destroys every relayed connection at once (a RST).
@@ -22,13 +22,16 @@ export interface Relay {
   port: number;
   /** Connections accepted so far. */
   accepted(): number;
+  /** Change the pace from now on (undefined: as fast as it goes). */
+  setRate(bytesPerSec: number | undefined): void;
   blackhole(): void;
   restore(): void;
   reset(): void;
   close(): Promise<void>;
 }
 
-export async function startRelay(opts: RelayOptions): Promise<Relay> {
+export async function startRelay(options: RelayOptions): Promise<Relay> {
+  const opts = { ...options };
   const pairs = new Set<[Socket, Socket]>();
   let holed = false;
   let count = 0;
@@ -77,6 +80,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   return {
     port,
     accepted: () => count,
+    setRate: (rate) => void (opts.rateBytesPerSec = rate),
     blackhole: () => void (holed = true),
     restore: () => void (holed = false),
     reset: () => {
