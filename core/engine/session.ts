@@ -308,11 +308,17 @@ export class LiveSession extends SessionCore implements EngineSession {
     return result;
   }
 
+  listJobs() {
+    return this.jobs.list();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.cancel();
     if (this.running) await this.running;
     this.closed = true;
+    // Background jobs end with the session: none outlives it.
+    await this.jobs.closeAll();
     await this.deps.hooks?.fire("SessionEnd", { reason: "close" }).catch(() => {});
     this.file.close();
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });

@@ -135,6 +135,8 @@ export interface EngineSession {
    * rejects while a turn runs.
    */
   compact(): Promise<{ removedMessages: number; summaryChars: number } | null>;
+  /** The background shell jobs this session started (bash run_in_background), oldest first; they end when it closes. */
+  listJobs(): import("../tools/jobs.ts").JobInfo[];
 }
 
 export interface RewindResult {
