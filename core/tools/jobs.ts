@@ -60,6 +60,19 @@ export interface JobTableOptions {
   maxRunning?: number;
 }
 
+/** Tables with jobs that may still run: a process that exits without closing its sessions kills them on the way out. */
+const liveTables = new Set<JobTable>();
+let exitHookInstalled = false;
+function killOnExit(table: JobTable): void {
+  liveTables.add(table);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Synchronous by necessity: SIGKILL to every running job's group (bwrap's --die-with-parent covers a sandboxed job anyway; an unconfined one has no such net).
+  process.on("exit", () => {
+    for (const t of liveTables) t.killNow();
+  });
+}
+
 export type StartResult = { ok: true; job: JobInfo } | { ok: false; message: string };
 
 /** "exited 0", "killed (SIGTERM)", "running". */
@@ -125,6 +138,7 @@ export class JobTable {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       this.dirReady = true;
     }
+    killOnExit(this);
     const id = `job-${this.next++}`;
     const log = join(this.dir, `${id}.log`);
     const fd = openSync(log, "a", 0o600);
@@ -215,6 +229,11 @@ export class JobTable {
     return this.info(job);
   }
 
+  /** SIGKILL to every running job, without waiting (the process is exiting). */
+  killNow(): void {
+    for (const j of this.jobs.values()) if (j.status === "running") this.signal(j, "SIGKILL");
+  }
+
   /** The session ends: every job is stopped and the logs removed. No new job starts afterwards. */
   async closeAll(): Promise<void> {
     this.closed = true;
@@ -228,16 +247,14 @@ export class JobTable {
       j.fd = -1;
     }
     if (this.dirReady) rmSync(this.dir, { recursive: true, force: true });
+    liveTables.delete(this);
   }
 
   private signal(job: Job, sig: NodeJS.Signals): void {
+    // The group only (the job leads it): a bare pid could by now name an unrelated process.
     try {
       process.kill(-job.pid, sig);
-    } catch {
-      try {
-        process.kill(job.pid, sig);
-      } catch {}
-    }
+    } catch {}
   }
 
   /** Append output to the job's log up to the cap; a note marks where the cap cut it off. */

@@ -1,7 +1,7 @@
 // Background shell jobs through the engine (scripted model, real bwrap):
 // started by a tool call, read in a later turn, listed by /jobs, killed when
 // the session closes; approval in ask mode; the tool block never changes.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCommand } from "../../host/commands/index.ts";
@@ -19,6 +19,9 @@ const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
+
+// Waits are bounded by their own timeouts (a loaded machine: 2 cores shared by many suites).
+setDefaultTimeout(120_000);
 
 const status = await probeSandbox();
 if (!status.available) console.warn(`SKIPPED background jobs through the engine: the OS sandbox is unavailable (${status.cause})`);

@@ -1,6 +1,6 @@
 // Background shell jobs under the real sandbox (bwrap): bash run_in_background,
 // bash_output, bash_kill, the output cap, and no process left behind.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { probeSandbox } from "../../sandbox/index.ts";
@@ -19,6 +19,9 @@ afterEach(async () => {
   table = undefined;
   fx?.cleanup();
 });
+
+// Waits are bounded by their own timeouts (a loaded machine: 2 cores shared by many suites).
+setDefaultTimeout(120_000);
 
 const status = await probeSandbox();
 if (!status.available) console.warn(`SKIPPED background jobs under bwrap: the OS sandbox is unavailable (${status.cause})`);
@@ -122,6 +125,38 @@ describe("background jobs under bwrap", () => {
     expect(late.ok).toBe(false);
     expect(late.output).toContain("closing");
   });
+});
+
+describe("a process that exits without closing its session", () => {
+  for (const mode of ["off", "enforce"] as const) {
+    const run = mode === "enforce" && !status.available ? test.skip : test;
+    run(`leaves no job behind (sandbox.bash = "${mode}")`, async () => {
+      fx = fixture({ sandbox: { bash: mode } });
+      const marker = `exit-marker-${process.pid}-${mode}-${Date.now()}`;
+      const script = fx.write("child.ts", `
+        import { bashTool } from ${JSON.stringify(join(import.meta.dir, "../builtin/bash.ts"))};
+        import { JobTable } from ${JSON.stringify(join(import.meta.dir, "../jobs.ts"))};
+        import { createPathPolicy } from ${JSON.stringify(join(import.meta.dir, "../../policy/paths.ts"))};
+        const ws = ${JSON.stringify(fx.ws)};
+        const sandbox = { bash: ${JSON.stringify(mode)} };
+        const jobs = new JobTable(${JSON.stringify(join(fx.home, "jobs"))});
+        const r = await bashTool.run({ command: "echo up; while true; do sleep 0.2; done # ${marker}", run_in_background: true }, {
+          workspace: ws, sessionId: "s", tmpDir: ${JSON.stringify(join(fx.outside, "tmp"))}, signal: new AbortController().signal,
+          beforeWrite: async () => {}, readStamps: new Map(), config: { sandbox, tools: {} }, extraWriteRoots: [], jobs,
+          pathPolicy: createPathPolicy({ config: sandbox, cwd: ws, reasonixHome: ${JSON.stringify(fx.home)} }),
+        });
+        let seen = "";
+        for (let i = 0; i < 600 && !seen.includes("up"); i++) (seen += jobs.read("job-1")?.text ?? ""), await Bun.sleep(50);
+        console.log(JSON.stringify({ ok: r.ok, up: seen.includes("up") }));
+        process.exit(0);
+      `);
+      const child = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "pipe", env: { ...process.env, REASONIX_HOME: fx.home } });
+      const out = await new Response(child.stdout).text();
+      expect(await child.exited).toBe(0);
+      expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ ok: true, up: true });
+      await pollFor("no process of the job left after its owner exited", () => processesMentioning(marker), (ps) => ps.length === 0, { timeoutMs: 10_000 });
+    });
+  }
 });
 
 describe("background jobs: refusals", () => {
