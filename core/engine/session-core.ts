@@ -45,6 +45,10 @@ export interface SessionDeps {
   prices?: Prices;
   /** Called when the session closes (engine bookkeeping). */
   onClose?(): void;
+  /** Background jobs handed over by the session this one reopens (a model switch). */
+  jobs?: JobTable;
+  /** Keep the jobs for the session that reopens this conversation (close with keepJobs). */
+  parkJobs?(jobs: JobTable): void;
   /** The typed message → the user message the model receives (commands, @references, UserPromptSubmit hooks). */
   prepare?(prompt: string, signal: AbortSignal): Promise<string>;
   hooks?: SessionHooks;
@@ -107,7 +111,7 @@ export abstract class SessionCore {
   ) {
     this.state = file.state();
     // Logs in the session's state directory: outside the sandbox's view, removed when the session closes.
-    this.jobs = new JobTable(join(dirname(file.blobDir), "jobs"));
+    this.jobs = deps.jobs ?? new JobTable(join(dirname(file.blobDir), "jobs"));
     this.desk = new ElicitationDesk({ headless: deps.headless, emit: (e) => this.emit(e), warn: (code, message) => this.notice(code, message) });
   }
 

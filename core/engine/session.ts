@@ -312,13 +312,14 @@ export class LiveSession extends SessionCore implements EngineSession {
     return this.jobs.list();
   }
 
-  async close(): Promise<void> {
+  async close(opts: { keepJobs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.cancel();
     if (this.running) await this.running;
     this.closed = true;
-    // Background jobs end with the session: none outlives it.
-    await this.jobs.closeAll();
+    // Background jobs end with the session, unless the conversation is reopened at once (a model switch).
+    if (opts.keepJobs && this.deps.parkJobs) this.deps.parkJobs(this.jobs);
+    else await this.jobs.closeAll();
     await this.deps.hooks?.fire("SessionEnd", { reason: "close" }).catch(() => {});
     this.file.close();
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });

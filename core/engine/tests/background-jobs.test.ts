@@ -98,6 +98,28 @@ describe("background jobs in a session", () => {
     expect(logOf(sb.home, "job-1")).toBeUndefined();
   });
 
+  enforced("a model switch reopens the conversation with its jobs still running; closing that one kills them", async () => {
+    const marker = `switch-marker-${process.pid}-${Date.now()}`;
+    const { sb, engine, s } = await setup("yolo", [
+      { toolCalls: [{ name: "bash", arguments: { command: `echo first-line; while true; do sleep 0.2; done # ${marker}`, run_in_background: true } }] },
+      { text: "started" },
+      { toolCalls: [{ name: "bash_output", arguments: { job_id: "job-1" } }] },
+      { text: "still up" },
+    ]);
+    expect(await s.submit("start it")).toBe("done");
+    await pollFor("the job's first line on disk", () => { const p = logOf(sb.home, "job-1"); return p ? readFileSync(p, "utf8") : ""; }, (t) => t.includes("first-line"), { timeoutMs: 60_000 });
+    const pid = s.listJobs()[0]!.pid;
+    const host = new SessionHost(engine, s);
+    const next = await host.switchModel("scripted");
+    expect(next).not.toBe(s);
+    expect(next.listJobs().map((j) => [j.id, j.status, j.pid])).toEqual([["job-1", "running", pid]]);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(await next.submit("still up?")).toBe("done");
+    expect(toolResults(next).at(-1)!.output).toContain("first-line");
+    await next.close();
+    await pollFor("no process of the job left", () => processesMentioning(marker), (ps) => ps.length === 0, { timeoutMs: 10_000 });
+  });
+
   enforced("ask mode: a background command asks first; denied, it never runs; approved, it does", async () => {
     const { sb, s } = await setup("ask", [
       // A denial ends the turn: no model step follows it.
