@@ -162,13 +162,20 @@ export class JobTable {
       exited: Promise.resolve(), pumped: Promise.resolve(),
     };
     wrapped.killWith(() => this.signal(job, "SIGKILL"));
-    const pump = async (stream: ReadableStream<Uint8Array>) => {
-      for await (const chunk of stream) this.keep(job, chunk);
+    const readers = ([proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[]).map((st) => st.getReader());
+    const pump = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) this.keep(job, r.value);
     };
-    job.pumped = Promise.all([pump(proc.stdout as ReadableStream<Uint8Array>), pump(proc.stderr as ReadableStream<Uint8Array>)]).then(() => {}, () => {});
+    job.pumped = Promise.all(readers.map(pump)).then(() => {}, () => {});
     job.exited = proc.exited.then(async (code) => {
-      // Output still in the pipes is kept; a grandchild holding them open is not waited for.
-      await Promise.race([job.pumped, Bun.sleep(250)]);
+      // Whatever is left of the group goes too: a bwrap child killed before it
+      // left the group (its own session comes a moment after the start)
+      // would otherwise hold the pipes and outlive the job.
+      this.signal(job, "SIGKILL");
+      // Output still in the pipes is kept; a process holding them open is not waited for.
+      let drained = false;
+      await Promise.race([job.pumped.then(() => (drained = true)), Bun.sleep(250)]);
+      if (!drained) for (const r of readers) r.cancel().catch(() => {});
       const guard = wrapped.finish();
       const notes = [
         ...guard.violations.map((v) => `[sandbox: the command created protected ${v.path}; it was moved aside to ${v.movedTo}]`),
