@@ -138,6 +138,7 @@ describe("background jobs in a session", () => {
     await s.submit("start it");
     expect(asked.length).toBe(1);
     expect(asked[0]!.name).toBe("bash");
+    expect(asked[0]!.summary).toBe("bash (background): touch denied.txt; sleep 60");
     expect(s.listJobs()).toEqual([]);
     expect(existsSync(join(sb.workspace, "denied.txt"))).toBe(false);
 

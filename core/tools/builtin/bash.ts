@@ -124,7 +124,8 @@ export const bashTool: ToolDefinition<Input> = {
     additionalProperties: false,
   },
   kind: "bash",
-  summarize: (i) => `bash: ${String(i?.command ?? "").replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200)}`,
+  // A background job says so where it is approved and listed.
+  summarize: (i) => `bash${i?.run_in_background === true ? " (background)" : ""}: ${String(i?.command ?? "").replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200)}`,
   run: guarded(async (input, ctx) => {
     const command = str(input, "command");
     if (bool(input, "run_in_background")) return startBackground(command, ctx);

@@ -109,6 +109,17 @@ describe("background jobs under bwrap", () => {
     expect(statSync(log).size).toBeLessThan(4096 + 200);
   });
 
+  enforced("a job killed the moment it starts leaves nothing behind (20 rounds)", async () => {
+    withJobs();
+    for (let i = 0; i < 20; i++) {
+      const marker = `${fx.ws}/round-${i}`;
+      const r = await fx.run(bashTool, { command: `while true; do sleep 0.2; done # ${marker}`, run_in_background: true });
+      const killed = await fx.run(bashKillTool, { job_id: jobIdOf(r.output) });
+      expect(killed.output).toContain("killed");
+      await pollFor(`no process of round ${i} left`, () => processesMentioning(marker), (ps) => ps.length === 0, { timeoutMs: 10_000 });
+    }
+  });
+
   enforced("closing the table kills a job still running and removes the logs", async () => {
     withJobs();
     const r = await fx.run(bashTool, { command: `while true; do echo alive; sleep 0.2; done # ${fx.ws}`, run_in_background: true });
