@@ -13,7 +13,7 @@
  * The session owns the table: jobs outlive turns and end when it closes
  * (closeAll), their logs removed with them.
  */
-import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { defaultShell, wrapCommand, type SandboxOptions } from "../sandbox/index.ts";
 
@@ -51,6 +51,8 @@ interface Job extends JobInfo {
   exited: Promise<void>;
   pumped: Promise<void>;
   killRequested: boolean;
+  /** Runs under bubblewrap: the leader is bwrap, which takes the sandbox down hard when it goes. */
+  bwrap: boolean;
 }
 
 export interface JobTableOptions {
@@ -99,6 +101,34 @@ function completeUtf8(buf: Uint8Array): number {
     return need > back ? buf.length - back : buf.length;
   }
   return buf.length;
+}
+
+/** Every process below `root` with its depth (1: a child), from /proc (Linux; empty elsewhere). */
+function descendantsOf(root: number): { pid: number; depth: number }[] {
+  const children = new Map<number, number[]>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const d of entries) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {}
+  }
+  const out: { pid: number; depth: number }[] = [];
+  for (let queue = [{ pid: root, depth: 0 }]; queue.length > 0; ) {
+    const at = queue.shift()!;
+    const kids = (children.get(at.pid) ?? []).map((pid) => ({ pid, depth: at.depth + 1 }));
+    out.push(...kids);
+    queue.push(...kids);
+  }
+  return out;
 }
 
 export class JobTable {
@@ -158,7 +188,7 @@ export class JobTable {
     }
     const job: Job = {
       id, command, status: "running", exitCode: null, signal: null, startedAt: Date.now(), pid: proc.pid,
-      kept: 0, dropped: 0, log, fd, readOffset: 0, killRequested: false,
+      kept: 0, dropped: 0, log, fd, readOffset: 0, killRequested: false, bwrap: wrapped.backend === "bwrap",
       exited: Promise.resolve(), pumped: Promise.resolve(),
     };
     wrapped.killWith(() => this.signal(job, "SIGKILL"));
@@ -228,8 +258,8 @@ export class JobTable {
     if (!job) return undefined;
     if (job.status === "running") {
       job.killRequested = true;
-      this.signal(job, "SIGTERM");
-      const ended = await Promise.race([job.exited.then(() => true), Bun.sleep(this.grace).then(() => false)]);
+      const gentle = this.terminate(job);
+      const ended = gentle && (await Promise.race([job.exited.then(() => true), Bun.sleep(this.grace).then(() => false)]));
       if (!ended) this.signal(job, "SIGKILL");
       await job.exited;
     }
@@ -255,6 +285,23 @@ export class JobTable {
     }
     if (this.dirReady) rmSync(this.dir, { recursive: true, force: true });
     liveTables.delete(this);
+  }
+
+  /**
+   * SIGTERM to what the command runs as. Under bwrap that is the processes
+   * inside (bwrap itself would end them with SIGKILL when it goes); otherwise
+   * the job's group. False when there was nothing to end gently: a bwrap
+   * still setting up, before the command itself runs below its init.
+   */
+  private terminate(job: Job): boolean {
+    if (!job.bwrap) return (this.signal(job, "SIGTERM"), true);
+    const inside = descendantsOf(job.pid);
+    for (const { pid } of inside) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {}
+    }
+    return inside.some((p) => p.depth >= 2);
   }
 
   private signal(job: Job, sig: NodeJS.Signals): void {

@@ -109,6 +109,30 @@ describe("background jobs under bwrap", () => {
     expect(statSync(log).size).toBeLessThan(4096 + 200);
   });
 
+  enforced("bash_kill sends SIGTERM to the command inside the sandbox first: its trap runs", async () => {
+    withJobs();
+    const r = await fx.run(bashTool, { command: "trap 'echo got-term; exit 0' TERM; echo armed; while true; do sleep 0.1; done", run_in_background: true });
+    const id = jobIdOf(r.output);
+    await readUntil(id, (s) => s.includes("armed"));
+    await fx.run(bashKillTool, { job_id: id });
+    const rest = await fx.run(bashOutputTool, { job_id: id });
+    expect(rest.output).toContain("got-term");
+    expect(rest.output).toContain(`[${id} killed`);
+  });
+
+  test("a job whose command ignores SIGTERM is killed after the grace", async () => {
+    fx = fixture({ sandbox: { bash: "off" } });
+    table = new JobTable(join(fx.home, "jobs"), { graceMs: 300 });
+    fx.ctx.jobs = table;
+    const marker = `${fx.ws}/stubborn`;
+    const r = await fx.run(bashTool, { command: `trap '' TERM; echo armed; while true; do sleep 0.1; done # ${marker}`, run_in_background: true });
+    const id = jobIdOf(r.output);
+    await readUntil(id, (s) => s.includes("armed"));
+    const killed = await fx.run(bashKillTool, { job_id: id });
+    expect(killed.output).toContain(`[${id} killed (SIGKILL)`);
+    await pollFor("no process of the job left", () => processesMentioning(marker), (ps) => ps.length === 0, { timeoutMs: 10_000 });
+  });
+
   enforced("a job killed the moment it starts leaves nothing behind (20 rounds)", async () => {
     withJobs();
     for (let i = 0; i < 20; i++) {
