@@ -258,9 +258,11 @@ export class JobTable {
     if (!job) return undefined;
     if (job.status === "running") {
       job.killRequested = true;
+      // A bwrap still setting up may not yet hold its parent's death as its own: let the command start first.
+      if (job.bwrap) await this.settled(job);
       const gentle = this.terminate(job);
       const ended = gentle && (await Promise.race([job.exited.then(() => true), Bun.sleep(this.grace).then(() => false)]));
-      if (!ended) this.signal(job, "SIGKILL");
+      if (!ended) this.killHard(job);
       await job.exited;
     }
     return this.info(job);
@@ -268,7 +270,7 @@ export class JobTable {
 
   /** SIGKILL to every running job, without waiting (the process is exiting). */
   killNow(): void {
-    for (const j of this.jobs.values()) if (j.status === "running") this.signal(j, "SIGKILL");
+    for (const j of this.jobs.values()) if (j.status === "running") this.killHard(j);
   }
 
   /** The session ends: every job is stopped and the logs removed. No new job starts afterwards. */
@@ -302,6 +304,27 @@ export class JobTable {
       } catch {}
     }
     return inside.some((p) => p.depth >= 2);
+  }
+
+  /** Until the command runs below bwrap's init (or the job ended); bounded. */
+  private async settled(job: Job): Promise<void> {
+    for (let i = 0; i < 100 && job.endedAt === undefined; i++) {
+      if (descendantsOf(job.pid).some((p) => p.depth >= 2)) return;
+      await Bun.sleep(20);
+    }
+  }
+
+  /** SIGKILL to the group and, under bwrap, to its namespace's init (the whole namespace ends with it). */
+  private killHard(job: Job): void {
+    if (job.bwrap) {
+      for (const { pid, depth } of descendantsOf(job.pid)) {
+        if (depth !== 1) continue;
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {}
+      }
+    }
+    this.signal(job, "SIGKILL");
   }
 
   private signal(job: Job, sig: NodeJS.Signals): void {
