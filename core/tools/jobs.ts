@@ -191,7 +191,7 @@ export class JobTable {
       kept: 0, dropped: 0, log, fd, readOffset: 0, killRequested: false, bwrap: wrapped.backend === "bwrap",
       exited: Promise.resolve(), pumped: Promise.resolve(),
     };
-    wrapped.killWith(() => this.signal(job, "SIGKILL"));
+    wrapped.killWith(() => this.killHard(job));
     const readers = ([proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[]).map((st) => st.getReader());
     const pump = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
       for (let r = await reader.read(); !r.done; r = await reader.read()) this.keep(job, r.value);
