@@ -220,6 +220,7 @@ export const slashCommands: SlashCommand[] = [
       ctx.print(t.map((i) => `${i.status === "completed" ? "[x]" : i.status === "in_progress" ? "[>]" : "[ ]"} ${i.content}`));
     },
   },
+  { ...builtinCommandEntry("jobs"), run: viaHostShown("jobs") },
   {
     ...builtinCommandEntry("goal"),
     run: async (ctx, arg) => {

@@ -63,7 +63,8 @@ function terminalBash(link: () => ClientLink): ToolDefinition {
     run: async (input: any, ctx: ToolContext): Promise<ToolResult> => {
       const { client, caps, log, terminalStarted } = link();
       const command = typeof input?.command === "string" ? input.command : "";
-      if (!client || !caps.terminal || !command) return bashTool.run(input, ctx);
+      // A background job is the session's own (core/tools/jobs.ts), never an editor terminal.
+      if (!client || !caps.terminal || !command || input?.run_in_background === true) return bashTool.run(input, ctx);
       const wrapped = await wrapCommand([...defaultShell(), command], bashSandboxOptions(ctx));
       if (!wrapped.ok) return { ok: false, output: wrapped.refusal.message };
       if (wrapped.fds.length > 0) {

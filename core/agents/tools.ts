@@ -17,7 +17,7 @@ export const DELEGATION_TOOLS = new Set(["task"]);
 
 /** Rule-style names (`Read`, `Bash(git:*)`) as tool names. */
 const FAMILY: Record<string, string[]> = {
-  read: ["read_file"], edit: ["edit_file", "multi_edit"], write: ["write_file"], bash: ["bash"], webfetch: ["web_fetch"],
+  read: ["read_file"], edit: ["edit_file", "multi_edit"], write: ["write_file"], bash: ["bash", "bash_output", "bash_kill"], webfetch: ["web_fetch"],
   grep: ["grep"], glob: ["glob"], ls: ["ls"], move: ["move_file"],
 };
 

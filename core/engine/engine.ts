@@ -43,6 +43,7 @@ import { entryPrices } from "../providers/pricing.ts";
 import type { ProviderConfig } from "../providers/types.ts";
 import type { Engine, ModelInfo, PermissionMode, SessionSummary } from "./types.ts";
 import type { EngineOptions } from "./options.ts";
+import type { JobTable } from "../tools/jobs.ts";
 
 const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const section = (values: Record<string, unknown>, name: string) => (values[name] ?? {}) as Record<string, unknown>;
@@ -97,6 +98,8 @@ export function createEngine(opts: EngineOptions): Engine {
   const live = new Set<LiveSession>();
   /** Each open session's full path policy: a subagent reuses its parent's (same inputs; bash re-scans git state per command). */
   const fullPolicies = new WeakMap<LiveSession, PathPolicy>();
+  /** Background jobs of a conversation being reopened (a model switch), by session id, until it is. */
+  const parkedJobs = new Map<string, JobTable>();
   let registry: ToolRegistry | undefined;
   // Outside tools (MCP servers start in the background when the first session opens).
   let toolSource: ToolSource | undefined | null = null;
@@ -153,6 +156,12 @@ export function createEngine(opts: EngineOptions): Engine {
     open: (file, model, child) => open(file, model, child),
     resolveModel: (wanted) => selectModel(entries, wanted, defaultModel).name,
   });
+
+  function takeParked(id: string): JobTable | undefined {
+    const jobs = parkedJobs.get(id);
+    parkedJobs.delete(id);
+    return jobs;
+  }
 
   async function open(file: import("../sessions/store.ts").SessionFile, modelKey: string, child?: ChildRequest): Promise<LiveSession> {
     const choice = selectModel(entries, modelKey, defaultModel);
@@ -216,6 +225,8 @@ export function createEngine(opts: EngineOptions): Engine {
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
       prices: entryPrices(choice.entry),
       onClose: () => live.delete(session),
+      ...((jobs) => (jobs ? { jobs } : {}))(takeParked(file.id)),
+      parkJobs: (jobs) => parkedJobs.set(file.id, jobs),
     });
     live.add(session);
     fullPolicies.set(session, pathPolicy);
@@ -322,6 +333,8 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async close() {
       await Promise.all([...live].map((s) => s.close()));
+      await Promise.all([...parkedJobs.values()].map((j) => j.closeAll()));
+      parkedJobs.clear();
       await toolSource?.close();
     },
   };

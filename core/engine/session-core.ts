@@ -3,7 +3,7 @@
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type RetryPolicy } from "../providers/retry.ts";
 import type { Provider, ToolSchema } from "../providers/types.ts";
 import { type Prices } from "../providers/pricing.ts";
@@ -14,6 +14,7 @@ import type { SessionFile } from "../sessions/store.ts";
 import type { PathPolicy } from "../policy/paths.ts";
 import type { ToolContext, ToolDefinition } from "../tools/types.ts";
 import type { ToolSource } from "../tools/sources.ts";
+import { JobTable } from "../tools/jobs.ts";
 import type { SessionHooks } from "../hooks/index.ts";
 import type { PermissionGate } from "./permission-gate.ts";
 import type { GoalDriver } from "../goal/driver.ts";
@@ -44,6 +45,10 @@ export interface SessionDeps {
   prices?: Prices;
   /** Called when the session closes (engine bookkeeping). */
   onClose?(): void;
+  /** Background jobs handed over by the session this one reopens (a model switch). */
+  jobs?: JobTable;
+  /** Keep the jobs for the session that reopens this conversation (close with keepJobs). */
+  parkJobs?(jobs: JobTable): void;
   /** The typed message → the user message the model receives (commands, @references, UserPromptSubmit hooks). */
   prepare?(prompt: string, signal: AbortSignal): Promise<string>;
   hooks?: SessionHooks;
@@ -95,6 +100,8 @@ export abstract class SessionCore {
   steers: string[] = [];
   /** The provider of the running turn: the session's, or the one a command's `model:` chose for this turn. */
   turnProvider: { provider: Provider; prices?: Prices } | undefined;
+  /** Background shell jobs (bash run_in_background): they outlive turns and end with the session. */
+  readonly jobs: JobTable;
   /** Set by LiveSession's constructor: goal mode's driver (core/goal). */
   abstract readonly goal: GoalDriver;
 
@@ -103,6 +110,8 @@ export abstract class SessionCore {
     readonly deps: SessionDeps,
   ) {
     this.state = file.state();
+    // Logs in the session's state directory: outside the sandbox's view, removed when the session closes.
+    this.jobs = deps.jobs ?? new JobTable(join(dirname(file.blobDir), "jobs"));
     this.desk = new ElicitationDesk({ headless: deps.headless, emit: (e) => this.emit(e), warn: (code, message) => this.notice(code, message) });
   }
 
@@ -188,6 +197,7 @@ export abstract class SessionCore {
       extraWriteRoots: this.deps.extraWriteRoots,
       pathPolicy: this.deps.pathPolicy,
       goal: this.goal,
+      jobs: this.jobs,
       elicit: (ask) => this.desk.ask(ask, signal),
       emitTodo: (items) => {
         this.commit({ t: "todo", items });

@@ -308,11 +308,18 @@ export class LiveSession extends SessionCore implements EngineSession {
     return result;
   }
 
-  async close(): Promise<void> {
+  listJobs() {
+    return this.jobs.list();
+  }
+
+  async close(opts: { keepJobs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.cancel();
     if (this.running) await this.running;
     this.closed = true;
+    // Background jobs end with the session, unless the conversation is reopened at once (a model switch).
+    if (opts.keepJobs && this.deps.parkJobs) this.deps.parkJobs(this.jobs);
+    else await this.jobs.closeAll();
     await this.deps.hooks?.fire("SessionEnd", { reason: "close" }).catch(() => {});
     this.file.close();
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });

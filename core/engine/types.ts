@@ -105,7 +105,12 @@ export interface EngineSession {
   readonly busy: boolean;
   /** Conversation so far, as displayable events (for reloads/resume). */
   history(): EngineEvent[];
-  close(): Promise<void>;
+  /**
+   * End the session: a running turn is cancelled, background jobs are killed.
+   * `keepJobs`: the conversation is reopened at once (a model switch), so its
+   * jobs wait in the engine for the session that resumes it.
+   */
+  close(opts?: { keepJobs?: boolean }): Promise<void>;
   /** Turns still in the conversation (rewind targets). */
   turns(): { turn: number; prompt: string }[];
   /** Switch the permission mode for the rest of the session (e.g. leave plan mode). */
@@ -135,6 +140,8 @@ export interface EngineSession {
    * rejects while a turn runs.
    */
   compact(): Promise<{ removedMessages: number; summaryChars: number } | null>;
+  /** The background shell jobs this session started (bash run_in_background), oldest first; they end when it closes. */
+  listJobs(): import("../tools/jobs.ts").JobInfo[];
 }
 
 export interface RewindResult {

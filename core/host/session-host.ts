@@ -88,7 +88,8 @@ export class SessionHost {
    */
   async switchModel(model: string): Promise<EngineSession> {
     const id = this.current.id;
-    await this.current.close().catch(() => {});
+    // Its background jobs go on in the reopened session.
+    await this.current.close({ keepJobs: true }).catch(() => {});
     let next: EngineSession;
     try {
       next = await this.engine.resumeSession(id, { model });

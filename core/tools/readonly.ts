@@ -39,6 +39,7 @@ export function readOnlyBash(bash: ToolDefinition): ToolDefinition {
     description: `${bash.description} READ-ONLY: only commands that change nothing run (reading, listing, searching, git status/log/diff/show …), in the foreground, without redirections, variables or substitutions; anything else is refused.`,
     async run(input, ctx) {
       const command = typeof input?.command === "string" ? input.command : "";
+      if (input?.run_in_background === true) return { ok: false, output: "Refused: this session is read-only and runs commands in the foreground only (no background jobs)." };
       const v = classifyReadOnlyCommand(command);
       if (!v.ok) {
         return {

@@ -66,6 +66,8 @@ export interface ToolContext {
    * passed the path policy already; absent, the tools use the disk.
    */
   files?: FileIO;
+  /** The session's background shell jobs (bash run_in_background, bash_output, bash_kill); absent where none can run. */
+  jobs?: import("./jobs.ts").JobTable;
 }
 
 export interface FileIO {

@@ -9,14 +9,14 @@ import { bashOutputLimit, bashTimeoutCap } from "../../config/limits.ts";
 import { homePaths } from "../../home.ts";
 import { runShell, type SandboxMode, type SandboxOptions } from "../../sandbox/index.ts";
 import { savedCredentialNames } from "../../sandbox/env.ts";
-import type { ToolContext, ToolDefinition } from "../types.ts";
-import { done, fail, guarded, int, policyFor, str } from "./common.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
+import { bool, done, fail, guarded, int, policyFor, str } from "./common.ts";
 import { traceStart, traceStep } from "../../trace.ts";
 
 /** A model may ask for a longer timeout than configured, up to this (or the configured value if larger). */
 const MAX_REQUESTED_TIMEOUT_S = 600;
 
-interface Input { command: string; timeout_seconds?: number; description?: string }
+interface Input { command: string; timeout_seconds?: number; description?: string; run_in_background?: boolean }
 
 /**
  * Keeps the first and last halves of a stream of text, counting what falls
@@ -91,24 +91,44 @@ export function bashSandboxOptions(ctx: ToolContext): SandboxOptions {
   };
 }
 
+/**
+ * run_in_background: the same sandboxed command line, started as a job of the
+ * session (core/tools/jobs.ts); the id comes back at once.
+ */
+async function startBackground(command: string, ctx: ToolContext): Promise<ToolResult> {
+  if (!ctx.jobs) return fail("background jobs are not available here: run the command in the foreground");
+  mkdirSync(ctx.tmpDir, { recursive: true, mode: 0o700 });
+  let r: Awaited<ReturnType<NonNullable<ToolContext["jobs"]>["start"]>>;
+  try {
+    r = await ctx.jobs.start(command, bashSandboxOptions(ctx));
+  } catch (e) {
+    return fail(`the background job could not start under the sandbox (${(e as Error)?.message ?? e}). Fix: repair or reinstall the sandbox backend (bubblewrap on Linux), or set [sandbox] bash = "off" to run bash unconfined.`);
+  }
+  if (!r.ok) return fail(r.message);
+  return done(`started background job ${r.job.id}. Read its new output with bash_output {"job_id": "${r.job.id}"}; stop it with bash_kill. It runs until it ends, is killed, or the session closes.`);
+}
+
 export const bashTool: ToolDefinition<Input> = {
   name: "bash",
   description:
-    "Run a shell command (bash -c) in the workspace. Output is stdout and stderr interleaved, capped in the middle when long. Runs inside the OS sandbox when enabled: writes only inside the workspace and allowed roots, network only if configured. $TMPDIR is private to this session. Prefer the file tools for reading, searching and editing files.",
+    "Run a shell command (bash -c) in the workspace. Output is stdout and stderr interleaved, capped in the middle when long. Runs inside the OS sandbox when enabled: writes only inside the workspace and allowed roots, network only if configured. $TMPDIR is private to this session. Prefer the file tools for reading, searching and editing files. With run_in_background the command runs as a job of the session under the same sandbox and rules, and the call returns its id at once.",
   inputSchema: {
     type: "object",
     properties: {
       command: { type: "string", description: "the command line" },
       timeout_seconds: { type: "integer", minimum: 1, description: "kill the command after this many seconds (default from config, 120)" },
       description: { type: "string", description: "a few words on what the command does, shown to the user" },
+      run_in_background: { type: "boolean", description: "start it as a background job (dev servers, watchers, long builds) and return its job id at once; read it with bash_output, stop it with bash_kill" },
     },
     required: ["command"],
     additionalProperties: false,
   },
   kind: "bash",
-  summarize: (i) => `bash: ${String(i?.command ?? "").replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200)}`,
+  // A background job says so where it is approved and listed.
+  summarize: (i) => `bash${i?.run_in_background === true ? " (background)" : ""}: ${String(i?.command ?? "").replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200)}`,
   run: guarded(async (input, ctx) => {
     const command = str(input, "command");
+    if (bool(input, "run_in_background")) return startBackground(command, ctx);
     const timeoutS = timeoutFor(input, ctx);
     const limit = bashOutputLimit(ctx.config);
     const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;

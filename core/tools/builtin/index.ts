@@ -1,5 +1,6 @@
 import type { ToolRegistry } from "../registry.ts";
 import { bashTool } from "./bash.ts";
+import { bashKillTool, bashOutputTool } from "./bash-jobs.ts";
 import { codeIndexTool } from "./code-index.ts";
 import { docsTool } from "./docs.ts";
 import { editFileTool, multiEditTool } from "./edit.ts";
@@ -15,7 +16,7 @@ import { completeStepTool, updateGoalTool } from "../../goal/tools.ts";
 
 export const builtinTools = [
   readFileTool, writeFileTool, editFileTool, multiEditTool, moveFileTool,
-  lsTool, globTool, grepTool, bashTool, todoWriteTool, docsTool, webFetchTool, codeIndexTool,
+  lsTool, globTool, grepTool, bashTool, bashOutputTool, bashKillTool, todoWriteTool, docsTool, webFetchTool, codeIndexTool,
   // Goal mode's tools are in every session: the tool block stays the same when a goal starts (core/goal/tools.ts).
   updateGoalTool, completeStepTool,
 ] as const;
