@@ -40,6 +40,9 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
   let rig: UiRig;
   beforeAll(async () => {
     rig = await startRig();
+    // Before any @ query: the server keeps the workspace's file list for a few seconds.
+    writeFileSync(join(rig.workspace, "mention-target.ts"), "x\n");
+    writeFileSync(join(rig.workspace, "mention-late.ts"), "x\n");
   });
   afterAll(async () => {
     await rig?.close();
@@ -184,10 +187,10 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
   });
 
   test("session search filters the list; @ mentions complete workspace paths", async () => {
-    writeFileSync(join(rig.workspace, "mention-target.ts"), "x\n");
     const page = await rig.open();
+    // The list loads after the page opens: wait for the sessions the earlier tests made.
+    await page.waitForFunction(() => document.querySelectorAll("#session-list li").length > 1);
     const before = await page.locator("#session-list li").count();
-    expect(before).toBeGreaterThan(1);
     await causes(page, () => page.fill("#session-search", "temporary"), (n: number) => document.querySelectorAll("#session-list li").length < n, before);
     await page.fill("#session-search", "zzz-no-such-session");
     await page.waitForSelector("#session-list >> text=No matching sessions.");
@@ -198,6 +201,27 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
     await page.keyboard.press("Enter");
     expect(await page.inputValue("#prompt")).toBe("look at @mention-target.ts ");
     expect(await page.locator(".mentions").count()).toBe(0);
+  });
+
+  test("@ mentions: an answer that arrives after the pick does not open the list again", async () => {
+    const page = await rig.open();
+    const answered = () => page.locator("#prompt").evaluate((el) => Number((el as HTMLElement).dataset.mentionsAnswered ?? 0));
+    await page.click("#prompt");
+    await page.keyboard.type("look at @mention-l");
+    await page.waitForSelector(".mentions >> text=mention-late.ts");
+    // Hold the answer to the next keystroke's query until the pick has closed the list.
+    let held!: (r: import("playwright-core").Route) => void;
+    const heldRoute = new Promise<import("playwright-core").Route>((r) => (held = r));
+    await page.route("**/api/files?q=mention-la", (route) => held(route));
+    await page.keyboard.type("a");
+    const route = await heldRoute;
+    await causes(page, () => page.keyboard.press("Enter"), () => !document.querySelector(".mentions"));
+    expect(await page.inputValue("#prompt")).toBe("look at @mention-late.ts ");
+    const before = await answered();
+    await route.continue();
+    await page.waitForFunction((n) => Number((document.querySelector("#prompt") as HTMLElement | null)?.dataset.mentionsAnswered ?? 0) > n, before);
+    expect(await page.locator(".mentions").count()).toBe(0);
+    expect(await page.inputValue("#prompt")).toBe("look at @mention-late.ts ");
   });
 
   test("screens: desktop, phone and dark screenshots; axe-core finds no serious or critical violations", async () => {
