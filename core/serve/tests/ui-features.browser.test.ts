@@ -36,10 +36,17 @@ const ANSWER = [
   "Done.",
 ].join("\n");
 
+/** Wait until the @ list shows exactly `paths`, in order. */
+const mentionsAre = (page: import("playwright-core").Page, paths: string[]) =>
+  page.waitForFunction((want) => [...document.querySelectorAll(".mentions li")].map((li) => li.textContent).join("\n") === want, paths.join("\n"));
+
 describe.skipIf(!haveChromium)("web UI v2 features", () => {
   let rig: UiRig;
   beforeAll(async () => {
     rig = await startRig();
+    // Before any @ query: the server keeps the workspace's file list for a few seconds.
+    writeFileSync(join(rig.workspace, "mention-target.ts"), "x\n");
+    writeFileSync(join(rig.workspace, "held-answer.ts"), "x\n");
   });
   afterAll(async () => {
     await rig?.close();
@@ -184,20 +191,42 @@ describe.skipIf(!haveChromium)("web UI v2 features", () => {
   });
 
   test("session search filters the list; @ mentions complete workspace paths", async () => {
-    writeFileSync(join(rig.workspace, "mention-target.ts"), "x\n");
     const page = await rig.open();
+    // The list loads after the page opens: wait for the sessions the earlier tests made.
+    await page.waitForFunction(() => document.querySelectorAll("#session-list li").length > 1);
     const before = await page.locator("#session-list li").count();
-    expect(before).toBeGreaterThan(1);
     await causes(page, () => page.fill("#session-search", "temporary"), (n: number) => document.querySelectorAll("#session-list li").length < n, before);
     await page.fill("#session-search", "zzz-no-such-session");
     await page.waitForSelector("#session-list >> text=No matching sessions.");
     await page.fill("#session-search", "");
     await page.click("#prompt");
     await page.keyboard.type("look at @mention-t");
-    await page.waitForSelector(".mentions >> text=mention-target.ts");
+    // The list answering what was typed (an earlier keystroke's list may hold other paths first).
+    await mentionsAre(page, ["mention-target.ts"]);
     await page.keyboard.press("Enter");
     expect(await page.inputValue("#prompt")).toBe("look at @mention-target.ts ");
     expect(await page.locator(".mentions").count()).toBe(0);
+  });
+
+  test("@ mentions: an answer that arrives after the pick does not open the list again", async () => {
+    const page = await rig.open();
+    const answered = () => page.locator("#prompt").evaluate((el) => Number((el as HTMLElement).dataset.mentionsAnswered ?? 0));
+    await page.click("#prompt");
+    await page.keyboard.type("look at @held-a");
+    await mentionsAre(page, ["held-answer.ts"]);
+    // Hold the answer to the next keystroke's query until the pick has closed the list.
+    let held!: (r: import("playwright-core").Route) => void;
+    const heldRoute = new Promise<import("playwright-core").Route>((r) => (held = r));
+    await page.route("**/api/files?q=held-an", (route) => held(route));
+    await page.keyboard.type("n");
+    const route = await heldRoute;
+    await causes(page, () => page.keyboard.press("Enter"), () => !document.querySelector(".mentions"));
+    expect(await page.inputValue("#prompt")).toBe("look at @held-answer.ts ");
+    const before = await answered();
+    await route.continue();
+    await page.waitForFunction((n) => Number((document.querySelector("#prompt") as HTMLElement | null)?.dataset.mentionsAnswered ?? 0) > n, before);
+    expect(await page.locator(".mentions").count()).toBe(0);
+    expect(await page.inputValue("#prompt")).toBe("look at @held-answer.ts ");
   });
 
   test("screens: desktop, phone and dark screenshots; axe-core finds no serious or critical violations", async () => {

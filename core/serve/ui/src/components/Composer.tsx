@@ -62,7 +62,7 @@ export function Composer() {
   return (
     <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <div class="prompt-wrap">
-        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" data-slash-settled={slash.settled} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput())} />
+        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput())} />
         <Mentions m={mentions} />
         <SlashMenu m={slash} />
       </div>

@@ -21,6 +21,8 @@ export interface SlashState {
   active: number;
   /** Counts the /queries whose matches have been applied (rendered as data-slash-settled, so a test can wait for the menu's answer to what it typed). */
   settled: number;
+  /** Counts the answers to /queries, used or dropped as stale (rendered as data-slash-answered). */
+  answered: number;
   onInput(): void;
   onKey(e: KeyboardEvent): boolean;
   pick(i: number): void;
@@ -32,11 +34,18 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
   const [items, setItems] = useState<CommandItem[]>([]);
   const [active, setActive] = useState(0);
   const [settled, setSettled] = useState(0);
+  const [answered, setAnswered] = useState(0);
   const catalog = useRef<Promise<CommandItem[]> | null>(null);
   const req = useRef(0);
   const query = () => {
     const el = box.current;
     return el ? (SLASH.exec(el.value.slice(0, el.selectionStart))?.[1] ?? null) : null;
+  };
+  // Closing the menu (a pick, Esc, no /word any more) also drops the answers still on their way:
+  // one for an earlier keystroke would open the menu again after the pick.
+  const close = () => {
+    ++req.current;
+    setItems([]);
   };
   const pick = (i: number) => {
     const el = box.current;
@@ -44,22 +53,24 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
     if (!el || !item) return;
     el.value = `/${item.name} ${el.value.slice(el.selectionStart)}`;
     el.selectionStart = el.selectionEnd = item.name.length + 2;
-    setItems([]);
+    close();
     el.focus();
   };
   return {
     items,
     active,
     settled,
+    answered,
     pick,
     onInput() {
       const q = query();
-      if (q === null) return setItems([]);
+      if (q === null) return close();
       // Read again each time the menu opens (MCP servers add their prompts as they come up); an error just means no menu.
       if (q === "") catalog.current = null;
       catalog.current ??= api<{ commands: CommandItem[] }>("GET", "/api/commands").then((r) => [...WEB_MENU, ...r.commands.filter((c) => !WEB_MENU.some((b) => b.name === c.name))]).catch(() => ((catalog.current = null), []));
       const mine = ++req.current;
       void catalog.current.then((all) => {
+        setAnswered((n) => n + 1);
         if (mine !== req.current) return;
         const low = q.toLowerCase();
         setItems(all.filter((c) => c.name.toLowerCase().startsWith(low)).slice(0, 12));
@@ -67,7 +78,7 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
         setSettled((n) => n + 1);
       });
     },
-    onKey: (e) => listboxKey(e, items.length, active, setActive, pick, () => setItems([])),
+    onKey: (e) => listboxKey(e, items.length, active, setActive, pick, close),
   };
 }
 
