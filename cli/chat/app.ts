@@ -350,6 +350,8 @@ export async function runChatApp(
     return done;
   }
   st = setup.st;
+  // A mode, effort or model chosen in the browser (/web shares this host) shows at once.
+  st.sessionHost?.onChange(() => renderer.request());
   // Usage counters and the one-time question: loaded after the first frame, never before it.
   tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint);
   ctx.startWeb = makeWeb?.(setup);
