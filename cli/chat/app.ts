@@ -7,8 +7,8 @@ import { approvalBody, ApprovalPrompt } from "./approval.ts";
 import { atToken, ChatCompletions } from "./complete.ts";
 import { LiveRenderer, terminalReflows } from "./live.ts";
 import { Picker } from "./picker.ts";
-import { cleanText } from "./sanitize.ts";
 import { InputHistory } from "./history.ts";
+import { BusyClock } from "./busy-clock.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, type ChatState } from "./session.ts";
@@ -71,8 +71,7 @@ export async function runChatApp(
   let hintTimer: ReturnType<typeof setTimeout> | undefined;
   let lastCtrlC = 0;
   let lastEsc = 0;
-  let busySince = 0;
-  let ticker: ReturnType<typeof setInterval> | undefined;
+  const clock = new BusyClock(() => renderer.request());
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
 
@@ -103,9 +102,7 @@ export async function runChatApp(
       out.push(...below, c.dim("starting…"));
       return out;
     }
-    // busySince is 0 for work a slash command started (/compact): no clock for it.
-    const busy = st.session.busy ? `working${busySince ? ` ${Math.floor((Date.now() - busySince) / 1000)}s` : ""} · Esc cancels` : undefined;
-    below.push(truncateToWidth(c.dim(statusFields(st, busy).join(" · ")), w, "…"));
+    below.push(truncateToWidth(c.dim(statusFields(st, clock.label(st.session.busy)).join(" · ")), w, "…"));
     if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === "", w));
     const pending = transcript.approvals[0];
     approval.sync(pending);
@@ -160,26 +157,17 @@ export async function runChatApp(
 
   /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
   const sentHere: string[] = [];
-  const startTicker = () => {
-    busySince = Date.now();
-    ticker ??= setInterval(() => renderer.request(), 1000);
-  };
-  const stopTicker = () => {
-    clearInterval(ticker);
-    ticker = undefined;
-    busySince = 0;
-  };
   const send = (text: string) => {
     transcript.prompt(text);
     sentHere.push(text);
-    startTicker();
+    clock.start();
     st.session
       .submit(text)
       .catch((e) => transcript.info([`${c.red("error:")} ${errorMessage(e)}`]))
       .finally(() => {
         const next = st.queue.shift();
         if (next !== undefined) return send(next);
-        stopTicker();
+        clock.stop();
         renderer.request();
       });
     renderer.request();
@@ -324,7 +312,7 @@ export async function runChatApp(
   const quit = async () => {
     if (quitting) return;
     quitting = true;
-    clearInterval(ticker);
+    clock.stop();
     clearTimeout(hintTimer);
     if (setup) {
       if (st.session.busy) st.session.cancel();
@@ -362,19 +350,17 @@ export async function runChatApp(
     return done;
   }
   st = setup.st;
+  // A mode, effort or model chosen in the browser (/web shares this host) shows at once.
+  st.sessionHost?.onChange(() => renderer.request());
   // Usage counters and the one-time question: loaded after the first frame, never before it.
   tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint);
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {
-    const reg = (await import("./catalog.ts")).chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources());
+    const { chatCommands, chatMenu } = await import("./catalog.ts");
+    const reg = chatCommands(st.engine.workspace, setup.home, st.opts.config, st.engine.commandSources());
     ctx.commands = reg;
-    // Names and descriptions come from files in the workspace and MCP servers: cleaned for the menu.
-    const menu = () => {
-      const entries = reg.catalog().entries;
-      return { key: entries, commands: () => entries.map((e) => ({ name: cleanText(e.name), description: cleanText(e.description), argumentHint: e.argumentHint && cleanText(e.argumentHint) })) };
-    };
-    editor.setAutocompleteProvider(new ChatCompletions(menu, st.engine.workspace));
+    editor.setAutocompleteProvider(new ChatCompletions(chatMenu(reg), st.engine.workspace));
   } catch (e) {
     transcript.info([c.yellow(`custom commands and skills are not available: ${errorMessage(e)}`)]);
   }
@@ -386,10 +372,10 @@ export async function runChatApp(
       else {
         transcript.prompt(e.prompt);
         if (!isGoalPrompt(e.prompt)) transcript.info([c.dim("  (sent from the browser UI)")]);
-        startTicker();
+        clock.start();
       }
     }
-    if (e.type === "turn_end" && sentHere.length === 0 && !st.queue.length) setTimeout(() => !st.session.busy && stopTicker(), 0);
+    if (e.type === "turn_end" && sentHere.length === 0 && !st.queue.length) setTimeout(() => !st.session.busy && clock.stop(), 0);
     transcript.event(e);
     const steered = steering.take(e);
     if (steered.length) transcript.info(steered.map((l) => truncateToWidth(l, width(), "…")));

@@ -2,6 +2,7 @@
 // (it reads the documentation index, skills and trust records).
 import { workspaceCommands, type CommandEntry, type CommandRegistry, type CommandSource } from "../../core/commands/index.ts";
 import { slashCommands } from "./slash.ts";
+import { cleanText } from "./sanitize.ts";
 
 /**
  * The workspace's command catalog (core/commands) with the chat's own
@@ -18,4 +19,12 @@ export function chatCommands(workspace: string, home: string, values: Record<str
     list: (): CommandEntry[] => slashCommands.map((c) => ({ name: c.name, description: c.description, argumentHint: c.args, kind: "builtin", scope: "builtin", source: "chat" })),
   });
   return reg;
+}
+
+/** The `/` menu's entries from the catalog: names and descriptions come from files in the workspace and MCP servers, so they are cleaned. */
+export function chatMenu(reg: CommandRegistry) {
+  return () => {
+    const entries = reg.catalog().entries;
+    return { key: entries, commands: () => entries.map((e) => ({ name: cleanText(e.name), description: cleanText(e.description), argumentHint: e.argumentHint && cleanText(e.argumentHint) })) };
+  };
 }

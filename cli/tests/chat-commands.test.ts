@@ -259,8 +259,8 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     expect(f.llm.chatRequests()[1]!.body.reasoning_effort).toBe("low");
     expect(existsSync(join(f.ce.workspace, "web-planted.txt"))).toBe(false);
     expect(p.all()).not.toContain("Allow write_file");
-    // …and the chat shows the browser's mode as its own.
-    await p.waitFor("mode read-only");
+    // …and the chat shows the browser's mode as its own (drawn at the change itself, before this turn).
+    expect(p.screen()).toContain("other · mode read-only");
 
     // The other way: the chat's mode and model are what the browser gets.
     p.keys("BTab");
@@ -281,6 +281,18 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     const renamed = await post(`/api/sessions/${id}/title`, { title: "named from the web" });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toEqual({ title: "named from the web" });
+  });
+
+  test("a mode and a model set in the browser show in the chat's status line at once, with no key pressed", async () => {
+    await setupWithOther([{ text: "terminal answer" }]);
+    const { p, id, post } = await chatWithWeb();
+    // Nothing else redraws the idle chat: only the host's change can bring these onto the screen.
+    expect(p.screen()).not.toContain("mode read-only");
+    expect((await post(`/api/sessions/${id}/mode`, { mode: "read-only" })).status).toBe(200);
+    await p.waitForCurrent("mode read-only");
+    expect(p.screen()).not.toContain("other · mode");
+    expect((await post(`/api/sessions/${id}/model`, { name: "other" })).status).toBe(200);
+    await p.waitForCurrent("other · mode read-only");
   });
 });
 

@@ -20,6 +20,7 @@ export class SessionHost {
   private current: EngineSession;
   private chosenMode: PermissionMode | undefined;
   private readonly watchers = new Set<(next: EngineSession, prev: EngineSession) => void>();
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
@@ -57,14 +58,30 @@ export class SessionHost {
     return () => this.watchers.delete(listener);
   }
 
+  /**
+   * Hears of every change of the mode, the effort or the session (the model),
+   * whichever front end made it: what shows them (the chat's status line while
+   * the browser changes them) redraws at once. Returns the way to stop listening.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const l of [...this.changeListeners]) l();
+  }
+
   setMode(mode: PermissionMode): void {
     this.current.setPermissionMode(mode);
     this.chosenMode = mode;
+    this.changed();
   }
 
   /** undefined: back to the provider entry's reasoning_effort. Throws on an unknown value (the engine names it). */
   setEffort(effort: string | undefined): void {
     this.current.setReasoningEffort(effort);
+    this.changed();
   }
 
   /**
@@ -78,6 +95,7 @@ export class SessionHost {
     this.current = next;
     await this.opts.onSession?.(next, prev);
     for (const w of [...this.watchers]) w(next, prev);
+    this.changed();
   }
 
   /**
