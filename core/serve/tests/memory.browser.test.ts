@@ -73,4 +73,15 @@ describe.skipIf(!haveChromium)("web UI Memory panel", () => {
     expect(rig.llm.chatRequests()).toHaveLength(1);
     expect(pageErrors(page)).toEqual([]);
   });
+
+  test("on a phone the panel opens from the sessions drawer, which makes way; Escape closes it", async () => {
+    const page = await rig.open("/", { viewport: { width: 390, height: 844 } });
+    expect(await page.locator("#memory-toggle").isVisible()).toBe(false);
+    await page.click("#drawer-toggle");
+    await page.locator("#memory-toggle").waitFor({ state: "visible" });
+    await causes(page, () => page.click("#memory-toggle"), () => !!document.querySelector("#memory-panel") && !document.querySelector("#sessions.open"));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await causes(page, () => page.press("#memory-close", "Escape"), () => !document.querySelector("#memory-panel"));
+    expect(pageErrors(page)).toEqual([]);
+  });
 });

@@ -77,6 +77,8 @@ export async function loadMemory(): Promise<void> {
 export function openMemory(open = !memory.open): void {
   memory.open = open;
   memory.note = null;
+  // On a phone the panel opens from the sessions drawer: the drawer makes way.
+  if (open) state.drawer = false;
   changed();
   if (open) void loadMemory();
 }

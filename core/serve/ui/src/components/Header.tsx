@@ -2,7 +2,6 @@
 import { changed, shownModel, state } from "../store.ts";
 import { pickModel } from "../web-commands.ts";
 import { EffortPicker } from "./EffortPicker.tsx";
-import { openMemory } from "../memory.ts";
 
 export function Header() {
   const st = state.status ?? {};
@@ -31,7 +30,6 @@ export function Header() {
         </select>
       </label>
       <EffortPicker />
-      <button type="button" id="memory-toggle" class="memory-toggle" title="Remembered facts and what recall chose" onClick={() => openMemory()}>Memory</button>
       <span id="conn" class={`conn ${state.transport}`} title={live ? `live events over ${state.transport === "websocket" ? "WebSocket" : "SSE"}` : "reconnecting…"}>{live ? "live" : "offline"}</span>
       <button type="button" id="side-toggle" class="icon narrow-only" aria-label="Todo and changed files" aria-expanded={state.changesOpen} aria-controls="side" onClick={() => { state.changesOpen = !state.changesOpen; state.drawer = false; changed(); }}>☷</button>
     </header>
