@@ -1,44 +1,14 @@
 // The Memory panel's data: the facts (live and archived), the open
 // session's last recall trace, a fact's revisions, and the user's own acts —
 // forget, restore, recover — through the serve API (core/serve/routes/memory.ts).
+import type { FactView } from "../../../memory/admin.ts";
+import type { RecallTrace } from "../../../memory/recall.ts";
 import { api } from "./api.ts";
 import { changed, state } from "./store.ts";
 
-export interface FactRow {
-  id: string;
-  revision: number;
-  type: string;
-  scope: "project" | "global";
-  created: string;
-  updated: string;
-  text: string;
-  archived: boolean;
-  stale: boolean;
-  current?: boolean;
-}
-
-export interface RecallPick {
-  id: string;
-  scope: string;
-  type: string;
-  revision: number;
-  score: number;
-  matched: string[];
-  stale: boolean;
-  updated: string;
-  chars: number;
-}
-
-export interface RecallTrace {
-  query: string;
-  suppressed?: string;
-  considered: number;
-  relevant: number;
-  picked: RecallPick[];
-  overBudget: string[];
-  chars: number;
-  budget: { facts: number; chars: number };
-}
+/** A fact as the API lists it (core/memory/admin.ts); `current` in a revision list. */
+export type FactRow = FactView & { current?: boolean };
+export type { RecallTrace };
 
 export const memory = {
   open: false,
