@@ -94,3 +94,15 @@ test("forget → archived → recover from a backup is revision n+1, in text and
   expect((await runCli(ce, ["memory", "recover"])).code).toBe(2);
   expect(s.get(f.id)!.fact.revision).toBe(4);
 });
+
+test('reasonix run "/memory …" runs the same command headless, never reaching the model', async () => {
+  const s = new MemoryStore(ce.home, ce.workspace);
+  const f = s.create({ text: "run lists this fact", type: "project", scope: "project" });
+  const list = await runCli(ce, ["run", "/memory"]);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain(`${f.id}  r1 · project · project`);
+  const recall = await runCli(ce, ["run", "--output-format", "json", "/memory recall"]);
+  expect(JSON.parse(recall.stdout)).toMatchObject({ command: "memory", ok: true, result: "No recall yet in this session: it runs before each message you send." });
+  const bad = await runCli(ce, ["run", "/memory revisions no-such-fact"]);
+  expect([bad.code, bad.stderr.trim()]).toEqual([1, "memory: no fact no-such-fact"]);
+});
