@@ -5,9 +5,8 @@
  * and `reasonix memory` all go through here. These are the user's own acts:
  * no model approval, but the store still validates every change.
  */
-import { resolve } from "node:path";
 import { secretFindings } from "../crash/scrub.ts";
-import { readFactCopy } from "./copy.ts";
+import { copyPath, readFactCopy } from "./copy.ts";
 import type { Fact } from "./fact.ts";
 import { STALE_DAYS } from "./recall.ts";
 import type { MemoryStore } from "./store.ts";
@@ -59,5 +58,5 @@ export interface Recovered {
 export function recoverFact(store: MemoryStore, path: string, cwd: string): Recovered {
   const copy = readFactCopy(path, cwd);
   const { fact, known } = store.recover(copy);
-  return { fact, known, source: resolve(cwd, path), secrets: secretFindings(fact.text) };
+  return { fact, known, source: copyPath(path, cwd), secrets: secretFindings(fact.text) };
 }

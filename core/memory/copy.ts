@@ -3,7 +3,8 @@
  * read without blocking on a FIFO or a device, bounded, and validated as a
  * fact before the store sees it (`/memory recover`, `reasonix memory recover`).
  */
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { InputRefused, readRegularFile } from "../fs/bounded-read.ts";
 import { parseFact, type Fact } from "./fact.ts";
@@ -12,8 +13,11 @@ import { MAX_FACT_CHARS } from "./store.ts";
 /** Front matter plus the longest fact, with room to spare. */
 const MAX_COPY_BYTES = 64 * 1024;
 
+/** `path` as typed: `~/…` is under the home directory, a relative path starts at `cwd`. */
+export const copyPath = (path: string, cwd: string): string => (path === "~" || path.startsWith("~/") ? join(process.env.HOME || homedir(), path.slice(1)) : resolve(cwd, path));
+
 export function readFactCopy(path: string, cwd: string): Fact {
-  const abs = resolve(cwd, path);
+  const abs = copyPath(path, cwd);
   let data: Buffer;
   try {
     data = readRegularFile(abs, MAX_COPY_BYTES, "a fact file");

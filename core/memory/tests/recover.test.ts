@@ -44,6 +44,19 @@ test("forget → archived → recover from a backup gives revision n+1; every ea
   ]);
 });
 
+test("~/ in the path is the home directory", () => {
+  const { root, workspace, store } = setup();
+  const f = store.create({ text: "kept in a backup under home", type: "project", scope: "project" });
+  writeFileSync(join(root, "home-backup.md"), readFileSync(store.get(f.id)!.path, "utf8"));
+  const was = process.env.HOME;
+  process.env.HOME = root;
+  try {
+    expect(recoverFact(store, "~/home-backup.md", workspace)).toMatchObject({ source: join(root, "home-backup.md"), fact: { revision: 2 } });
+  } finally {
+    process.env.HOME = was;
+  }
+});
+
 test("a copy of a fact this workspace never knew is written as it is; its scope is the copy's", () => {
   const { root, workspace, store } = setup();
   const file = join(root, "elsewhere.md");
