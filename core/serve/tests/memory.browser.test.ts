@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryStore } from "../../memory/store.ts";
-import { causes, haveChromium, newSession, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+import { causes, haveChromium, newSession, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI Memory panel: /usr/bin/chromium not found (Debian: chromium)");
@@ -43,6 +43,7 @@ describe.skipIf(!haveChromium)("web UI Memory panel", () => {
     expect(trace).toContain("how do the integration tests run?");
     expect(trace).toMatch(/budget used 1\/4 facts, \d+\/2400 characters/);
     expect(trace).toContain("matched ");
+    await shot(page, "memory-panel");
     const facts = page.locator("#memory-facts");
     expect(await facts.locator("h3").allTextContents()).toEqual([expect.stringContaining("Project facts ("), "Global facts"]);
     expect(await facts.locator(".mem-type h4").allTextContents()).toEqual(["project", "reference", "user"]);
