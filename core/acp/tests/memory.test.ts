@@ -23,7 +23,7 @@ test("/memory over ACP: announced, recall trace, list, forget → archived → r
   const id = "tests-need-compose";
   store.create({ id, text: "The integration tests need docker compose up -d postgres first.", type: "project", scope: "project" });
   store.update(id, 1, { text: "The integration tests need docker compose up -d postgres redis first." });
-  const backup = join(env.home, "..", "acp-backup.md");
+  const backup = join(env.home, "..", "acp backup.md");
   copyFileSync(store.get(id)!.path, backup);
 
   await c.conn.initialize(initParams({}));
@@ -53,7 +53,7 @@ test("/memory over ACP: announced, recall trace, list, forget → archived → r
   expect(await say("/memory")).toContain(`${id}  r2 · project · project`);
   expect(await say(`/memory forget ${id}`)).toContain(`archived ${id} at revision 2`);
   expect(await say("/memory archived")).toContain(`${id}  r2`);
-  expect(await say(`/memory recover ${backup}`)).toContain(`recovered ${id} from ${backup} as revision 3`);
+  expect(await say(`/memory recover "${backup}"`)).toContain(`recovered ${id} from ${backup} as revision 3`);
   expect(store.revisions(id).map((r) => [r.fact.revision, r.current])).toEqual([[1, false], [2, false], [3, true]]);
   expect(await say("/memory restore " + id + " 1")).toContain(`restored ${id} revision 1 as revision 4`);
   expect(store.get(id)!.fact.text).toBe("The integration tests need docker compose up -d postgres first.");

@@ -99,7 +99,8 @@ function run(ctx: CommandContext, arg: string): CommandResult {
       return result("memory", [`archived ${f.id} at revision ${f.revision} (/memory restore ${f.id} ${f.revision} brings it back)`], { data: { fact: f } });
     }
     case "recover": {
-      const path = arg.slice(arg.indexOf("recover") + "recover".length).trim();
+      // The rest of the line is the path (spaces and all); quotes around it are dropped.
+      const path = arg.slice(arg.indexOf("recover") + "recover".length).trim().replace(/^(["'])(.+)\1$/, "$2");
       if (!path) return failed("memory", "usage: /memory recover <path to a fact file>");
       const r = recoverFact(store, path, ctx.host.engine.workspace);
       const lines = [r.known ? `recovered ${r.fact.id} from ${r.source} as revision ${r.fact.revision}` : `recovered ${r.fact.id} from ${r.source} (a fact this workspace did not know, revision ${r.fact.revision})`];
