@@ -49,6 +49,9 @@ test("/memory over ACP: announced, recall trace, list, forget → archived → r
   expect(trace).toContain("project project r2");
   expect(trace).toMatch(/budget used: 1\/4 facts, \d+\/2400 characters/);
   expect(llm.chatRequests()).toHaveLength(1); // commands never reach the model
+  // A model switch reopens the session: the trace stays.
+  expect(await say("/model other")).toContain("model other from here on");
+  expect(await say("/memory recall")).toContain(`${id}  score `);
 
   expect(await say("/memory")).toContain(`${id}  r2 · project · project`);
   expect(await say(`/memory forget ${id}`)).toContain(`archived ${id} at revision 2`);
