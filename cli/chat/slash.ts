@@ -221,6 +221,7 @@ export const slashCommands: SlashCommand[] = [
     },
   },
   { ...builtinCommandEntry("jobs"), run: viaHostShown("jobs") },
+  { ...builtinCommandEntry("memory"), run: viaHostShown("memory") },
   {
     ...builtinCommandEntry("goal"),
     run: async (ctx, arg) => {

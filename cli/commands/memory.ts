@@ -120,4 +120,35 @@ const revisions = defineCommand<Common & { id: string }>({
   },
 });
 
-export default defineGroup("memory", "Facts Reasonix remembers across sessions and recalls into your messages (docs/memory.md)", [list, show, add, forget, restore, revisions]);
+const archived = defineCommand<Common>({
+  command: "archived",
+  describe: "List archived (forgotten) facts; `restore` brings one back",
+  builder: (y) => common(y) as any,
+  run: async (args) => {
+    const { listFacts } = await import("../../core/memory/admin.ts");
+    const l = listFacts(await store(args.dir), "archived");
+    if (args.json) return printJson(l);
+    for (const p of l.problems) process.stderr.write(yellow(`unreadable: ${p.message}\n`, process.stderr));
+    if (l.facts.length === 0) process.stderr.write(dim("no archived facts\n", process.stderr));
+    for (const f of l.facts) process.stdout.write(`${head(f, " · archived")}\n  ${oneLine(f.text)}\n`);
+    return l.problems.length ? 1 : 0;
+  },
+});
+
+const recover = defineCommand<Common & { path: string }>({
+  command: "recover <path>",
+  describe: "Bring back a fact from a fact file anywhere (a backup, a copy): validated, and a new revision when the fact is known — history is never overwritten",
+  builder: (y) =>
+    common(y)
+      .positional("path", { type: "string", demandOption: true })
+      .example("reasonix memory recover ~/backup/memory/projects/app-1a2b3c4d5e6f/facts/tests-need-docker-3fa9c1.md", "") as any,
+  run: async (args) => {
+    const { recoverFact } = await import("../../core/memory/admin.ts");
+    const r = recoverFact(await store(args.dir), args.path, process.cwd());
+    if (args.json) return printJson({ ...r.fact, known: r.known, source: r.source, secrets: r.secrets });
+    if (r.secrets.length) process.stderr.write(yellow(`note: the text looks like it holds a secret (${r.secrets.join(", ")})\n`, process.stderr));
+    process.stdout.write(`recovered ${r.fact.id} from ${r.source} as revision ${r.fact.revision}\n`);
+  },
+});
+
+export default defineGroup("memory", "Facts Reasonix remembers across sessions and recalls into your messages (docs/memory.md)", [list, show, add, forget, restore, revisions, archived, recover]);

@@ -1,7 +1,7 @@
 // `reasonix acp` built as the binary, driven by acpx (a real headless ACP
 // client from npm) against a scripted LLM on loopback.
 import { afterEach, beforeAll, expect, setDefaultTimeout, test as bunTest } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { builtDist } from "../../scripts/lib/built-dist.ts";
 import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripted-llm.ts";
@@ -150,3 +150,25 @@ test("acpx sessions: a second prompt from a new process resumes the same convers
   const sessions = listed.frames.find((f) => f.source === "agent").sessions;
   expect(sessions.map((s: any) => [s.sessionId, s.cwd, s.title])).toEqual([[id, env.workspace, "remember the word teal"]]);
 }, 150_000);
+
+test("acpx prompts /memory to the compiled binary: the recall trace of the prompt before, then forget and recover as revision 2", async () => {
+  const { env, llm } = await setup([{ text: "compose first" }]);
+  const { MemoryStore } = await import("../../core/memory/store.ts");
+  const store = new MemoryStore(env.home, env.workspace);
+  const id = "tests-need-compose";
+  store.create({ id, text: "The integration tests need docker compose up -d postgres first.", type: "project", scope: "project" });
+  const backup = join(env.home, "..", "acpx-backup.md");
+  writeFileSync(backup, readFileSync(store.get(id)!.path, "utf8"));
+  const said = (r: Ran) => updates(r).filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("");
+  expect((await acpx(env, "sessions", "new")).code).toBe(0);
+  // One queue owner (one `reasonix acp`) for the prompts: the trace lives in the open session.
+  expect(said(await acpx(env, "--ttl", "30", "prompt", "how do the integration tests run?"))).toBe("compose first");
+  const trace = said(await acpx(env, "--ttl", "30", "prompt", "/memory recall"));
+  expect(trace).toContain(`${id}  score `);
+  expect(trace).toMatch(/budget used: 1\/4 facts/);
+  expect(said(await acpx(env, "--ttl", "30", "prompt", `/memory forget ${id}`))).toContain(`archived ${id} at revision 1`);
+  expect(said(await acpx(env, "--ttl", "1", "prompt", `/memory recover ${backup}`))).toContain(`recovered ${id} from ${backup} as revision 2`);
+  await waitIdle(env);
+  expect(store.revisions(id).map((r) => [r.fact.revision, r.current])).toEqual([[1, false], [2, true]]);
+  expect(llm.chatRequests()).toHaveLength(1);
+}, 200_000);

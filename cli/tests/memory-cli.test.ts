@@ -1,11 +1,13 @@
 // `reasonix memory` through the real CLI process: add, list, show, forget,
 // restore, revisions, in text and --json, with the exit codes scripts rely on.
-import { afterAll, expect, test } from "bun:test";
-import { writeFileSync, mkdirSync } from "node:fs";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryStore } from "../../core/memory/store.ts";
 import { makeCliEnv, runCli } from "./run-helpers.ts";
 
+// Each test spawns the CLI up to a dozen times: bun's 5 s default ran out under load (seen: 5.0 s on the first test).
+setDefaultTimeout(60_000);
 const ce = makeCliEnv("http://127.0.0.1:9/v1");
 afterAll(() => ce.cleanup());
 
@@ -54,7 +56,7 @@ test("usage errors exit 2, unknown facts and unreadable files exit 1 with the fi
   expect([missing.code, missing.stderr.includes("no fact no-such-fact")]).toEqual([1, true]);
   const help = await runCli(ce, ["memory", "--help"]);
   expect(help.code).toBe(0);
-  for (const sub of ["list", "show", "add", "forget", "restore", "revisions"]) expect(help.stdout).toContain(`reasonix memory ${sub}`);
+  for (const sub of ["list", "show", "add", "forget", "restore", "revisions", "archived", "recover"]) expect(help.stdout).toContain(`reasonix memory ${sub}`);
 
   const dir = new MemoryStore(ce.home, ce.workspace).paths.scope("project").facts;
   mkdirSync(dir, { recursive: true });
@@ -62,4 +64,45 @@ test("usage errors exit 2, unknown facts and unreadable files exit 1 with the fi
   const list = await runCli(ce, ["memory", "list"]);
   expect(list.code).toBe(1);
   expect(list.stderr).toContain(`unreadable: ${join(dir, "bad.md")}: scope: missing`);
+});
+
+test("forget → archived → recover from a backup is revision n+1, in text and --json; a broken file exits 1 naming the field", async () => {
+  const s = new MemoryStore(ce.home, ce.workspace);
+  const f = s.create({ text: "the staging URL is staging.example.test", type: "reference", scope: "project" });
+  s.update(f.id, 1, { text: "the staging URL is stage2.example.test" });
+  const backup = join(ce.home, "..", "cli-backup.md");
+  writeFileSync(backup, readFileSync(s.get(f.id)!.path, "utf8"));
+  expect((await runCli(ce, ["memory", "forget", f.id])).code).toBe(0);
+  const archived = await runCli(ce, ["memory", "archived", "--json"]);
+  expect(archived.code).toBe(0);
+  expect(JSON.parse(archived.stdout).facts.map((x: { id: string; revision: number; archived: boolean }) => [x.id, x.revision, x.archived])).toEqual([[f.id, 2, true]]);
+  expect((await runCli(ce, ["memory", "archived"])).stdout).toContain(`${f.id}  r2 · reference · project · `);
+
+  const rec = await runCli(ce, ["memory", "recover", "--json", backup]);
+  expect(rec.code).toBe(0);
+  expect(JSON.parse(rec.stdout)).toMatchObject({ id: f.id, revision: 3, known: true, source: backup, text: "the staging URL is stage2.example.test" });
+  expect(JSON.parse((await runCli(ce, ["memory", "archived", "--json"])).stdout).facts.filter((x: { id: string }) => x.id === f.id)).toEqual([]);
+  const again = await runCli(ce, ["memory", "recover", backup]);
+  expect([again.code, again.stdout]).toEqual([0, `recovered ${f.id} from ${backup} as revision 4\n`]);
+  expect(s.revisions(f.id).map((r) => r.fact.revision)).toEqual([1, 2, 3, 4]);
+
+  const broken = join(ce.home, "..", "cli-broken.md");
+  writeFileSync(broken, `---\nid: ${f.id}\nrevision: 9\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\ntype: secretive\nscope: project\n---\nx\n`);
+  const bad = await runCli(ce, ["memory", "recover", broken]);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain(`${broken}: type: "secretive" is not one of user, feedback, project, reference`);
+  expect((await runCli(ce, ["memory", "recover"])).code).toBe(2);
+  expect(s.get(f.id)!.fact.revision).toBe(4);
+});
+
+test('reasonix run "/memory …" runs the same command headless, never reaching the model', async () => {
+  const s = new MemoryStore(ce.home, ce.workspace);
+  const f = s.create({ text: "run lists this fact", type: "project", scope: "project" });
+  const list = await runCli(ce, ["run", "/memory"]);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain(`${f.id}  r1 · project · project`);
+  const recall = await runCli(ce, ["run", "--output-format", "json", "/memory recall"]);
+  expect(JSON.parse(recall.stdout)).toMatchObject({ command: "memory", ok: true, result: "No recall yet in this session: it runs before each message you send." });
+  const bad = await runCli(ce, ["run", "/memory revisions no-such-fact"]);
+  expect([bad.code, bad.stderr.trim()]).toEqual([1, "memory: no fact no-such-fact"]);
 });

@@ -76,7 +76,7 @@ export const AVAILABLE_COMMANDS: acp.AvailableCommand[] = [
   { name: "model", description: "Continue this conversation on another model", input: { hint: "provider entry name" } },
   { name: GOAL_COMMAND.name, description: GOAL_COMMAND.description, input: { hint: GOAL_COMMAND.argumentHint } },
   // The rest of what the shared dispatcher runs here (core/host/commands); /compact and /mcp come with the catalog.
-  ...["effort", "rewind", "help"].map((name): acp.AvailableCommand => {
+  ...["effort", "rewind", "memory", "help"].map((name): acp.AvailableCommand => {
     const c = builtinCommandEntry(name);
     return { name, description: c.description, ...(c.args ? { input: { hint: c.args } } : {}) };
   }),

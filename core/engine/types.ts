@@ -200,5 +200,19 @@ export interface Engine {
   commandSources(): import("../commands/types.ts").CommandSource[];
   /** Resolves when every MCP server has finished starting (ready or failed); at once when there are none. */
   mcpStarted(): Promise<void>;
+  /** Remembered facts of this workspace and what recall did (`/memory`, the web UI's Memory panel). */
+  memory(): EngineMemory;
   close(): Promise<void>;
+}
+
+/** The engine's memory as front ends read and manage it (core/memory). */
+export interface EngineMemory {
+  /** This workspace's and the global facts (in the home of the machine the engine runs on). */
+  readonly store: import("../memory/store.ts").MemoryStore;
+  /** False when the user's config says `[memory] recall = false`. */
+  readonly recallOn: boolean;
+  /** What the last recall of session `id` chose, and why (none before its first real turn). */
+  lastRecall(id: string): import("../memory/recall.ts").RecallTrace | undefined;
+  /** The instruction files a session of this workspace reads, in order, with those skipped and why. */
+  instructions(): import("./instructions.ts").InstructionScan;
 }

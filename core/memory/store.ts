@@ -119,6 +119,17 @@ export class MemoryStore {
     }
   }
 
+  /** Archived (forgotten) facts of both scopes, project first. */
+  archived(): FactListing {
+    const out: FactListing = { facts: [], problems: [] };
+    for (const scope of FACT_SCOPES) {
+      const got = this.readDir(this.paths.scope(scope).archived);
+      out.facts.push(...got.facts);
+      out.problems.push(...got.problems);
+    }
+    return out;
+  }
+
   /** The live or archived fact with this id (the file is read now, not from the cache). */
   get(id: string): FactRecord | undefined {
     if (!ID_PATTERN.test(id)) return undefined;
@@ -208,6 +219,47 @@ export class MemoryStore {
       if (cur?.archived) unlinkSync(cur.path);
       return next;
     });
+  }
+
+  /**
+   * Bring back a fact from a copy (a backup, another machine's file): when
+   * this store knows the id (live, archived or by its history), the copy's
+   * text and type become a new revision above every one kept, in the scope
+   * the fact already has; an id never seen is written as the copy says.
+   * History is never overwritten.
+   */
+  recover(copy: Fact): { fact: Fact; known: boolean } {
+    const text = checkText(copy.text);
+    return withFactLock(this.paths.locks, copy.id, () => {
+      const cur = this.get(copy.id);
+      const hist = this.history(copy.id);
+      if (!cur && !hist) {
+        const fact: Fact = { ...copy, text };
+        this.writeLive(fact);
+        return { fact, known: false };
+      }
+      if (cur && !cur.archived) this.snapshot(cur.fact);
+      const top = Math.max(cur?.fact.revision ?? 0, hist?.top ?? 0);
+      const scope = cur?.fact.scope ?? hist!.scope;
+      const created = cur?.fact.created ?? hist!.created;
+      const fact: Fact = { id: copy.id, revision: top + 1, created, updated: new Date().toISOString(), type: copy.type, scope, text };
+      this.writeLive(fact);
+      if (cur?.archived) unlinkSync(cur.path);
+      return { fact, known: true };
+    });
+  }
+
+  /** The scope, highest snapshot revision and first creation date of a fact's kept revisions, if any. */
+  private history(id: string): { scope: FactScope; top: number; created: string } | undefined {
+    for (const scope of FACT_SCOPES) {
+      const dir = join(this.paths.scope(scope).revisions, id);
+      if (!existsSync(dir)) continue;
+      const revs = readdirSync(dir).filter((n) => /^\d+\.md$/.test(n)).map((n) => Number(n.slice(0, -3))).sort((a, b) => a - b);
+      if (!revs.length) continue;
+      const first = join(dir, `${revs[0]}.md`);
+      return { scope, top: revs[revs.length - 1]!, created: parseFact(first, readFileSync(first, "utf8")).created };
+    }
+    return undefined;
   }
 
   /** The workspace these project facts belong to (the real path). */

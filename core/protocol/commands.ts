@@ -31,6 +31,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("cost", "Tokens and spend of this session"),
   c("todo", "The agent's todo list"),
   c("jobs", "Background shell jobs of this session: id, command, status, runtime"),
+  c("memory", "Remembered facts: list, what the last recall chose, instruction files, revisions, archive, recover", "[recall|instructions|archived|revisions <id>|restore <id> <rev>|forget <id>|recover <path>]"),
   c("goal", "Goal mode: keep working across turns until the objective is complete, blocked or paused", "<objective> | status | pause | resume | clear"),
   c("web", "Open this session in the browser UI too"),
   c("sandbox", "Sandbox state"),
@@ -99,6 +100,7 @@ export const COMMAND_SURFACES: Record<string, readonly Surface[]> = {
   mcp: ["chat", "web", "acp", "run"],
   goal: LIVE,
   jobs: LIVE,
+  memory: ["chat", "web", "acp", "run"],
 };
 
 /** What to use instead, where a command does not run. */
@@ -111,6 +113,7 @@ const ELSEWHERE: Record<string, Partial<Record<Surface, string>>> = {
   rewind: { run: "use /rewind in reasonix chat", mcp: "use reasonix_rollback" },
   goal: { run: "pass --goal", mcp: "use reasonix run --goal" },
   jobs: { run: "a run's background jobs end with it", mcp: "background jobs end with each reasonix_run" },
+  memory: { mcp: "run reasonix memory" },
   sessions: { web: "the session list shows this workspace's sessions", acp: "your editor lists the sessions", run: "run reasonix sessions" },
   resume: { web: "pick the session in the session list", acp: "load the session from your editor", run: "pass --resume ID or -c" },
   context: { web: "the usage line under the prompt box shows the context use" },

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ModelInfo, PermissionMode, RewindMode, RewindResult, SessionSummary, SteerDisposition } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineMemory, EngineSession, ModelInfo, PermissionMode, RewindMode, RewindResult, SessionSummary, SteerDisposition } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
 import type { ImageInput } from "../providers/images.ts";
 import type { EventHub } from "./events.ts";
@@ -101,6 +101,11 @@ export class SessionManager {
     if (this.closing) throw new ApiError(503, "shutting_down", "the server is shutting down");
     if (!this.engine) throw new ApiError(503, "engine_unavailable", this.engineError ?? "the engine is not ready");
     return this.engine;
+  }
+
+  /** The engine's remembered facts and recall traces (routes/memory.ts). */
+  memory(): EngineMemory {
+    return this.need().memory();
   }
 
   models(): ModelInfo[] {

@@ -13,6 +13,7 @@ import { Transcript } from "./Transcript.tsx";
 import { GoalBar } from "./GoalBar.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
+import { MemoryPanel } from "./Memory.tsx";
 import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
 import { forkSession } from "../session-actions.ts";
 import { pure } from "../pure.ts";
@@ -91,6 +92,7 @@ function Main() {
       <div class="sr" role="status" aria-live="polite" id="announce">{state.announce}</div>
       <KeyDialog />
       <Rewind />
+      <MemoryPanel />
     </div>
   );
 }

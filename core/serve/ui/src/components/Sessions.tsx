@@ -5,6 +5,7 @@ import { forkSession, renameSession } from "../session-actions.ts";
 import { deleteSession, newSession, openSession, state, type SessionRow } from "../store.ts";
 import { ForkIcon, PencilIcon } from "./Icons.tsx";
 import { TitleEdit } from "./TitleEdit.tsx";
+import { openMemory } from "../memory.ts";
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
@@ -89,6 +90,7 @@ export function Sessions() {
           </section>
         ))}
       </div>
+      <button id="memory-toggle" type="button" class="wide memory-toggle" title="Remembered facts and what recall chose" onClick={() => openMemory(true)}>Memory</button>
     </nav>
   );
 }
