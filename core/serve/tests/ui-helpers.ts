@@ -112,12 +112,14 @@ export const sessionOf = (page: Page): string => decodeURIComponent(/\/sessions\
 export const sessionShown = (page: Page, id: string, opts: { timeout?: number } = {}) =>
   page.waitForFunction((sid) => !!document.querySelector(`#session-list [data-session="${CSS.escape(sid)}"] [aria-current="page"]`) && !(document.querySelector("#transcript")?.textContent ?? "").includes("Opening the session…"), id, opts);
 
-/** Click "+ New session" and wait until the new session is open and drawn; returns its id. */
-export async function newSession(page: Page): Promise<string> {
-  await causes(page, () => page.click("#new-session"), (was: string) => location.pathname.startsWith("/sessions/") && location.pathname !== was, new URL(page.url()).pathname);
-  const id = sessionOf(page);
-  await sessionShown(page, id);
-  return id;
+/**
+ * Click "+ New session" and wait for its empty draft (address "/", no
+ * messages): the session itself is created by the first prompt (or a mode
+ * choice), so nothing is on the server yet.
+ */
+export async function newSession(page: Page): Promise<void> {
+  await page.click("#new-session");
+  await page.waitForFunction(() => location.pathname === "/" && !document.querySelector("#transcript .msg") && !!document.querySelector("#empty"));
 }
 
 /**
