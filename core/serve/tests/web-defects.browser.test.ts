@@ -138,6 +138,7 @@ describe.skipIf(!haveChromium)("web UI: issue 27 item 13", () => {
     for (const w of ["one", "two", "three"]) {
       rig.llm.push({ text: `ok ${w}` });
       await page.click("#new-session");
+      await page.waitForFunction(() => !document.querySelector("#transcript .msg") && !!document.querySelector("#empty"));
       await say(page, `row ${w}`);
       await page.waitForSelector(`.msg.assistant >> text=ok ${w}`);
       await idle(page);
