@@ -5,8 +5,8 @@
 //   bun scripts/screenshots.ts [--out DIR] [--bin PATH]
 //
 // Needs /usr/bin/chromium and tmux. Files go to test-artifacts/screenshots/
-// (gitignored: never commit them). --bin runs the chat from a compiled
-// binary (e.g. dist/reasonix) instead of the sources. Exit 0 when every
+// (gitignored: never commit them). --bin runs the serve and the chat from a
+// compiled binary (e.g. dist/…/reasonix) instead of the sources. Exit 0 when every
 // picture was written, 1 otherwise.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -52,7 +52,7 @@ const written: string[] = [];
 const failed: string[] = [];
 
 async function web(): Promise<void> {
-  const rig = await startRig();
+  const rig = await startRig(args.bin ? { bin: resolve(args.bin) } : {});
   try {
     writeFileSync(join(rig.workspace, "csv.py"), SOURCE);
     rig.llm.push(...script());

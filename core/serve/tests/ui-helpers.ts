@@ -29,6 +29,8 @@ export interface RigOptions {
   extraProviders?: string;
   /** Extra lines for .env. */
   extraEnv?: string;
+  /** Run this compiled reasonix instead of the sources. */
+  bin?: string;
 }
 
 export async function startRig(o: RigOptions = {}): Promise<UiRig> {
@@ -44,7 +46,7 @@ export async function startRig(o: RigOptions = {}): Promise<UiRig> {
   );
   writeFileSync(join(home, ".env"), `SCRIPTED_API_KEY=sk-scripted\n${o.extraEnv ?? ""}`, { mode: 0o600 });
   const token = "ui-token-0123456789abcdefghijklmnop";
-  const s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", token), "--workspace", workspace], { home });
+  const s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", token), "--workspace", workspace], { home, ...(o.bin ? { bin: o.bin } : {}) });
   const contexts: BrowserContext[] = [];
   const profiles: string[] = [];
   return {

@@ -1,13 +1,17 @@
 // Issue 27 item 13: the web UI defects, each driven in real headless chromium
-// against the real serve and the scripted model.
+// against the compiled binary's serve (its web UI embedded at build time) and
+// the scripted model.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { builtDist } from "../../../scripts/lib/built-dist.ts";
 import { cleanup, startServe, tempDir, writeSecret } from "./helpers.ts";
 import { CHROMIUM, haveChromium, LAUNCH_ARGS, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(180_000);
+/** A hook that builds the binary: 600 s, as remote/testing/test-build.ts BUILD_HOOK_MS says (a loaded 2-core machine took up to 393 s). */
+const BUILD_HOOK_MS = 600_000;
 if (!haveChromium) console.warn("SKIPPED web UI defect tests (issue 27 item 13): /usr/bin/chromium not found (Debian's chromium package; .ci/run installs it)");
 
 /** The turn is over: nothing streams and Cancel is gone. */
@@ -16,8 +20,8 @@ const idle = (page: Page) => page.waitForFunction(() => !document.querySelector(
 describe.skipIf(!haveChromium)("web UI: issue 27 item 13", () => {
   let rig: UiRig;
   beforeAll(async () => {
-    rig = await startRig();
-  });
+    rig = await startRig({ bin: (await builtDist()).binary });
+  }, BUILD_HOOK_MS);
   afterAll(async () => {
     await rig?.close();
   });
@@ -187,8 +191,8 @@ describe.skipIf(!haveChromium)("web UI provider setup: wording and layout (issue
     const ws = join(dir, "ws");
     mkdirSync(home, { recursive: true, mode: 0o700 });
     mkdirSync(ws);
-    s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", token), "--workspace", ws], { home });
-  });
+    s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", token), "--workspace", ws], { home, bin: (await builtDist()).binary });
+  }, BUILD_HOOK_MS);
   afterAll(async () => {
     await s?.stop();
     cleanup(dir);
