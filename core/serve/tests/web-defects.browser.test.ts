@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { builtDist } from "../../../scripts/lib/built-dist.ts";
 import { cleanup, startServe, tempDir, writeSecret } from "./helpers.ts";
-import { CHROMIUM, haveChromium, LAUNCH_ARGS, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+import { ARTIFACTS, CHROMIUM, haveChromium, LAUNCH_ARGS, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(180_000);
 /** A hook that builds the binary: 600 s, as remote/testing/test-build.ts BUILD_HOOK_MS says (a loaded 2-core machine took up to 393 s). */
@@ -240,6 +240,8 @@ describe.skipIf(!haveChromium)("web UI provider setup: wording and layout (issue
           const inner = form.clientWidth - parseFloat(getComputedStyle(form).paddingLeft) - parseFloat(getComputedStyle(form).paddingRight);
           return { fields, inner: Math.round(inner), sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth };
         });
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await page.screenshot({ path: join(ARTIFACTS, `ui-provider-setup-${viewport.width}x${viewport.height}.png`), fullPage: true });
         expect(layout.sideways).toBe(false);
         expect(layout.fields.length).toBeGreaterThanOrEqual(4);
         for (const f of layout.fields) {
