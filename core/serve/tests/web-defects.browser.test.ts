@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { builtDist } from "../../../scripts/lib/built-dist.ts";
 import { cleanup, startServe, tempDir, writeSecret } from "./helpers.ts";
-import { ARTIFACTS, CHROMIUM, haveChromium, LAUNCH_ARGS, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+import { ARTIFACTS, CHROMIUM, haveChromium, LAUNCH_ARGS, pageErrors, say, shot, startRig, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(180_000);
 /** A hook that builds the binary: 600 s, as remote/testing/test-build.ts BUILD_HOOK_MS says (a loaded 2-core machine took up to 393 s). */
@@ -96,6 +96,7 @@ describe.skipIf(!haveChromium)("web UI: issue 27 item 13", () => {
       tools: await p.locator(".msg.assistant .tool").count(),
     });
     expect(await shape(page)).toEqual({ answers: 1, copies: 1, tools: 2 });
+    await shot(page, "turn-answer");
     // The tool cards stay where they ran: between the steps' text.
     const order = await page.locator(".msg.assistant").innerText();
     expect(order.indexOf("First I read a.txt.")).toBeLessThan(order.indexOf("a.txt", order.indexOf("First I read a.txt.") + 19));
