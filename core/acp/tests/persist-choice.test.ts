@@ -29,6 +29,8 @@ test("the always options name the file each writes: your config first, the proje
   const s = await conn.newSession({ cwd: env.workspace, mcpServers: [] });
   await conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "write a.txt" }] });
   const opts = editor.permissionRequests[0]!.options;
+  // An editor that picks an option by kind ("the first allow_always", as acpx's policy does) gets
+  // the session-only one: nothing is saved to a file unless a saving option is picked by name.
   expect(opts.map((o) => [o.optionId, o.kind])).toEqual([
     ["allow_once", "allow_once"],
     ["allow_session", "allow_always"],
