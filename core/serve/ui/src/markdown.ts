@@ -110,16 +110,18 @@ const open = makeMarked(false);
  * show as raw `| f` text for a moment.
  */
 export function streamingShown(tail: string): string {
+  // Inside an open code fence a line starting with "|" is code (a shell pipe): shown as it comes.
+  if ((tail.match(/^ {0,3}(?:`{3,}|~{3,})/gm) ?? []).length % 2) return tail;
   const lines = tail.split("\n");
   const row = (l: string | undefined) => l !== undefined && /^ {0,3}\|/.test(l);
   const last = lines.length - 1;
-  if (lines[last] !== "" && row(lines[last])) lines.length = last;
+  if (lines[last] !== "" && row(lines[last])) lines[last] = "";
   // A header row with nothing (or a half delimiter) after it: not a table yet.
   let n = lines.length;
   while (n > 0 && lines[n - 1] === "") n--;
   const end = lines[n - 1];
   const before = lines[n - 2];
-  if (row(end) && !row(before)) lines.length = n - 1;
+  if (row(end) && !row(before)) lines.splice(n - 1, 1);
   return lines.join("\n");
 }
 
