@@ -9,6 +9,10 @@
  *   streamed; its reasoning counts only when none was streamed (shown once).
  * - After a `continuation` the next step's answer joins the previous answer
  *   block: one answer block, not one per model step.
+ * - A turn has one answer: the text a step writes after a tool call is a later
+ *   part of it (`turnAnswer`). Front ends that show blocks side by side keep
+ *   the tool cards between the parts, under one answer with one copy of the
+ *   whole (`answerText`).
  * - A tool block pairs the call with its approval and its result (by callId).
  * - A plan-only plan is the turn's answer: its `plan` event is no extra block.
  *
@@ -119,6 +123,20 @@ export interface Dropped {
 }
 
 export const emptyTranscript = (): Transcript => ({ blocks: [], running: new Map(), turnOpen: false, todos: [] });
+
+/** The answer blocks of the turn that holds `b`, in order (just `b` when it is the turn's only one). */
+export function turnAnswer(t: Transcript, b: AnswerBlock): AnswerBlock[] {
+  const i = t.blocks.indexOf(b);
+  if (i < 0) return [b];
+  let start = i;
+  while (start > 0 && t.blocks[start - 1]!.kind !== "prompt") start--;
+  let end = i;
+  while (end < t.blocks.length - 1 && t.blocks[end + 1]!.kind !== "prompt") end++;
+  return t.blocks.slice(start, end + 1).filter((x): x is AnswerBlock => x.kind === "answer");
+}
+
+/** A turn's answer as one text (what "Copy" copies): its parts' text, a blank line between them. */
+export const answerText = (parts: readonly { text: string }[]): string => parts.map((p) => p.text.trim()).filter(Boolean).join("\n\n");
 
 /** The whole transcript of a stored or recorded event list. */
 export function foldTranscript(events: Iterable<EngineEvent>): Transcript {

@@ -140,7 +140,14 @@ export class SessionManager {
 
   async create(model?: string): Promise<EngineSession> {
     const m = model ?? this.model;
-    const session = await this.need().createSession(m ? { model: m } : undefined);
+    let session: EngineSession;
+    try {
+      session = await this.need().createSession(m ? { model: m } : undefined);
+    } catch (e) {
+      // The engine words an unknown model as the command line's `--model "x" …`: say it in the API's words.
+      if (m && e instanceof ReasonixError && e.code === "usage" && e.message.startsWith(`--model "${m}"`)) throw new ApiError(400, "unknown_model", `no provider named "${m}"`);
+      throw e;
+    }
     this.attach(session);
     this.hub.notice({ type: "sessions_changed" });
     return session;

@@ -35,9 +35,9 @@ export async function providerSetupRoute(action: "test" | "save", body: Record<s
   if (key !== undefined && /[\r\n]/.test(key)) throw new ReasonixError("bad_key", "the key must be a single line", { exitCode: 2 });
   const name = str(body, "name") ?? str(body, "preset") ?? "custom";
   if (!PROVIDER_NAME_RE.test(name)) throw new ReasonixError("bad_request", `provider name "${name}" is not usable (letters, digits, '.', '_', '-')`, { exitCode: 2 });
-  const { entry } = entryFromInput({ name, preset: str(body, "preset"), baseUrl: str(body, "baseUrl"), kind: str(body, "kind"), model: str(body, "model"), withKey: key !== undefined }, action === "save");
+  const { entry } = entryFromInput({ name, preset: str(body, "preset"), baseUrl: str(body, "baseUrl"), kind: str(body, "kind"), model: str(body, "model"), withKey: key !== undefined }, action === "save", "form");
   if (action === "test") return { ...(await testConnection(entry, { home, key })) };
-  checkEntry(entry);
+  checkEntry(entry, "form");
   // The entry first: a refused one (duplicate name) leaves .env untouched.
   const { path } = addProvider(entry, { home, makeDefault: true });
   if (entry.api_key_env && key !== undefined) storeKey(entry.api_key_env, key, home);

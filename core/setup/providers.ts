@@ -6,6 +6,7 @@
  */
 import { homePaths, reasonixHome } from "../home.ts";
 import { UsageError } from "../errors.ts";
+import type { Wording } from "./entry.ts";
 import { readConfigFile, type ConfigTable } from "../config/load.ts";
 import { editConfigFile, setInText } from "../config/edit.ts";
 import { appendArrayTable, removeArrayTable, removeTopLevelKey } from "../config/array-tables.ts";
@@ -81,17 +82,19 @@ export function providerStatuses(home = reasonixHome()): { path: string; dotenv:
 }
 
 /** Check a new entry before anything is written; the message names the field and echoes the value. */
-export function checkEntry(e: ProviderConfig): void {
-  if (!PROVIDER_NAME_RE.test(e.name)) throw new UsageError(`provider name "${e.name}" is not usable`, "use letters, digits, '.', '_' and '-' (at most 64), starting with a letter or digit");
-  if (!KINDS.includes(e.kind)) throw new UsageError(`--kind "${e.kind}" is not a provider kind`, `known: ${KINDS.join(", ")}`);
+export function checkEntry(e: ProviderConfig, words: Wording = "cli"): void {
+  // The web form's fields by their labels; the command's by their flags.
+  const form = words === "form";
+  if (!PROVIDER_NAME_RE.test(e.name)) throw new UsageError(`provider name "${e.name}" is not usable${form ? " (letters, digits, '.', '_', '-')" : ""}`, "use letters, digits, '.', '_' and '-' (at most 64), starting with a letter or digit");
+  if (!KINDS.includes(e.kind)) throw new UsageError(`${form ? "Protocol" : "--kind"} "${e.kind}" is not a provider kind`, `known: ${KINDS.join(", ")}`);
   let url: URL;
   try {
     url = new URL(e.base_url ?? "");
   } catch {
-    throw new UsageError(`--base-url "${e.base_url ?? ""}" is not a URL`, "give the API's base URL, e.g. https://api.example.com/v1");
+    throw new UsageError(form ? `Base URL "${e.base_url ?? ""}" is not a URL (e.g. https://api.example.com/v1)` : `--base-url "${e.base_url ?? ""}" is not a URL`, "give the API's base URL, e.g. https://api.example.com/v1");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`--base-url "${e.base_url}" must be http:// or https://`);
-  if (!e.model || /\s/.test(e.model)) throw new UsageError(`--model "${e.model ?? ""}" is not a model id`, "give the model id the API expects, e.g. --model gpt-4.1");
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`${form ? "Base URL" : "--base-url"} "${e.base_url}" must be http:// or https://`);
+  if (!e.model || /\s/.test(e.model)) throw new UsageError(form ? `Model "${e.model ?? ""}" is not a model id (e.g. gpt-4.1)` : `--model "${e.model ?? ""}" is not a model id`, "give the model id the API expects, e.g. --model gpt-4.1");
   if (e.api_key_env !== undefined && !ENV_NAME_RE.test(e.api_key_env)) throw new UsageError(`--key-env "${e.api_key_env}" is not a variable name`, "use letters, digits and '_', e.g. MY_API_KEY");
 }
 

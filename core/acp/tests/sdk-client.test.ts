@@ -86,7 +86,9 @@ test("a writer needing approval: request_permission carries the diff; allow runs
   expect(req.toolCall.kind).toBe("edit");
   expect(req.toolCall.locations).toEqual([{ path: join(env.workspace, "new.txt") }]);
   expect(req.toolCall.content).toEqual([{ type: "diff", path: join(env.workspace, "new.txt"), oldText: null, newText: "hello\n" }]);
-  expect(req.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+  // Issue 27: the two "always" options (your config, this project) name the file each saves to.
+  expect(req.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "allow_always", "allow_always", "reject_once"]);
+  expect(req.options.map((o) => o.optionId)).toEqual(["allow_once", "allow_session", "allow_always", "allow_always_project", "reject"]);
   const done = editor.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed") as any;
   expect(done.content.some((c: any) => c.type === "diff")).toBe(true);
 

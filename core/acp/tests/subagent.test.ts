@@ -41,7 +41,9 @@ for (const [answer, written] of [["allow_once", true], ["reject", false]] as con
     expect(req.toolCall.title).toContain("[subagent scribe]");
     expect(req.toolCall.title).toContain("a.txt");
     expect(req.toolCall.kind).toBe("edit");
-    expect(req.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    // Issue 27: the two "always" options (your config, this project) name the file each saves to.
+    expect(req.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "allow_always", "allow_always", "reject_once"]);
+    expect(req.options.map((o) => o.optionId)).toEqual(["allow_once", "allow_session", "allow_always", "allow_always_project", "reject"]);
     expect(existsSync(join(env.workspace, "a.txt"))).toBe(written);
     if (written) expect(readFileSync(join(env.workspace, "a.txt"), "utf8")).toBe("from child\n");
     // The editor first heard of the child's call in the request; its card is closed afterwards.

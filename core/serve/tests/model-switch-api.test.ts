@@ -89,3 +89,10 @@ test("read-only and effort low survive the engine rebuild a trust approval cause
   expect(existsSync(join(workspace, "after-rebuild.txt"))).toBe(false);
   expect(rig.llm.chatRequests()[before]!.body.reasoning_effort).toBe("low");
 });
+
+test("a new session for a provider that is not configured is refused in the API's words, not the CLI's (issue 27)", async () => {
+  const r = await rig.call("/api/sessions", "POST", { model: "gone" });
+  expect(r.status).toBe(400);
+  expect(r.body.error.code).toBe("unknown_model");
+  expect(r.body.error.message).toBe('no provider named "gone"');
+});

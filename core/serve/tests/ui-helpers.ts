@@ -29,6 +29,8 @@ export interface RigOptions {
   extraProviders?: string;
   /** Extra lines for .env. */
   extraEnv?: string;
+  /** Run this compiled reasonix instead of the sources. */
+  bin?: string;
 }
 
 export async function startRig(o: RigOptions = {}): Promise<UiRig> {
@@ -44,7 +46,7 @@ export async function startRig(o: RigOptions = {}): Promise<UiRig> {
   );
   writeFileSync(join(home, ".env"), `SCRIPTED_API_KEY=sk-scripted\n${o.extraEnv ?? ""}`, { mode: 0o600 });
   const token = "ui-token-0123456789abcdefghijklmnop";
-  const s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", token), "--workspace", workspace], { home });
+  const s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", token), "--workspace", workspace], { home, ...(o.bin ? { bin: o.bin } : {}) });
   const contexts: BrowserContext[] = [];
   const profiles: string[] = [];
   return {
@@ -112,12 +114,14 @@ export const sessionOf = (page: Page): string => decodeURIComponent(/\/sessions\
 export const sessionShown = (page: Page, id: string, opts: { timeout?: number } = {}) =>
   page.waitForFunction((sid) => !!document.querySelector(`#session-list [data-session="${CSS.escape(sid)}"] [aria-current="page"]`) && !(document.querySelector("#transcript")?.textContent ?? "").includes("Opening the session…"), id, opts);
 
-/** Click "+ New session" and wait until the new session is open and drawn; returns its id. */
-export async function newSession(page: Page): Promise<string> {
-  await causes(page, () => page.click("#new-session"), (was: string) => location.pathname.startsWith("/sessions/") && location.pathname !== was, new URL(page.url()).pathname);
-  const id = sessionOf(page);
-  await sessionShown(page, id);
-  return id;
+/**
+ * Click "+ New session" and wait for its empty draft (address "/", no
+ * messages): the session itself is created by the first prompt (or a mode
+ * choice), so nothing is on the server yet.
+ */
+export async function newSession(page: Page): Promise<void> {
+  await page.click("#new-session");
+  await page.waitForFunction(() => location.pathname === "/" && !document.querySelector("#transcript .msg") && !!document.querySelector("#empty"));
 }
 
 /**

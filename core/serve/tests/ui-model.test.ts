@@ -1,8 +1,9 @@
 // The web UI's pure parts: the event → view reducer and the incremental
 // markdown splitter/renderer (no browser needed).
 import { expect, test } from "bun:test";
-import { newSplitter, renderBlock, splitMore } from "../ui/src/markdown.ts";
+import { newSplitter, renderBlock, splitMore, streamingShown } from "../ui/src/markdown.ts";
 import { apply, emptyView, missingKeyProvider, type Item } from "../ui/src/transcript.ts";
+import { answerText, foldTranscript, turnAnswer, type AnswerBlock } from "../../protocol/fold.ts";
 
 const feed = (events: Record<string, unknown>[]) => {
   const v = emptyView();
@@ -132,4 +133,45 @@ test("rendered markdown escapes raw HTML, keeps only safe links and highlights c
   // Still streaming: same structure, no highlighting yet.
   expect(renderBlock("```js\nconst x", false)).not.toContain("hljs-keyword");
   expect(renderBlock("```js\nconst x", false)).toContain('<div class="codeblock">');
+});
+
+test("while streaming, a table row shows only once it arrived whole (issue 27)", () => {
+  const table = "| a | b |\n|---|---|\n| 1 | 2 |\n";
+  expect(streamingShown("| f")).toBe("");
+  expect(streamingShown("| fruit | n |\n")).toBe("");
+  expect(streamingShown("| fruit | n |\n|--")).toBe("");
+  expect(streamingShown(`${table}| f`)).toBe(table);
+  expect(streamingShown(table)).toBe(table);
+  expect(streamingShown("plain text, still coming")).toBe("plain text, still coming");
+  // In an open code fence a leading "|" is code.
+  expect(streamingShown("```sh\nls\n| sort")).toBe("```sh\nls\n| sort");
+});
+
+test("ordered lists carry the width of their highest number (two digits get room for `10.`)", () => {
+  expect(renderBlock("1. a\n2. b\n", true)).toContain('<ol class="digits-1">');
+  expect(renderBlock(Array.from({ length: 12 }, (_, i) => `${i + 1}. x`).join("\n"), true)).toContain('<ol class="digits-2">');
+  expect(renderBlock("98. a\n99. b\n100. c\n", true)).toContain('<ol class="digits-3" start="98">');
+});
+
+test("a turn's answer parts are one answer: the web view marks them and the copy text joins them (issue 27)", () => {
+  const events = [
+    { type: "turn_start", turn: 1, prompt: "go" },
+    { type: "assistant", text: "First." },
+    { type: "tool_call", callId: "c1", name: "ls", input: {} },
+    { type: "tool_result", callId: "c1", name: "ls", ok: true, output: "a" },
+    { type: "assistant", text: "Second." },
+    { type: "turn_end", turn: 1, reason: "done" },
+    { type: "turn_start", turn: 2, prompt: "again" },
+    { type: "assistant", text: "Alone." },
+    { type: "turn_end", turn: 2, reason: "done" },
+  ];
+  const t = foldTranscript(events as never);
+  const answers = t.blocks.filter((b): b is AnswerBlock => b.kind === "answer");
+  expect(answerText(turnAnswer(t, answers[1]!))).toBe("First.\n\nSecond.");
+  expect(turnAnswer(t, answers[2]!)).toEqual([answers[2]!]);
+  const view = emptyView();
+  for (const e of events) apply(view, e);
+  const marks = view.items.flatMap((i) => (i.kind === "assistant" ? [i.answerOf ?? null] : []));
+  const first = view.items.find((i) => i.kind === "assistant")!.key;
+  expect(marks).toEqual([first, first, null]);
 });

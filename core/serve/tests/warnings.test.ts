@@ -55,6 +55,10 @@ describe("a skipped instruction file in the web UI", () => {
     await withChromiumPage(CHROMIUM, `${s.base}/#token=${TOKEN}`, async (page) => {
       await page.waitForSelector("#new-session");
       await page.click("#new-session");
+      // The session is created by its first prompt (issue 27: no empty sessions from "+ New session").
+      llm.push({ text: "Hello." });
+      await page.fill("#prompt", "hello");
+      await page.press("#prompt", "Enter");
       const note = page.locator(".system.warn", { hasText: "AGENTS.md" });
       await note.waitFor();
       expect(await note.count()).toBe(1);

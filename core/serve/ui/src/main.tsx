@@ -6,7 +6,7 @@ import { api, HttpError, setUnauthorizedHandler } from "./api.ts";
 import { App } from "./components/App.tsx";
 import { connectLive } from "./live.ts";
 import "./web-commands.ts";
-import { changed, loadModels, loadSessions, onEnvelope, openSession, setTransport, state } from "./store.ts";
+import { changed, closeSession, loadModels, loadSessions, onEnvelope, openSession, setTransport, state } from "./store.ts";
 
 let connected = false;
 
@@ -69,6 +69,7 @@ setUnauthorizedHandler(() => {
 window.addEventListener("popstate", () => {
   const id = sessionFromPath();
   if (id) void openSession(id, false);
+  else if (location.pathname === "/" && state.current) closeSession();
 });
 
 render(<App boot={boot} />, document.getElementById("app")!);

@@ -79,6 +79,14 @@ function makeMarked(highlightCode: boolean): Marked {
         const alt = escapeHtml(t.text || "image");
         return href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${alt}</a>` : alt;
       },
+      list(t: Tokens.List) {
+        if (!t.ordered) return false;
+        // The marker sits in the list's left padding: widen it by the digits of the highest number.
+        const start = typeof t.start === "number" ? t.start : 1;
+        const digits = Math.min(6, String(Math.max(1, start + t.items.length - 1)).length);
+        const body = t.items.map((item) => this.listitem(item)).join("");
+        return `<ol class="digits-${digits}"${start !== 1 ? ` start="${start}"` : ""}>\n${body}</ol>\n`;
+      },
       code(t: Tokens.Code) {
         const lang = (t.lang ?? "").split(/\s+/)[0] ?? "";
         const body = highlightCode ? highlight(t.text, lang) : escapeHtml(t.text);
@@ -94,6 +102,28 @@ function makeMarked(highlightCode: boolean): Marked {
 const finished = makeMarked(true);
 /** The open block re-renders on every frame: no highlighting until it closes (no layout change either). */
 const open = makeMarked(false);
+
+/**
+ * While an answer streams, a table row that has not arrived whole is held back
+ * (as the terminal does): the unfinished last line when it starts a table row,
+ * and a table's header row until its delimiter row has arrived — either would
+ * show as raw `| f` text for a moment.
+ */
+export function streamingShown(tail: string): string {
+  // Inside an open code fence a line starting with "|" is code (a shell pipe): shown as it comes.
+  if ((tail.match(/^ {0,3}(?:`{3,}|~{3,})/gm) ?? []).length % 2) return tail;
+  const lines = tail.split("\n");
+  const row = (l: string | undefined) => l !== undefined && /^ {0,3}\|/.test(l);
+  const last = lines.length - 1;
+  if (lines[last] !== "" && row(lines[last])) lines[last] = "";
+  // A header row with nothing (or a half delimiter) after it: not a table yet.
+  let n = lines.length;
+  while (n > 0 && lines[n - 1] === "") n--;
+  const end = lines[n - 1];
+  const before = lines[n - 2];
+  if (row(end) && !row(before)) lines.splice(n - 1, 1);
+  return lines.join("\n");
+}
 
 export const renderBlock = (md: string, closed: boolean): string => (closed ? finished : open).parse(md) as string;
 

@@ -4,7 +4,7 @@
 import { api, sessionPath } from "./api.ts";
 import { goalCommand, goalRequest, goalStatusText } from "./goal.ts";
 import { addNote, noteText, runSessionCommand, sessionCommandName } from "./session-commands.ts";
-import { changed, inFlight, markBusy, newSession, state } from "./store.ts";
+import { changed, createSession, inFlight, markBusy, state } from "./store.ts";
 import { addSteer, addSystem } from "./transcript.ts";
 
 /** Runs built-in slash commands (web-commands.ts registers it: it needs this module, so this module cannot import it). */
@@ -18,7 +18,7 @@ export async function send(prompt: string): Promise<boolean> {
   if (!prompt.trim()) return false;
   // The chat's built-in commands (/model, /new, /help…): answered, never sent to the model.
   if (await builtinRunner?.(prompt)) return true;
-  const id = state.current ?? (await newSession());
+  const id = state.current ?? (await createSession());
   if (!id) return false;
   // `#note`: to the project's instruction file (after a yes unless the mode is auto/yolo), not to the model.
   const note = noteText(prompt);

@@ -242,7 +242,21 @@ export async function openSession(id: string, push = true): Promise<void> {
   }
 }
 
-export async function newSession(): Promise<string | null> {
+/**
+ * "+ New session" and /new: an empty draft. Nothing is created on the server
+ * until the first prompt (createSession), so abandoned drafts never pile up
+ * as empty sessions.
+ */
+export function newSession(): void {
+  if (state.current) closeSession();
+  state.drawer = false;
+  state.stick++;
+  changed();
+  requestAnimationFrame(() => (document.getElementById("prompt") as HTMLTextAreaElement | null)?.focus());
+}
+
+/** Create the session a draft's first prompt (or mode choice) goes to, and open it. */
+export async function createSession(): Promise<string | null> {
   try {
     const s = await api<{ id: string }>("POST", "/api/sessions", state.selectedModel ? { model: state.selectedModel } : {});
     await openSession(s.id);
@@ -258,7 +272,7 @@ export function closeSession(): void {
   state.current = null;
   state.view = emptyView();
   state.mode = null;
-  history.pushState(null, "", "/");
+  if (location.pathname !== "/") history.pushState(null, "", "/");
   changed();
 }
 

@@ -6,7 +6,7 @@
 // The engine's events and diff shapes, as they arrive on the wire; the fold is the one every front end renders from.
 import type { DiffHunk, EngineEvent, FileDiff, GoalView } from "../../../protocol/events.ts";
 export type { DiffHunk, FileDiff };
-import { emptyTranscript, fold, type AnswerBlock, type Block, type Step, type ToolBlock, type Transcript } from "../../../protocol/fold.ts";
+import { emptyTranscript, fold, turnAnswer, type AnswerBlock, type Block, type Step, type ToolBlock, type Transcript } from "../../../protocol/fold.ts";
 import { goalEventLine } from "../../../goal/format.ts";
 import { guardianLine, guardianTone } from "../../../guardian/format.ts";
 import { subagentLine, subagentTone } from "../../../agents/events.ts";
@@ -24,7 +24,8 @@ export type ToolStatus = "running" | "ask" | "allowed" | "ok" | "err" | "denied"
 
 export type Item =
   | { kind: "user"; key: string; v: number; turn: number; text: string; steer?: boolean }
-  | { kind: "assistant"; key: string; v: number; text: string; reasoning: string; streaming: boolean }
+  /** `answerOf`: the key of the turn's first answer part, when the turn's answer has more than one (fold.ts turnAnswer). */
+  | { kind: "assistant"; key: string; v: number; text: string; reasoning: string; streaming: boolean; answerOf?: string }
   | {
       kind: "tool";
       key: string;
@@ -114,6 +115,15 @@ function showAnswer(view: View, b: AnswerBlock): void {
   a.reasoning = b.reasoning;
   a.streaming = b.streaming;
   a.v++;
+  // One answer per turn: every part names the turn's first part.
+  const parts = turnAnswer(view.t, b).map((p) => view.shown.get(p)).filter((x): x is Extract<Item, { kind: "assistant" }> => x?.kind === "assistant");
+  if (parts.length > 1) {
+    for (const p of parts) {
+      if (p.answerOf === parts[0]!.key) continue;
+      p.answerOf = parts[0]!.key;
+      p.v++;
+    }
+  }
 }
 
 const STATUS: Record<ToolBlock["status"], ToolStatus> = { running: "running", ask: "ask", allowed: "allowed", denied: "denied", ok: "ok", failed: "err" };

@@ -7,7 +7,7 @@
 // above and below the prompt box call the same functions.
 import { api, sessionPath } from "./api.ts";
 import { onBuiltinCommand } from "./send.ts";
-import { changed, flashBanner, isBusy, loadModels, loadSessions, newSession, openSession, setBanner, state } from "./store.ts";
+import { changed, createSession, flashBanner, isBusy, loadModels, loadSessions, newSession, openSession, setBanner, state } from "./store.ts";
 import { addSystem } from "./transcript.ts";
 import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
 import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../../protocol/modes.ts";
@@ -41,9 +41,11 @@ export async function pickModel(name: string): Promise<boolean> {
 }
 
 export async function setMode(mode: string): Promise<boolean> {
-  if (!state.current) return false;
+  // A mode picked on a new session's draft is a choice for that session: create it now.
+  const id = state.current ?? (await createSession());
+  if (!id) return false;
   try {
-    await api("POST", sessionPath(state.current, "mode"), { mode });
+    await api("POST", sessionPath(id, "mode"), { mode });
     state.mode = mode;
     return true;
   } catch (x) {
@@ -83,7 +85,7 @@ async function run(name: string, arg: string): Promise<void> {
   if (name === "help") {
     say(["Commands the web UI runs:", ...HERE.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
   } else if (name === "new" || name === "clear") {
-    await newSession();
+    newSession();
   } else if (name === "model") {
     if (!arg) return say(`model ${state.view.model ?? state.selectedModel ?? "(none)"}; /model NAME switches (${state.models.map((m) => m.name).join(", ")})`);
     if (!state.models.some((m) => m.name === arg)) return say(`/model: no provider named "${arg}" (${state.models.map((m) => m.name).join(", ")})`, "error");

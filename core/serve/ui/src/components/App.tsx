@@ -75,6 +75,7 @@ function Main() {
   const overlay = state.drawer || state.changesOpen;
   return (
     <div class="shell">
+      <a class="skip-link" href="#prompt" onClick={(e) => { e.preventDefault(); document.getElementById("prompt")?.focus(); }}>Skip to composer</a>
       <HeaderP status={state.status} models={state.models} transport={state.transport} drawer={state.drawer} side={state.changesOpen} model={shownModel()} selected={state.selectedModel} busy={busyNow()} />
       <div class="body">
         <SessionsP sessions={state.sessions} current={state.current} drawer={state.drawer} busy={[...state.busy].join(",")} />

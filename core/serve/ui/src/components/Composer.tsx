@@ -68,15 +68,14 @@ export function Composer() {
       </div>
       <div class="composer-bar">
         <span id="composer-hint" class="hint">{busy ? "Working: Enter sends guidance to this turn, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
-        {state.current ? (
-          <label class="mode">
-            <span class="sr">Permission mode</span>
-            <select id="mode" aria-label="Permission mode" value={state.mode ?? ""} onChange={(e) => void setMode((e.target as HTMLSelectElement).value)}>
-              {state.mode ? null : <option value="">Mode: as configured</option>}
-              {MODES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-            </select>
-          </label>
-        ) : null}
+        {/* On a new session's draft too: picking a mode there creates the session (web-commands.ts setMode). */}
+        <label class="mode">
+          <span class="sr">Permission mode</span>
+          <select id="mode" aria-label="Permission mode" value={state.mode ?? ""} onChange={(e) => void setMode((e.target as HTMLSelectElement).value)}>
+            {state.mode ? null : <option value="">Mode: as configured</option>}
+            {MODES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+          </select>
+        </label>
         <button id="cancel" type="button" class="danger" hidden={!busy} onClick={() => void cancel()}>Cancel (Esc)</button>
         <button id="send" type="submit" class="primary">{busy ? "Steer" : "Send"}</button>
       </div>

@@ -2,7 +2,7 @@
 // re-render), the open last block rendered per update. Work per update stays
 // flat however long the answer grows.
 import { useRef } from "preact/hooks";
-import { newSplitter, renderBlock, splitMore, type Splitter } from "../markdown.ts";
+import { newSplitter, renderBlock, splitMore, streamingShown, type Splitter } from "../markdown.ts";
 import { pure } from "../pure.ts";
 
 const GROUP = 32;
@@ -62,9 +62,11 @@ export function Markdown({ text, streaming }: { text: string; streaming: boolean
     if (last && last.length < GROUP) c.groups[c.groups.length - 1] = [...last, html];
     else c.groups.push([html]);
   }
-  const tail = text.slice(cuts.length ? cuts[cuts.length - 1]! : 0);
+  const open = text.slice(cuts.length ? cuts[cuts.length - 1]! : 0);
+  const tail = streaming ? streamingShown(open) : open;
+  // data-chars: how much of the answer has arrived (tests wait for it mid-stream).
   return (
-    <div class="md" onClick={onCopyClick}>
+    <div class="md" onClick={onCopyClick} data-chars={text.length}>
       {c.groups.map((g, i) => <Group key={i} blocks={g} n={g.length} />)}
       {tail.trim() ? <div key="tail" class="md-block" dangerouslySetInnerHTML={{ __html: renderBlock(tail, !streaming) }} /> : null}
     </div>

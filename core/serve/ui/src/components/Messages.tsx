@@ -19,10 +19,10 @@ export function CopyButton({ text, label = "Copy" }: { text: () => string; label
   );
 }
 
-function AssistantImpl({ a }: { a: Assistant; v: number }) {
+/** One model step's reasoning and text. */
+function AnswerPartImpl({ a }: { a: Assistant; v: number }) {
   return (
-    <div class={`msg assistant${a.streaming ? " streaming" : ""}`}>
-      <div class="who">Reasonix</div>
+    <>
       {a.reasoning ? (
         <details class="reasoning">
           <summary>Thinking</summary>
@@ -30,6 +30,16 @@ function AssistantImpl({ a }: { a: Assistant; v: number }) {
         </details>
       ) : null}
       {a.text ? <div class="text"><Markdown text={a.text} streaming={a.streaming} /></div> : null}
+    </>
+  );
+}
+export const AnswerPart = pure(AnswerPartImpl);
+
+function AssistantImpl({ a }: { a: Assistant; v: number }) {
+  return (
+    <div class={`msg assistant${a.streaming ? " streaming" : ""}`}>
+      <div class="who">Reasonix</div>
+      <AnswerPart a={a} v={a.v} />
       {!a.streaming && a.text ? <div class="msg-actions"><CopyButton text={() => a.text} /></div> : null}
     </div>
   );

@@ -58,7 +58,7 @@ export function ProviderSetup({ onDone }: { onDone: () => Promise<void> }) {
   return (
     <div class="card-page" id="provider-setup">
       <main>
-        <form class="card" onSubmit={(e) => { e.preventDefault(); void run(e.currentTarget, "save"); }}>
+        <form class="card setup-form" onSubmit={(e) => { e.preventDefault(); void run(e.currentTarget, "save"); }}>
           <h1>Set up a model provider</h1>
           <p class="muted">No provider is configured on this host yet. The entry goes to this host's Reasonix config, the key to its credential file (mode 0600).</p>
           <label>Provider
@@ -72,7 +72,7 @@ export function ProviderSetup({ onDone }: { onDone: () => Promise<void> }) {
               <label>Protocol
                 <select name="kind"><option value="openai">OpenAI Chat Completions</option><option value="anthropic">Anthropic Messages</option></select>
               </label>
-              <label><input type="checkbox" checked={needsKey} onChange={(e) => setNeedsKey(e.currentTarget.checked)} /> needs an API key</label>
+              <label class="check"><input type="checkbox" checked={needsKey} onChange={(e) => setNeedsKey(e.currentTarget.checked)} /> needs an API key</label>
             </>
           ) : null}
           <label>Name<input id="setup-name" name="name" placeholder={presetId} autocomplete="off" /></label>

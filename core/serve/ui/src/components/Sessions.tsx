@@ -32,7 +32,47 @@ export function dayGroup(iso: string | undefined, now = new Date()): string {
   return d.toLocaleDateString(undefined, { year: "numeric", month: "long" });
 }
 
-function Row({ s }: { s: SessionRow }) {
+/**
+ * Keyboard: the list is one tab stop (a roving tabindex on the rows' open
+ * buttons); ↑/↓, Home/End move between rows, →/← through a row's actions
+ * (rename, fork, delete), F2 renames, Delete deletes.
+ */
+let rover: string | null = null;
+
+const ROW_KEYS = new Set(["ArrowDown", "ArrowUp", "Home", "End", "ArrowRight", "ArrowLeft"]);
+
+function onListKey(e: KeyboardEvent): void {
+  const el = e.target as HTMLElement;
+  const li = el.closest("li[data-session]") as HTMLLIElement | null;
+  if (!li || el.tagName === "INPUT") return;
+  if (e.key === "F2" || e.key === "Delete") {
+    e.preventDefault();
+    (li.querySelector(e.key === "F2" ? ".rename" : ".delete") as HTMLButtonElement | null)?.click();
+    return;
+  }
+  if (!ROW_KEYS.has(e.key)) return;
+  e.preventDefault();
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    const stops = [...li.querySelectorAll<HTMLButtonElement>("button")];
+    const i = stops.indexOf(el as HTMLButtonElement);
+    stops[Math.max(0, Math.min(stops.length - 1, i + (e.key === "ArrowRight" ? 1 : -1)))]?.focus();
+    return;
+  }
+  const rows = [...(li.closest("#session-list")?.querySelectorAll<HTMLButtonElement>("li[data-session] button.open") ?? [])];
+  const i = rows.findIndex((b) => li.contains(b));
+  const to = e.key === "Home" ? 0 : e.key === "End" ? rows.length - 1 : i + (e.key === "ArrowDown" ? 1 : -1);
+  rows[Math.max(0, Math.min(rows.length - 1, to))]?.focus();
+}
+
+/** The focused row becomes the list's one tab stop. */
+function onListFocus(e: FocusEvent): void {
+  const li = (e.target as HTMLElement).closest("li[data-session]") as HTMLLIElement | null;
+  if (!li) return;
+  rover = li.dataset.session ?? null;
+  for (const b of (e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>("li[data-session] button.open")) b.tabIndex = li.contains(b) ? 0 : -1;
+}
+
+function Row({ s, stop }: { s: SessionRow; stop: boolean }) {
   const [editing, setEditing] = useState(false);
   const title = s.title || "New session";
   const busy = state.busy.has(s.id);
@@ -41,6 +81,8 @@ function Row({ s }: { s: SessionRow }) {
       <li data-session={s.id} class="editing">
         <TitleEdit value={s.title ?? ""} label={`New title for ${title}`} onDone={(t) => {
           setEditing(false);
+          // Keyboard users stay on the row they renamed (unless they moved on elsewhere).
+          requestAnimationFrame(() => (document.activeElement ?? document.body) === document.body && document.querySelector<HTMLButtonElement>(`#session-list li[data-session="${CSS.escape(s.id)}"] button.open`)?.focus());
           if (t !== null) void renameSession(s.id, t);
         }} />
       </li>
@@ -48,7 +90,7 @@ function Row({ s }: { s: SessionRow }) {
   }
   return (
     <li data-session={s.id} class={`${s.id === state.current ? "active" : ""} ${busy ? "busy" : ""}`}>
-      <button type="button" class="open" onClick={() => void openSession(s.id)} onDblClick={() => setEditing(true)} title={`resume ${s.id}`} aria-current={s.id === state.current ? "page" : undefined}>
+      <button type="button" class="open" tabIndex={stop ? 0 : -1} onClick={() => void openSession(s.id)} onDblClick={() => setEditing(true)} title={`resume ${s.id}`} aria-current={s.id === state.current ? "page" : undefined}>
         <span class="title">{s.forkedFrom ? <span class="fork-mark" title="a fork"><ForkIcon /> </span> : null}{title}</span>
         <span class="meta">
           {relativeTime(s.updatedAt)}
@@ -58,9 +100,9 @@ function Row({ s }: { s: SessionRow }) {
         </span>
       </button>
       <span class="row-actions">
-        <button type="button" class="rename" aria-label={`rename session ${title}`} title="Rename" onClick={() => setEditing(true)}><PencilIcon /></button>
-        <button type="button" class="fork" aria-label={`fork session ${title}`} title="Fork: a new session with this conversation" onClick={() => void forkSession(s.id)}><ForkIcon /></button>
-        <button type="button" class="delete" aria-label={`delete session ${title}`} title="delete" onClick={() => {
+        <button type="button" class="rename" tabIndex={-1} aria-label={`rename session ${title}`} title="Rename" onClick={() => setEditing(true)}><PencilIcon /></button>
+        <button type="button" class="fork" tabIndex={-1} aria-label={`fork session ${title}`} title="Fork: a new session with this conversation" onClick={() => void forkSession(s.id)}><ForkIcon /></button>
+        <button type="button" class="delete" tabIndex={-1} aria-label={`delete session ${title}`} title="delete" onClick={() => {
           if (confirm(`Delete session "${title}"? This cannot be undone.`)) void deleteSession(s.id);
         }}>×</button>
       </span>
@@ -77,16 +119,17 @@ export function Sessions() {
     const g = dayGroup(s.updatedAt);
     groups.set(g, [...(groups.get(g) ?? []), s]);
   }
+  const stop = rows.some((r) => r.id === rover) ? rover : (rows.find((r) => r.id === state.current) ?? rows[0])?.id;
   return (
     <nav id="sessions" class={`sessions${state.drawer ? " open" : ""}`} aria-label="Sessions">
       <button id="new-session" type="button" class="primary wide" onClick={() => void newSession()}>+ New session</button>
       <input id="session-search" type="search" placeholder="Search sessions" aria-label="Search sessions" value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />
-      <div id="session-list">
+      <div id="session-list" onKeyDown={onListKey} onFocusIn={onListFocus}>
         {!rows.length ? <p class="muted">{needle ? "No matching sessions." : "No sessions yet."}</p> : null}
         {[...groups].map(([g, list]) => (
           <section key={g} class="session-group" aria-label={g}>
             <h3>{g}</h3>
-            <ul>{list.map((s) => <Row key={s.id} s={s} />)}</ul>
+            <ul>{list.map((s) => <Row key={s.id} s={s} stop={s.id === stop} />)}</ul>
           </section>
         ))}
       </div>
