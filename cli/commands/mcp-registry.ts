@@ -1,7 +1,7 @@
 // `reasonix mcp browse [query]` and `reasonix mcp install <name>[@version]`:
 // the MCP Registry ([mcp] registry_url), read only when one of these runs.
-import { ReasonixError, UsageError } from "../../core/errors.ts";
-import type { InstallPlan, PlanInput } from "../../core/mcp/registry/plan.ts";
+import { UsageError } from "../../core/errors.ts";
+import { noSourceReason, sourceKinds, type InstallPlan, type PlanInput } from "../../core/mcp/registry/plan.ts";
 import type { Stale } from "../../core/mcp/registry/client.ts";
 import type { RegistryServer } from "../../core/mcp/registry/schema.ts";
 import { visible } from "../../core/trust/describe.ts";
@@ -11,24 +11,14 @@ import { load, pairs, testAndPrint } from "./mcp-shared.ts";
 
 async function registryOptions(timeout?: number) {
   const { loaded } = await load();
-  const { getDotted } = await import("../../core/config/load.ts");
-  const { stateRootOf } = await import("../../core/mcp/config.ts");
-  const { DEFAULT_REGISTRY_URL, DEFAULT_TIMEOUT_MS } = await import("../../core/mcp/registry/client.ts");
-  const { join } = await import("node:path");
-  const url = getDotted(loaded.values, "mcp.registry_url");
-  const baseUrl = typeof url === "string" && url ? url : DEFAULT_REGISTRY_URL;
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new ReasonixError("config", `[mcp] registry_url ${baseUrl} is not a URL`, { exitCode: 2 });
-  }
-  return { baseUrl, cacheDir: join(stateRootOf(loaded.home), "mcp-registry"), timeoutMs: timeout ? timeout * 1000 : DEFAULT_TIMEOUT_MS };
+  const { registryOptionsOf } = await import("../../core/mcp/registry/options.ts");
+  return registryOptionsOf(loaded, timeout ? timeout * 1000 : undefined);
 }
 
 const staleNote = (s: Stale) => process.stderr.write(yellow(`${s.error}; showing the answer saved ${s.fetchedAt} (stale)\n`));
 
 // Everything the registry sends is printed through visible(): no control characters reach the terminal.
-const kinds = (s: RegistryServer) => visible([...new Set([...s.packages.map((p) => p.registryType), ...s.remotes.map((r) => `remote ${r.type}`)])].join(" · ") || "no install method");
+const kinds = (s: RegistryServer) => visible(sourceKinds(s).join(" · ") || "no install method");
 
 const timeoutOption = { type: "number", describe: "Seconds to wait for the registry (default 15)" } as const;
 
@@ -82,7 +72,7 @@ async function ask(inputs: PlanInput[], answers: Record<PlanInput["kind"], Recor
 function manualSetup(s: RegistryServer, name: string, plan: InstallPlan | undefined): string {
   const lines = [`${bold(visible(s.name))} was not installed: it needs setup by hand.`];
   if (!plan) {
-    lines.push(`  it offers no source Reasonix can install (${kinds(s)}); supported: npm, pypi and oci packages over stdio, streamable-http and sse remotes`);
+    lines.push(`  ${visible(noSourceReason(s))}`);
     if (s.websiteUrl || s.repository) lines.push(`  see ${visible(s.websiteUrl ?? s.repository ?? "")}, then: reasonix mcp add ${name} -- CMD [ARGS…]`);
     return `${lines.join("\n")}\n`;
   }

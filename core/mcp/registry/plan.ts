@@ -49,6 +49,13 @@ export function chooseSource(s: RegistryServer, preferRemote = false): { pkg?: R
   return undefined;
 }
 
+/** How an entry can be run, for listings: `npm`, `pypi`, `remote streamable-http`… */
+export const sourceKinds = (s: RegistryServer): string[] => [...new Set([...s.packages.map((p) => p.registryType), ...s.remotes.map((r) => `remote ${r.type}`)])];
+
+/** Why an entry has no source Reasonix installs (for the manual-setup text). */
+export const noSourceReason = (s: RegistryServer): string =>
+  `it offers no source Reasonix can install (${sourceKinds(s).join(" · ") || "no install method"}); supported: npm, pypi and oci packages over stdio, streamable-http and sse remotes`;
+
 /** The default local name: the part after the last `/` of the registry name, cleaned. */
 export const localNameOf = (registryName: string) =>
   registryName

@@ -6,6 +6,7 @@ import type { ServeApp, ServeDeps, ServeEnv } from "./context.ts";
 import { eventRoutes } from "./events.ts";
 import { apiAuth, headOnly, requestGuard } from "./guards.ts";
 import { loginRoutes } from "./login.ts";
+import { mcpRoutes } from "./mcp.ts";
 import { errorResponse, json, noRoute } from "./respond.ts";
 import { sessionIdCheck, sessionRoutes } from "./sessions.ts";
 import { setupRoutes } from "./setup.ts";
@@ -30,6 +31,7 @@ export function serveApp(deps: ServeDeps): ServeApp {
   statusRoutes(app, deps);
   workspaceRoutes(app, deps);
   setupRoutes(app, deps);
+  mcpRoutes(app, deps);
   sessionRoutes(app, deps);
   pageRoutes(app, deps);
 
