@@ -5,12 +5,11 @@
 // not given (manual setup, nothing written), and no registry request at all
 // from `reasonix run`.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
-import { sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
+import { npxStandIn, sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { hasTmux, startChat } from "./chat-helpers.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
@@ -30,30 +29,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/**
- * A stand-in `npx` first on PATH: it accepts exactly the command line an
- * install of the everything entry should write, notes that it ran (in
- * npx-ran.txt of the workspace) and runs that package (no network); anything
- * else exits 3 saying what it got. It lives in the workspace, which the
- * sandbox shows the server (a folder elsewhere would be hidden and the real
- * npx found instead) — and so does the package: the checkout's node_modules
- * may sit in a folder the sandbox hides (a clone under /tmp), so the package
- * is bundled into one file next to the stand-in.
- */
-function npxShim(workspace: string): string {
-  const dir = join(workspace, ".shim-bin");
-  mkdirSync(dir, { recursive: true });
-  const want = `-y @modelcontextprotocol/server-everything@${everythingVersion} stdio`;
-  const bundle = join(dir, "everything.mjs");
-  const b = spawnSync(process.execPath, ["build", everythingJs, "--target=node", "--outfile", bundle], { encoding: "utf8" });
-  if (b.status !== 0) throw new Error(`bundling server-everything failed: ${b.stderr}`);
-  writeFileSync(
-    join(dir, "npx"),
-    `#!/bin/sh\nif [ "$*" != ${JSON.stringify(want)} ]; then echo "npx shim: unexpected arguments: $*" >&2; exit 3; fi\necho "$*" >> ${JSON.stringify(join(workspace, "npx-ran.txt"))}\nexec ${JSON.stringify(nodeBin)} ${JSON.stringify(bundle)} stdio\n`,
-  );
-  chmodSync(join(dir, "npx"), 0o755);
-  return dir;
-}
+const npxShim = (workspace: string) => npxStandIn(workspace, everythingJs, nodeBin, everythingVersion);
 
 async function setup(remoteUrl = "http://127.0.0.1:9/mcp") {
   llm = await startScriptedOpenAI([{ text: "ok" }]);
