@@ -35,7 +35,18 @@ const number = (raw: string | null, what: string, min: number, max: number): num
 };
 
 export function mcpRoutes(app: ServeApp, deps: ServeDeps): void {
-  const setup = mcpSetup(deps.setupHome, () => deps.sessions.engineWorkspace, () => process.env.HOME || homedir());
+  const { sessions } = deps;
+  const setup = mcpSetup(deps.setupHome, () => sessions.engineWorkspace, () => process.env.HOME || homedir());
+  /**
+   * The engine reads its servers when it is built: rebuild it (as a trust
+   * approval does) so new and reopened sessions have the new server, unless
+   * a turn is running (a rebuild would cancel it; then the next restart does).
+   */
+  const reload = async () => {
+    if (sessions.anyBusy()) return { reloaded: false, ready: sessions.ready, error: "a turn is running: the server is used from the next restart" };
+    const ok = await sessions.build();
+    return { reloaded: ok, ready: ok, error: sessions.error ?? null };
+  };
 
   app.get("/api/mcp/registry", async (c) => {
     const q = c.env.url.searchParams;
@@ -58,7 +69,7 @@ export function mcpRoutes(app: ServeApp, deps: ServeDeps): void {
   app.post("/api/mcp/registry/install", async (c) => {
     const body = await readJson(c.req.raw);
     const r = await setup.install({ name: need(body, "name"), version: str(body, "version", false) || undefined, as: str(body, "as", false) || undefined, values: answers(body), remote: flag(body, "remote"), test: body.test !== false });
-    return json(r);
+    return json({ ...r, engine: await reload() });
   });
 
   app.get("/api/mcp/import", () => json(setup.candidates()));
@@ -67,6 +78,7 @@ export function mcpRoutes(app: ServeApp, deps: ServeDeps): void {
     const body = await readJson(c.req.raw);
     const ids = body.ids;
     if (!Array.isArray(ids) || !ids.length || ids.some((x) => typeof x !== "string")) throw new ApiError(400, "bad_request", '"ids" must be a non-empty list of ids from GET /api/mcp/import');
-    return json(await setup.import(ids as string[], body.test !== false));
+    const r = await setup.import(ids as string[], body.test !== false);
+    return json({ ...r, engine: await reload() });
   });
 }

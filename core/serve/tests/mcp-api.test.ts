@@ -140,6 +140,13 @@ describe.skipIf(skip)("serve API: MCP registry and import", () => {
     expect(config).toContain('env = { EXAMPLE_TOKEN = "${MCP_NEEDS_SECRET_EXAMPLE_TOKEN}" }');
     expect(config).not.toContain(SECRET);
 
+    // The engine was rebuilt: a new session has the server.
+    expect(r.body.engine).toEqual({ reloaded: true, ready: true, error: null });
+    const sess = await call("POST", "/api/sessions", {});
+    expect(sess.status).toBe(201);
+    const mcp = await call("POST", `/api/sessions/${sess.body.id}/command`, { name: "mcp" });
+    expect(mcp.body.text).toContain("needs-secret [stdio, user]");
+
     const again = await call("POST", "/api/mcp/registry/install", { name: "com.example/needs-secret", values: { env: { EXAMPLE_TOKEN: SECRET } } });
     expect(again.status).toBe(400);
     expect(again.body.error.message).toContain("already exists");
