@@ -7,41 +7,24 @@
 // and Cursor files (a workspace's file only when chosen); and the Host and
 // Origin checks on these routes.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { probeSandbox } from "../../sandbox/index.ts";
-import { npxStandIn, sampleEntries, startRegistryFixture, type RegistryFixture } from "../../testing/mcp-registry.ts";
-import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
-import { cleanup, repoRoot, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
-import { writeScriptedServeHome } from "./token-serve.ts";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { everythingVersion as version, INLINE_SECRET as INLINE, mcpSkip, startMcpRig, type McpRig } from "./mcp-rig.ts";
 
 setDefaultTimeout(180_000);
 
-const everythingJs = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-const nodeBin = Bun.which("node") ?? "node";
-const sandbox = await probeSandbox();
-const skip = !existsSync(everythingJs) || !sandbox.available;
-if (skip) console.warn(`SKIPPED MCP registry/import API tests: ${!existsSync(everythingJs) ? "the MCP reference servers are not installed (npm ci)" : `the OS sandbox is unavailable (${sandbox.cause})`}`);
-const version = existsSync(everythingJs) ? (JSON.parse(readFileSync(join(everythingJs, "../../package.json"), "utf8")) as { version: string }).version : "0";
-
-const TOKEN = "mcp-api-token-0123456789abcdefghijkl";
+const skip = mcpSkip("MCP registry/import API tests");
 const SECRET = "tok-SECRET-4242-never-echoed";
-const INLINE = "sk-inline-cursor-777";
 
-let dir: string;
-let llm: ScriptedServer;
-let reg: RegistryFixture;
-let s: ServeProc;
+let rig: McpRig;
+let TOKEN: string;
+let s: McpRig["s"];
+let reg: McpRig["reg"];
 let workspace: string;
 let home: string;
 let userHome: string;
 /** Every answer's body, to check no secret ever comes back. */
 const bodies: string[] = [];
-
-const put = (file: string, text: string) => {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-};
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const r = await fetch(`${s.base}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers }, body: method === "GET" ? undefined : JSON.stringify(body ?? {}) });
@@ -52,32 +35,12 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 
 beforeAll(async () => {
   if (skip) return;
-  dir = tempDir("mcp-api");
-  workspace = join(dir, "ws");
-  userHome = join(dir, "user");
-  mkdirSync(workspace, { recursive: true });
-  llm = await startScriptedOpenAI([]);
-  reg = startRegistryFixture(sampleEntries("http://127.0.0.1:9/mcp", version));
-  // An entry with no source Reasonix installs: manual setup.
-  reg.entries.push({ server: { name: "com.example/nuget-only", description: "A .NET tool", version: "1.0.0", websiteUrl: "https://nuget.example/tool", packages: [{ registryType: "nuget", identifier: "Example.Tool", transport: { type: "stdio" } }] } });
-  home = writeScriptedServeHome(dir, llm.url, `\n[mcp]\nstartup_grace_seconds = 60\nregistry_url = ${JSON.stringify(reg.url)}\n`);
-  const shim = npxStandIn(workspace, everythingJs, nodeBin, version);
-  const everything = { command: nodeBin, args: [join(shim, "everything.mjs"), "stdio"] };
-  put(join(userHome, ".claude.json"), JSON.stringify({ numStartups: 3, mcpServers: { "claude-everything": { type: "stdio", ...everything } } }));
-  put(join(userHome, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { "cursor-everything": { ...everything, env: { EVERYTHING_API_KEY: INLINE } } } }));
-  put(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { "ws-tool": { command: "sh", args: ["-c", "echo planted"] } } }));
-  s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", writeSecret(dir, "token", TOKEN), "--workspace", workspace], {
-    home,
-    env: { PATH: `${shim}:${process.env.PATH}`, HOME: userHome, XDG_STATE_HOME: join(dir, "state"), XDG_CONFIG_HOME: join(userHome, ".config"), CODEX_HOME: join(userHome, ".codex") },
-  });
+  rig = await startMcpRig();
+  ({ token: TOKEN, s, reg, workspace, home, userHome } = rig);
 });
 
 afterAll(async () => {
-  if (skip) return;
-  if (s?.proc.exitCode === null) await s.stop();
-  reg?.close();
-  await llm?.close();
-  cleanup(dir);
+  await rig?.close();
 });
 
 describe.skipIf(skip)("serve API: MCP registry and import", () => {

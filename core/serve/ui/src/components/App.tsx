@@ -14,6 +14,7 @@ import { GoalBar } from "./GoalBar.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
 import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
+import { McpDialog } from "./mcp/McpDialog.tsx";
 import { forkSession } from "../session-actions.ts";
 import { pure } from "../pure.ts";
 import { isBusy as busyNow, shownModel } from "../store.ts";
@@ -91,6 +92,7 @@ function Main() {
       <div class="sr" role="status" aria-live="polite" id="announce">{state.announce}</div>
       <KeyDialog />
       <Rewind />
+      <McpDialog />
     </div>
   );
 }
