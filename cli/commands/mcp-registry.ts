@@ -55,8 +55,9 @@ function splitVersion(spec: string): { name: string; version?: string } {
   return at > spec.indexOf("/") && at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) } : { name: spec };
 }
 
+const FLAG: Record<PlanInput["kind"], string> = { env: "--env", header: "--header", arg: "--arg", variable: "--var" };
 const describeInput = (i: PlanInput) =>
-  `${i.kind === "env" ? "--env" : i.kind === "header" ? "--header" : "--arg"} ${visible(i.key)}=…${i.required ? "" : dim(" (optional)")}${i.secret ? dim(" (secret)") : ""}${i.description ? `  ${dim(visible(i.description))}` : ""}`;
+  `${FLAG[i.kind]} ${visible(i.key)}=…${i.required ? "" : dim(" (optional)")}${i.secret ? dim(" (secret)") : ""}${i.description ? `  ${dim(visible(i.description))}` : ""}`;
 
 /** Ask on the terminal for each open input without an answer; Enter skips an optional one. */
 async function ask(inputs: PlanInput[], answers: Record<PlanInput["kind"], Record<string, string>>): Promise<void> {
@@ -84,17 +85,18 @@ function manualSetup(s: RegistryServer, name: string, plan: InstallPlan | undefi
   return `${lines.join("\n")}\n`;
 }
 
-const install = defineCommand<{ name: string; as?: string; env?: string[]; header?: string[]; arg?: string[]; remote: boolean; json: boolean; timeout?: number; test: boolean }>({
+const install = defineCommand<{ name: string; as?: string; env?: string[]; header?: string[]; arg?: string[]; var?: string[]; remote: boolean; json: boolean; timeout?: number; test: boolean }>({
   command: "install <name>",
   describe: "Add a server from the MCP Registry to your user config, asking for the values it needs, then start it once",
   builder: (y) =>
     y
-      .usage("reasonix mcp install REGISTRY-NAME[@VERSION] [--as NAME] [--env K=V]… [--header K=V]… [--arg K=V]…")
+      .usage("reasonix mcp install REGISTRY-NAME[@VERSION] [--as NAME] [--env K=V]… [--header K=V]… [--arg K=V]… [--var K=V]…")
       .positional("name", { type: "string", demandOption: true, describe: "the server's registry name (io.github.owner/server), optionally @version" })
       .option("as", { type: "string", describe: "Local name (default: the part after the last /)" })
       .option("env", { type: "string", array: true, describe: "Value of one of its environment variables K=V (repeatable)" })
       .option("header", { type: "string", array: true, describe: "Value of one of a remote's headers K=V (repeatable)" })
       .option("arg", { type: "string", array: true, describe: "Value of one of its arguments, by flag or label, K=V (repeatable)" })
+      .option("var", { type: "string", array: true, describe: "Value of one of a remote URL's {variables} K=V (repeatable)" })
       .option("remote", { type: "boolean", default: false, describe: "Prefer the entry's remote (http/sse) over a local package" })
       .option("test", { type: "boolean", default: true, describe: "Start it once and list its tools (--no-test: just write the config)" })
       .option("json", { type: "boolean", default: false, describe: "Print the result as JSON" })
@@ -110,7 +112,7 @@ const install = defineCommand<{ name: string; as?: string; env?: string[]; heade
     const name = args.as ?? localNameOf(s.name);
     const file = configFileFor({});
     if (serverNames(file).includes(name)) throw new UsageError(`an MCP server named "${name}" already exists in ${file}`, `choose another name with --as, or remove it: reasonix mcp remove ${name}`);
-    const answers = { env: pairs(args.env, "--env"), header: pairs(args.header, "--header"), arg: pairs(args.arg, "--arg") };
+    const answers = { env: pairs(args.env, "--env"), header: pairs(args.header, "--header"), arg: pairs(args.arg, "--arg"), variable: pairs(args.var, "--var") };
     let plan = planInstall(s, name, answers, args.remote);
     if (plan && plan.inputs.length && process.stdin.isTTY && !args.json) {
       await ask(plan.inputs, answers);

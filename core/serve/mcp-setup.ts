@@ -82,7 +82,7 @@ export function mcpSetup(home: string, workspace: () => string, userHome = () =>
     async plan(o: { name: string; version?: string; remote?: boolean }) {
       const s = await registryCall(() => getServer({ ...registry(), name: o.name, version: o.version }));
       const local = localNameOf(s.name);
-      const plan = planInstall(s, local, { env: {}, header: {}, arg: {} }, o.remote);
+      const plan = planInstall(s, local, { env: {}, header: {}, arg: {}, variable: {} }, o.remote);
       const hasRemote = s.remotes.length > 0 && s.packages.length > 0;
       return {
         server: summary(s),
@@ -97,11 +97,13 @@ export function mcpSetup(home: string, workspace: () => string, userHome = () =>
     },
 
     async install(r: InstallRequest) {
-      const given = [...Object.values(r.values.env), ...Object.values(r.values.header), ...Object.values(r.values.arg)];
+      /** The secret values given (known once planned): hidden from the answer and from errors. */
+      let given: string[] = [];
       try {
         const s = await registryCall(() => getServer({ ...registry(), name: r.name, version: r.version }));
         const name = r.as || localNameOf(s.name);
         const plan = planInstall(s, name, r.values, r.remote);
+        given = Object.values(plan?.secrets ?? {});
         if (!plan) throw new ApiError(422, "manual_setup", `${s.name} needs setup by hand: ${noSourceReason(s)}`);
         if (plan.missing.length) {
           const list = plan.missing.map((m) => `${m.key} (${m.kind})`).join(", ");

@@ -10,13 +10,13 @@ import { flag, need, readJson, str, type Body } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
 import { json } from "./respond.ts";
 
-/** `values: { env: {K: V}, header: {…}, arg: {…} }`: single-line strings only. */
-function answers(body: Body): Answers {
+/** `values: { env: {K: V}, header: {…}, arg: {…}, variable: {…} }`: single-line strings only. */
+function answers(body: Body): Required<Answers> {
   const v = body.values ?? {};
-  const out: Answers = { env: {}, header: {}, arg: {} };
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ApiError(400, "bad_request", '"values" must be an object { env, header, arg } of name → value');
+  const out: Required<Answers> = { env: {}, header: {}, arg: {}, variable: {} };
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ApiError(400, "bad_request", '"values" must be an object { env, header, arg, variable } of name → value');
   for (const [kind, map] of Object.entries(v)) {
-    if (!(kind in out)) throw new ApiError(400, "bad_request", `values.${kind}: expected env, header or arg`);
+    if (!(kind in out)) throw new ApiError(400, "bad_request", `values.${kind}: expected env, header, arg or variable`);
     if (typeof map !== "object" || map === null || Array.isArray(map)) throw new ApiError(400, "bad_request", `values.${kind} must be an object of name → value`);
     for (const [k, x] of Object.entries(map)) {
       // Named, never quoted: the value may be a secret.

@@ -122,6 +122,29 @@ describe.skipIf(skip)("serve API: MCP registry and import", () => {
     expect(s.stdout() + s.stderr()).not.toContain(SECRET);
   });
 
+  test("a server that fails and prints its secret argument: the report says it failed, with the secret hidden", async () => {
+    const ARG_SECRET = "arg-secret-9911-do-not-print";
+    reg.entries.push({ server: { name: "com.example/secret-arg", description: "Takes its token as an argument", version: "1.0.0", packages: [{ registryType: "npm", identifier: "@modelcontextprotocol/server-everything", version, transport: { type: "stdio" }, packageArguments: [{ type: "named", name: "--token", isRequired: true, isSecret: true }] }] } });
+    const r = await call("POST", "/api/mcp/registry/install", { name: "com.example/secret-arg", values: { arg: { token: ARG_SECRET } } });
+    expect(r.status).toBe(200);
+    expect(r.body.test.ok).toBe(false);
+    // The stand-in npx refuses the unexpected command line and prints it (with the expanded secret) on stderr.
+    expect(`${r.body.test.error}\n${r.body.test.stderr ?? ""}`).toContain(`npx shim: unexpected arguments: -y @modelcontextprotocol/server-everything@${version} --token=[secret]`);
+    for (const b of bodies) expect(b).not.toContain(ARG_SECRET);
+    expect(s.stdout() + s.stderr()).not.toContain(ARG_SECRET);
+  });
+
+  test("a remote URL's {variables} are asked like other values: the plan lists them, install fills them in", async () => {
+    reg.entries.push({ server: { name: "com.example/tenant-remote", description: "Per-tenant endpoint", version: "1.0.0", remotes: [{ type: "sse", url: "https://{tenant}.tenant.example/sse", variables: { tenant: { description: "your tenant id", isRequired: true } } }] } });
+    const p = await call("GET", `/api/mcp/registry/plan?name=${encodeURIComponent("com.example/tenant-remote")}`);
+    expect(p.body).toMatchObject({ manual: null, source: "remote sse https://{tenant}.tenant.example/sse" });
+    expect(p.body.inputs).toEqual([{ key: "tenant", kind: "variable", description: "your tenant id", required: true, secret: false, default: null, choices: null }]);
+    const r = await call("POST", "/api/mcp/registry/install", { name: "com.example/tenant-remote", values: { variable: { tenant: "acme-7" } }, test: false });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ installed: true, name: "tenant-remote", target: "https://acme-7.tenant.example/sse" });
+    expect(readFileSync(join(home, "config.toml"), "utf8")).toContain('url = "https://acme-7.tenant.example/sse"');
+  });
+
   test("import lists the Claude Code and Cursor servers and the workspace's own file marked as such; importing the chosen ones moves the inline secret to .env and starts them", async () => {
     const list = await call("GET", "/api/mcp/import");
     expect(list.status).toBe(200);

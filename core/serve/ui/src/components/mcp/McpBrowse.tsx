@@ -11,11 +11,11 @@ import { TestReport, type TestReportData } from "./TestReport.tsx";
 
 interface Entry { name: string; title: string | null; description: string; version: string; kinds: string[]; status: string | null; websiteUrl: string | null; repository: string | null }
 interface Page { servers: Entry[]; nextCursor: string | null; stale: { error: string; fetchedAt: string } | null }
-interface Input { key: string; kind: "env" | "header" | "arg"; description: string | null; required: boolean; secret: boolean; default: string | null; choices: string[] | null }
+interface Input { key: string; kind: "env" | "header" | "arg" | "variable"; description: string | null; required: boolean; secret: boolean; default: string | null; choices: string[] | null }
 interface Plan { server: Entry; name: string; taken: boolean; source: string | null; inputs: Input[]; manual: string | null; canPreferRemote: boolean }
 interface Installed { name: string; registryName: string; version: string; source: string; target: string; file: string; secrets: string[]; test?: TestReportData; engine?: { reloaded: boolean; error: string | null } }
 
-const KIND_LABEL: Record<Input["kind"], string> = { env: "environment variable", header: "HTTP header", arg: "argument" };
+const KIND_LABEL: Record<Input["kind"], string> = { env: "environment variable", header: "HTTP header", arg: "argument", variable: "part of the server's URL" };
 const fieldId = (i: Input) => `mcp-in-${i.kind}-${i.key.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
 function Results({ page, more, busy, onPick }: { page: Page; more: () => void; busy: boolean; onPick: (name: string) => void }) {
@@ -47,7 +47,7 @@ function InstallForm({ plan, back, done }: { plan: Plan; back: () => void; done:
   const s = plan.server;
   const submit = async (form: HTMLFormElement) => {
     setErr("");
-    const values: Record<Input["kind"], Record<string, string>> = { env: {}, header: {}, arg: {} };
+    const values: Record<Input["kind"], Record<string, string>> = { env: {}, header: {}, arg: {}, variable: {} };
     for (const i of plan.inputs) {
       const v = (form.elements.namedItem(fieldId(i)) as HTMLInputElement | HTMLSelectElement | null)?.value ?? "";
       if (v !== "") values[i.kind][i.key] = v;
@@ -147,7 +147,7 @@ export function McpBrowse({ onAdded }: { onAdded?: (names: string[]) => void }) 
         <p>{`Installed ${installed.registryName} ${installed.version} as ${installed.name} (${installed.source}) in ${installed.file}.`}</p>
         {installed.secrets.length ? <p class="muted">{`Secrets stored in the .env file: ${installed.secrets.join(", ")}.`}</p> : null}
         {installed.test ? <TestReport r={installed.test} /> : null}
-        {installed.engine && !installed.engine.reloaded ? <p class="muted">{installed.engine.error ?? "The engine was not reloaded."}</p> : null}
+        {installed.engine ? <p class="muted" id="mcp-engine">{installed.engine.reloaded ? "New sessions can use it (the engine was reloaded)." : `Not in use yet: ${installed.engine.error ?? "the engine was not reloaded"}.`}</p> : null}
         <div class="buttons"><button type="button" autoFocus onClick={() => { setInstalled(null); setPlan(null); }}>Back to results</button></div>
       </div>
     );

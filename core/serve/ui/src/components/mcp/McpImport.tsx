@@ -62,7 +62,7 @@ export function McpImport({ onAdded }: { onAdded?: (names: string[]) => void }) 
             {x.test ? <TestReport r={x.test} /> : null}
           </div>
         ))}
-        {result.engine && !result.engine.reloaded ? <p class="muted">{result.engine.error ?? "The engine was not reloaded."}</p> : null}
+        {result.engine ? <p class="muted" id="mcp-engine">{result.engine.reloaded ? "New sessions can use it (the engine was reloaded)." : `Not in use yet: ${result.engine.error ?? "the engine was not reloaded"}.`}</p> : null}
         <div class="buttons"><button type="button" autoFocus onClick={() => { setResult(null); setList(null); void load(); }}>Import more</button></div>
       </div>
     );

@@ -32,7 +32,6 @@ export function TestReport({ r }: { r: TestReportData }) {
       </details>
       {r.prompts.length ? <p class="muted">{`Prompts: ${r.prompts.join(", ")}`}</p> : null}
       {r.resources.length ? <p class="muted">{`Resources: ${r.resources.slice(0, 10).join(", ")}${r.resources.length > 10 ? " …" : ""}`}</p> : null}
-      <p class="muted">New sessions started after the server restarts (or after the engine reloads) can use it.</p>
     </div>
   );
 }
