@@ -138,5 +138,13 @@ describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
     const config = readFileSync(join(rig.home, "config.toml"), "utf8");
     expect(config).not.toContain("ws-tool");
     expect(config).not.toContain(INLINE_SECRET);
+
+    // Keyboard: arrows move between the tabs, Escape closes and gives the focus back to the header button.
+    await page.focus("#mcp-tab-import");
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => document.activeElement?.id === "mcp-tab-browse" && document.getElementById("mcp-tab-browse")?.getAttribute("aria-selected") === "true");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#mcp-dialog", { state: "detached" });
+    await page.waitForFunction(() => document.activeElement?.id === "mcp-open");
   });
 });

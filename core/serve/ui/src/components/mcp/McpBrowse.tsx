@@ -136,7 +136,7 @@ export function McpBrowse({ onAdded }: { onAdded?: (names: string[]) => void }) 
       setPage(cursor && page ? { ...got, servers: [...page.servers, ...got.servers] } : got);
     });
   useEffect(() => {
-    box.current?.focus();
+    if (mcpDialog.focusPanel) box.current?.focus();
     if (mcpDialog.query) void search();
   }, []);
   const pick = (name: string) => run(async () => setPlan(await api<Plan>("GET", `/api/mcp/registry/plan?${new URLSearchParams({ name })}`)));

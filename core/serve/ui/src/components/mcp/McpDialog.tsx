@@ -5,7 +5,7 @@
 import { useStore } from "../../store.ts";
 import { McpBrowse } from "./McpBrowse.tsx";
 import { McpImport } from "./McpImport.tsx";
-import { closeMcpDialog, mcpDialog, openMcpDialog, type McpTab } from "./mcp-state.ts";
+import { closeMcpDialog, mcpDialog, openMcpDialog, selectMcpTab, type McpTab } from "./mcp-state.ts";
 
 const TABS: [McpTab, string][] = [
   ["browse", "Browse registry"],
@@ -20,7 +20,7 @@ export function McpDialog() {
     if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
     e.preventDefault();
     const next = TABS[(TABS.findIndex(([t]) => t === tab) + 1) % TABS.length]![0];
-    openMcpDialog(next);
+    selectMcpTab(next);
     requestAnimationFrame(() => document.getElementById(`mcp-tab-${next}`)?.focus());
   };
   const added = (names: string[]) => mcpDialog.onAdded?.(names);
@@ -33,7 +33,7 @@ export function McpDialog() {
         </div>
         <div role="tablist" aria-label="How to add" class="mcp-tabs" onKeyDown={onTabKey}>
           {TABS.map(([t, label]) => (
-            <button key={t} type="button" role="tab" id={`mcp-tab-${t}`} aria-selected={tab === t} aria-controls="mcp-panel" tabIndex={tab === t ? 0 : -1} onClick={() => openMcpDialog(t)}>{label}</button>
+            <button key={t} type="button" role="tab" id={`mcp-tab-${t}`} aria-selected={tab === t} aria-controls="mcp-panel" tabIndex={tab === t ? 0 : -1} onClick={() => selectMcpTab(t)}>{label}</button>
           ))}
         </div>
         <div id="mcp-panel" role="tabpanel" aria-labelledby={`mcp-tab-${tab}`} class="mcp-panel">

@@ -7,6 +7,7 @@
 // moves inline secrets to .env and starts each once.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../../api.ts";
+import { mcpDialog } from "./mcp-state.ts";
 import { TestReport, type TestReportData } from "./TestReport.tsx";
 
 interface Row { id: string; name: string; type: string; target: string; agent: string; file: string; secrets: string[]; project: boolean; skip?: string }
@@ -31,7 +32,9 @@ export function McpImport({ onAdded }: { onAdded?: (names: string[]) => void }) 
     }
   };
   useEffect(() => void load(), []);
-  useEffect(() => head.current?.focus(), [list === null]);
+  useEffect(() => {
+    if (mcpDialog.focusPanel) head.current?.focus();
+  }, [list === null]);
   const toggle = (id: string, on: boolean) => {
     const next = new Set(chosen);
     if (on) next.add(id);

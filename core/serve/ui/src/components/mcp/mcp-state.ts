@@ -11,6 +11,8 @@ export const mcpDialog = {
   query: "",
   /** Bumped on every open, so an open dialog starts over for the new request. */
   opened: 0,
+  /** The panel takes the focus when it appears (an open), not when the user moves between the tabs. */
+  focusPanel: true,
   /** Called after a server was installed or imported (e.g. a settings panel reloading its list). */
   onAdded: null as ((names: string[]) => void) | null,
 };
@@ -19,6 +21,14 @@ export function openMcpDialog(tab: McpTab, query = ""): void {
   mcpDialog.tab = tab;
   mcpDialog.query = query;
   mcpDialog.opened++;
+  mcpDialog.focusPanel = true;
+  changed();
+}
+
+/** Show the other tab of the open dialog; the focus stays on the tab. */
+export function selectMcpTab(tab: McpTab): void {
+  mcpDialog.tab = tab;
+  mcpDialog.focusPanel = false;
   changed();
 }
 
