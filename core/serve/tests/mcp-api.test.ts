@@ -45,6 +45,8 @@ afterAll(async () => {
 
 describe.skipIf(skip)("serve API: MCP registry and import", () => {
   test("search pages with a cursor; a 500 is 502 and a hang 504, both saying why", async () => {
+    // Starting the server (and its engine) asked the registry nothing.
+    expect(reg.requests).toEqual([]);
     const first = await call("GET", "/api/mcp/registry?q=filler&limit=2");
     expect(first.status).toBe(200);
     expect(first.body.servers.map((x: { name: string }) => x.name)).toEqual(["com.example/filler-1", "com.example/filler-2"]);

@@ -59,8 +59,10 @@ async function audit(p: Page): Promise<string[]> {
 
 describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
   test("search, page, text not HTML, manual setup, install an npm entry with a secret: it starts and its tools are shown", async () => {
+    // Loading the page and opening the dialog asks the registry nothing: only a search does.
     await page.click("#mcp-open");
     await page.waitForSelector("#mcp-dialog #mcp-query");
+    expect(rig.reg.requests).toEqual([]);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("mcp-query");
     await page.fill("#mcp-query", "bulk");
     await page.press("#mcp-query", "Enter");
