@@ -33,6 +33,7 @@ beforeAll(async () => {
   rig = await startMcpRig({ bin: dist.binary });
   // Registry text that would be markup if it were rendered as HTML.
   for (let i = 1; i <= 25; i++) rig.reg.entries.push({ server: { name: `com.example/bulk-${i}`, description: `Bulk ${i}`, version: "1.0.0", remotes: [{ type: "sse", url: `https://bulk${i}.example/sse` }] } });
+  rig.reg.entries.push({ server: { name: "com.example/both-ways", description: "A package and a hosted server", version: "3.0.0", packages: [{ registryType: "npm", identifier: "@example/both", version: "3.0.0", transport: { type: "stdio" } }], remotes: [{ type: "sse", url: "https://both.example/sse" }] } });
   rig.reg.entries.push({ server: { name: "com.example/html-evil", description: '<img src=x onerror="window.__owned=1"><b>bold</b>', version: "1.0.0", remotes: [{ type: "sse", url: "https://evil.example/sse" }] } });
   const { chromium } = await import("playwright-core");
   udd = tempDir("udd");
@@ -86,6 +87,16 @@ describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
     await page.waitForSelector("#mcp-manual");
     expect(await page.textContent("#mcp-manual")).toContain("offers no source Reasonix can install (nuget)");
     expect(await page.locator("#mcp-install-go").count()).toBe(0);
+    await page.click("text=Back to results");
+
+    // An entry with a package and a hosted server: the checkbox switches the plan to the remote and back.
+    await page.fill("#mcp-query", "both-ways");
+    await causes(page, () => page.press("#mcp-query", "Enter"), () => !!document.querySelector('.mcp-entry[data-name="com.example/both-ways"]'));
+    await page.click('.mcp-entry[data-name="com.example/both-ways"]');
+    await page.waitForSelector("#mcp-prefer-remote");
+    expect(await page.textContent("#mcp-install")).toContain("installs npm @example/both@3.0.0");
+    await causes(page, () => page.check("#mcp-prefer-remote"), () => (document.querySelector("#mcp-install")?.textContent ?? "").includes("installs remote sse https://both.example/sse"));
+    await causes(page, () => page.uncheck("#mcp-prefer-remote"), () => (document.querySelector("#mcp-install")?.textContent ?? "").includes("installs npm @example/both@3.0.0"));
     await page.click("text=Back to results");
 
     await page.fill("#mcp-query", "needs-secret");

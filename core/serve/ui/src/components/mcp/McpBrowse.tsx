@@ -12,7 +12,7 @@ import { TestReport, type TestReportData } from "./TestReport.tsx";
 interface Entry { name: string; title: string | null; description: string; version: string; kinds: string[]; status: string | null; websiteUrl: string | null; repository: string | null }
 interface Page { servers: Entry[]; nextCursor: string | null; stale: { error: string; fetchedAt: string } | null }
 interface Input { key: string; kind: "env" | "header" | "arg" | "variable"; description: string | null; required: boolean; secret: boolean; default: string | null; choices: string[] | null }
-interface Plan { server: Entry; name: string; taken: boolean; source: string | null; inputs: Input[]; manual: string | null; canPreferRemote: boolean }
+interface Plan { server: Entry; name: string; taken: boolean; source: string | null; inputs: Input[]; manual: string | null; canPreferRemote: boolean; /** Asked with remote=1 (this tab's own mark). */ remote?: boolean }
 interface Installed { name: string; registryName: string; version: string; source: string; target: string; file: string; secrets: string[]; test?: TestReportData; engine?: { reloaded: boolean; error: string | null } }
 
 const KIND_LABEL: Record<Input["kind"], string> = { env: "environment variable", header: "HTTP header", arg: "argument", variable: "part of the server's URL" };
@@ -39,11 +39,11 @@ function Results({ page, more, busy, onPick }: { page: Page; more: () => void; b
   );
 }
 
-function InstallForm({ plan, back, done }: { plan: Plan; back: () => void; done: (r: Installed) => void }) {
+function InstallForm({ plan, back, done, remote, preferRemote }: { plan: Plan; back: () => void; done: (r: Installed) => void; remote: boolean; preferRemote: (on: boolean) => void }) {
   const [err, setErr] = useState("");
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), [plan]);
+  useEffect(() => first.current?.focus(), [plan.server.name]);
   const s = plan.server;
   const submit = async (form: HTMLFormElement) => {
     setErr("");
@@ -55,7 +55,7 @@ function InstallForm({ plan, back, done }: { plan: Plan; back: () => void; done:
     const as = (form.elements.namedItem("mcp-as") as HTMLInputElement).value.trim();
     setBusy(true);
     try {
-      done(await api<Installed>("POST", "/api/mcp/registry/install", { name: s.name, version: s.version, as: as || undefined, values }));
+      done(await api<Installed>("POST", "/api/mcp/registry/install", { name: s.name, version: s.version, as: as || undefined, values, remote: !!plan.remote }));
     } catch (x) {
       setErr((x as Error).message);
     } finally {
@@ -67,6 +67,9 @@ function InstallForm({ plan, back, done }: { plan: Plan; back: () => void; done:
       <h3>{s.title ? `${s.title} (${s.name})` : s.name}</h3>
       <p class="mcp-entry-desc">{s.description}</p>
       <p class="muted">{`Version ${s.version}${plan.source ? ` · installs ${plan.source}` : ""}`}</p>
+      {plan.canPreferRemote ? (
+        <label class="mcp-inline"><input type="checkbox" id="mcp-prefer-remote" checked={remote} onChange={(e) => preferRemote(e.currentTarget.checked)} /> Connect to its hosted server instead of running the package here</label>
+      ) : null}
       {plan.manual ? (
         <div id="mcp-manual" role="status">
           <p><strong>Manual setup:</strong> {plan.manual}.</p>
@@ -113,6 +116,8 @@ export function McpBrowse({ onAdded }: { onAdded?: (names: string[]) => void }) 
   const [page, setPage] = useState<Page | null>(null);
   const [plan, setPlan] = useState<Plan | null>(null);
   const [installed, setInstalled] = useState<Installed | null>(null);
+  /** The "hosted server instead" box, as ticked (the plan for it follows). */
+  const [remote, setRemote] = useState(false);
   const [err, setErr] = useState("");
   const [busy, setBusy] = useState(false);
   const box = useRef<HTMLInputElement>(null);
@@ -139,7 +144,8 @@ export function McpBrowse({ onAdded }: { onAdded?: (names: string[]) => void }) 
     if (mcpDialog.focusPanel) box.current?.focus();
     if (mcpDialog.query) void search();
   }, []);
-  const pick = (name: string) => run(async () => setPlan(await api<Plan>("GET", `/api/mcp/registry/plan?${new URLSearchParams({ name })}`)));
+  const pick = (name: string, remote = false) =>
+    run(async () => setPlan({ ...(await api<Plan>("GET", `/api/mcp/registry/plan?${new URLSearchParams({ name, ...(remote ? { remote: "1" } : {}) })}`)), remote }));
 
   if (installed) {
     return (
@@ -152,7 +158,7 @@ export function McpBrowse({ onAdded }: { onAdded?: (names: string[]) => void }) 
       </div>
     );
   }
-  if (plan) return <InstallForm plan={plan} back={() => setPlan(null)} done={(r) => { setInstalled(r); onAdded?.([r.name]); }} />;
+  if (plan) return <InstallForm plan={plan} back={() => setPlan(null)} remote={remote} preferRemote={(on) => { setRemote(on); void pick(plan.server.name, on); }} done={(r) => { setInstalled(r); onAdded?.([r.name]); }} />;
   return (
     <div class="mcp-browse">
       <form role="search" class="mcp-search" onSubmit={(e) => { e.preventDefault(); void search(); }}>
@@ -162,7 +168,7 @@ export function McpBrowse({ onAdded }: { onAdded?: (names: string[]) => void }) 
       </form>
       <p class="error" id="mcp-browse-error" role="alert">{err}</p>
       {busy ? <p class="muted" role="status">Asking the registry…</p> : null}
-      {page ? <Results page={page} busy={busy} more={() => void search(page.nextCursor ?? undefined)} onPick={(n) => void pick(n)} /> : null}
+      {page ? <Results page={page} busy={busy} more={() => void search(page.nextCursor ?? undefined)} onPick={(n) => { setRemote(false); void pick(n); }} /> : null}
     </div>
   );
 }
