@@ -177,6 +177,18 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     expect(readFileSync(join(ce.home, "config.toml"), "utf8")).toContain('env = { EXAMPLE_TOKEN = "${MCP_NEEDS_SECRET_EXAMPLE_TOKEN}" }');
   });
 
+  test("a remote URL's {variables}: --var fills them in; without it the manual setup names --var", async () => {
+    await setup();
+    reg.entries.push({ server: { name: "com.example/tenant-remote", description: "Per-tenant endpoint", version: "1.0.0", remotes: [{ type: "sse", url: "https://{tenant}.tenant.example/sse", variables: { tenant: { description: "your tenant id", isRequired: true } } }] } });
+    let r = await runCli(ce, ["mcp", "install", "com.example/tenant-remote"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--var tenant=…");
+    r = await runCli(ce, ["mcp", "install", "com.example/tenant-remote", "--var", "tenant=acme-3", "--no-test", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: true, name: "tenant-remote", source: "remote sse https://{tenant}.tenant.example/sse" });
+    expect(readFileSync(join(ce.home, "config.toml"), "utf8")).toContain('url = "https://acme-3.tenant.example/sse"');
+  });
+
   test("reasonix run and mcp list make no registry request", async () => {
     await setup();
     let r = await runCli(ce, ["run", "hello"]);
