@@ -3,60 +3,23 @@
 // CLI, Windsurf), listed, picked, and written to the user config like
 // `reasonix mcp add` (inline secrets moved to $REASONIX_HOME/.env).
 import { UsageError } from "../../core/errors.ts";
-import type { FoundServer } from "../../core/mcp/import/agents.ts";
-import type { ImportPlan } from "../../core/mcp/import/convert.ts";
+import type { Candidate, candidateRow } from "../../core/mcp/import/candidates.ts";
 import { visible } from "../../core/trust/describe.ts";
 import { defineCommand } from "../command.ts";
 import { bold, dim, green, printJson, useColor, yellow } from "../output.ts";
 import { load, testAndPrint } from "./mcp-shared.ts";
 
-interface Candidate {
-  found: FoundServer;
-  plan: ImportPlan;
-  /** Why it will not be imported (unsupported, a name already in the config). */
-  skip?: string;
-}
-
 async function candidates(dir?: string): Promise<{ list: Candidate[]; problems: string[]; file: string }> {
-  const { agentFiles, findServers } = await import("../../core/mcp/import/agents.ts");
-  const { planImport } = await import("../../core/mcp/import/convert.ts");
-  const { cleanName } = await import("../../core/mcp/config.ts");
-  const { configFileFor, serverNames } = await import("../../core/mcp/edit.ts");
+  const { importCandidates } = await import("../../core/mcp/import/candidates.ts");
+  const { configFileFor } = await import("../../core/mcp/edit.ts");
   const { homedir } = await import("node:os");
   const { workspace } = await load(dir);
   const file = configFileFor({});
-  const taken = new Set(serverNames(file));
-  const { servers, problems } = findServers(agentFiles(process.env.HOME || homedir(), workspace));
-  const list: Candidate[] = [];
-  const byName = new Map<string, Candidate>();
-  for (const f of servers) {
-    let name = cleanName(f.name);
-    const same = byName.get(name);
-    const target = (x: FoundServer) => JSON.stringify([x.type, x.command, x.args, x.url]);
-    // The same server in two agents is listed once; a different one under the same name gets the agent's name added.
-    if (same && target(same.found) === target(f)) continue;
-    if (same) name = cleanName(`${f.name}-${f.agent.split(" ")[0]!.toLowerCase()}`);
-    const plan = planImport(f, name);
-    const c: Candidate = { found: f, plan, skip: plan.unsupported ?? (taken.has(name) ? "already in your config" : undefined) };
-    byName.set(name, c);
-    list.push(c);
-  }
-  return { list, problems, file };
+  return { ...importCandidates(process.env.HOME || homedir(), workspace, file), file };
 }
 
-const targetOf = (c: Candidate) => (c.plan.server.type === "stdio" ? [c.plan.server.command, ...(c.plan.server.args ?? [])].join(" ") : c.plan.server.url ?? "");
 // Other programs' files (a workspace's among them) are shown through visible(): no control characters reach the terminal.
 const where = (c: Candidate) => visible(`${c.found.agent} · ${c.found.file}`);
-const row = (c: Candidate) => ({
-  name: c.plan.server.name,
-  type: c.plan.server.type,
-  target: targetOf(c),
-  agent: c.found.agent,
-  file: c.found.file,
-  secrets: Object.keys(c.plan.secrets),
-  project: !!c.found.project,
-  ...(c.skip ? { skip: c.skip } : {}),
-});
 
 const importCmd = defineCommand<{ names?: string[]; all: boolean; json: boolean; list: boolean; test: boolean; dir?: string }>({
   command: "import [names..]",
@@ -73,6 +36,7 @@ const importCmd = defineCommand<{ names?: string[]; all: boolean; json: boolean;
       .example("reasonix mcp import --all --json", "import everything, for scripts") as never,
   run: async (args) => {
     const { list, problems, file } = await candidates(args.dir);
+    const { candidateRow: row, candidateTarget: targetOf } = await import("../../core/mcp/import/candidates.ts");
     const names = (args.names ?? []).map(String);
     for (const p of problems) if (!args.json) process.stderr.write(`${yellow("warning")} ${p}\n`);
     const importable = list.filter((c) => !c.skip);
@@ -104,7 +68,7 @@ const importCmd = defineCommand<{ names?: string[]; all: boolean; json: boolean;
     const { addServerWithSecrets } = await import("../../core/mcp/edit.ts");
     const { homePaths } = await import("../../core/home.ts");
     const dotenv = homePaths().dotenv;
-    const results: (ReturnType<typeof row> & { imported: boolean; test?: unknown })[] = [];
+    const results: (ReturnType<typeof candidateRow> & { imported: boolean; test?: unknown })[] = [];
     for (const c of chosen) {
       addServerWithSecrets(c.plan.server, c.plan.secrets, file, dotenv);
       results.push({ ...row(c), imported: true });

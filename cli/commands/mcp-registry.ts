@@ -1,7 +1,7 @@
 // `reasonix mcp browse [query]` and `reasonix mcp install <name>[@version]`:
 // the MCP Registry ([mcp] registry_url), read only when one of these runs.
-import { ReasonixError, UsageError } from "../../core/errors.ts";
-import type { InstallPlan, PlanInput } from "../../core/mcp/registry/plan.ts";
+import { UsageError } from "../../core/errors.ts";
+import { noSourceReason, sourceKinds, type InstallPlan, type PlanInput } from "../../core/mcp/registry/plan.ts";
 import type { Stale } from "../../core/mcp/registry/client.ts";
 import type { RegistryServer } from "../../core/mcp/registry/schema.ts";
 import { visible } from "../../core/trust/describe.ts";
@@ -11,24 +11,14 @@ import { load, pairs, testAndPrint } from "./mcp-shared.ts";
 
 async function registryOptions(timeout?: number) {
   const { loaded } = await load();
-  const { getDotted } = await import("../../core/config/load.ts");
-  const { stateRootOf } = await import("../../core/mcp/config.ts");
-  const { DEFAULT_REGISTRY_URL, DEFAULT_TIMEOUT_MS } = await import("../../core/mcp/registry/client.ts");
-  const { join } = await import("node:path");
-  const url = getDotted(loaded.values, "mcp.registry_url");
-  const baseUrl = typeof url === "string" && url ? url : DEFAULT_REGISTRY_URL;
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new ReasonixError("config", `[mcp] registry_url ${baseUrl} is not a URL`, { exitCode: 2 });
-  }
-  return { baseUrl, cacheDir: join(stateRootOf(loaded.home), "mcp-registry"), timeoutMs: timeout ? timeout * 1000 : DEFAULT_TIMEOUT_MS };
+  const { registryOptionsOf } = await import("../../core/mcp/registry/options.ts");
+  return registryOptionsOf(loaded, timeout ? timeout * 1000 : undefined);
 }
 
 const staleNote = (s: Stale) => process.stderr.write(yellow(`${s.error}; showing the answer saved ${s.fetchedAt} (stale)\n`));
 
 // Everything the registry sends is printed through visible(): no control characters reach the terminal.
-const kinds = (s: RegistryServer) => visible([...new Set([...s.packages.map((p) => p.registryType), ...s.remotes.map((r) => `remote ${r.type}`)])].join(" · ") || "no install method");
+const kinds = (s: RegistryServer) => visible(sourceKinds(s).join(" · ") || "no install method");
 
 const timeoutOption = { type: "number", describe: "Seconds to wait for the registry (default 15)" } as const;
 
@@ -65,8 +55,9 @@ function splitVersion(spec: string): { name: string; version?: string } {
   return at > spec.indexOf("/") && at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) } : { name: spec };
 }
 
+const FLAG: Record<PlanInput["kind"], string> = { env: "--env", header: "--header", arg: "--arg", variable: "--var" };
 const describeInput = (i: PlanInput) =>
-  `${i.kind === "env" ? "--env" : i.kind === "header" ? "--header" : "--arg"} ${visible(i.key)}=…${i.required ? "" : dim(" (optional)")}${i.secret ? dim(" (secret)") : ""}${i.description ? `  ${dim(visible(i.description))}` : ""}`;
+  `${FLAG[i.kind]} ${visible(i.key)}=…${i.required ? "" : dim(" (optional)")}${i.secret ? dim(" (secret)") : ""}${i.description ? `  ${dim(visible(i.description))}` : ""}`;
 
 /** Ask on the terminal for each open input without an answer; Enter skips an optional one. */
 async function ask(inputs: PlanInput[], answers: Record<PlanInput["kind"], Record<string, string>>): Promise<void> {
@@ -82,7 +73,7 @@ async function ask(inputs: PlanInput[], answers: Record<PlanInput["kind"], Recor
 function manualSetup(s: RegistryServer, name: string, plan: InstallPlan | undefined): string {
   const lines = [`${bold(visible(s.name))} was not installed: it needs setup by hand.`];
   if (!plan) {
-    lines.push(`  it offers no source Reasonix can install (${kinds(s)}); supported: npm, pypi and oci packages over stdio, streamable-http and sse remotes`);
+    lines.push(`  ${visible(noSourceReason(s))}`);
     if (s.websiteUrl || s.repository) lines.push(`  see ${visible(s.websiteUrl ?? s.repository ?? "")}, then: reasonix mcp add ${name} -- CMD [ARGS…]`);
     return `${lines.join("\n")}\n`;
   }
@@ -94,17 +85,18 @@ function manualSetup(s: RegistryServer, name: string, plan: InstallPlan | undefi
   return `${lines.join("\n")}\n`;
 }
 
-const install = defineCommand<{ name: string; as?: string; env?: string[]; header?: string[]; arg?: string[]; remote: boolean; json: boolean; timeout?: number; test: boolean }>({
+const install = defineCommand<{ name: string; as?: string; env?: string[]; header?: string[]; arg?: string[]; var?: string[]; remote: boolean; json: boolean; timeout?: number; test: boolean }>({
   command: "install <name>",
   describe: "Add a server from the MCP Registry to your user config, asking for the values it needs, then start it once",
   builder: (y) =>
     y
-      .usage("reasonix mcp install REGISTRY-NAME[@VERSION] [--as NAME] [--env K=V]… [--header K=V]… [--arg K=V]…")
+      .usage("reasonix mcp install REGISTRY-NAME[@VERSION] [--as NAME] [--env K=V]… [--header K=V]… [--arg K=V]… [--var K=V]…")
       .positional("name", { type: "string", demandOption: true, describe: "the server's registry name (io.github.owner/server), optionally @version" })
       .option("as", { type: "string", describe: "Local name (default: the part after the last /)" })
       .option("env", { type: "string", array: true, describe: "Value of one of its environment variables K=V (repeatable)" })
       .option("header", { type: "string", array: true, describe: "Value of one of a remote's headers K=V (repeatable)" })
       .option("arg", { type: "string", array: true, describe: "Value of one of its arguments, by flag or label, K=V (repeatable)" })
+      .option("var", { type: "string", array: true, describe: "Value of one of a remote URL's {variables} K=V (repeatable)" })
       .option("remote", { type: "boolean", default: false, describe: "Prefer the entry's remote (http/sse) over a local package" })
       .option("test", { type: "boolean", default: true, describe: "Start it once and list its tools (--no-test: just write the config)" })
       .option("json", { type: "boolean", default: false, describe: "Print the result as JSON" })
@@ -120,7 +112,7 @@ const install = defineCommand<{ name: string; as?: string; env?: string[]; heade
     const name = args.as ?? localNameOf(s.name);
     const file = configFileFor({});
     if (serverNames(file).includes(name)) throw new UsageError(`an MCP server named "${name}" already exists in ${file}`, `choose another name with --as, or remove it: reasonix mcp remove ${name}`);
-    const answers = { env: pairs(args.env, "--env"), header: pairs(args.header, "--header"), arg: pairs(args.arg, "--arg") };
+    const answers = { env: pairs(args.env, "--env"), header: pairs(args.header, "--header"), arg: pairs(args.arg, "--arg"), variable: pairs(args.var, "--var") };
     let plan = planInstall(s, name, answers, args.remote);
     if (plan && plan.inputs.length && process.stdin.isTTY && !args.json) {
       await ask(plan.inputs, answers);

@@ -5,12 +5,11 @@
 // not given (manual setup, nothing written), and no registry request at all
 // from `reasonix run`.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
-import { sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
+import { npxStandIn, sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { hasTmux, startChat } from "./chat-helpers.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
@@ -30,30 +29,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/**
- * A stand-in `npx` first on PATH: it accepts exactly the command line an
- * install of the everything entry should write, notes that it ran (in
- * npx-ran.txt of the workspace) and runs that package (no network); anything
- * else exits 3 saying what it got. It lives in the workspace, which the
- * sandbox shows the server (a folder elsewhere would be hidden and the real
- * npx found instead) — and so does the package: the checkout's node_modules
- * may sit in a folder the sandbox hides (a clone under /tmp), so the package
- * is bundled into one file next to the stand-in.
- */
-function npxShim(workspace: string): string {
-  const dir = join(workspace, ".shim-bin");
-  mkdirSync(dir, { recursive: true });
-  const want = `-y @modelcontextprotocol/server-everything@${everythingVersion} stdio`;
-  const bundle = join(dir, "everything.mjs");
-  const b = spawnSync(process.execPath, ["build", everythingJs, "--target=node", "--outfile", bundle], { encoding: "utf8" });
-  if (b.status !== 0) throw new Error(`bundling server-everything failed: ${b.stderr}`);
-  writeFileSync(
-    join(dir, "npx"),
-    `#!/bin/sh\nif [ "$*" != ${JSON.stringify(want)} ]; then echo "npx shim: unexpected arguments: $*" >&2; exit 3; fi\necho "$*" >> ${JSON.stringify(join(workspace, "npx-ran.txt"))}\nexec ${JSON.stringify(nodeBin)} ${JSON.stringify(bundle)} stdio\n`,
-  );
-  chmodSync(join(dir, "npx"), 0o755);
-  return dir;
-}
+const npxShim = (workspace: string) => npxStandIn(workspace, everythingJs, nodeBin, everythingVersion);
 
 async function setup(remoteUrl = "http://127.0.0.1:9/mcp") {
   llm = await startScriptedOpenAI([{ text: "ok" }]);
@@ -199,6 +175,18 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     expect(readFileSync(join(ce.home, ".env"), "utf8")).toContain("MCP_NEEDS_SECRET_EXAMPLE_TOKEN=tty-secret-77");
     expect(existsSync(join(ce.workspace, "npx-ran.txt"))).toBe(true);
     expect(readFileSync(join(ce.home, "config.toml"), "utf8")).toContain('env = { EXAMPLE_TOKEN = "${MCP_NEEDS_SECRET_EXAMPLE_TOKEN}" }');
+  });
+
+  test("a remote URL's {variables}: --var fills them in; without it the manual setup names --var", async () => {
+    await setup();
+    reg.entries.push({ server: { name: "com.example/tenant-remote", description: "Per-tenant endpoint", version: "1.0.0", remotes: [{ type: "sse", url: "https://{tenant}.tenant.example/sse", variables: { tenant: { description: "your tenant id", isRequired: true } } }] } });
+    let r = await runCli(ce, ["mcp", "install", "com.example/tenant-remote"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--var tenant=…");
+    r = await runCli(ce, ["mcp", "install", "com.example/tenant-remote", "--var", "tenant=acme-3", "--no-test", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: true, name: "tenant-remote", source: "remote sse https://{tenant}.tenant.example/sse" });
+    expect(readFileSync(join(ce.home, "config.toml"), "utf8")).toContain('url = "https://acme-3.tenant.example/sse"');
   });
 
   test("reasonix run and mcp list make no registry request", async () => {

@@ -3,7 +3,7 @@
  * declared servers (static: nothing starts) and, for `test`, one live start
  * with timings and the server's stderr when it fails.
  */
-import type { LoadedConfig } from "../config/load.ts";
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { resolveServers, type McpServerSpec } from "./config.ts";
 import { McpConnection } from "./connection.ts";
 import { toolName } from "./tools.ts";
@@ -81,6 +81,20 @@ export async function testServer(spec: McpServerSpec, ctx: { workspace: string; 
   };
   await conn.close();
   return report;
+}
+
+/**
+ * Start the server NAME as the config of WORKSPACE declares it, once (what
+ * `reasonix mcp install/import` and the web UI do right after writing it).
+ * A declaration that cannot start (blocked, or gone) is a failed report.
+ */
+export async function testDeclared(name: string, o: { workspace: string; home: string }): Promise<TestReport> {
+  const loaded = loadConfig({ cwd: o.workspace, home: o.home });
+  const spec = resolveServers(loaded, o.workspace).servers.find((s) => s.name === name);
+  const failed = (status: string, error: string): TestReport => ({ name, ok: false, status, error, timings: { total: 0 }, tools: [], prompts: [], resources: [] });
+  if (!spec) return failed("missing", `no MCP server named "${name}" in the config`);
+  if (spec.blocked) return failed("blocked", spec.blocked);
+  return testServer(spec, { workspace: o.workspace, home: loaded.home, config: loaded.values });
 }
 
 export type { McpServerStatus };

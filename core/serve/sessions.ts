@@ -202,6 +202,12 @@ export class SessionManager {
     return this.live.get(id)?.host.session.busy ?? false;
   }
 
+  /** A turn runs in some session (a rebuild would cancel it). */
+  anyBusy(): boolean {
+    for (const [, l] of this.live.entries()) if (l.host.session.busy) return true;
+    return false;
+  }
+
   /** Start a turn in the background; events stream to every client. */
   async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
     refuseCommand(prompt);

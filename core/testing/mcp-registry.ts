@@ -4,6 +4,10 @@
 // answers 500; a search for "slow" never answers (until close). Every
 // request is counted, so a test can assert that none was made.
 
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
 export interface RegistryFixture {
   url: string;
   /** Requests received, by path and query. */
@@ -115,4 +119,30 @@ export function startRegistryFixture(entries: Record<string, unknown>[] = []): R
     server.stop(true);
   };
   return fixture;
+}
+
+/**
+ * A stand-in `npx` to put first on PATH (returns its folder): it accepts
+ * exactly the command line an install of the everything entry should write,
+ * notes that it ran (in npx-ran.txt of the workspace) and runs that package
+ * (no network); anything else exits 3 saying what it got. It lives in the
+ * workspace, which the sandbox shows the server (a folder elsewhere would be
+ * hidden and the real npx found instead) — and so does the package: the
+ * checkout's node_modules may sit in a folder the sandbox hides (a clone
+ * under /tmp), so the package is bundled into one file next to the stand-in
+ * (`everything.mjs`, also usable by an imported server).
+ */
+export function npxStandIn(workspace: string, everythingJs: string, nodeBin: string, version: string): string {
+  const dir = join(workspace, ".shim-bin");
+  mkdirSync(dir, { recursive: true });
+  const want = `-y @modelcontextprotocol/server-everything@${version} stdio`;
+  const bundle = join(dir, "everything.mjs");
+  const b = spawnSync(process.execPath, ["build", everythingJs, "--target=node", "--outfile", bundle], { encoding: "utf8" });
+  if (b.status !== 0) throw new Error(`bundling server-everything failed: ${b.stderr}`);
+  writeFileSync(
+    join(dir, "npx"),
+    `#!/bin/sh\nif [ "$*" != ${JSON.stringify(want)} ]; then echo "npx shim: unexpected arguments: $*" >&2; exit 3; fi\necho "$*" >> ${JSON.stringify(join(workspace, "npx-ran.txt"))}\nexec ${JSON.stringify(nodeBin)} ${JSON.stringify(bundle)} stdio\n`,
+  );
+  chmodSync(join(dir, "npx"), 0o755);
+  return dir;
 }

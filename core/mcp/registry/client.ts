@@ -36,11 +36,13 @@ interface Cached {
   body: unknown;
 }
 
-class RegistryHttpError extends ReasonixError {
+/** The registry could not be used: no answer, a timeout (`timeout`), an HTTP error, not JSON. */
+export class RegistryHttpError extends ReasonixError {
   constructor(
     message: string,
     readonly outage: boolean,
     hint?: string,
+    readonly timeout = false,
   ) {
     super("mcp-registry", message, { hint });
   }
@@ -67,7 +69,7 @@ async function getJson(o: RegistryOptions, url: string): Promise<unknown> {
     res = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
   } catch (e) {
     const name = (e as Error).name;
-    if (name === "TimeoutError" || name === "AbortError") throw new RegistryHttpError(`${where} did not answer within ${timeoutMs / 1000} s`, true);
+    if (name === "TimeoutError" || name === "AbortError") throw new RegistryHttpError(`${where} did not answer within ${timeoutMs / 1000} s`, true, undefined, true);
     throw new RegistryHttpError(`cannot reach ${where}: ${errorMessage(e)}`, true, "check the network, or [mcp] registry_url in your config");
   }
   const text = await res.text().catch(() => "");

@@ -13,9 +13,9 @@ import type { RegistryArgument, RegistryInput, RegistryKeyValue, RegistryPackage
 
 /** One value the user may (or must) give. */
 export interface PlanInput {
-  /** What `--env`/`--header`/`--arg` key names it. */
+  /** What `--env`/`--header`/`--arg`/`--var` key names it. */
   key: string;
-  kind: "env" | "header" | "arg";
+  kind: "env" | "header" | "arg" | "variable";
   description?: string;
   required: boolean;
   secret: boolean;
@@ -35,19 +35,30 @@ export interface InstallPlan {
   inputs: PlanInput[];
 }
 
-export type Answers = { env: Record<string, string>; header: Record<string, string>; arg: Record<string, string> };
+export type Answers = { env: Record<string, string>; header: Record<string, string>; arg: Record<string, string>; variable?: Record<string, string> };
+
+/** The `{name}` placeholders of a remote's URL. */
+const placeholders = (url: string) => [...url.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
 
 export const SUPPORTED_PACKAGES = ["npm", "pypi", "oci"];
 
 /** The source to install: a supported stdio package, else a remote (or the other way with preferRemote). */
 export function chooseSource(s: RegistryServer, preferRemote = false): { pkg?: RegistryPackage; remote?: RegistryRemote } | undefined {
   const pkg = s.packages.find((p) => SUPPORTED_PACKAGES.includes(p.registryType) && p.transport.type === "stdio");
-  const remote = s.remotes.find((r) => (r.type === "streamable-http" || r.type === "sse") && !/\{[A-Za-z_]/.test(r.url));
+  // A URL placeholder the entry does not declare cannot be asked for: that remote is not installable.
+  const remote = s.remotes.find((r) => (r.type === "streamable-http" || r.type === "sse") && placeholders(r.url).every((p) => r.variables.some((v) => v.name === p)));
   if (preferRemote && remote) return { remote };
   if (pkg) return { pkg };
   if (remote) return { remote };
   return undefined;
 }
+
+/** How an entry can be run, for listings: `npm`, `pypi`, `remote streamable-http`… */
+export const sourceKinds = (s: RegistryServer): string[] => [...new Set([...s.packages.map((p) => p.registryType), ...s.remotes.map((r) => `remote ${r.type}`)])];
+
+/** Why an entry has no source Reasonix installs (for the manual-setup text). */
+export const noSourceReason = (s: RegistryServer): string =>
+  `it offers no source Reasonix can install (${sourceKinds(s).join(" · ") || "no install method"}); supported: npm, pypi and oci packages over stdio, streamable-http and sse remotes`;
 
 /** The default local name: the part after the last `/` of the registry name, cleaned. */
 export const localNameOf = (registryName: string) =>
@@ -71,6 +82,9 @@ export function inputsOf(src: { pkg?: RegistryPackage; remote?: RegistryRemote }
     for (const e of src.pkg.environmentVariables) if (open(e)) add(e.name, "env", e);
   }
   for (const h of src.remote?.headers ?? []) if (open(h)) add(h.name, "header", h);
+  // URL variables: every placeholder needs a value, whatever the entry says about isRequired.
+  const used = placeholders(src.remote?.url ?? "");
+  for (const v of src.remote?.variables ?? []) if (open(v) && used.includes(v.name)) add(v.name, "variable", { ...v, isRequired: v.isRequired || v.default === undefined });
   return out;
 }
 
@@ -83,7 +97,7 @@ export function planInstall(s: RegistryServer, name: string, answers: Answers, p
   /** The value for an input: fixed, answered, defaulted; a secret becomes a ${VAR} reference. */
   const valueOf = (i: RegistryInput, key: string, kind: PlanInput["kind"]): string | undefined => {
     if (i.value !== undefined) return i.value;
-    const given = answers[kind][key] ?? i.default;
+    const given = (answers[kind] ?? {})[key] ?? i.default;
     if (given === undefined || given === "") {
       if (i.isRequired) missing.push(inputs.find((x) => x.key === key && x.kind === kind)!);
       return undefined;
@@ -109,7 +123,11 @@ export function planInstall(s: RegistryServer, name: string, answers: Answers, p
   };
   if (src.remote) {
     const r = src.remote;
-    const server: AddServer = { name, type: r.type === "sse" ? "sse" : "http", url: r.url, headers: kv(r.headers, "header") };
+    const url = r.url.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, p: string) => {
+      const v = r.variables.find((x) => x.name === p)!;
+      return valueOf({ ...v, isRequired: v.isRequired || v.default === undefined }, p, "variable") ?? whole;
+    });
+    const server: AddServer = { name, type: r.type === "sse" ? "sse" : "http", url, headers: kv(r.headers, "header") };
     return { source: `remote ${r.type} ${r.url}`, server, secrets, missing, inputs };
   }
   const p = src.pkg!;

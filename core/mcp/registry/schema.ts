@@ -46,8 +46,11 @@ export interface RegistryPackage {
 
 export interface RegistryRemote {
   type: string;
+  /** May hold `{name}` placeholders, each declared in `variables`. */
   url: string;
   headers: RegistryKeyValue[];
+  /** The URL's `{name}` placeholders (`variables: { name: {description, isRequired, default, choices, isSecret} }`). */
+  variables: RegistryKeyValue[];
 }
 
 export interface RegistryServer {
@@ -141,7 +144,13 @@ function pkg(v: unknown, field: string): RegistryPackage {
 
 function remote(v: unknown, field: string): RegistryRemote {
   const o = obj(v, field);
-  return { type: str(o, "type", field), url: str(o, "url", field), headers: list(o, "headers", field).map((h, i) => keyValue(h, `${field}.headers[${i}]`)) };
+  const vars = o.variables === undefined || o.variables === null ? {} : obj(o.variables, `${field}.variables`);
+  return {
+    type: str(o, "type", field),
+    url: str(o, "url", field),
+    headers: list(o, "headers", field).map((h, i) => keyValue(h, `${field}.headers[${i}]`)),
+    variables: Object.entries(vars).map(([name, x]) => ({ ...input(obj(x, `${field}.variables.${name}`), `${field}.variables.${name}`), name })),
+  };
 }
 
 /** One `{ server, _meta }` item of a list or a single-version answer. */

@@ -64,6 +64,35 @@ describe("registry install plans", () => {
     expect(planInstall(templated, "tool", none)).toBeUndefined();
   });
 
+  test("a remote URL's declared {variables} are asked like other values (a secret one becomes a .env reference); an undeclared placeholder still gives no plan", () => {
+    const s = entry({
+      remotes: [
+        {
+          type: "streamable-http",
+          url: "https://{tenant}.acme.example/{region}/mcp?k={key}",
+          variables: {
+            tenant: { description: "your tenant", isRequired: true },
+            region: { choices: ["eu", "us"], default: "eu" },
+            key: { isSecret: true },
+          },
+        },
+      ],
+    });
+    const p0 = planInstall(s, "tool", none)!;
+    expect(p0.inputs.map((i) => [i.key, i.kind, i.required, i.secret])).toEqual([
+      ["tenant", "variable", true, false],
+      ["region", "variable", false, false],
+      ["key", "variable", true, true],
+    ]);
+    expect(p0.missing.map((m) => m.key)).toEqual(["tenant", "key"]);
+    const p = planInstall(s, "tool", { ...none, variable: { tenant: "acme-1", key: "s3cret" } })!;
+    expect(p.missing).toEqual([]);
+    expect(p.server).toMatchObject({ type: "http", url: "https://acme-1.acme.example/eu/mcp?k=${MCP_TOOL_KEY}" });
+    expect(p.secrets).toEqual({ MCP_TOOL_KEY: "s3cret" });
+    const undeclared = entry({ remotes: [{ type: "sse", url: "https://{tenant}.acme.example/sse", variables: { other: {} } }] });
+    expect(planInstall(undeclared, "tool", none)).toBeUndefined();
+  });
+
   test("parse errors name the field", () => {
     expect(() => parseServerList({ servers: [{ server: { name: "a/b", version: "1" } }, { server: { name: "a/c" } }] })).toThrow("servers[1].server.version is missing");
     expect(() => entry({ packages: [{ registryType: "npm", identifier: "x", transport: { type: "stdio" }, packageArguments: [{ type: "named" }] }] })).toThrow(

@@ -7,6 +7,7 @@ import { eventRoutes } from "./events.ts";
 import { apiAuth, headOnly, requestGuard } from "./guards.ts";
 import { loginRoutes } from "./login.ts";
 import { memoryRoutes } from "./memory.ts";
+import { mcpRoutes } from "./mcp.ts";
 import { errorResponse, json, noRoute } from "./respond.ts";
 import { sessionIdCheck, sessionRoutes } from "./sessions.ts";
 import { setupRoutes } from "./setup.ts";
@@ -32,6 +33,7 @@ export function serveApp(deps: ServeDeps): ServeApp {
   workspaceRoutes(app, deps);
   setupRoutes(app, deps);
   memoryRoutes(app, deps);
+  mcpRoutes(app, deps);
   sessionRoutes(app, deps);
   pageRoutes(app, deps);
 

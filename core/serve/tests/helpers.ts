@@ -34,7 +34,7 @@ export interface ServeProc {
  * Start `reasonix serve` (or `web`) from source (or `bin`) as a real child process,
  * with its own REASONIX_HOME, and wait for the port file.
  */
-export async function startServe(args: string[], opts: { home?: string; env?: Record<string, string>; command?: string; waitPortFile?: boolean; bin?: string } = {}): Promise<ServeProc> {
+export async function startServe(args: string[], opts: { home?: string; env?: Record<string, string>; command?: string; waitPortFile?: boolean; /** A compiled reasonix to run instead of the source. */ bin?: string } = {}): Promise<ServeProc> {
   const dir = tempDir("run");
   const home = opts.home ?? join(dir, "home");
   const portFile = join(dir, "port");

@@ -9,6 +9,7 @@ import { api, sessionPath } from "./api.ts";
 import { onBuiltinCommand } from "./send.ts";
 import { changed, createSession, flashBanner, isBusy, loadModels, loadSessions, newSession, openSession, setBanner, state } from "./store.ts";
 import { addSystem } from "./transcript.ts";
+import { openMcpDialog } from "./components/mcp/mcp-state.ts";
 import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
 import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../../protocol/modes.ts";
 
@@ -118,6 +119,12 @@ async function run(name: string, arg: string): Promise<void> {
 /** A built-in command typed in the prompt box: run or answered here (true), or not one for this module (false). */
 async function typed(text: string): Promise<boolean> {
   const b = builtinCommand(text);
+  // `/mcp browse [words]` and `/mcp import`: the dialogs (plain `/mcp` is the server's status listing).
+  const mcp = b?.command.name === "mcp" ? /^(browse|import)(?:\s+([\s\S]*))?$/.exec(b.arg) : null;
+  if (mcp) {
+    openMcpDialog(mcp[1] as "browse" | "import", mcp[1] === "browse" ? (mcp[2] ?? "").trim() : "");
+    return true;
+  }
   if (!b || OWN_RUNNER.has(b.command.name)) return false;
   await run(b.command.name, b.arg);
   changed();

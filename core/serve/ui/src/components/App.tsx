@@ -15,6 +15,7 @@ import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
 import { MemoryPanel } from "./Memory.tsx";
 import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
+import { McpDialog } from "./mcp/McpDialog.tsx";
 import { forkSession } from "../session-actions.ts";
 import { pure } from "../pure.ts";
 import { isBusy as busyNow, shownModel } from "../store.ts";
@@ -94,6 +95,7 @@ function Main() {
       <KeyDialog />
       <Rewind />
       <MemoryPanel />
+      <McpDialog />
     </div>
   );
 }
