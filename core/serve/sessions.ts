@@ -234,6 +234,17 @@ export class SessionManager {
   }
 
   /** Guidance for the running turn (or the next one). */
+  /** The engine's MCP servers as they are now (the settings panel's status column). */
+  mcpServers() {
+    return this.engine?.mcpServers() ?? [];
+  }
+
+  /** Some session is running a turn (a settings change then waits to rebuild the engine). */
+  anyBusy(): boolean {
+    for (const [, l] of this.live.entries()) if (l.host.session.busy || l.running) return true;
+    return false;
+  }
+
   /** The engine's catalog sources (MCP prompts) for GET /api/commands. */
   commandSources(): CommandSource[] {
     return this.engine?.commandSources() ?? [];

@@ -8,6 +8,7 @@ import { apiAuth, headOnly, requestGuard } from "./guards.ts";
 import { loginRoutes } from "./login.ts";
 import { errorResponse, json, noRoute } from "./respond.ts";
 import { sessionIdCheck, sessionRoutes } from "./sessions.ts";
+import { settingsRoutes } from "./settings.ts";
 import { setupRoutes } from "./setup.ts";
 import { statusRoutes } from "./status.ts";
 import { assetRoutes, faviconRoute, isPagePath, pageRoutes } from "./ui.ts";
@@ -30,6 +31,7 @@ export function serveApp(deps: ServeDeps): ServeApp {
   statusRoutes(app, deps);
   workspaceRoutes(app, deps);
   setupRoutes(app, deps);
+  settingsRoutes(app, deps);
   sessionRoutes(app, deps);
   pageRoutes(app, deps);
 

@@ -31,6 +31,10 @@ const API: [string[], string][] = [
   [["POST"], "/api/setup/provider"],
   [["POST"], "/api/setup/provider/test"],
   [["POST"], "/api/setup/key"],
+  [["GET"], "/api/settings"],
+  ...["providers", "providers/test", "provider/test", "provider/default", "provider/effort", "provider/key", "rules", "mode", "theme", "mcp", "mcp/signin"].map(
+    (a): [string[], string] => [["POST"], `/api/settings/${a}`],
+  ),
   [["GET", "DELETE"], "/api/sessions/s1"],
   [["GET"], "/api/sessions/s1/history"],
   [["GET", "POST"], "/api/sessions/s1/goal"],

@@ -13,6 +13,8 @@ import { Transcript } from "./Transcript.tsx";
 import { GoalBar } from "./GoalBar.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
+import { SettingsDialog } from "./settings/Settings.tsx";
+import { panel as settingsPanel } from "./settings/model.ts";
 import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
 import { forkSession } from "../session-actions.ts";
 import { pure } from "../pure.ts";
@@ -63,7 +65,7 @@ function Banner() {
 function Main() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && isBusy() && !state.keyFor && !state.rewindFor) {
+      if (e.key === "Escape" && isBusy() && !state.keyFor && !state.rewindFor && !settingsPanel.open) {
         e.preventDefault();
         void cancel();
       }
@@ -91,6 +93,7 @@ function Main() {
       <div class="sr" role="status" aria-live="polite" id="announce">{state.announce}</div>
       <KeyDialog />
       <Rewind />
+      <SettingsDialog />
     </div>
   );
 }

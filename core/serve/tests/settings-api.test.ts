@@ -1,0 +1,172 @@
+// The settings panel's API (issue 27 item 14): every write goes through the
+// CLI's own editor and validation, a provider key is write-only (never in an
+// answer), a project-file write is refused while the workspace is untrusted,
+// errors name the form field in web wording, and the request guards hold.
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "smol-toml";
+import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { engineFactoryFromConfig, providerKeyWriter } from "../engine.ts";
+import { startServer, type RunningServer } from "../server.ts";
+import { cleanup, tempDir } from "./helpers.ts";
+
+setDefaultTimeout(60_000);
+const TOKEN = "settings-token-0123456789abcdefghij";
+const SECRET = "sk-never-shown-0123456789";
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function boot(projectToml?: string): Promise<{ server: RunningServer; home: string; ws: string; base: string; llmUrl: string }> {
+  const llm = await startScriptedOpenAI([], { models: ["alpha", "beta"] });
+  const dir = tempDir("settings-api");
+  const home = join(dir, "home");
+  const ws = join(dir, "ws");
+  mkdirSync(ws, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, "config.toml"), `# my settings\ndefault_model = "scripted"\n\n[[providers]]\nname = "scripted"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "alpha"\napi_key_env = "SCRIPTED_API_KEY"\n`);
+  writeFileSync(join(home, ".env"), "SCRIPTED_API_KEY=sk-scripted\n", { mode: 0o600 });
+  if (projectToml !== undefined) writeFileSync(join(ws, "reasonix.toml"), projectToml);
+  const server = await startServer({
+    host: "127.0.0.1", port: 0, auth: { mode: "token", token: TOKEN }, workspace: ws, version: "test",
+    engineFactory: await engineFactoryFromConfig(home), saveProviderKey: providerKeyWriter(home), home,
+  });
+  await server.sessions.build();
+  cleanups.push(() => cleanup(dir), () => server.stop(), () => llm.close());
+  return { server, home, ws, base: server.url.replace(/\/$/, ""), llmUrl: llm.url };
+}
+
+const call = (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(method === "GET" ? {} : { "content-type": "application/json" }), ...headers },
+    body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
+  });
+
+test("providers: add with a key, test, make default, replace the key — the key is never in an answer, .env stays 0600", async () => {
+  const { base, home, llmUrl } = await boot();
+  const texts: string[] = [];
+  const send = async (path: string, body: unknown) => {
+    const r = await call(base, "POST", path, body);
+    const t = await r.text();
+    texts.push(t);
+    return { status: r.status, body: JSON.parse(t) };
+  };
+  const added = await send("/api/settings/providers", { preset: "custom", name: "mine", baseUrl: llmUrl, model: "beta", key: SECRET });
+  expect(added.status).toBe(200);
+  const mine = added.body.settings.providers.find((p: { name: string }) => p.name === "mine");
+  expect(mine).toEqual({ name: "mine", kind: "openai", baseUrl: llmUrl, models: ["beta"], keyEnv: "MINE_API_KEY", hasKey: true, isDefault: false });
+  const tested = await send("/api/settings/provider/test", { name: "mine" });
+  expect(tested.body).toMatchObject({ ok: true, method: "models", models: ["alpha", "beta"] });
+  expect((await send("/api/settings/provider/default", { name: "mine" })).body.settings.providers.find((p: { isDefault: boolean }) => p.isDefault).name).toBe("mine");
+  expect((await send("/api/settings/provider/key", { name: "mine", key: `${SECRET}-2` })).body.saved).toBe("MINE_API_KEY");
+  texts.push(await (await call(base, "GET", "/api/settings")).text(), await (await call(base, "GET", "/api/status")).text(), await (await call(base, "GET", "/api/models")).text());
+  for (const t of texts) expect(t).not.toContain(SECRET);
+  expect(readFileSync(join(home, ".env"), "utf8")).toBe(`SCRIPTED_API_KEY=sk-scripted\nMINE_API_KEY=${SECRET}-2\n`);
+  expect(statSync(join(home, ".env")).mode & 0o777).toBe(0o600);
+  const cfg = readFileSync(join(home, "config.toml"), "utf8");
+  expect(cfg.startsWith("# my settings\n")).toBe(true);
+  expect((parse(cfg) as { default_model: string }).default_model).toBe("mine");
+});
+
+test("validation: a bad field is 400 naming the field in web wording; nothing is written", async () => {
+  const { base, home } = await boot();
+  const before = readFileSync(join(home, "config.toml"), "utf8");
+  const bad = async (path: string, body: unknown) => (await call(base, "POST", path, body)).json() as Promise<{ error: { code: string; message: string; field?: string } }>;
+  const url = await bad("/api/settings/providers", { preset: "custom", name: "x", baseUrl: "not a url", model: "m" });
+  expect(url.error).toEqual({ code: "invalid", field: "baseUrl", message: 'Base URL "not a url" is not a URL' });
+  const model = await bad("/api/settings/providers", { preset: "custom", name: "x", baseUrl: "http://127.0.0.1:9/v1" });
+  expect(model.error.field).toBe("model");
+  expect(model.error.message).not.toContain("--");
+  const dup = await bad("/api/settings/providers", { preset: "custom", name: "scripted", baseUrl: "http://127.0.0.1:9/v1", model: "m" });
+  expect(dup.error.message).toContain("A provider named \"scripted\" already exists");
+  expect(dup.error.message).not.toContain("reasonix setup");
+  const rule = await bad("/api/settings/rules", { op: "add", scope: "user", kind: "allow", rule: "Bash(" });
+  expect(rule.error).toMatchObject({ code: "invalid", field: "rule" });
+  expect((await bad("/api/settings/mode", { mode: "reckless" })).error.message).toBe("Default mode must be one of ask, auto, yolo, plan, read-only");
+  expect((await bad("/api/settings/provider/effort", { name: "scripted", effort: "huge" })).error.code).toBe("invalid");
+  expect((await bad("/api/settings/theme", { theme: "neon" })).error.message).toBe("Theme must be one of auto, light, dark");
+  expect(readFileSync(join(home, "config.toml"), "utf8")).toBe(before);
+});
+
+test("rules, mode, effort and theme land in the user config as the CLI writes them, each rule with its file", async () => {
+  const { base, home } = await boot();
+  const ok = async (path: string, body: unknown) => {
+    const r = await call(base, "POST", path, body);
+    expect(r.status).toBe(200);
+    return (await r.json()) as { settings: { rules: unknown[]; mode: string; theme: string; providers: { name: string; effort?: string }[] } };
+  };
+  const r = await ok("/api/settings/rules", { op: "add", scope: "user", kind: "deny", rule: "Bash(rm -rf *)" });
+  expect(r.settings.rules).toEqual([{ rule: "Bash(rm -rf *)", kind: "deny", scope: "user", file: join(home, "config.toml"), inEffect: true }]);
+  expect((await ok("/api/settings/mode", { mode: "plan" })).settings.mode).toBe("plan");
+  expect((await ok("/api/settings/theme", { theme: "dark" })).settings.theme).toBe("dark");
+  expect((await ok("/api/settings/provider/effort", { name: "scripted", effort: "high" })).settings.providers[0]!.effort).toBe("high");
+  const cfg = parse(readFileSync(join(home, "config.toml"), "utf8")) as Record<string, any>;
+  expect(cfg.permissions).toEqual({ deny: ["Bash(rm -rf *)"], mode: "plan" });
+  expect(cfg.web).toEqual({ theme: "dark" });
+  expect(cfg.providers[0].reasoning_effort).toBe("high");
+  expect((await (await call(base, "GET", "/api/status")).json()).theme).toBe("dark");
+  await ok("/api/settings/rules", { op: "remove", scope: "user", kind: "deny", rule: "Bash(rm -rf *)" });
+  expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as Record<string, any>).permissions.deny).toEqual([]);
+});
+
+test("a project-file write is refused while the workspace is untrusted; once trusted it lands and the approval follows the edit", async () => {
+  const project = '[permissions]\nallow = ["Bash(make)"]\n';
+  const { base, ws } = await boot(project);
+  const view = await (await call(base, "GET", "/api/settings")).json();
+  expect(view.trusted).toBe(false);
+  expect(view.rules).toEqual([{ rule: "Bash(make)", kind: "allow", scope: "project", file: join(ws, "reasonix.toml"), inEffect: false }]);
+  const refused = await call(base, "POST", "/api/settings/rules", { op: "add", scope: "project", kind: "ask", rule: "Bash(git push)" });
+  expect(refused.status).toBe(403);
+  expect((await refused.json()).error.code).toBe("untrusted");
+  expect(readFileSync(join(ws, "reasonix.toml"), "utf8")).toBe(project);
+
+  const report = await (await call(base, "GET", "/api/trust")).json();
+  const inputs = Object.fromEntries(report.inputs.map((i: { rel: string; sha256: string }) => [i.rel, i.sha256]));
+  expect((await call(base, "POST", "/api/trust", { inputs })).status).toBe(200);
+  const added = await call(base, "POST", "/api/settings/rules", { op: "add", scope: "project", kind: "ask", rule: "Bash(git push)" });
+  expect(added.status).toBe(200);
+  const after = (await added.json()).settings;
+  expect(after.trusted).toBe(true);
+  expect(after.rules.map((r: { rule: string; inEffect: boolean }) => `${r.rule}:${r.inEffect}`)).toEqual(["Bash(make):true", "Bash(git push):true"]);
+  expect((parse(readFileSync(join(ws, "reasonix.toml"), "utf8")) as any).permissions).toEqual({ allow: ["Bash(make)"], ask: ["Bash(git push)"] });
+});
+
+test("MCP: enable/disable edits `enabled` in the declaring file; guards: bad Origin 403, no credential 401, key and sign-in only on loopback", async () => {
+  const { base, home } = await boot();
+  writeFileSync(join(home, "config.toml"), `${readFileSync(join(home, "config.toml"), "utf8")}\n[[plugins]]\nname = "files"\ncommand = "true"\n`);
+  const off = await call(base, "POST", "/api/settings/mcp", { name: "files", enabled: false });
+  expect(off.status).toBe(200);
+  expect((await off.json()).settings.mcp[0]).toMatchObject({ name: "files", enabled: false, status: "disabled", editable: true });
+  expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as any).plugins).toEqual([{ name: "files", command: "true", enabled: false }]);
+  await call(base, "POST", "/api/settings/mcp", { name: "files", enabled: true });
+  expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as any).plugins).toEqual([{ name: "files", command: "true" }]);
+  expect((await call(base, "POST", "/api/settings/mcp/signin", { name: "files" })).status).toBe(400);
+
+  const before = readFileSync(join(home, "config.toml"), "utf8");
+  const evil = await call(base, "POST", "/api/settings/mode", { mode: "yolo" }, { origin: "http://evil.example" });
+  expect(evil.status).toBe(403);
+  const anon = await fetch(`${base}/api/settings/mode`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"mode":"yolo"}' });
+  expect(anon.status).toBe(401);
+  expect((await fetch(`${base}/api/settings`)).status).toBe(401);
+  expect(readFileSync(join(home, "config.toml"), "utf8")).toBe(before);
+});
+
+test("a listener that is not loopback lists settings but never stores a key", async () => {
+  const llm = await startScriptedOpenAI([]);
+  const dir = tempDir("settings-remote");
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, "config.toml"), `[[providers]]\nname = "p"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\napi_key_env = "P_API_KEY"\n`);
+  const server = await startServer({ host: "0.0.0.0", port: 0, auth: { mode: "token", token: TOKEN }, workspace: dir, version: "test", engineFactory: await engineFactoryFromConfig(home), saveProviderKey: providerKeyWriter(home), home });
+  cleanups.push(() => cleanup(dir), () => server.stop(), () => llm.close());
+  const base = `http://127.0.0.1:${server.port}`;
+  expect((await (await call(base, "GET", "/api/settings")).json()).secretsAllowed).toBe(false);
+  const r = await call(base, "POST", "/api/settings/provider/key", { name: "p", key: SECRET });
+  expect(r.status).toBe(403);
+  const add = await call(base, "POST", "/api/settings/providers", { preset: "custom", name: "q", baseUrl: llm.url, model: "m", key: SECRET });
+  expect(add.status).toBe(403);
+  expect(() => readFileSync(join(home, ".env"))).toThrow();
+});

@@ -1,0 +1,48 @@
+// Default permission mode (`permissions.mode`, as `reasonix config set` writes
+// it) and the theme (`web.theme`): applied at once, saved in the user config.
+import { useState } from "preact/hooks";
+import { PERMISSION_MODES } from "../../../../../protocol/modes.ts";
+import { applyTheme, failed, THEMES, write, type Settings } from "./model.ts";
+
+export function Defaults({ d }: { d: Settings }) {
+  const [err, setErr] = useState("");
+  const def = d.providers.find((p) => p.isDefault);
+  return (
+    <section class="settings-section" aria-labelledby="set-defaults-h">
+      <h3 id="set-defaults-h">Defaults</h3>
+      <label>Permission mode for new sessions
+        <select id="settings-mode" value={d.mode} onChange={async (e) => {
+          const mode = e.currentTarget.value;
+          setErr("");
+          const r = await write("/api/settings/mode", { mode }, `New sessions start in ${mode} mode.`);
+          if (failed(r)) setErr(r.message);
+        }}>
+          {PERMISSION_MODES.map((m) => <option key={m} value={m}>{m}</option>)}
+        </select>
+      </label>
+      <p class="muted small">Comes from <code>{d.modeFile}</code>; saved to <code>{d.userConfig}</code>. A project file may only make it stricter.</p>
+      <p class="muted small">Reasoning effort: each provider's own (above){def ? `; new sessions use ${def.name}'s: ${def.effort ?? "default"}` : ""}.</p>
+      {err ? <p class="error small" role="alert">{err}</p> : null}
+    </section>
+  );
+}
+
+export function Theme({ d }: { d: Settings }) {
+  const [err, setErr] = useState("");
+  return (
+    <section class="settings-section" aria-labelledby="set-theme-h">
+      <h3 id="set-theme-h">Theme</h3>
+      <div role="radiogroup" aria-labelledby="set-theme-h" class="settings-actions" id="settings-theme">
+        {THEMES.map((t) => (
+          <label key={t} class="radio"><input type="radio" name="theme" value={t} checked={d.theme === t} onChange={async () => {
+            applyTheme(t);
+            setErr("");
+            const r = await write("/api/settings/theme", { theme: t }, `Theme: ${t}.`);
+            if (failed(r)) setErr(r.message);
+          }} /> {t === "auto" ? "Auto (follow the browser)" : t === "light" ? "Light" : "Dark"}</label>
+        ))}
+      </div>
+      {err ? <p class="error small" role="alert">{err}</p> : null}
+    </section>
+  );
+}
