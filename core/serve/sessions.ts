@@ -59,7 +59,7 @@ export class SessionManager {
     private readonly hub: EventHub,
     readonly workspace: string,
     private model: string | undefined,
-    private readonly defaultModel?: string,
+    private defaultModel?: string,
   ) {
     this.live = new LiveSessions(hub);
   }
@@ -237,6 +237,11 @@ export class SessionManager {
   /** The engine's MCP servers as they are now (the settings panel's status column). */
   mcpServers() {
     return this.engine?.mcpServers() ?? [];
+  }
+
+  /** default_model was changed (the settings panel): new sessions take it unless a model was picked here. */
+  defaultChanged(name: string): void {
+    this.defaultModel = name;
   }
 
   /** Some session is running a turn (a settings change then waits to rebuild the engine). */

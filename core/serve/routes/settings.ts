@@ -63,7 +63,11 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
   });
   write("/api/settings/providers/test", (b) => providerSetupRoute("test", b, home), false);
   write("/api/settings/provider/test", (b) => writes().test(need(b, "name")), false);
-  write("/api/settings/provider/default", (b) => writes().setDefault(need(b, "name")));
+  write("/api/settings/provider/default", (b) => {
+    const name = need(b, "name");
+    writes().setDefault(name);
+    sessions.defaultChanged(name);
+  });
   write("/api/settings/provider/effort", (b) => writes().effort(need(b, "name"), oneOf(b, "effort", EFFORT_CHOICES, "invalid", `Effort must be one of ${EFFORT_CHOICES.join(", ")}`)));
   write("/api/settings/provider/key", (b) => {
     secrets();

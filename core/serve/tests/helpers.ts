@@ -34,12 +34,13 @@ export interface ServeProc {
  * Start `reasonix serve` (or `web`) from source as a real child process,
  * with its own REASONIX_HOME, and wait for the port file.
  */
-export async function startServe(args: string[], opts: { home?: string; env?: Record<string, string>; command?: string; waitPortFile?: boolean } = {}): Promise<ServeProc> {
+export async function startServe(args: string[], opts: { home?: string; env?: Record<string, string>; command?: string; waitPortFile?: boolean; binary?: string } = {}): Promise<ServeProc> {
   const dir = tempDir("run");
   const home = opts.home ?? join(dir, "home");
   const portFile = join(dir, "port");
   const pidFile = join(dir, "pid");
-  const cmd = [process.execPath, cliMain, opts.command ?? "serve", "--port-file", portFile, "--pid-file", pidFile, ...args];
+  // `binary`: the compiled release binary instead of the sources.
+  const cmd = [...(opts.binary ? [opts.binary] : [process.execPath, cliMain]), opts.command ?? "serve", "--port-file", portFile, "--pid-file", pidFile, ...args];
   const proc = Bun.spawn(cmd, {
     stdin: "ignore",
     stdout: "pipe",

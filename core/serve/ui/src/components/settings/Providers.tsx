@@ -75,7 +75,10 @@ function AddProvider({ d }: { d: Settings }) {
       setErr(null);
       const r = await write("/api/settings/providers", body(form), `Provider ${body(form).name} added.`);
       if (failed(r)) setErr(r);
-      else form.reset();
+      else {
+        form.reset();
+        setResult("");
+      }
     }}>
       <h4>Add a provider</h4>
       <label>Provider

@@ -9,6 +9,23 @@ import { McpServers } from "./Mcp.tsx";
 import { Providers } from "./Providers.tsx";
 import { Rules } from "./Rules.tsx";
 
+/** Tab and Shift+Tab stay inside the dialog (it is modal): past the last control back to the first, and the other way. */
+function trapTab(e: KeyboardEvent): void {
+  const box = document.getElementById("settings");
+  if (!box) return;
+  const all = [...box.querySelectorAll<HTMLElement>("button, input, select, textarea, a[href], [tabindex]")].filter((el) => !el.hasAttribute("disabled") && el.tabIndex >= 0 && el.offsetParent !== null);
+  const first = all[0];
+  const last = all.at(-1);
+  if (!first || !last) return;
+  if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  } else if (e.shiftKey && (document.activeElement === first || !box.contains(document.activeElement))) {
+    e.preventDefault();
+    last.focus();
+  }
+}
+
 /** Also applies the saved theme as soon as the server's status is known. */
 export function SettingsDialog(extras: McpExtras) {
   const saved = state.status?.theme as string | undefined;
@@ -24,8 +41,11 @@ export function SettingsDialog(extras: McpExtras) {
   const d = panel.data;
   return (
     <div class="dialog-backdrop settings-backdrop" onKeyDown={(e) => {
+      if (e.key === "Tab") trapTab(e);
       if (e.key === "Escape") {
+        // Not also the app's Escape (which cancels a running turn).
         e.preventDefault();
+        e.stopPropagation();
         closeSettings();
       }
     }}>
