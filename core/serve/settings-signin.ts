@@ -6,6 +6,7 @@
  */
 import { loadConfig } from "../config/load.ts";
 import { errorMessage } from "../errors.ts";
+import { plural } from "../plural.ts";
 import { authorize } from "../mcp/auth-flow.ts";
 import { resolveServers } from "../mcp/config.ts";
 import { ApiError } from "./api-error.ts";
@@ -29,7 +30,7 @@ export class McpSignIns {
     let shown!: (url: string) => void;
     const url = new Promise<string>((r) => (shown = r));
     const flow = authorize(spec, { home: this.home, openUrl: (u) => shown(u.href), timeoutMs: 300_000 }).then(
-      (r) => this.states.set(name, { state: "done", message: `signed in (${r.tools} tools)` }),
+      (r) => this.states.set(name, { state: "done", message: `signed in (${plural(r.tools, "tool")})` }),
       (e) => this.states.set(name, { state: "failed", message: errorMessage(e) }),
     ).finally(this.onDone);
     const first = await Promise.race([url, flow.then(() => undefined)]);

@@ -9,7 +9,7 @@ import { parse } from "smol-toml";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
 import { engineFactoryFromConfig, providerKeyWriter } from "../engine.ts";
 import { startServer, type RunningServer } from "../server.ts";
-import { cleanup, tempDir } from "./helpers.ts";
+import { cleanup, tempDir, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 const TOKEN = "settings-token-0123456789abcdefghij";
@@ -169,4 +169,57 @@ test("a listener that is not loopback lists settings but never stores a key", as
   const add = await call(base, "POST", "/api/settings/providers", { preset: "custom", name: "q", baseUrl: llm.url, model: "m", key: SECRET });
   expect(add.status).toBe(403);
   expect(() => readFileSync(join(home, ".env"))).toThrow();
+});
+
+/**
+ * An MCP endpoint behind OAuth with its own authorization server: metadata,
+ * dynamic registration, /authorize redirecting straight back with a code,
+ * /token; the endpoint answers only with the token it issued.
+ */
+function oauthMcp() {
+  const TOK = "issued-access-token";
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req): Promise<Response> {
+      const u = new URL(req.url);
+      const origin = `http://127.0.0.1:${server.port}`;
+      if (u.pathname.startsWith("/.well-known/oauth-protected-resource")) return Response.json({ resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (u.pathname.startsWith("/.well-known/")) {
+        return Response.json({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register`, response_types_supported: ["code"], grant_types_supported: ["authorization_code"], code_challenge_methods_supported: ["S256"], token_endpoint_auth_methods_supported: ["none"] });
+      }
+      if (u.pathname === "/register") return Response.json({ ...((await req.json()) as object), client_id: "registered-client" }, { status: 201 });
+      if (u.pathname === "/authorize") return Response.redirect(`${u.searchParams.get("redirect_uri")}?code=the-code&state=${encodeURIComponent(u.searchParams.get("state") ?? "")}`, 302);
+      if (u.pathname === "/token") return (await req.text()).includes("code=the-code") ? Response.json({ access_token: TOK, token_type: "Bearer", expires_in: 3600 }) : Response.json({ error: "invalid_grant" }, { status: 400 });
+      if (req.headers.get("authorization") !== `Bearer ${TOK}`) return new Response("unauthorized", { status: 401, headers: { "www-authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` } });
+      if (req.method !== "POST") return new Response(null, { status: 405 });
+      const msg = (await req.json()) as { id?: number; method: string };
+      if (msg.method === "initialize") return Response.json({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "guarded", version: "1" } } });
+      if (msg.id === undefined) return new Response(null, { status: 202 });
+      if (msg.method === "tools/list") return Response.json({ jsonrpc: "2.0", id: msg.id, result: { tools: [{ name: "peek", inputSchema: { type: "object" } }] } });
+      return Response.json({ jsonrpc: "2.0", id: msg.id, result: {} });
+    },
+  });
+  cleanups.push(() => server.stop(true));
+  return `http://127.0.0.1:${server.port}/mcp`;
+}
+
+test("MCP sign-in: the route hands back the authorization page; following it signs in (reasonix mcp auth's flow) and the panel says so", async () => {
+  const { base, home } = await boot();
+  const url = oauthMcp();
+  writeFileSync(join(home, "config.toml"), `${readFileSync(join(home, "config.toml"), "utf8")}\n[[plugins]]\nname = "guarded"\ntype = "http"\nurl = "${url}"\n`);
+  const started = await call(base, "POST", "/api/settings/mcp/signin", { name: "guarded" });
+  expect(started.status).toBe(200);
+  const { url: page, state } = (await started.json()) as { url: string; state: string };
+  expect(state).toBe("waiting");
+  expect(page).toStartWith(url.replace("/mcp", "/authorize"));
+  expect((await call(base, "POST", "/api/settings/mcp/signin", { name: "guarded" })).status).toBe(409);
+  // The browser's part: the authorization page redirects to the sign-in listener on 127.0.0.1.
+  const landed = await fetch(page);
+  expect(await landed.text()).toContain("Signed in");
+  const done = await waitFor("the sign-in to finish", async () => {
+    const row = ((await (await call(base, "GET", "/api/settings")).json()) as { mcp: { name: string; signIn?: { state: string; message?: string } }[] }).mcp.find((r) => r.name === "guarded");
+    return row?.signIn?.state !== "waiting" && row?.signIn;
+  });
+  expect(done).toEqual({ state: "done", message: "signed in (1 tool)" });
 });

@@ -8,7 +8,7 @@ import { failed, loadSettings, write, type McpExtras, type McpRow, type Settings
 function Server({ s, secrets }: { s: McpRow; secrets: boolean }) {
   const [err, setErr] = useState("");
   const [url, setUrl] = useState("");
-  const label = s.status === "ready" ? `ready · ${s.tools} tools` : s.status;
+  const label = s.status === "ready" ? `ready · ${s.tools} ${s.tools === 1 ? "tool" : "tools"}` : s.status;
   return (
     <li class="settings-row" data-mcp={s.name}>
       <div class="settings-row-main">
