@@ -212,7 +212,7 @@ export class SessionManager {
       .catch((e) => this.hub.emit(id, { type: "error", code: e instanceof ReasonixError ? e.code : "turn_failed", message: errorMessage(e) }))
       .finally(() => {
         l.running = undefined;
-        this.hub.notice({ type: "busy", sessionId: id, busy: false });
+        this.live.settled(id);
         this.hub.notice({ type: "sessions_changed" });
       });
   }
@@ -246,8 +246,12 @@ export class SessionManager {
 
   /** Some session is running a turn (a settings change then waits to rebuild the engine). */
   anyBusy(): boolean {
-    for (const [, l] of this.live.entries()) if (l.host.session.busy || l.running) return true;
-    return false;
+    return this.live.anyBusy();
+  }
+
+  /** Run FN now when no turn runs, else once the last running one ends. */
+  whenIdle(fn: () => void): void {
+    this.live.whenIdle(fn);
   }
 
   /** The engine's catalog sources (MCP prompts) for GET /api/commands. */
@@ -269,7 +273,7 @@ export class SessionManager {
     if (r.loop) {
       // A goal loop drives turns in the background: clients see it as busy, like POST …/goal.
       this.hub.notice({ type: "busy", sessionId: id, busy: true });
-      r.loop.catch((e) => this.hub.emit(id, { type: "error", code: "goal_failed", message: errorMessage(e) })).finally(() => this.hub.notice({ type: "busy", sessionId: id, busy: false }));
+      r.loop.catch((e) => this.hub.emit(id, { type: "error", code: "goal_failed", message: errorMessage(e) })).finally(() => this.live.settled(id));
     }
     if (r.changed) this.hub.notice({ type: "sessions_changed" });
     return { ok: r.ok, text: resultText(r), ...(r.changed === "compacted" ? { compacted: true } : {}), ...(r.unavailable ? { unavailable: true } : {}), ...(r.changed ? { changed: r.changed } : {}), ...(r.choose ? { choose: r.choose } : {}), ...(r.data ? { data: r.data } : {}) };

@@ -24,16 +24,18 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
   const presets = providerSetupStatus().presets;
   const view = () => ({ ...settingsView({ home, workspace: workspace(), secretsAllowed: deps.setupAllowed, live: sessions.mcpServers(), signIns: signIns.states }), presets });
 
-  /** Rebuild the engine so new sessions see the change; with a turn running, say it waits. */
+  /** Rebuild the engine so new sessions see the change; with a turn running, once the last one ends. */
   let pending = false;
-  const applied = async (): Promise<{ applied: boolean; error?: string }> => {
-    if (sessions.anyBusy()) {
-      pending = true;
-      return { applied: false };
-    }
+  const rebuild = async (): Promise<{ applied: boolean; error?: string }> => {
     pending = false;
     const ok = await sessions.build();
     return { applied: ok, ...(ok ? {} : { error: sessions.error }) };
+  };
+  const applied = async (): Promise<{ applied: boolean; error?: string }> => {
+    if (!sessions.anyBusy()) return rebuild();
+    if (!pending) sessions.whenIdle(() => void rebuild());
+    pending = true;
+    return { applied: false };
   };
   const secrets = () => {
     if (!deps.setupAllowed) throw new ApiError(403, "setup_disabled", "provider keys and sign-ins can only be set from a browser on the server's own machine (a loopback listener, or an SSH tunnel to one)");

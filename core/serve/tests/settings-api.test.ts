@@ -6,7 +6,8 @@ import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
-import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
+import type { Envelope } from "../events.ts";
 import { engineFactoryFromConfig, providerKeyWriter } from "../engine.ts";
 import { startServer, type RunningServer } from "../server.ts";
 import { cleanup, tempDir, waitFor } from "./helpers.ts";
@@ -19,7 +20,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function boot(projectToml?: string): Promise<{ server: RunningServer; home: string; ws: string; base: string; llmUrl: string }> {
+async function boot(projectToml?: string): Promise<{ server: RunningServer; home: string; ws: string; base: string; llmUrl: string; llm: ScriptedServer }> {
   const llm = await startScriptedOpenAI([], { models: ["alpha", "beta"] });
   const dir = tempDir("settings-api");
   const home = join(dir, "home");
@@ -35,7 +36,7 @@ async function boot(projectToml?: string): Promise<{ server: RunningServer; home
   });
   await server.sessions.build();
   cleanups.push(() => cleanup(dir), () => server.stop(), () => llm.close());
-  return { server, home, ws, base: server.url.replace(/\/$/, ""), llmUrl: llm.url };
+  return { server, home, ws, base: server.url.replace(/\/$/, ""), llmUrl: llm.url, llm };
 }
 
 const call = (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -222,4 +223,32 @@ test("MCP sign-in: the route hands back the authorization page; following it sig
     return row?.signIn?.state !== "waiting" && row?.signIn;
   });
   expect(done).toEqual({ state: "done", message: "signed in (1 tool)" });
+});
+
+test("a change made while a turn runs does not cut the turn short; the engine is rebuilt once the turn ends", async () => {
+  const { base, home, server, llm } = await boot();
+  const got: Envelope[] = [];
+  const detach = server.hub.attach({ send: (json) => void got.push(JSON.parse(json)) });
+  cleanups.push(detach);
+  const after = (from: number, pred: (e: Envelope) => boolean, what: string) => waitFor(what, () => got.slice(from).find(pred));
+  const ev = (type: string) => (e: Envelope) => "event" in e && e.event.type === type;
+  const { id } = (await (await call(base, "POST", "/api/sessions", {})).json()) as { id: string };
+  llm.push({ toolCalls: [{ id: "call_w", name: "write_file", arguments: { path: "w.txt", content: "x\n" } }] });
+  let mark = got.length;
+  expect((await call(base, "POST", `/api/sessions/${id}/prompt`, { prompt: "write w.txt" })).status).toBe(202);
+  await after(mark, ev("approval_request"), "the approval request");
+
+  mark = got.length;
+  const r = await call(base, "POST", "/api/settings/mode", { mode: "plan" });
+  expect(((await r.json()) as { engine: unknown }).engine).toEqual({ applied: false });
+  expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as any).permissions.mode).toBe("plan");
+  expect((await (await call(base, "GET", "/api/settings")).json()).pending).toBe(true);
+  expect(got.slice(mark).some((e) => "server" in e && e.server.type === "engine_ready")).toBe(false);
+
+  mark = got.length;
+  expect((await call(base, "POST", `/api/sessions/${id}/approvals/call_w`, { decision: "deny" })).status).toBe(200);
+  const end = await after(mark, ev("turn_end"), "the turn to end");
+  expect("event" in end && end.event.type === "turn_end" && end.event.reason).toBe("denied");
+  await after(mark, (e) => "server" in e && e.server.type === "engine_ready", "the engine to be rebuilt after the turn");
+  expect((await (await call(base, "GET", "/api/settings")).json()).pending).toBe(false);
 });
