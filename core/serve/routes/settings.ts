@@ -4,8 +4,7 @@
 // key or an MCP sign-in only from a loopback listener, like the first-use setup.
 // Every write goes through the CLI's own editor (settings-write.ts), then the
 // engine is rebuilt so new sessions see it (later, when a turn is running).
-import { PERMISSION_MODES } from "../../protocol/modes.ts";
-import { EFFORT_CHOICES } from "../../protocol/modes.ts";
+import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../protocol/modes.ts";
 import { ApiError } from "../api-error.ts";
 import { providerSetupRoute, providerSetupStatus } from "../setup-provider.ts";
 import { McpSignIns } from "../settings-signin.ts";
@@ -37,8 +36,12 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
     pending = true;
     return { applied: false };
   };
-  const secrets = () => {
-    if (!deps.setupAllowed) throw new ApiError(403, "setup_disabled", "provider keys and sign-ins can only be set from a browser on the server's own machine (a loopback listener, or an SSH tunnel to one)");
+  /**
+   * Keys, new provider entries (one could send a stored key to a URL of its
+   * own) and sign-ins: only from a browser on this machine, like the first-use setup.
+   */
+  const local = () => {
+    if (!deps.setupAllowed) throw new ApiError(403, "setup_disabled", "provider entries, keys and sign-ins can only be set from a browser on the server's own machine (a loopback listener, or an SSH tunnel to one)");
   };
 
   /** A write: the body, the editor, then the engine; an editor's refusal names the form field. */
@@ -60,10 +63,13 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
   app.get("/api/settings", () => json({ ...view(), pending }));
 
   write("/api/settings/providers", (b) => {
-    if (typeof b.key === "string" && b.key !== "") secrets();
+    local();
     return providerSetupRoute("save", b, home, b.makeDefault === true);
   });
-  write("/api/settings/providers/test", (b) => providerSetupRoute("test", b, home), false);
+  write("/api/settings/providers/test", (b) => {
+    local();
+    return providerSetupRoute("test", b, home);
+  }, false);
   write("/api/settings/provider/test", (b) => writes().test(need(b, "name")), false);
   write("/api/settings/provider/default", (b) => {
     const name = need(b, "name");
@@ -72,7 +78,7 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
   });
   write("/api/settings/provider/effort", (b) => writes().effort(need(b, "name"), oneOf(b, "effort", EFFORT_CHOICES, "invalid", `Effort must be one of ${EFFORT_CHOICES.join(", ")}`)));
   write("/api/settings/provider/key", (b) => {
-    secrets();
+    local();
     const key = need(b, "key");
     return { saved: writes().key(need(b, "name"), key) };
   });
@@ -83,7 +89,8 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
     const kind = oneOf(b, "kind", RULE_KINDS, "invalid", `Kind must be one of ${RULE_KINDS.join(", ")}`);
     return { rule: writes().rule(op, scope, kind, need(b, "rule")) };
   });
-  write("/api/settings/mode", (b) => writes().mode(oneOf(b, "mode", PERMISSION_MODES, "invalid", `Default mode must be one of ${PERMISSION_MODES.join(", ")}`)));
+  // yolo stays a config/CLI choice, as in the session's mode menu.
+  write("/api/settings/mode", (b) => writes().mode(oneOf(b, "mode", SELECTABLE_MODES, "invalid", `Default mode must be one of ${SELECTABLE_MODES.join(", ")} (yolo is set with reasonix config set permissions.mode yolo)`)));
   write("/api/settings/theme", (b) => writes().theme(oneOf(b, "theme", THEMES, "invalid", `Theme must be one of ${THEMES.join(", ")}`)), false);
 
   const mcpRow = (b: Body) => {
@@ -97,7 +104,7 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
     writes().mcpEnabled(mcpRow(b), b.enabled);
   });
   app.post("/api/settings/mcp/signin", async (c) => {
-    secrets();
+    local();
     const row = mcpRow(await readJson(c.req.raw));
     if (!row.remote) return problem(400, "not_remote", `"${row.name}" runs on this machine (stdio); sign-in is for http and sse servers`);
     return json(await signIns.start(row.name));

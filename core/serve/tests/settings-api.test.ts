@@ -86,7 +86,9 @@ test("validation: a bad field is 400 naming the field in web wording; nothing is
   expect(dup.error.message).not.toContain("reasonix setup");
   const rule = await bad("/api/settings/rules", { op: "add", scope: "user", kind: "allow", rule: "Bash(" });
   expect(rule.error).toMatchObject({ code: "invalid", field: "rule" });
-  expect((await bad("/api/settings/mode", { mode: "reckless" })).error.message).toBe("Default mode must be one of ask, auto, yolo, plan, read-only");
+  expect((await bad("/api/settings/mode", { mode: "reckless" })).error.message).toBe("Default mode must be one of ask, auto, plan, read-only (yolo is set with reasonix config set permissions.mode yolo)");
+  // yolo stays a choice made outside the browser, as in the session's mode menu.
+  expect((await bad("/api/settings/mode", { mode: "yolo" })).error.code).toBe("invalid");
   expect((await bad("/api/settings/provider/effort", { name: "scripted", effort: "huge" })).error.code).toBe("invalid");
   expect((await bad("/api/settings/theme", { theme: "neon" })).error.message).toBe("Theme must be one of auto, light, dark");
   expect(readFileSync(join(home, "config.toml"), "utf8")).toBe(before);
@@ -147,15 +149,15 @@ test("MCP: enable/disable edits `enabled` in the declaring file; guards: bad Ori
   expect((await call(base, "POST", "/api/settings/mcp/signin", { name: "files" })).status).toBe(400);
 
   const before = readFileSync(join(home, "config.toml"), "utf8");
-  const evil = await call(base, "POST", "/api/settings/mode", { mode: "yolo" }, { origin: "http://evil.example" });
+  const evil = await call(base, "POST", "/api/settings/mode", { mode: "auto" }, { origin: "http://evil.example" });
   expect(evil.status).toBe(403);
-  const anon = await fetch(`${base}/api/settings/mode`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"mode":"yolo"}' });
+  const anon = await fetch(`${base}/api/settings/mode`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"mode":"auto"}' });
   expect(anon.status).toBe(401);
   expect((await fetch(`${base}/api/settings`)).status).toBe(401);
   expect(readFileSync(join(home, "config.toml"), "utf8")).toBe(before);
 });
 
-test("a listener that is not loopback lists settings but never stores a key", async () => {
+test("a listener that is not loopback lists settings but never stores a key or adds a provider", async () => {
   const llm = await startScriptedOpenAI([]);
   const dir = tempDir("settings-remote");
   const home = join(dir, "home");
@@ -169,6 +171,12 @@ test("a listener that is not loopback lists settings but never stores a key", as
   expect(r.status).toBe(403);
   const add = await call(base, "POST", "/api/settings/providers", { preset: "custom", name: "q", baseUrl: llm.url, model: "m", key: SECRET });
   expect(add.status).toBe(403);
+  // No new entry either, even without a key: one pointing a known preset's key variable at
+  // another URL would send the stored key there (on use, or on a connection test).
+  const redirect = { preset: "openai", name: "o", baseUrl: llm.url, model: "m" };
+  expect((await call(base, "POST", "/api/settings/providers", redirect)).status).toBe(403);
+  expect((await call(base, "POST", "/api/settings/providers/test", redirect)).status).toBe(403);
+  expect(llm.requests).toEqual([]);
   expect(() => readFileSync(join(home, ".env"))).toThrow();
 });
 

@@ -1,7 +1,7 @@
 // Default permission mode (`permissions.mode`, as `reasonix config set` writes
 // it) and the theme (`web.theme`): applied at once, saved in the user config.
 import { useState } from "preact/hooks";
-import { PERMISSION_MODES } from "../../../../../protocol/modes.ts";
+import { SELECTABLE_MODES } from "../../../../../protocol/modes.ts";
 import { applyTheme, failed, THEMES, write, type Settings } from "./model.ts";
 
 export function Defaults({ d }: { d: Settings }) {
@@ -17,7 +17,8 @@ export function Defaults({ d }: { d: Settings }) {
           const r = await write("/api/settings/mode", { mode }, `New sessions start in ${mode} mode.`);
           if (failed(r)) setErr(r.message);
         }}>
-          {PERMISSION_MODES.map((m) => <option key={m} value={m}>{m}</option>)}
+          {SELECTABLE_MODES.map((m) => <option key={m} value={m}>{m}</option>)}
+          {d.mode === "yolo" ? <option value="yolo" disabled>yolo (set outside the browser)</option> : null}
         </select>
       </label>
       <p class="muted small">Comes from <code>{d.modeFile}</code>; saved to <code>{d.userConfig}</code>. A project file may only make it stricter.</p>

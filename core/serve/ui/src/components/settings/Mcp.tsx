@@ -20,14 +20,14 @@ function Server({ s, secrets }: { s: McpRow; secrets: boolean }) {
       </div>
       <div class="settings-actions">
         {s.editable ? (
-          <label class="small"><input type="checkbox" data-act="enabled" checked={s.enabled} onChange={async (e) => {
+          <label class="small"><input type="checkbox" data-act="enabled" aria-label={`Enabled (${s.name})`} checked={s.enabled} onChange={async (e) => {
             const enabled = e.currentTarget.checked;
             setErr("");
             const r = await write("/api/settings/mcp", { name: s.name, enabled }, `${s.name} ${enabled ? "enabled" : "disabled"} in ${s.file}.`);
             if (failed(r)) setErr(r.message);
           }} /> Enabled</label>
         ) : <span class="muted small">edit {s.file} to change it</span>}
-        {s.remote && secrets ? <button type="button" class="small" data-act="signin" onClick={async () => {
+        {s.remote && secrets ? <button type="button" class="small" data-act="signin" aria-label={`Sign in (${s.name})`} onClick={async () => {
           setErr("");
           const r = await write("/api/settings/mcp/signin", { name: s.name }, `Sign-in to ${s.name} started.`);
           if (failed(r)) return setErr(r.message);

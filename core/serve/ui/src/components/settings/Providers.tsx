@@ -27,15 +27,15 @@ function Provider({ p, secrets }: { p: ProviderRow; secrets: boolean }) {
         <span class="small key-state">{p.keyEnv ? (p.hasKey ? `key set (${p.keyEnv})` : `no key (${p.keyEnv})`) : "no key needed"}</span>
       </div>
       <div class="settings-actions">
-        <button type="button" class="small" data-act="test" onClick={async () => {
+        <button type="button" class="small" data-act="test" aria-label={`Test (${p.name})`} onClick={async () => {
           setResult("Testing…");
           const r = await run("/api/settings/provider/test", { name: p.name }, "");
           setResult(failed(r) ? "" : testLine(r as unknown as TestResult));
         }}>Test</button>
-        {!p.isDefault ? <button type="button" class="small" data-act="default" onClick={() => void run("/api/settings/provider/default", { name: p.name }, `${p.name} is now the default provider.`)}>Make default</button> : null}
-        {p.keyEnv && secrets ? <button type="button" class="small" data-act="key" aria-expanded={keyOpen} onClick={() => setKeyOpen(!keyOpen)}>{p.hasKey ? "Replace key" : "Set key"}</button> : null}
+        {!p.isDefault ? <button type="button" class="small" data-act="default" aria-label={`Make default (${p.name})`} onClick={() => void run("/api/settings/provider/default", { name: p.name }, `${p.name} is now the default provider.`)}>Make default</button> : null}
+        {p.keyEnv && secrets ? <button type="button" class="small" data-act="key" aria-label={`${p.hasKey ? "Replace key" : "Set key"} (${p.name})`} aria-expanded={keyOpen} onClick={() => setKeyOpen(!keyOpen)}>{p.hasKey ? "Replace key" : "Set key"}</button> : null}
         <label class="small">Effort
-          <select data-act="effort" value={p.effort ?? "default"} onChange={(e) => void run("/api/settings/provider/effort", { name: p.name, effort: e.currentTarget.value }, `${p.name} starts sessions at effort ${e.currentTarget.value}.`)}>
+          <select data-act="effort" aria-label={`Effort (${p.name})`} value={p.effort ?? "default"} onChange={(e) => void run("/api/settings/provider/effort", { name: p.name, effort: e.currentTarget.value }, `${p.name} starts sessions at effort ${e.currentTarget.value}.`)}>
             {EFFORT_CHOICES.map((v) => <option key={v} value={v}>{v}</option>)}
           </select>
         </label>
@@ -65,7 +65,7 @@ function AddProvider({ d }: { d: Settings }) {
   const preset = d.presets.find((p) => p.id === presetId);
   const body = (f: HTMLFormElement) => {
     const v = (n: string) => ((f.elements.namedItem(n) as HTMLInputElement | HTMLSelectElement | null)?.value ?? "").trim() || undefined;
-    return { preset: presetId, name: v("name") ?? presetId, baseUrl: v("baseUrl"), kind: v("kind"), model: v("model"), key: d.secretsAllowed ? v("key") : undefined };
+    return { preset: presetId, name: v("name") ?? presetId, baseUrl: v("baseUrl"), kind: v("kind"), model: v("model"), key: v("key") };
   };
   const fieldErr = (f: string) => (err?.field === f ? { "aria-invalid": true, "aria-describedby": "add-provider-error" } : {});
   return (
@@ -96,7 +96,7 @@ function AddProvider({ d }: { d: Settings }) {
         </>
       ) : null}
       <label>Model<input id="add-provider-model" name="model" placeholder={preset?.hasModel ? "the preset's default" : "model id"} autocomplete="off" {...fieldErr("model")} /></label>
-      {d.secretsAllowed ? <label>API key (optional)<input id="add-provider-key" name="key" type="password" autocomplete="off" {...fieldErr("key")} /></label> : <p class="muted small">Keys can only be stored from a browser on the server's own machine.</p>}
+      <label>API key (optional)<input id="add-provider-key" name="key" type="password" autocomplete="off" {...fieldErr("key")} /></label>
       <div class="settings-actions">
         <button type="button" id="add-provider-test" onClick={async (e) => {
           setErr(null);
@@ -123,7 +123,7 @@ export function Providers({ d }: { d: Settings }) {
       <ul id="settings-providers" class="settings-list">
         {d.providers.map((p) => <Provider key={p.name} p={p} secrets={d.secretsAllowed} />)}
       </ul>
-      <AddProvider d={d} />
+      {d.secretsAllowed ? <AddProvider d={d} /> : <p class="muted small">Providers and keys can be added only from a browser on the server's own machine (or through an SSH tunnel to it); elsewhere use <code>reasonix setup</code> on that machine.</p>}
     </section>
   );
 }
