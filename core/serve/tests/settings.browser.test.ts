@@ -13,7 +13,7 @@ import { builtDist } from "../../../scripts/lib/built-dist.ts";
 import { persistRule } from "../../permissions/persist.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { cleanup, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
-import { ARTIFACTS, CHROMIUM, haveChromium, LAUNCH_ARGS } from "./ui-helpers.ts";
+import { ARTIFACTS, CHROMIUM, haveChromium, LAUNCH_ARGS, newSession, say } from "./ui-helpers.ts";
 
 setDefaultTimeout(180_000);
 const TOKEN = "settings-ui-token-0123456789abcdefgh";
@@ -27,6 +27,7 @@ describe.skipIf(!haveChromium)("settings panel (compiled binary, chromium)", () 
   let s: ServeProc;
   let dir: string;
   let home: string;
+  let workspace: string;
   let page: Page;
   let close: () => Promise<void>;
   const errors: string[] = [];
@@ -37,7 +38,7 @@ describe.skipIf(!haveChromium)("settings panel (compiled binary, chromium)", () 
     second = await startScriptedOpenAI([], { models: ["alpha", "beta"] });
     dir = tempDir("settings-ui");
     home = join(dir, "home");
-    const workspace = join(dir, "ws");
+    workspace = join(dir, "ws");
     mkdirSync(workspace);
     mkdirSync(home, { recursive: true, mode: 0o700 });
     writeFileSync(join(home, "config.toml"), `# written by hand\ndefault_model = "scripted"\n\n[[providers]]\nname = "scripted"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\napi_key_env = "SCRIPTED_API_KEY"\n\n[[plugins]]\nname = "files"\ncommand = "true"\n`);
@@ -175,5 +176,26 @@ describe.skipIf(!haveChromium)("settings panel (compiled binary, chromium)", () 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForFunction(() => innerWidth === 390);
     await page.screenshot({ path: join(ARTIFACTS, "settings-light-390.png") });
+  });
+
+  test("Esc closes the panel and leaves a running turn alone (the app's own Esc cancels turns)", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    if (await page.locator("#settings").count()) {
+      await page.keyboard.press("Escape");
+      await page.waitForSelector("#settings", { state: "detached" });
+    }
+    await newSession(page);
+    // "second" is the default now: the turn runs on it, and waits at the approval.
+    second.push({ toolCalls: [{ id: "call_esc", name: "write_file", arguments: { path: "esc.txt", content: "kept\n" } }] }, { text: "written it." });
+    await say(page, "write esc.txt");
+    await page.getByRole("button", { name: "Allow once" }).waitFor();
+    await page.click("#settings-open");
+    await page.waitForSelector("#settings-providers");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#settings", { state: "detached" });
+    // Still waiting for the answer: allowing it finishes the turn.
+    await page.getByRole("button", { name: "Allow once" }).click();
+    await page.waitForSelector(".msg.assistant >> text=written it.");
+    expect(readFileSync(join(workspace, "esc.txt"), "utf8")).toBe("kept\n");
   });
 });

@@ -1,6 +1,6 @@
 // Default permission mode (`permissions.mode`, as `reasonix config set` writes
 // it) and the theme (`web.theme`): applied at once, saved in the user config.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { SELECTABLE_MODES } from "../../../../../protocol/modes.ts";
 import { applyTheme, failed, THEMES, write, type Settings } from "./model.ts";
 
@@ -30,16 +30,24 @@ export function Defaults({ d }: { d: Settings }) {
 
 export function Theme({ d }: { d: Settings }) {
   const [err, setErr] = useState("");
+  // What was picked shows at once (and stays) while the server saves it.
+  const [pick, setPick] = useState(d.theme);
+  useEffect(() => setPick(d.theme), [d.theme]);
   return (
     <section class="settings-section" aria-labelledby="set-theme-h">
       <h3 id="set-theme-h">Theme</h3>
       <div role="radiogroup" aria-labelledby="set-theme-h" class="settings-actions" id="settings-theme">
         {THEMES.map((t) => (
-          <label key={t} class="radio"><input type="radio" name="theme" value={t} checked={d.theme === t} onChange={async () => {
+          <label key={t} class="radio"><input type="radio" name="theme" value={t} checked={pick === t} onChange={async () => {
+            setPick(t);
             applyTheme(t);
             setErr("");
             const r = await write("/api/settings/theme", { theme: t }, `Theme: ${t}.`);
-            if (failed(r)) setErr(r.message);
+            if (failed(r)) {
+              setErr(r.message);
+              setPick(d.theme);
+              applyTheme(d.theme);
+            }
           }} /> {t === "auto" ? "Auto (follow the browser)" : t === "light" ? "Light" : "Dark"}</label>
         ))}
       </div>

@@ -2,12 +2,15 @@
 // `enabled` in the file that declares it (as `reasonix mcp enable/disable`),
 // sign-in runs `reasonix mcp auth`'s flow. "Browse registry" and "Import" are
 // shown only when the app passes their dialogs in.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { failed, loadSettings, write, type McpExtras, type McpRow, type Settings } from "./model.ts";
 
 function Server({ s, secrets }: { s: McpRow; secrets: boolean }) {
   const [err, setErr] = useState("");
   const [url, setUrl] = useState("");
+  // The box shows the click at once, and what the file says once the server answers.
+  const [on, setOn] = useState(s.enabled);
+  useEffect(() => setOn(s.enabled), [s.enabled]);
   const label = s.status === "ready" ? `ready · ${s.tools} ${s.tools === 1 ? "tool" : "tools"}` : s.status;
   return (
     <li class="settings-row" data-mcp={s.name}>
@@ -20,11 +23,15 @@ function Server({ s, secrets }: { s: McpRow; secrets: boolean }) {
       </div>
       <div class="settings-actions">
         {s.editable ? (
-          <label class="small"><input type="checkbox" data-act="enabled" aria-label={`Enabled (${s.name})`} checked={s.enabled} onChange={async (e) => {
+          <label class="small"><input type="checkbox" data-act="enabled" aria-label={`Enabled (${s.name})`} checked={on} onChange={async (e) => {
             const enabled = e.currentTarget.checked;
+            setOn(enabled);
             setErr("");
             const r = await write("/api/settings/mcp", { name: s.name, enabled }, `${s.name} ${enabled ? "enabled" : "disabled"} in ${s.file}.`);
-            if (failed(r)) setErr(r.message);
+            if (failed(r)) {
+              setErr(r.message);
+              setOn(s.enabled);
+            }
           }} /> Enabled</label>
         ) : <span class="muted small">edit {s.file} to change it</span>}
         {s.remote && secrets ? <button type="button" class="small" data-act="signin" aria-label={`Sign in (${s.name})`} onClick={async () => {
