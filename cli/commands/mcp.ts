@@ -106,6 +106,19 @@ const remove = defineCommand<{ name: string; project: boolean }>({
   },
 });
 
+const toggle = (on: boolean) =>
+  defineCommand<{ name: string; project: boolean }>({
+    command: `${on ? "enable" : "disable"} <name>`,
+    describe: on ? "Start a server again (drops enabled = false from its entry)" : "Keep a server declared but do not start it (enabled = false)",
+    builder: (y) => y.positional("name", { type: "string", demandOption: true }).option("project", { type: "boolean", default: false, describe: "Edit ./reasonix.toml instead of your user config" }),
+    run: async (args) => {
+      const { configFileFor, setServerEnabled } = await import("../../core/mcp/edit.ts");
+      const file = configFileFor({ project: args.project });
+      setServerEnabled(args.name, on, file);
+      process.stdout.write(`${on ? "enabled" : "disabled"} MCP server ${bold(args.name)} in ${file}\n`);
+    },
+  });
+
 const test = defineCommand<{ name: string; json: boolean; dir?: string }>({
   command: "test <name>",
   describe: "Start one server, initialize, list its tools, prompts and resources, with timings (its stderr on failure)",
@@ -150,4 +163,4 @@ const logout = defineCommand<{ name: string }>({
   },
 });
 
-export default defineGroup("mcp", "MCP servers: list, add, remove, test, sign in, browse and install from the MCP Registry, import from other agents; and `mcp serve` to offer Reasonix to other agents", [list, get, add, remove, test, auth, logout, ...registryCommands, ...importCommands, serve]);
+export default defineGroup("mcp", "MCP servers: list, add, remove, test, sign in, browse and install from the MCP Registry, import from other agents; and `mcp serve` to offer Reasonix to other agents", [list, get, add, remove, toggle(true), toggle(false), test, auth, logout, ...registryCommands, ...importCommands, serve]);

@@ -143,6 +143,17 @@ const setDefault = defineCommand<{ name: string }>({
   },
 });
 
+const effort = defineCommand<{ name: string; level: string }>({
+  command: "effort <name> <level>",
+  describe: "Set the reasoning effort a provider's sessions start with (reasoning_effort; \"default\" clears it)",
+  builder: (y) => y.positional("name", { type: "string", demandOption: true }).positional("level", { type: "string", demandOption: true }),
+  run: async (a) => {
+    const { setProviderEffort } = await import("../../core/setup/providers.ts");
+    const r = setProviderEffort(a.name, a.level === "default" ? undefined : a.level);
+    process.stderr.write(`${r.path}: ${a.name}: ${a.level === "default" ? "reasoning_effort removed" : `reasoning_effort = "${a.level}"`}\n`);
+  },
+});
+
 const key = defineCommand<{ name: string; keyStdin: boolean }>({
   command: "key <name>",
   describe: "Store (or replace) a provider's API key: hidden prompt on a terminal, or --key-stdin",
@@ -162,7 +173,7 @@ const key = defineCommand<{ name: string; keyStdin: boolean }>({
   },
 });
 
-const subcommands: CommandModule<any, any>[] = [add, test, list, remove, setDefault, key];
+const subcommands: CommandModule<any, any>[] = [add, test, list, remove, setDefault, effort, key];
 
 const setup: GroupModule = {
   subcommands,

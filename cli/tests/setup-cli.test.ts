@@ -139,3 +139,26 @@ test("a wrong type echoes the value; a directory in place of config.toml names t
   expect(dir.err).toContain(`${join(rx, "config.toml")}: is a directory, not a file`);
   expect(dir.err).not.toContain("EISDIR");
 });
+
+test("setup effort and mcp disable/enable (the settings panel's editors) change one line; unknown names and levels exit 2 writing nothing", async () => {
+  const { root, rx } = newHome();
+  expect((await cli(["setup", "add", "local", "--preset", "ollama", "--model", "qwen3:8b"], root)).code).toBe(0);
+  const cfg = join(rx, "config.toml");
+  writeFileSync(cfg, `${readFileSync(cfg, "utf8")}\n[[plugins]]\nname = "files" # keep this comment\ncommand = "true"\n`);
+  const start = readFileSync(cfg, "utf8");
+  let r = await cli(["setup", "effort", "local", "high"], root);
+  expect(r.code).toBe(0);
+  expect(r.err).toBe(`${cfg}: local: reasoning_effort = "high"\n`);
+  r = await cli(["mcp", "disable", "files"], root);
+  expect(r.code).toBe(0);
+  expect(r.out).toBe(`disabled MCP server files in ${cfg}\n`);
+  expect(readFileSync(cfg, "utf8")).toBe(start.replace('model = "qwen3:8b"\n', 'model = "qwen3:8b"\nreasoning_effort = "high"\n').replace('command = "true"\n', 'command = "true"\nenabled = false\n'));
+  expect((await cli(["mcp", "enable", "files"], root)).code).toBe(0);
+  expect((await cli(["setup", "effort", "local", "default"], root)).code).toBe(0);
+  expect(readFileSync(cfg, "utf8")).toBe(start);
+  for (const args of [["setup", "effort", "local", "huge"], ["setup", "effort", "nope", "low"], ["mcp", "disable", "nope"]]) {
+    r = await cli(args, root);
+    expect({ args, code: r.code }).toEqual({ args, code: 2 });
+  }
+  expect(readFileSync(cfg, "utf8")).toBe(start);
+});

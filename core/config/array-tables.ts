@@ -90,3 +90,27 @@ export function removeTopLevelKey(text: string, key: string): string {
   }
   return lines.join("\n");
 }
+
+/**
+ * Set FIELD = VALUE inside the `[[KEY]]` block named NAME (replacing its line,
+ * or adding one after the block's last key line); VALUE undefined removes the
+ * line. Null when there is no such block. Sub-tables of the block are left alone.
+ */
+export function setArrayTableField(text: string, key: string, name: string, field: string, value: unknown): string | null {
+  const block = findArrayTables(text, key).find((b) => b.name === name);
+  if (!block) return null;
+  const lines = text.split("\n");
+  // The entry's own keys run until its first sub-table header.
+  let own = block.end;
+  for (let i = block.start + 1; i < block.end; i++) if (headerName(lines[i]!) !== null) { own = i; break; }
+  const re = new RegExp(`^\\s*(${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}|"${field}")\\s*=`);
+  const at = lines.slice(block.start + 1, own).findIndex((l) => re.test(l));
+  const line = value === undefined ? undefined : `${field} = ${tomlValue(value)}`;
+  if (at >= 0) lines.splice(block.start + 1 + at, 1, ...(line ? [line] : []));
+  else if (line) {
+    let end = own;
+    while (end > block.start + 1 && (lines[end - 1]!.trim() === "" || lines[end - 1]!.trim().startsWith("#"))) end--;
+    lines.splice(end, 0, line);
+  }
+  return lines.join("\n");
+}

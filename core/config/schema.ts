@@ -249,6 +249,11 @@ export const configSchema: Record<string, FieldSpec> = {
     doc: "remembered facts (docs/memory.md; user config only)",
     fields: { recall: bool("append the facts relevant to each message to it (at most 4 facts, 2,400 characters)", true) },
   },
+  web: {
+    type: "table",
+    doc: "the browser UI of `reasonix web` and `reasonix serve` (user config only; docs/serve.md)",
+    fields: { theme: { type: "enum", values: ["auto", "light", "dark"], default: "auto", doc: "colours: auto follows the browser's light or dark preference" } },
+  },
   mcp_server: {
     type: "table",
     doc: "`reasonix mcp serve` (user config only)",
@@ -257,7 +262,7 @@ export const configSchema: Record<string, FieldSpec> = {
 };
 
 /** Sections only the user's own config may set: a cloned repo must not steer them. */
-export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server", "memory"]);
+export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server", "memory", "web"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
 export const userOnlyKeys = new Set(["agent.subagent_model", "agent.subagent_models", "sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model", "mcp.registry_url"]);

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "smol-toml";
-import { appendArrayTable, removeArrayTable } from "../config/array-tables.ts";
+import { appendArrayTable, removeArrayTable, setArrayTableField } from "../config/array-tables.ts";
 import { editConfigFile } from "../config/edit.ts";
 import type { ConfigTable } from "../config/load.ts";
 import { UsageError } from "../errors.ts";
@@ -124,4 +124,28 @@ export function removeServer(name: string, file: string): boolean {
     },
   );
   return found;
+}
+
+/**
+ * `reasonix mcp enable/disable NAME`: set `enabled` on NAME's entry in FILE
+ * (the line is dropped when enabling: true is the default). Throws when FILE
+ * has no entry of that name; nothing else in the file changes.
+ */
+export function setServerEnabled(name: string, enabled: boolean, file: string): void {
+  if (!serverNames(file).includes(name)) throw new UsageError(`no MCP server named "${name}" in ${file}`, "see: reasonix mcp list");
+  editConfigFile(
+    file,
+    (text) => {
+      const out = setArrayTableField(text, "plugins", name, "enabled", enabled ? undefined : false);
+      if (out === null) throw new UsageError(`could not find the [[plugins]] block of "${name}" in ${file} (is its name computed?); edit the file by hand`);
+      return out;
+    },
+    (before, after) => {
+      const entry = (t: ConfigTable) => (Array.isArray(t.plugins) ? (t.plugins as ConfigTable[]).find((p) => p.name === name) : undefined);
+      if ((entry(after)?.enabled !== false) !== enabled) return "enabled did not read back";
+      const rest = (t: ConfigTable) => JSON.stringify({ ...entry(t), enabled: undefined });
+      if (rest(before) !== rest(after)) return "the entry's other fields changed";
+      return withoutPlugins(before) === withoutPlugins(after) ? null : "other settings changed";
+    },
+  );
 }

@@ -97,3 +97,27 @@ export function persistRule(path: string, rule: string, key: "allow" | "ask" | "
     hint: `add "${rule}" to [permissions] ${key} by hand`,
   });
 }
+
+/** Take RULE out of `[permissions] <key>` in the TOML file at PATH. Undefined when it was not there. */
+export function removeRule(path: string, rule: string, key: "allow" | "ask" | "deny" = "allow"): PersistedEdit | undefined {
+  if (!existsSync(path)) return undefined;
+  const before = readFileSync(path, "utf8");
+  let list: string[];
+  try {
+    list = currentList(parse(before) as Record<string, unknown>, key);
+  } catch (e) {
+    throw new ReasonixError("permissions-persist", `cannot remove ${rule} from ${path}: ${(e as Error).message}`, { hint: "fix the file, or edit [permissions] by hand" });
+  }
+  if (!list.includes(rule)) return undefined;
+  const want = list.filter((r) => r !== rule);
+  const after = setInText(before, `permissions.${key}`, want);
+  let back: string[] | undefined;
+  try {
+    back = currentList(parse(after) as Record<string, unknown>, key);
+  } catch {}
+  if (JSON.stringify(back) !== JSON.stringify(want)) {
+    throw new ReasonixError("permissions-persist", `could not remove ${rule} from [permissions] ${key} in ${path} without restructuring the file`, { hint: `remove "${rule}" from [permissions] ${key} by hand` });
+  }
+  writeFileAtomic(path, after, { mode: statSync(path).mode & 0o777 });
+  return { path, before, after };
+}

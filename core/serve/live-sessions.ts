@@ -40,6 +40,26 @@ export class LiveSessions {
     return this.live.entries();
   }
 
+  /** Some session is running a turn. */
+  anyBusy(): boolean {
+    for (const l of this.live.values()) if (l.host.session.busy || l.running) return true;
+    return false;
+  }
+
+  private readonly idleWaiters: (() => void)[] = [];
+
+  whenIdle(fn: () => void): void {
+    if (this.anyBusy()) this.idleWaiters.push(fn);
+    else fn();
+  }
+
+  /** A turn (or goal loop) of `id` ended: say so, and run what waited for every turn to end. */
+  settled(id: string): void {
+    this.hub.notice({ type: "busy", sessionId: id, busy: false });
+    if (this.anyBusy()) return;
+    for (const fn of this.idleWaiters.splice(0)) fn();
+  }
+
   /**
    * Serve a session another front end holds (the chat's `/web`) through its
    * own host: a model, mode or effort change made here is that front end's

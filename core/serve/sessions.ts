@@ -12,30 +12,12 @@ import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
 import { refuseCommand } from "./prompt-guard.ts";
 
-export interface EngineFactoryOptions {
-  workspace: string;
-  model?: string;
-}
-
-/** Builds the engine; called at startup and again after the provider key is saved. */
-export type EngineFactory = (opts: EngineFactoryOptions) => Promise<Engine> | Engine;
+export type { CommandReply, EngineFactory, EngineFactoryOptions, SessionState } from "./session-types.ts";
+import type { CommandReply, EngineFactory, SessionState } from "./session-types.ts";
 
 export { ApiError };
 
 const notFound = (id: string) => new ApiError(404, "not_found", `no session "${id}"`);
-
-/** What POST /api/sessions/:id/command answers (the dispatcher's result without its goal loop). */
-export interface CommandReply extends Pick<CommandResult, "ok" | "unavailable" | "changed" | "choose" | "data"> {
-  text: string;
-  /** /compact compacted: the session's compaction event has told the user already. */
-  compacted?: boolean;
-}
-
-export interface SessionState extends Partial<SessionSummary> {
-  id: string;
-  live: boolean;
-  busy: boolean;
-}
 
 /**
  * The server's view of the engine: which sessions are loaded, which turn is
@@ -59,7 +41,7 @@ export class SessionManager {
     private readonly hub: EventHub,
     readonly workspace: string,
     private model: string | undefined,
-    private readonly defaultModel?: string,
+    private defaultModel?: string,
   ) {
     this.live = new LiveSessions(hub);
   }
@@ -202,12 +184,6 @@ export class SessionManager {
     return this.live.get(id)?.host.session.busy ?? false;
   }
 
-  /** A turn runs in some session (a rebuild would cancel it). */
-  anyBusy(): boolean {
-    for (const [, l] of this.live.entries()) if (l.host.session.busy) return true;
-    return false;
-  }
-
   /** Start a turn in the background; events stream to every client. */
   async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
     refuseCommand(prompt);
@@ -230,7 +206,7 @@ export class SessionManager {
       .catch((e) => this.hub.emit(id, { type: "error", code: e instanceof ReasonixError ? e.code : "turn_failed", message: errorMessage(e) }))
       .finally(() => {
         l.running = undefined;
-        this.hub.notice({ type: "busy", sessionId: id, busy: false });
+        this.live.settled(id);
         this.hub.notice({ type: "sessions_changed" });
       });
   }
@@ -251,7 +227,26 @@ export class SessionManager {
     l.host.session.approve(callId, decision);
   }
 
-  /** Guidance for the running turn (or the next one). */
+  /** The engine's MCP servers as they are now (the settings panel's status column). */
+  mcpServers() {
+    return this.engine?.mcpServers() ?? [];
+  }
+
+  /** default_model was changed (the settings panel): new sessions take it unless a model was picked here. */
+  defaultChanged(name: string): void {
+    this.defaultModel = name;
+  }
+
+  /** Some session is running a turn (a settings change then waits to rebuild the engine). */
+  anyBusy(): boolean {
+    return this.live.anyBusy();
+  }
+
+  /** Run FN now when no turn runs, else once the last running one ends. */
+  whenIdle(fn: () => void): void {
+    this.live.whenIdle(fn);
+  }
+
   /** The engine's catalog sources (MCP prompts) for GET /api/commands. */
   commandSources(): CommandSource[] {
     return this.engine?.commandSources() ?? [];
@@ -271,7 +266,7 @@ export class SessionManager {
     if (r.loop) {
       // A goal loop drives turns in the background: clients see it as busy, like POST …/goal.
       this.hub.notice({ type: "busy", sessionId: id, busy: true });
-      r.loop.catch((e) => this.hub.emit(id, { type: "error", code: "goal_failed", message: errorMessage(e) })).finally(() => this.hub.notice({ type: "busy", sessionId: id, busy: false }));
+      r.loop.catch((e) => this.hub.emit(id, { type: "error", code: "goal_failed", message: errorMessage(e) })).finally(() => this.live.settled(id));
     }
     if (r.changed) this.hub.notice({ type: "sessions_changed" });
     return { ok: r.ok, text: resultText(r), ...(r.changed === "compacted" ? { compacted: true } : {}), ...(r.unavailable ? { unavailable: true } : {}), ...(r.changed ? { changed: r.changed } : {}), ...(r.choose ? { choose: r.choose } : {}), ...(r.data ? { data: r.data } : {}) };

@@ -30,7 +30,7 @@ const str = (body: Record<string, unknown>, key: string): string | undefined => 
  * POST /api/setup/provider → writes the entry (as default_model) and its key. Bad input throws a
  * ReasonixError, which the server answers with 400 and the message.
  */
-export async function providerSetupRoute(action: "test" | "save", body: Record<string, unknown>, home: string): Promise<Record<string, unknown>> {
+export async function providerSetupRoute(action: "test" | "save", body: Record<string, unknown>, home: string, makeDefault = true): Promise<Record<string, unknown>> {
   const key = str(body, "key");
   if (key !== undefined && /[\r\n]/.test(key)) throw new ReasonixError("bad_key", "the key must be a single line", { exitCode: 2 });
   const name = str(body, "name") ?? str(body, "preset") ?? "custom";
@@ -39,7 +39,7 @@ export async function providerSetupRoute(action: "test" | "save", body: Record<s
   if (action === "test") return { ...(await testConnection(entry, { home, key })) };
   checkEntry(entry, "form");
   // The entry first: a refused one (duplicate name) leaves .env untouched.
-  const { path } = addProvider(entry, { home, makeDefault: true });
+  const { path } = addProvider(entry, { home, makeDefault });
   if (entry.api_key_env && key !== undefined) storeKey(entry.api_key_env, key, home);
   return { saved: entry.name, model: entry.model, config: path };
 }

@@ -9,7 +9,8 @@ import { UsageError } from "../errors.ts";
 import type { Wording } from "./entry.ts";
 import { readConfigFile, type ConfigTable } from "../config/load.ts";
 import { editConfigFile, setInText } from "../config/edit.ts";
-import { appendArrayTable, removeArrayTable, removeTopLevelKey } from "../config/array-tables.ts";
+import { appendArrayTable, removeArrayTable, removeTopLevelKey, setArrayTableField } from "../config/array-tables.ts";
+import { EFFORTS } from "../protocol/modes.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { entryModels, providerEntries } from "../providers/config.ts";
 import type { ProviderConfig } from "../providers/types.ts";
@@ -27,6 +28,8 @@ export interface ProviderStatus {
   /** False when api_key_env is set and has no value in the .env file. */
   hasKey: boolean;
   isDefault: boolean;
+  /** The entry's reasoning_effort (what its sessions start with), when set. */
+  effort?: string;
 }
 
 export interface UserProviders {
@@ -77,6 +80,7 @@ export function providerStatuses(home = reasonixHome()): { path: string; dotenv:
       ...(p.api_key_env ? { keyEnv: p.api_key_env } : {}),
       hasKey: p.api_key_env ? !!keys.get(p.api_key_env) : true,
       isDefault: p === def,
+      ...(p.reasoning_effort ? { effort: p.reasoning_effort } : {}),
     })),
   };
 }
@@ -166,6 +170,28 @@ export function setDefaultProvider(name: string, home?: string): { path: string 
   if (!defaultProvider({ ...u, defaultModel: name })) throw unknownProvider(name, u);
   editConfigFile(u.path, (text) => setInText(text, "default_model", name), (before, after) =>
     after.default_model === name && withoutProviders(before) === withoutProviders(after) ? null : "default_model did not read back");
+  return { path: u.path };
+}
+
+/** Set (or with undefined, clear) an entry's reasoning_effort: the effort its sessions start with. */
+export function setProviderEffort(name: string, effort: string | undefined, home?: string): { path: string } {
+  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`effort "${effort}" is not a reasoning effort`, `known: ${EFFORTS.join(", ")} (or "default" to clear it)`);
+  const u = userProviders(home);
+  if (!u.providers.some((p) => p.name === name)) throw unknownProvider(name, u);
+  const others = (t: ConfigTable) => JSON.stringify({ ...t, providers: ((t.providers as ConfigTable[] | undefined) ?? []).map((p) => (p.name === name ? { ...p, reasoning_effort: undefined } : p)) });
+  editConfigFile(
+    u.path,
+    (text) => {
+      const out = setArrayTableField(text, "providers", name, "reasoning_effort", effort);
+      if (out === null) throw new UsageError(`could not find the [[providers]] block of "${name}" in ${u.path} (is its name computed?); edit the file by hand`);
+      return out;
+    },
+    (before, after) => {
+      const e = ((after.providers as ConfigTable[] | undefined) ?? []).find((p) => p.name === name)?.reasoning_effort;
+      if (e !== effort) return "reasoning_effort did not read back";
+      return others(before) === others(after) ? null : "other settings changed";
+    },
+  );
   return { path: u.path };
 }
 

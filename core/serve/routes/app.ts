@@ -10,6 +10,7 @@ import { memoryRoutes } from "./memory.ts";
 import { mcpRoutes } from "./mcp.ts";
 import { errorResponse, json, noRoute } from "./respond.ts";
 import { sessionIdCheck, sessionRoutes } from "./sessions.ts";
+import { settingsRoutes } from "./settings.ts";
 import { setupRoutes } from "./setup.ts";
 import { statusRoutes } from "./status.ts";
 import { assetRoutes, faviconRoute, isPagePath, pageRoutes } from "./ui.ts";
@@ -34,6 +35,7 @@ export function serveApp(deps: ServeDeps): ServeApp {
   setupRoutes(app, deps);
   memoryRoutes(app, deps);
   mcpRoutes(app, deps);
+  settingsRoutes(app, deps);
   sessionRoutes(app, deps);
   pageRoutes(app, deps);
 

@@ -1,6 +1,7 @@
 // The server and engine at a glance: status (header, setup state, last event
 // number), the models on offer, and the model new sessions start with.
 import { providerSetupStatus } from "../setup-provider.ts";
+import { userTheme } from "../settings-view.ts";
 import { need, readJson } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
 import { json } from "./respond.ts";
@@ -26,6 +27,8 @@ export function statusRoutes(app: ServeApp, deps: ServeDeps): void {
         apiKeyEnv: sel?.apiKeyEnv ?? null,
       },
       lastSeq: hub.lastSeq,
+      /** The settings panel's theme, applied as the page loads. */
+      theme: userTheme(deps.setupHome),
     };
   };
 

@@ -34,13 +34,14 @@ export interface ServeProc {
  * Start `reasonix serve` (or `web`) from source (or `bin`) as a real child process,
  * with its own REASONIX_HOME, and wait for the port file.
  */
-export async function startServe(args: string[], opts: { home?: string; env?: Record<string, string>; command?: string; waitPortFile?: boolean; /** A compiled reasonix to run instead of the source. */ bin?: string } = {}): Promise<ServeProc> {
+export async function startServe(args: string[], opts: { home?: string; env?: Record<string, string>; command?: string; waitPortFile?: boolean; /** A compiled reasonix to run instead of the source. */ bin?: string; /** Same as `bin`. */ binary?: string } = {}): Promise<ServeProc> {
   const dir = tempDir("run");
   const home = opts.home ?? join(dir, "home");
   const portFile = join(dir, "port");
   const pidFile = join(dir, "pid");
-  // `bin`: a compiled reasonix (its web UI embedded at build time) instead of the sources.
-  const cmd = [...(opts.bin ? [opts.bin] : [process.execPath, cliMain]), opts.command ?? "serve", "--port-file", portFile, "--pid-file", pidFile, ...args];
+  // `bin` (or `binary`): a compiled reasonix (its web UI embedded at build time) instead of the sources.
+  const exe = opts.bin ?? opts.binary;
+  const cmd = [...(exe ? [exe] : [process.execPath, cliMain]), opts.command ?? "serve", "--port-file", portFile, "--pid-file", pidFile, ...args];
   const proc = Bun.spawn(cmd, {
     stdin: "ignore",
     stdout: "pipe",

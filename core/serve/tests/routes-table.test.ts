@@ -41,6 +41,10 @@ const API: [string[], string][] = [
   [["GET"], "/api/mcp/registry/plan"],
   [["POST"], "/api/mcp/registry/install"],
   [["GET", "POST"], "/api/mcp/import"],
+  [["GET"], "/api/settings"],
+  ...["providers", "providers/test", "provider/test", "provider/default", "provider/effort", "provider/key", "rules", "mode", "theme", "mcp", "mcp/signin"].map(
+    (a): [string[], string] => [["POST"], `/api/settings/${a}`],
+  ),
   [["GET", "DELETE"], "/api/sessions/s1"],
   [["GET"], "/api/sessions/s1/history"],
   [["GET", "POST"], "/api/sessions/s1/goal"],

@@ -20,7 +20,7 @@ export interface UiBundle {
 const DIR = import.meta.dir;
 const ROOT = resolve(DIR, "..", "..", "..");
 /** Stylesheets in cascade order; the highlight.js themes come from the package. */
-const STYLES = ["styles/base.css", "styles/layout.css", "styles/transcript.css", "styles/code.css", "styles/sessions.css", "styles/memory.css", "styles/mcp.css"];
+const STYLES = ["styles/base.css", "styles/layout.css", "styles/transcript.css", "styles/code.css", "styles/sessions.css", "styles/memory.css", "styles/mcp.css", "styles/settings.css"];
 
 function files(dir: string): string[] {
   const out: string[] = [];

@@ -2,7 +2,7 @@
 export type Json = Record<string, any>;
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly code?: string) {
+  constructor(readonly status: number, message: string, readonly code?: string, readonly field?: string) {
     super(message);
   }
 }
@@ -24,7 +24,7 @@ export async function api<T = Json>(method: string, path: string, body?: unknown
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     if (res.status === 401 && path.startsWith("/api/")) onUnauthorized();
-    throw new HttpError(res.status, data?.error?.message ?? `${res.status} ${res.statusText}`, data?.error?.code);
+    throw new HttpError(res.status, data?.error?.message ?? `${res.status} ${res.statusText}`, data?.error?.code, data?.error?.field);
   }
   return data as T;
 }

@@ -14,8 +14,11 @@ import { GoalBar } from "./GoalBar.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
 import { MemoryPanel } from "./Memory.tsx";
+import { SettingsDialog } from "./settings/Settings.tsx";
+import { closeSettings, panel as settingsPanel } from "./settings/model.ts";
 import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
 import { McpDialog } from "./mcp/McpDialog.tsx";
+import { openMcpDialog } from "./mcp/mcp-state.ts";
 import { forkSession } from "../session-actions.ts";
 import { pure } from "../pure.ts";
 import { isBusy as busyNow, shownModel } from "../store.ts";
@@ -65,7 +68,7 @@ function Banner() {
 function Main() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && isBusy() && !state.keyFor && !state.rewindFor) {
+      if (e.key === "Escape" && isBusy() && !state.keyFor && !state.rewindFor && !settingsPanel.open) {
         e.preventDefault();
         void cancel();
       }
@@ -96,6 +99,7 @@ function Main() {
       <Rewind />
       <MemoryPanel />
       <McpDialog />
+      <SettingsDialog onBrowseRegistry={() => { closeSettings(); openMcpDialog("browse"); }} onImport={() => { closeSettings(); openMcpDialog("import"); }} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { changed, shownModel, state } from "../store.ts";
 import { pickModel } from "../web-commands.ts";
 import { EffortPicker } from "./EffortPicker.tsx";
 import { openMcpDialog } from "./mcp/mcp-state.ts";
+import { openSettings } from "./settings/model.ts";
 
 export function Header() {
   const st = state.status ?? {};
@@ -33,6 +34,7 @@ export function Header() {
       <EffortPicker />
       <button type="button" id="mcp-open" class="small" title="Add MCP servers: browse the registry or import from your other agents" onClick={() => openMcpDialog("browse")}>MCP</button>
       <span id="conn" class={`conn ${state.transport}`} title={live ? `live events over ${state.transport === "websocket" ? "WebSocket" : "SSE"}` : "reconnecting…"}>{live ? "live" : "offline"}</span>
+      <button type="button" id="settings-open" class="icon" aria-label="Settings" aria-haspopup="dialog" title="Settings" onClick={(e) => openSettings(e.currentTarget)}>⚙</button>
       <button type="button" id="side-toggle" class="icon narrow-only" aria-label="Todo and changed files" aria-expanded={state.changesOpen} aria-controls="side" onClick={() => { state.changesOpen = !state.changesOpen; state.drawer = false; changed(); }}>☷</button>
     </header>
   );

@@ -1,0 +1,57 @@
+// Default permission mode (`permissions.mode`, as `reasonix config set` writes
+// it) and the theme (`web.theme`): applied at once, saved in the user config.
+import { useEffect, useState } from "preact/hooks";
+import { SELECTABLE_MODES } from "../../../../../protocol/modes.ts";
+import { applyTheme, failed, THEMES, write, type Settings } from "./model.ts";
+
+export function Defaults({ d }: { d: Settings }) {
+  const [err, setErr] = useState("");
+  const def = d.providers.find((p) => p.isDefault);
+  return (
+    <section class="settings-section" aria-labelledby="set-defaults-h">
+      <h3 id="set-defaults-h">Defaults</h3>
+      <label>Permission mode for new sessions
+        <select id="settings-mode" value={d.mode} onChange={async (e) => {
+          const mode = e.currentTarget.value;
+          setErr("");
+          const r = await write("/api/settings/mode", { mode }, `New sessions start in ${mode} mode.`);
+          if (failed(r)) setErr(r.message);
+        }}>
+          {SELECTABLE_MODES.map((m) => <option key={m} value={m}>{m}</option>)}
+          {d.mode === "yolo" ? <option value="yolo" disabled>yolo (set outside the browser)</option> : null}
+        </select>
+      </label>
+      <p class="muted small">Comes from <code>{d.modeFile}</code>; saved to <code>{d.userConfig}</code>. A project file may only make it stricter.</p>
+      <p class="muted small">Reasoning effort: each provider's own (above){def ? `; new sessions use ${def.name}'s: ${def.effort ?? "default"}` : ""}.</p>
+      {err ? <p class="error small" role="alert">{err}</p> : null}
+    </section>
+  );
+}
+
+export function Theme({ d }: { d: Settings }) {
+  const [err, setErr] = useState("");
+  // What was picked shows at once (and stays) while the server saves it.
+  const [pick, setPick] = useState(d.theme);
+  useEffect(() => setPick(d.theme), [d.theme]);
+  return (
+    <section class="settings-section" aria-labelledby="set-theme-h">
+      <h3 id="set-theme-h">Theme</h3>
+      <div role="radiogroup" aria-labelledby="set-theme-h" class="settings-actions" id="settings-theme">
+        {THEMES.map((t) => (
+          <label key={t} class="radio"><input type="radio" name="theme" value={t} checked={pick === t} onChange={async () => {
+            setPick(t);
+            applyTheme(t);
+            setErr("");
+            const r = await write("/api/settings/theme", { theme: t }, `Theme: ${t}.`);
+            if (failed(r)) {
+              setErr(r.message);
+              setPick(d.theme);
+              applyTheme(d.theme);
+            }
+          }} /> {t === "auto" ? "Auto (follow the browser)" : t === "light" ? "Light" : "Dark"}</label>
+        ))}
+      </div>
+      {err ? <p class="error small" role="alert">{err}</p> : null}
+    </section>
+  );
+}
