@@ -41,7 +41,8 @@ export class SseParser {
         }
       }
       if (end < 0) break;
-      const stop = this.line(buf.slice(pos, end));
+      // The common line first, "data: {…}": one substring, not two.
+      const stop = end - pos > 6 && buf.startsWith("data: ", pos) ? this.addData(buf.slice(pos + 6, end)) : this.line(buf.slice(pos, end));
       pos = next;
       if (stop) {
         this.buf = "";
@@ -69,8 +70,6 @@ export class SseParser {
       this.data = undefined;
       return data !== undefined && this.onEvent(event, data) === true;
     }
-    // The common line first: "data: {…}".
-    if (line.startsWith("data: ")) return this.addData(line.slice(6));
     if (line.charCodeAt(0) === 58 /* ":" */) return false;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
