@@ -171,10 +171,12 @@ class OpenAIProvider extends ConfiguredProvider implements Provider {
     return acc.result(Number(body.max_tokens ?? body.max_completion_tokens ?? 0));
   }
 
-  /** What the SDK sent, minus its telemetry headers; the entry's `headers` win. */
-  private headers(): Record<string, string> {
+  /** What the SDK sent, minus its telemetry headers; the entry's `headers` win, whatever their case. */
+  private headers(): Headers {
     const key = this.key();
-    return { accept: "application/json", "content-type": "application/json", "user-agent": USER_AGENT, ...(key ? { authorization: `Bearer ${key}` } : {}), ...(this.cfg.headers ?? {}) };
+    const h = new Headers({ accept: "application/json", "content-type": "application/json", "user-agent": USER_AGENT, ...(key ? { authorization: `Bearer ${key}` } : {}) });
+    for (const [name, value] of Object.entries(this.cfg.headers ?? {})) h.set(name, value);
+    return h;
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {

@@ -83,6 +83,18 @@ describe("openai kind: the stream read without the SDK", () => {
       expect(r.usage).toMatchObject({ inputTokens: 9, outputTokens: 2 });
       // What the SDK sent that servers look at: the key, JSON both ways.
       expect(seen[0]).toMatchObject({ authorization: "Bearer sk-from-dotenv", "content-type": "application/json", accept: "application/json" });
+      expect(seen[0]!["user-agent"]).toMatch(/^reasonix\//);
+    } finally {
+      server?.close();
+    }
+  });
+
+  test("the entry's headers replace ours whatever their case, never doubling them", async () => {
+    const url = await serve([chunk({ content: "ok" }), chunk({}, "stop"), "data: [DONE]\n\n"]);
+    try {
+      const p = fx.make(url, { headers: { "Content-Type": "application/json; charset=utf-8", Authorization: "Bearer from-headers", "X-Title": "t" } });
+      expect((await p.chat(fx.req(), {}, signal())).message.content).toBe("ok");
+      expect(seen[0]).toMatchObject({ "content-type": "application/json; charset=utf-8", authorization: "Bearer from-headers", "x-title": "t" });
     } finally {
       server?.close();
     }
