@@ -14,6 +14,9 @@ interface Mark {
   cpuMs: number;
   durMs?: number;
   tool?: string;
+  deltas?: number;
+  chars?: number;
+  emitMs?: number;
 }
 
 let llm: ScriptedServer;
@@ -82,5 +85,25 @@ describe("REASONIX_TRACE", () => {
       expect(m.durMs).toBeGreaterThanOrEqual(0);
       expect(m.durMs!).toBeLessThanOrEqual(m.ms);
     }
+  }, 120_000);
+
+  test("a streamed answer: each model step's `model:stream` counts its deltas and characters, after the response and before the end; the log's flush follows", async () => {
+    const text = "word ".repeat(200).trimEnd();
+    llm.push({ text, chunkSize: 5 });
+    const trace = join(ce.home, "trace-stream.jsonl");
+    const r = await runCli({ ...ce, env: { ...ce.env, REASONIX_TRACE: trace } }, ["run", "write"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(text);
+    const marks: Mark[] = readFileSync(trace, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const [req, , stream] = inOrder(marks, ["request", "response", "model:stream", "run:done"]);
+    // The answer's records are flushed to the session log before the run ends.
+    const [flush] = inOrder(marks, ["log:fsync", "run:done"], stream);
+    expect(marks[flush!]!.durMs).toBeGreaterThanOrEqual(0);
+    const s = marks[stream!]!;
+    expect({ deltas: s.deltas, chars: s.chars }).toEqual({ deltas: Math.ceil(text.length / 5), chars: text.length });
+    // The step spans the request; handing the deltas on is part of it.
+    expect(s.durMs!).toBeGreaterThanOrEqual(s.ms - marks[req!]!.ms - 0.01);
+    expect(s.emitMs!).toBeGreaterThanOrEqual(0);
+    expect(s.emitMs!).toBeLessThanOrEqual(s.durMs!);
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import type { SessionCore } from "./session-core.ts";
 import { recordUsage } from "./usage.ts";
 import { maybeCompact } from "./session-compact.ts";
 import { runRound } from "./tool-round.ts";
+import { traceStart, traceStep } from "../trace.ts";
 
 /** The steps of the turn that runTurn (session.ts) started; how the turn ends. */
 export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal): Promise<TurnEndReason> {
@@ -27,8 +28,10 @@ export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal
     const req: ChatRequest = { system: s.deps.system, tools: s.schemas, messages: s.state.messages, ...(s.effort ? { reasoningEffort: s.effort } : {}) };
     const sentCount = req.messages.length;
     let result;
+    const t0 = traceStart();
+    const tally = t0 ? { deltas: 0, chars: 0, emitMs: 0 } : undefined;
     try {
-      result = await chatWithRetry(s.provider, req, streamHandlers(s), signal, s.deps.retry, retryHooks(s));
+      result = await chatWithRetry(s.provider, req, streamHandlers(s, tally), signal, s.deps.retry, retryHooks(s));
     } catch (e) {
       // The provider says the prompt is too long (context_window unset or
       // too high): compact once and try the same step again.
@@ -38,6 +41,9 @@ export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal
       lastPrompt = undefined;
       step--;
       continue;
+    } finally {
+      // The model step: from the request to the complete answer; its deltas and the time spent handing them on.
+      if (tally) traceStep("model:stream", t0, { deltas: tally.deltas, chars: tally.chars, emitMs: Number(tally.emitMs.toFixed(2)) });
     }
     recordUsage(s, turn, result.usage);
     lastPrompt = { tokens: result.usage.inputTokens + result.usage.outputTokens, messages: sentCount + 1 };
@@ -69,7 +75,27 @@ export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal
   }
 }
 
-export function streamHandlers(s: SessionCore): StreamHandlers {
+/** What a traced model step counts (REASONIX_TRACE): deltas, their characters, and the time spent emitting them. */
+export interface StreamTally {
+  deltas: number;
+  chars: number;
+  emitMs: number;
+}
+
+export function streamHandlers(s: SessionCore, tally?: StreamTally): StreamHandlers {
+  const h = plainHandlers(s);
+  if (!tally) return h;
+  const counted = (f: (text: string) => void) => (text: string) => {
+    const t = performance.now();
+    f(text);
+    tally.emitMs += performance.now() - t;
+    tally.deltas++;
+    tally.chars += text.length;
+  };
+  return { ...h, onText: counted(h.onText!), onReasoning: counted(h.onReasoning!) };
+}
+
+function plainHandlers(s: SessionCore): StreamHandlers {
   return {
     onText: (text) => {
       s.streamed = true;

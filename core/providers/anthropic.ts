@@ -230,7 +230,7 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
       headers: { ...this.headers(), accept: "text/event-stream" },
       body: JSON.stringify(body),
       signal: watch.signal,
-    }, ctx, watch.fetch);
+    }, ctx, watch.open);
     if (!res.body) throw new ProviderError("stream_cut", `${who(ctx)} sent no body`);
 
     /** Content blocks by index, as Anthropic sends them; tool inputs arrive as JSON text in `json`. */
@@ -240,7 +240,7 @@ class AnthropicProvider extends ConfiguredProvider implements Provider {
     let stopReason: string | undefined;
     let stopped = false;
     try {
-      read: for await (const ev of readSse(res.body)) {
+      read: for await (const ev of readSse(res.body, watch)) {
         if (ev.data === "" || ev.event === "ping") continue;
         let d: any;
         try {

@@ -1,12 +1,14 @@
 /**
- * `kind = "openai"`: any /chat/completions endpoint, through the official SDK
- * (imported lazily so the CLI starts fast).
+ * `kind = "openai"`: any /chat/completions endpoint, with our own fetch and
+ * SSE parser. The official SDK (imported lazily, on first use) serves the
+ * Responses API: its client cache and error mapping live here.
  */
-import { randomUUID } from "node:crypto";
-import type { Usage } from "../engine/types.ts";
+import { buildInfo } from "../version.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError, httpError } from "./errors.ts";
-import { ctxOf, fetchModelList, joinUrl, networkError, who, type ProviderCtx } from "./http.ts";
+import { ctxOf, fetchModelList, joinUrl, networkError, providerFetch, who, type ProviderCtx } from "./http.ts";
+import { ChatAccumulator } from "./openai-stream.ts";
+import { pumpSse, SseParser } from "./sse.ts";
 import { StreamWatch } from "./stream-watch.ts";
 import { openAIImagePart } from "./images.ts";
 import { applyChatReasoning, reasoningShape, replaysReasoning, type ReasoningShape } from "./reasoning.ts";
@@ -14,7 +16,12 @@ import { applyChatReasoning, reasoningShape, replaysReasoning, type ReasoningSha
 /** Before reasoning shapes: reasoning_content on tool-calling steps (DeepSeek thinking). */
 const DEFAULT_SHAPE: ReasoningShape = { vendor: "deepseek", replay: "tool-steps", tokenField: "max_tokens", efforts: [] };
 import { ConfiguredProvider, registerProviderKind } from "./registry.ts";
-import type { ChatRequest, ChatResult, FinishReason, Message, Provider, ProviderConfig, StreamHandlers, ToolCall } from "./types.ts";
+import type { ChatRequest, ChatResult, Message, Provider, ProviderConfig, StreamHandlers } from "./types.ts";
+
+const USER_AGENT = `reasonix/${buildInfo().version}`;
+
+/** The entry's Chat Completions URL: <base_url>/chat/completions, or base_url itself with full_url. */
+export const chatCompletionsUrl = (cfg: ProviderConfig): string => (cfg.full_url ? cfg.base_url! : joinUrl(cfg.base_url!, "chat/completions"));
 
 type OpenAIClient = import("openai").OpenAI;
 
@@ -53,21 +60,6 @@ export function buildOpenAIBody(cfg: ProviderConfig, req: ChatRequest): Record<s
   applyChatReasoning(body, cfg, req.reasoningEffort);
   return mergeExtraBody(body, cfg.extra_body, cfg.name);
 }
-
-export function openAIUsage(u: any): Usage {
-  const usage: Usage = {
-    inputTokens: Number(u?.prompt_tokens ?? 0),
-    outputTokens: Number(u?.completion_tokens ?? 0),
-    // DeepSeek reports prompt_cache_hit_tokens; OpenAI prompt_tokens_details.cached_tokens.
-    cacheHitTokens: Number(u?.prompt_cache_hit_tokens ?? u?.prompt_tokens_details?.cached_tokens ?? 0),
-  };
-  const r = u?.completion_tokens_details?.reasoning_tokens;
-  if (typeof r === "number") usage.reasoningTokens = r;
-  return usage;
-}
-
-const finishOf = (r: string): FinishReason =>
-  r === "stop" ? "stop" : r === "tool_calls" || r === "function_call" ? "tool_calls" : r === "length" ? "length" : r === "content_filter" ? "content_filter" : "other";
 
 let sdk: Promise<typeof import("openai")> | undefined;
 
@@ -139,68 +131,52 @@ export function mapSdkError(e: unknown, signal: AbortSignal, started: boolean, c
   return networkError(ctx, err?.cause ?? e, started);
 }
 
+/** A failed attempt's error: the watch's (a stall), ours (bad data, an error event), a cancel, or the network's. */
+function chatError(e: unknown, watch: StreamWatch, signal: AbortSignal, ctx: ProviderCtx, started: boolean): Error {
+  if (watch.error) return watch.error;
+  if (e instanceof ProviderError) return e;
+  if (signal.aborted) return new ProviderError("aborted", "request cancelled", { cause: e });
+  return networkError(ctx, e, started);
+}
+
 class OpenAIProvider extends ConfiguredProvider implements Provider {
   readonly kind = "openai";
-  private readonly clients = new ClientCache();
 
+  /**
+   * One attempt, with our own fetch and SSE parser rather than the SDK's
+   * stream: a 20,000-token answer is 20,000 events, and the SDK's layers of
+   * async iterators cost about three times the CPU of the rest of the run
+   * (issue 35). The SDK stays for the Responses API (responses.ts).
+   */
   async chat(req: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatResult> {
     const ctx = ctxOf(this.cfg);
-    const client = await this.clients.get(this.cfg, this.key());
     const watch = new StreamWatch(this.cfg, ctx, handlers.onWaiting, signal);
     const body = buildOpenAIBody(this.cfg, req);
-    let started = false;
-    let content = "";
-    let reasoning = "";
-    let refusal = "";
-    const calls: { id: string; name: string; args: string }[] = [];
-    let finish: string | undefined;
-    let usage: Usage | undefined;
+    const acc = new ChatAccumulator(handlers, ctx);
     try {
-      const stream = (await client.chat.completions.create(body as any, watched(watch))) as unknown as AsyncIterable<any>;
-      for await (const chunk of stream) {
-        started = true;
-        if (chunk?.usage) usage = openAIUsage(chunk.usage);
-        const choice = chunk?.choices?.[0];
-        if (!choice) continue;
-        const d = choice.delta ?? {};
-        const r = d.reasoning_content ?? d.reasoning;
-        if (typeof r === "string" && r) {
-          reasoning += r;
-          handlers.onReasoning?.(r);
-        }
-        if (typeof d.content === "string" && d.content) {
-          content += d.content;
-          handlers.onText?.(d.content);
-        }
-        if (typeof d.refusal === "string" && d.refusal) refusal += d.refusal;
-        for (const tc of d.tool_calls ?? []) {
-          const idx = typeof tc.index === "number" ? tc.index : calls.length;
-          const slot = (calls[idx] ??= { id: "", name: "", args: "" });
-          if (tc.id) slot.id = tc.id;
-          // Most servers send the name once; a few repeat it in every chunk.
-          if (tc.function?.name && tc.function.name !== slot.name) slot.name += tc.function.name;
-          if (tc.function?.arguments) slot.args += tc.function.arguments;
-        }
-        if (choice.finish_reason) finish = choice.finish_reason;
-      }
+      const res = await providerFetch(chatCompletionsUrl(this.cfg), { method: "POST", headers: this.headers(), body: JSON.stringify(body), signal: watch.signal }, ctx, watch.open);
+      if (!res.body) throw new ProviderError("stream_cut", `${who(ctx)} sent no body`);
+      await pumpSse(res.body, new SseParser(acc.onEvent), watch);
     } catch (e) {
-      throw mapSdkError(e, signal, started, ctx, watch);
+      // A complete answer whose connection then lingers (no [DONE], then a stall) is still complete.
+      if (!(watch.error && acc.finish)) throw chatError(e, watch, signal, ctx, acc.started);
     } finally {
       watch.stop();
     }
-    // A complete answer whose connection then lingers is still complete.
-    if (watch.error && !finish) throw watch.error;
-    if (!finish) {
+    // A stall cancels the body: the read ends as if the server had closed it.
+    if (watch.error && !acc.finish) throw watch.error;
+    if (!acc.finish) {
       throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no finish_reason)`);
     }
-    const toolCalls: ToolCall[] = calls
-      .filter(Boolean)
-      .map((c, i) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
-    const message = { role: "assistant" as const, content: content || refusal, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}) };
-    const fr = finishOf(finish);
-    const finishReason: FinishReason = fr === "length" || fr === "content_filter" ? fr : refusal && !content ? "refusal" : toolCalls.length ? "tool_calls" : fr;
-    const limit = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
-    return { message, usage: usage ?? { inputTokens: 0, outputTokens: 0, cacheHitTokens: 0, unreported: 1 }, finishReason, ...(limit > 0 ? { outputLimit: limit } : {}) };
+    return acc.result(Number(body.max_tokens ?? body.max_completion_tokens ?? 0));
+  }
+
+  /** What the SDK sent, minus its telemetry headers; the entry's `headers` win, whatever their case. */
+  private headers(): Headers {
+    const key = this.key();
+    const h = new Headers({ accept: "application/json", "content-type": "application/json", "user-agent": USER_AGENT, ...(key ? { authorization: `Bearer ${key}` } : {}) });
+    for (const [name, value] of Object.entries(this.cfg.headers ?? {})) h.set(name, value);
+    return h;
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {

@@ -124,8 +124,13 @@ export class StreamWatch {
     this.reader?.cancel(this.error).catch(() => {});
   }
 
-  /** A fetch() for this attempt: the watch's signal, timers on the body, non-SSE 200s refused. */
-  fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  /**
+   * A fetch() for this attempt whose body the caller reads itself, telling
+   * the watch of each chunk (`pumpSse` in sse.ts does): the watch's signal,
+   * the first-byte timer, non-SSE 200s refused. One stream and one promise
+   * less per chunk than `fetch`, which matters when every token is a chunk.
+   */
+  open = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     // Callers pass this.signal, or a signal that follows it (the OpenAI SDK links its own to it).
     const signal = init.signal ?? this.signal;
     this.start();
@@ -147,10 +152,14 @@ export class StreamWatch {
         throw e;
       }
     }
-    if (!res.ok || !res.body) {
-      this.stop();
-      return res;
-    }
+    if (!res.ok || !res.body) this.stop();
+    return res;
+  };
+
+  /** A fetch() for this attempt (for a client that reads the body itself, like the OpenAI SDK): `open`, with the timers on the body. */
+  fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const res = await this.open(input, init);
+    if (!res.ok || !res.body) return res;
     const reader = res.body.getReader();
     this.track(reader);
     const body = new ReadableStream<Uint8Array>({

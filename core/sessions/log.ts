@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { traceStart, traceStep } from "../trace.ts";
 
 export interface LoadedLog<T> {
   records: T[];
@@ -99,7 +100,9 @@ export class AppendLog<T> {
   sync(): void {
     if (!this.dirty || this.fd === null) return;
     this.dirty = false;
+    const t0 = traceStart();
     fsyncSync(this.fd);
+    traceStep("log:fsync", t0);
   }
 
   close(): void {

@@ -13,7 +13,11 @@
 //   - per read_file round <= 3 ms;
 //   - a 20,000-token streamed answer <= 0.4 s of CPU;
 //   - one-shot peak RSS <= 60 MiB.
-// A last traced run (REASONIX_TRACE) splits a bash round into its steps.
+// Idle `reasonix serve` (no goal; shown beside a bare Bun.serve compiled like
+// our binary, in the same run): exec until it answers HTTP, the CPU spent
+// until then, and its memory after a second idle.
+// A last traced run (REASONIX_TRACE) splits a bash round into its steps and
+// the streamed answer into its model step (model:stream).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,6 +25,7 @@ import { startScriptedOpenAI, type ScriptStep } from "../../core/testing/scripte
 import { probeSandbox } from "../../core/sandbox/index.ts";
 import { answer, fmt, gitWorkspace, hasGnuTime, longAnswer, loadNow, machine, measure, median, rounds, type Measured } from "../lib/agent-bench.ts";
 import { builtDist } from "../lib/built-dist.ts";
+import { compileBareServer, measureIdleServer, printedUrl, type IdleServer } from "../lib/idle-server.ts";
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || def : def);
@@ -77,13 +82,22 @@ async function runOnce(name: string, extraEnv: Record<string, string> = {}): Pro
 }
 
 const refBash = () => measure(["bash", "-c", "true"], { cwd: ws, env });
+const bareServe = await compileBareServer(work);
+writeFileSync(join(work, "token"), "bench-token-0123456789abcdefghijkl", { mode: 0o600 });
+const idle = { serve: [] as IdleServer[], bare: [] as IdleServer[] };
+const serveOnce = () => measureIdleServer([binary, "serve", "--json", "--addr", "127.0.0.1:0", "--token-file", join(work, "token"), "--workspace", ws], { cwd: ws, env, urlFrom: printedUrl });
+const bareOnce = () => measureIdleServer([bareServe], { cwd: ws, env, urlFrom: printedUrl });
 const results: Record<string, Measured[]> = { bashTrue: [] };
 for (const k of Object.keys(scenarios)) results[k] = [];
 const loads: string[] = [loadNow()];
 for (const k of Object.keys(scenarios)) await runOnce(k); // warm the page cache and the git watch's first walk path
+await serveOnce();
+await bareOnce();
 for (let i = 0; i < RUNS; i++) {
   for (const k of Object.keys(scenarios)) results[k]!.push(await runOnce(k));
   for (let j = 0; j < ROUNDS; j++) results.bashTrue!.push(await refBash());
+  idle.serve.push(await serveOnce());
+  idle.bare.push(await bareOnce());
   loads.push(loadNow());
 }
 
@@ -91,8 +105,16 @@ for (let i = 0; i < RUNS; i++) {
 const traceFile = join(work, "trace.jsonl");
 await runOnce("bash", { REASONIX_TRACE: traceFile });
 const steps = new Map<string, number[]>();
-const marks: { mark: string; ms: number; durMs?: number }[] = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-for (const m of marks) if (m.durMs !== undefined) steps.set(m.mark, [...(steps.get(m.mark) ?? []), m.durMs]);
+type Mark = { mark: string; ms: number; cpuMs: number; durMs?: number; deltas?: number; emitMs?: number };
+const readMarks = (): Mark[] => readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+for (const m of readMarks()) if (m.durMs !== undefined) steps.set(m.mark, [...(steps.get(m.mark) ?? []), m.durMs]);
+// The traced streamed answer: CPU from the first response byte to the complete answer, and the part spent handing deltas on.
+rmSync(traceFile);
+await runOnce("stream", { REASONIX_TRACE: traceFile });
+const sm = readMarks();
+const response = sm.find((m) => m.mark === "response");
+const modelStream = sm.find((m) => m.mark === "model:stream");
+const streamTrace = response && modelStream ? { cpuMs: modelStream.cpuMs - response.cpuMs, wallMs: modelStream.ms - response.ms, deltas: modelStream.deltas, emitMs: modelStream.emitMs } : undefined;
 await llm.close();
 
 const med = (k: string, f: (m: Measured) => number) => median(results[k]!.map(f));
@@ -113,9 +135,11 @@ const goals = [
   { what: "one-shot peak RSS", value: rss, shown: fmt(rss, "MiB", 1), goal: "≤ 60 MiB", ok: rss <= 60 },
 ];
 const stepTable = [...steps].map(([mark, xs]) => ({ mark, medianMs: +median(xs).toFixed(2), count: xs.length }));
+const idleMed = (k: "serve" | "bare", f: (x: IdleServer) => number) => median(idle[k].map(f));
+const serveFig = { readyMs: idleMed("serve", (x) => x.readyMs), readyCpuMs: idleMed("serve", (x) => x.readyCpuMs), rssMiB: idleMed("serve", (x) => x.rssMiB), bareReadyMs: idleMed("bare", (x) => x.readyMs), bareRssMiB: idleMed("bare", (x) => x.rssMiB) };
 
 if (json) {
-  console.log(JSON.stringify({ machine: machine(), loads, runs: RUNS, files: FILES, version, oneShot, cpuRatio, bashTrue, perRead, perBash, streamCpu, rss, goals, steps: stepTable }));
+  console.log(JSON.stringify({ machine: machine(), loads, runs: RUNS, files: FILES, version, oneShot, cpuRatio, bashTrue, perRead, perBash, streamCpu, rss, goals, steps: stepTable, streamTrace, idleServe: serveFig }));
 } else {
   console.log(`fast bench: ${RUNS} interleaved runs, medians; ${machine()}`);
   console.log(`load average during the runs (1-min): ${loads.map((l) => l.split(" ")[0]).join(", ")}`);
@@ -127,10 +151,14 @@ if (json) {
   row(`+ ${ROUNDS} read_file rounds`, fmt(wall("read") - oneShot, "ms", 1), `${fmt(perRead, "ms", 1)} per round (${fmt(cpuPer("read"), "ms CPU", 1)})`);
   row(`+ ${ROUNDS} bash rounds (true, sandboxed)`, fmt(wall("bash") - oneShot, "ms", 1), `${fmt(perBash, "ms", 1)} per round (${fmt(cpuPer("bash"), "ms CPU", 1)}, bwrap and bash included); bash -c true alone ${fmt(bashTrue, "ms", 1)} (${fmt(med("bashTrue", (m) => m.cpuMs), "ms CPU", 1)})`);
   row(`${STREAM_TOKENS.toLocaleString("en")}-token streamed answer`, fmt(wall("stream"), "ms", 1), `${fmt(streamCpu, "ms CPU")}, ${fmt(med("stream", (m) => m.rssMiB), "MiB", 1)}`);
+  row("idle serve: ready", fmt(serveFig.readyMs, "ms", 1), `${fmt(serveFig.readyCpuMs, "ms CPU")}; bare Bun.serve ${fmt(serveFig.bareReadyMs, "ms", 1)} (${(serveFig.readyMs / serveFig.bareReadyMs).toFixed(1)}×)`);
+  row("idle serve: memory after 1 s", fmt(serveFig.rssMiB, "MiB", 1), `bare Bun.serve ${fmt(serveFig.bareRssMiB, "MiB", 1)} (+${fmt(serveFig.rssMiB - serveFig.bareRssMiB, "MiB", 1)})`);
   console.log("goals:");
   for (const g of goals) console.log(`  ${g.what.padEnd(36)} ${g.shown.padStart(12)}  goal ${g.goal.padEnd(9)} ${g.ok ? "ok" : "MISSED"}`);
   // CPU time barely grows with the machine's load; wall time does. Shown for reading a busy run.
-  console.log(`  (CPU: one-request run ÷ --version ${cpuRatio.toFixed(2)}×)`);
+  // GNU time counts CPU in 10 ms ticks: a --version of 0 ms has no ratio.
+  if (Number.isFinite(cpuRatio)) console.log(`  (CPU: one-request run ÷ --version ${cpuRatio.toFixed(2)}×)`);
   console.log("one traced bash run, median per step (REASONIX_TRACE):");
   for (const s of stepTable) console.log(`  ${s.mark.padEnd(20)} ${s.medianMs.toFixed(2).padStart(8)} ms  ×${s.count}`);
+  if (streamTrace) console.log(`one traced streamed answer: ${fmt(streamTrace.cpuMs, "ms CPU", 1)} from the response to the whole answer (${fmt(streamTrace.wallMs, "ms", 1)} wall), ${streamTrace.deltas} deltas, ${fmt(streamTrace.emitMs ?? NaN, "ms", 1)} handing them to the front end`);
 }

@@ -8,8 +8,11 @@
 // 127.0.0.1 in its own wire format (Responses, Anthropic Messages, Chat
 // Completions). The scripted model finds each agent's read and shell tools
 // in its requests. A peer that is missing or cannot run offline is skipped
-// with the reason. Figures: medians of N runs (default 3), all agents
-// interleaved; each row's ratio is Reasonix ÷ the best peer.
+// with the reason. Idle `serve`: exec until the server answers HTTP, its CPU
+// until then and its memory after a second idle, for the agents that have
+// an HTTP server (Reasonix `serve`, opencode `serve`). Figures: medians of N
+// runs (default 3), all agents interleaved; each row's ratio is Reasonix ÷
+// the best peer.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,6 +20,7 @@ import { startScriptedOpenAI, type ReplyStep, type ScriptedServer } from "../../
 import { startScriptedResponses } from "../../core/testing/scripted-llm-responses.ts";
 import { startScriptedAnthropic } from "../../core/testing/scripted-llm-anthropic.ts";
 import { fmt, gitWorkspace, hasGnuTime, loadNow, machine, measure, median, type Measured } from "../lib/agent-bench.ts";
+import { measureIdleServer, printedUrl } from "../lib/idle-server.ts";
 import { defaultCacheDir, installPeers, PEERS, peerStatus, readCall, scriptedAgent, shellCall, type Peer, type PeerRun, type Wire } from "../lib/peers.ts";
 
 const args = process.argv.slice(2);
@@ -54,13 +58,17 @@ interface Agent {
   wire: Wire;
   bin: string;
   run(prompt: string, url: string, dir: string): PeerRun;
+  /** Its HTTP server, idle (argv after the bin, and env); absent: it has none. */
+  serve?(url: string, dir: string): PeerRun;
 }
 
 const agents: Agent[] = [];
 const skipped: string[] = [];
 for (const p of peers) {
   const s = peerStatus(p, cacheDir);
-  if (s.ok) agents.push({ name: p.name, version: s.version, wire: p.wire, bin: s.path, run: (prompt, url, dir) => p.run(prompt, url, dir, baseEnv(dir)) });
+  const serveArgv = p.serveArgv;
+  const serve = serveArgv ? (url: string, dir: string) => ({ ...p.run("", url, dir, baseEnv(dir)), argv: serveArgv }) : undefined;
+  if (s.ok) agents.push({ name: p.name, version: s.version, wire: p.wire, bin: s.path, run: (prompt, url, dir) => p.run(prompt, url, dir, baseEnv(dir)), ...(serve ? { serve } : {}) });
   else skipped.push(`SKIPPED ${p.name}: ${s.reason}`);
 }
 for (const line of skipped) console.log(line);
@@ -86,6 +94,11 @@ if (!args.includes("--no-reasonix")) {
       writeFileSync(join(dir, ".env"), "BENCH_KEY=sk-bench\n", { mode: 0o600 });
       return { argv: ["run", "--auto", prompt], env: { ...baseEnv(dir), REASONIX_HOME: dir } };
     },
+    serve(url, dir) {
+      const r = this.run("", url, dir);
+      writeFileSync(join(dir, "token"), "bench-token-0123456789abcdefghijkl", { mode: 0o600 });
+      return { ...r, argv: ["serve", "--json", "--addr", "127.0.0.1:0", "--token-file", join(dir, "token"), "--workspace", ws] };
+    },
   });
 }
 if (agents.length === 0) {
@@ -97,8 +110,8 @@ const ws = join(work, "ws");
 gitWorkspace(ws, FILES);
 mkdirSync(join(work, "homes"), { recursive: true });
 
-type Scenario = "version" | "oneShot" | "read" | "bash" | "stream";
-const SCENARIOS: Scenario[] = ["version", "oneShot", "read", "bash", "stream"];
+type Scenario = "version" | "oneShot" | "read" | "bash" | "stream" | "serve";
+const SCENARIOS: Scenario[] = ["version", "oneShot", "read", "bash", "stream", "serve"];
 const start = (wire: Wire, steps: ((r: any) => ReplyStep)[]): Promise<ScriptedServer> =>
   (wire === "chat" ? startScriptedOpenAI : wire === "responses" ? startScriptedResponses : startScriptedAnthropic)(steps);
 
@@ -108,6 +121,12 @@ async function once(a: Agent, s: Scenario): Promise<Measured> {
   const dir = join(work, "homes", `${a.name}-${++runSeq}`);
   mkdirSync(dir, { recursive: true });
   if (s === "version") return measure([a.bin, "--version"], { cwd: ws, env: baseEnv(dir) });
+  if (s === "serve") {
+    // No model request is made: the URL only fills the agent's config.
+    const r = a.serve!("http://127.0.0.1:9/v1", dir);
+    const m = await measureIdleServer([a.bin, ...r.argv], { cwd: ws, env: r.env, urlFrom: printedUrl, timeoutMs: 300_000 });
+    return { wallMs: m.readyMs, cpuMs: m.readyCpuMs, rssMiB: m.rssMiB, code: 0, stdout: "", stderr: "" };
+  }
   const n = s === "read" || s === "bash" ? ROUNDS : 0;
   const final: ReplyStep = s === "stream" ? { text: "word ".repeat(STREAM_TOKENS).trimEnd(), chunkSize: 5 } : { text: "done" };
   const agent = scriptedAgent(n, (tools) => (s === "read" ? readCall(tools, "README.md", join(ws, "README.md")) : shellCall(tools, "true")), final);
@@ -131,7 +150,7 @@ const loads = [loadNow()];
 for (let i = 0; i < RUNS; i++) {
   for (const s of SCENARIOS) {
     for (const a of agents) {
-      if (failed.has(`${a.name}/${s}`)) continue;
+      if (failed.has(`${a.name}/${s}`) || (s === "serve" && !a.serve)) continue;
       try {
         const m = await once(a, s);
         const per = results.get(a.name) ?? new Map();
@@ -163,6 +182,9 @@ const rows: { label: string; value: (a: string) => number; unit: string; digits?
   { label: `${STREAM_TOKENS.toLocaleString("en")}-token stream`, value: (a) => wallOf(a, "stream"), unit: "ms" },
   { label: "  its CPU", value: (a) => cpuOf(a, "stream"), unit: "ms" },
   { label: "  its peak RSS", value: (a) => rssOf(a, "stream"), unit: "MiB" },
+  { label: "idle serve: ready", value: (a) => wallOf(a, "serve"), unit: "ms" },
+  { label: "  its CPU until ready", value: (a) => cpuOf(a, "serve"), unit: "ms" },
+  { label: "  its RSS after 1 s idle", value: (a) => rssOf(a, "serve"), unit: "MiB" },
 ];
 
 console.log(`\npeers bench: ${RUNS} interleaved runs each, medians; ${machine()}`);
@@ -178,4 +200,5 @@ for (const r of rows) {
   const ratio = Number.isFinite(ours) && best > 0 ? `${(ours / best).toFixed(2)}×` : "—";
   console.log(`${r.label.padEnd(26)}${vals.map((v) => fmt(v, r.unit, r.digits ?? 0).padStart(W)).join("")}${ratio.padStart(W)}`);
 }
-console.log("idle `serve` is not measured by this version of the bench (see docs/how-fast.md).");
+const noServer = ran.filter((a) => !a.serve).map((a) => a.name);
+if (noServer.length) console.log(`idle serve: ${noServer.join(", ")} ${noServer.length === 1 ? "has" : "have"} no HTTP server mode ("—")`);

@@ -23,6 +23,8 @@ export interface Peer {
   wire: Wire;
   /** argv (after the bin) and env for one headless prompt against `url` (its base URL), with a private config under `dir` (which exists). */
   run(prompt: string, url: string, dir: string, baseEnv: Record<string, string | undefined>): PeerRun;
+  /** argv (after the bin) of its HTTP server on a free port of 127.0.0.1, printing its address (env: as `run` makes it); absent: it has none. */
+  serveArgv?: string[];
 }
 
 export const defaultCacheDir = (): string => join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "reasonix-bench", "peers");
@@ -58,6 +60,7 @@ export const PEERS: Peer[] = [
     pkg: "opencode-ai",
     bin: "node_modules/.bin/opencode",
     wire: "chat",
+    serveArgv: ["serve", "--port", "0", "--hostname", "127.0.0.1"],
     run(prompt, url, dir, baseEnv) {
       const config = { $schema: "https://opencode.ai/config.json", autoupdate: false, share: "disabled", model: "bench/bench-model", permission: { edit: "allow", bash: "allow" }, provider: { bench: { npm: "@ai-sdk/openai-compatible", name: "bench", options: { baseURL: url, apiKey: "sk-bench" }, models: { "bench-model": { name: "bench-model" } } } } };
       writeFileSync(join(dir, "opencode.json"), JSON.stringify(config));
