@@ -9,7 +9,8 @@
 // per call, no steering, model and mode chosen per call) run the part of the
 // script they can do — including cancel and rewind — and must leave the same
 // session as the chat. The conversation is compared as the shared transcript
-// fold (core/protocol/fold.ts) renders it.
+// fold (core/protocol/fold.ts) renders it. The web UI runs the same script in
+// Chromium: core/serve/tests/conformance.browser.test.ts.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
