@@ -29,7 +29,8 @@ export class ChatState {
   private firstMode: PermissionMode;
   stats: Stats = { total: zero(), lastInput: 0, cacheHitPercent: 0 };
   todos: TodoItem[] = [];
-  queue: string[] = [];
+  /** Typed before the session exists; then the host's queue (core/host) holds them. */
+  private readonly early: string[] = [];
   private unsubscribe: (() => void) | undefined;
   private listener: ((e: EngineEvent) => void) | undefined;
 
@@ -41,6 +42,11 @@ export class ChatState {
     return this.host!.session;
   }
 
+  /** Messages typed while a turn runs, sent after it: the host's, so they survive /new and a model switch. */
+  get queue(): string[] {
+    return this.host?.queue ?? this.early;
+  }
+
   /** The live session with its mode and effort (core/host): the shared command dispatcher acts on it. */
   get sessionHost(): SessionHost | undefined {
     return this.host;
@@ -48,7 +54,9 @@ export class ChatState {
 
   /** The session the chat opens with (setup); attach() routes its events. */
   set session(s: EngineSession) {
+    const queued = [...(this.host?.queue ?? []), ...this.early.splice(0)];
     this.host = new SessionHost(this.engine, s, { mode: this.mode, onSession: (next, prev) => this.follow(next, prev) });
+    this.host.queue.push(...queued);
   }
 
   get mode(): PermissionMode {

@@ -63,6 +63,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
 
   const { loadConfig } = await import("../../core/config/load.ts");
   const { createEngine } = await import("../../core/engine/index.ts");
+  const { SessionHost } = await import("../../core/host/session-host.ts");
   const { homePaths } = await import("../../core/home.ts");
   const { SessionStore } = await import("../../core/sessions/store.ts");
 
@@ -162,7 +163,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (goalMode) {
       goal = objective ? await session.goal.start(objective) : await session.goal.resume();
       reason = goal.status === "complete" ? "done" : interrupted ? "cancelled" : "error";
-    } else reason = await session.submit(prompt);
+    } else reason = await new SessionHost(engine, session).submit(prompt); // the one session host (core/host), as every front end
   } finally {
     process.off("SIGINT", onSigint);
     await engine.close();

@@ -1,5 +1,5 @@
 import { defineCommand, defineGroup } from "../command.ts";
-import { bold, dim, green, printJson, red, yellow } from "../output.ts";
+import { bold, dim, printJson } from "../output.ts";
 import { REWIND_MODES, type RewindMode } from "../../core/protocol/modes.ts";
 import { plural } from "../../core/plural.ts";
 
@@ -61,32 +61,8 @@ const show = defineCommand<{ id: string; json: boolean; cost: boolean }>({
       return printJson({ id: st.meta.id, workspace: st.meta.workspace, model: st.model, createdAt: st.meta.createdAt, turns: st.turns.map((t) => ({ turn: t.turn, prompt: t.prompt })), usage: st.total, history: st.history });
     }
     process.stdout.write(`${bold(`session ${st.meta.id}`)}  ${dim(`${st.model} · ${st.meta.workspace} · created ${st.meta.createdAt}`)}\n`);
-    for (const e of st.history) {
-      switch (e.type) {
-        case "turn_start":
-          process.stdout.write(`\n${bold(`[turn ${e.turn}]`)} ${e.prompt}\n`);
-          break;
-        case "assistant":
-          if (e.reasoning) process.stdout.write(`${dim(e.reasoning.trim())}\n`);
-          if (e.text) process.stdout.write(`${e.text.trim()}\n`);
-          break;
-        case "tool_call":
-          process.stdout.write(`${dim("•")} ${e.name} ${dim(JSON.stringify(e.input).slice(0, 200))}\n`);
-          break;
-        case "tool_result":
-          process.stdout.write(`  ${e.ok ? green("↳") : red("↳")} ${(e.receipt ?? e.output.split("\n")[0] ?? "").slice(0, 200)}\n`);
-          break;
-        case "compaction":
-          process.stdout.write(dim(`(compacted ${e.removedMessages} messages)\n`));
-          break;
-        case "warning":
-          process.stdout.write(`${yellow(`(warning: ${e.message})`)}\n`);
-          break;
-        case "turn_end":
-          if (e.reason !== "done") process.stdout.write(`${yellow(`(turn ended: ${e.reason}${e.error ? `: ${e.error}` : ""})`)}\n`);
-          break;
-      }
-    }
+    const { sessionText } = await import("./session-text.ts");
+    process.stdout.write(sessionText(st.history));
     const u = st.total;
     process.stdout.write(dim(`\ntokens: ${u.inputTokens} in (${u.cacheHitTokens} cached), ${u.outputTokens} out\n`));
   },

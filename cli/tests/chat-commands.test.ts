@@ -225,7 +225,7 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     expect(await renamed.json()).toEqual({ title: "named from the web" });
   });
 
-  test("/web before anything is said, and after the chat's /new: the browser serves the chat's session under its new id", async () => {
+  test("/web before anything is said, and after the chat's /new: the browser serves the chat's session under its new id (fork and rename work before its first prompt)", async () => {
     await setup([{ text: "answer in the new session" }]);
     const { p, id, post, live } = await chatWithWeb(false);
     expect((await live()).find((x) => x.id === id)).toMatchObject({ live: true });
@@ -235,6 +235,11 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     const s = await p.waitFor((x) => (x.match(/session \d{8}-\d{6}-[0-9a-f]{6} ·/g) ?? []).length >= 2, { all: true });
     const next = [...s.matchAll(/session (\d{8}-\d{6}-[0-9a-f]{6}) ·/g)].map((m) => m[1]!).find((x) => x !== id)!;
     expect((await live()).find((x) => x.id === next)).toMatchObject({ live: true });
+    // Before a word is said in it: fork and rename answer as in plain serve.
+    const forked = await post(`/api/sessions/${next}/fork`, {});
+    expect(forked.status).toBe(201);
+    expect(((await forked.json()) as { from: string }).from).toBe(next);
+    expect((await post(`/api/sessions/${next}/title`, { title: "named before a word" })).status).toBe(200);
     expect((await post(`/api/sessions/${next}/prompt`, { prompt: "from the web" })).status).toBe(202);
     const after = await p.waitFor("answer in the new session");
     expect(after).toContain("› from the web");

@@ -1,15 +1,16 @@
 // One script, every front end: the terminal chat (its ChatState and slash
 // commands, in-process), the serve API (real HTTP), ACP (the SDK's client over
 // a stream pair) and `reasonix run`. Each starts a session, runs a prompt that
-// needs an approval, switches model, mode and effort, asks /help, runs a
-// prompt the new mode refuses, and rewinds. They must end in the same state:
-// the same model, the same requests to the model (model, effort), the same
-// files, and the same conversation once the session is read back from disk.
-// `reasonix run` and `mcp serve` (one prompt per call) run the part of the
-// script they can do and must leave the same session as the chat.
-// Steering and cancelling are covered per front end (chat-steer, steer-api,
-// cancel-race, ACP sdk-client). The conversation is compared as the shared
-// transcript fold (core/protocol/fold.ts) renders it.
+// needs an approval, switches model, mode and effort, asks /help, steers a
+// running turn, cancels one, runs a prompt the new mode refuses, and rewinds.
+// They must end in the same state: the same model, the same requests to the
+// model (model, effort), the same files, and the same conversation once the
+// session is read back from disk. `reasonix run` and `mcp serve` (one prompt
+// per call, no steering, model and mode chosen per call) run the part of the
+// script they can do — including cancel and rewind — and must leave the same
+// session as the chat. The conversation is compared as the shared transcript
+// fold (core/protocol/fold.ts) renders it. The web UI runs the same script in
+// Chromium: core/serve/tests/conformance.browser.test.ts.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -270,30 +271,50 @@ test("chat, serve and ACP run the same script to the same session state and conv
 /**
  * The part of the script `reasonix run` and `mcp serve` can do (one prompt per
  * call, the model and mode chosen per call): a session on a chosen model, a
- * prompt that writes, /help answered without the model, a write refused in
- * read-only.
+ * prompt that writes, /help answered without the model, a prompt cancelled
+ * while the model holds it, a write refused in read-only, and a rewind of the
+ * conversation to before the cancelled turn.
  */
 interface ShortFront {
   /** A new session on provider entry `model` runs `prompt` to its end in a mode that writes (answering "once" where asked): its id. */
   start(model: string, prompt: string): Promise<string>;
   /** `/help` as this front end takes it: its answer (a refusal that names what to use counts). */
   help(): Promise<string>;
+  /** The next prompt of session `id`; once the model holds its request (`held` resolves), cancel it; resolves when the turn ended. */
+  cancel(id: string, prompt: string, held: () => Promise<void>): Promise<void>;
   /** The next prompt of session `id`, run in read-only. */
   readOnly(id: string, prompt: string): Promise<void>;
+  /** Rewind session `id`'s conversation to before `turn`, then let it go. */
+  rewind(id: string, turn: number): Promise<void>;
 }
 
-async function shortScript(llm: ScriptedServer, env: ScriptedHome, front: ShortFront): Promise<Stored & { help: string; helpRequests: number }> {
+/** The session as `reasonix sessions show --json` reads it (no lock: the front end may still hold it). */
+async function shown(env: CliEnv, id: string): Promise<Pick<Stored, "turns" | "conversation">> {
+  const r = await runCli(env, ["sessions", "show", id, "--json"]);
+  expect(r.code).toBe(0);
+  const s = JSON.parse(r.stdout) as { turns: Stored["turns"]; history: EngineEvent[] };
+  return { turns: s.turns, conversation: fold(s.history) };
+}
+
+async function shortScript(llm: ScriptedServer, env: CliEnv, front: ShortFront): Promise<Stored & { help: string; helpRequests: number; beforeRewind: Pick<Stored, "turns" | "conversation"> }> {
   llm.push({ toolCalls: [{ id: "call_a", name: "write_file", arguments: { path: "a.txt", content: "a\n" } }] }, { text: "wrote a.txt" });
   const id = await front.start("other", "write a.txt");
   const before = llm.chatRequests().length;
   const help = await front.help();
   const helpRequests = llm.chatRequests().length - before;
+  const hold = Promise.withResolvers<void>();
+  cleanups.push(() => hold.resolve());
+  llm.push({ text: "never shown", until: hold.promise });
+  const m = llm.chatRequests().length;
+  await front.cancel(id, "a slow one", async () => void (await pollFor("the held request", () => llm.chatRequests().length, (k) => k > m)));
   llm.push({ toolCalls: [{ id: "call_b", name: "write_file", arguments: { path: "b.txt", content: "b\n" } }] });
   await front.readOnly(id, "write b.txt");
-  return { ...(await stored(llm, env, id)), help, helpRequests };
+  const beforeRewind = await shown(env, id);
+  await front.rewind(id, 2);
+  return { ...(await stored(llm, env, id)), help, helpRequests, beforeRewind };
 }
 
-async function shortChat(llm: ScriptedServer, env: ScriptedHome) {
+async function shortChat(llm: ScriptedServer, env: CliEnv) {
   const engine = createEngine({ workspace: env.workspace, home: env.home });
   cleanups.push(() => engine.close());
   const st = new ChatState({ engine, config: {}, mode: "ask" });
@@ -314,9 +335,18 @@ async function shortChat(llm: ScriptedServer, env: ScriptedHome) {
       return st.session.id;
     },
     help: () => slash("/help"),
+    cancel: async (_id, prompt, held) => {
+      const turn = st.session.submit(prompt);
+      await held();
+      st.session.cancel();
+      expect(await turn).toBe("cancelled");
+    },
     readOnly: async (_id, prompt) => {
       await slash("/mode read-only");
       await st.session.submit(prompt);
+    },
+    rewind: async (_id, turn) => {
+      await slash(`/rewind ${turn} conversation`);
       await st.session.close();
     },
   });
@@ -334,10 +364,22 @@ async function shortRun(llm: ScriptedServer, env: CliEnv) {
       expect(r.code).toBe(0);
       return r.stdout;
     },
+    cancel: async (id, prompt, held) => {
+      const proc = Bun.spawn([process.execPath, mainTs, "run", "--resume", id, "--output-format", "json", prompt], { cwd: env.workspace, env: env.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      cleanups.push(() => proc.kill("SIGKILL"));
+      await held();
+      // Ctrl-C: the turn is cancelled and recorded, exit 130.
+      proc.kill("SIGINT");
+      expect(await proc.exited).toBe(130);
+    },
     readOnly: async (id, prompt) => {
       const r = await runCli(env, ["run", "--resume", id, "--permission-mode", "read-only", "--output-format", "json", prompt]);
       // 3: stopped by a refused permission.
       expect({ code: r.code, reason: JSON.parse(r.stdout).reason }).toEqual({ code: 3, reason: "denied" });
+    },
+    rewind: async (id, turn) => {
+      const r = await runCli(env, ["sessions", "rewind", id, String(turn), "--mode", "conversation", "--json"]);
+      expect(r.code).toBe(0);
     },
   });
 }
@@ -360,16 +402,26 @@ async function shortMcp(llm: ScriptedServer, env: CliEnv) {
       expect(r.isError).toBe(true);
       return r.text;
     },
+    cancel: async (id, prompt, held) => {
+      const r = await call("reasonix_resume", { session_id: id, prompt, mode: "auto" });
+      expect(r.isError).toBe(false);
+      await held();
+      expect((await call("reasonix_cancel", { session_id: id })).isError).toBe(false);
+      expect((await untilEnd(call, id, r.data.seq)).end.reason).toBe("cancelled");
+    },
     readOnly: async (id, prompt) => {
       const r = await call("reasonix_resume", { session_id: id, prompt, mode: "read-only" });
       expect(r.isError).toBe(false);
       expect((await untilEnd(call, id, r.data.seq)).end.reason).toBe("denied");
+    },
+    rewind: async (id, turn) => {
+      expect((await call("reasonix_rollback", { session_id: id, turn, mode: "conversation" })).isError).toBe(false);
       await client.close();
     },
   });
 }
 
-test("reasonix run and mcp serve leave the same session as the chat for the part of the script they can do", async () => {
+test("reasonix run and mcp serve leave the same session as the chat for the part of the script they can do (cancel and rewind included)", async () => {
   const outcomes = [];
   for (const front of [shortChat, shortRun, shortMcp]) {
     const llm = await startScriptedOpenAI([]);
@@ -379,20 +431,27 @@ test("reasonix run and mcp serve leave the same session as the chat for the part
     expect(o.helpRequests).toBe(0);
     expect(o.help).toContain("/help");
     expect(o.model).toBe("other");
-    expect(o.turns).toEqual([{ turn: 1, prompt: "write a.txt" }, { turn: 2, prompt: "write b.txt" }]);
-    expect(o.requests).toEqual([{ model: "other-model" }, { model: "other-model" }, { model: "other-model" }]);
+    expect(o.beforeRewind.turns).toEqual([{ turn: 1, prompt: "write a.txt" }, { turn: 2, prompt: "a slow one" }, { turn: 3, prompt: "write b.txt" }]);
+    // Rewound to before the cancelled turn: only the first is left.
+    expect(o.turns).toEqual([{ turn: 1, prompt: "write a.txt" }]);
+    expect(o.requests).toEqual([{ model: "other-model" }, { model: "other-model" }, { model: "other-model" }, { model: "other-model" }]);
     expect(o.files).toEqual({ a: "a\n", b: false });
     outcomes.push(o);
   }
   const [chat, run, mcp] = outcomes;
-  expect(run!.conversation).toEqual(chat!.conversation);
-  expect(mcp!.conversation).toEqual(chat!.conversation);
-  expect(chat!.conversation).toEqual([
+  for (const o of [run!, mcp!]) {
+    expect(o.beforeRewind.conversation).toEqual(chat!.beforeRewind.conversation);
+    expect(o.conversation).toEqual(chat!.conversation);
+  }
+  expect(chat!.beforeRewind.conversation).toEqual([
     ...WROTE_A,
+    { t: "prompt", text: "a slow one" },
+    { t: "end", reason: "cancelled" },
     { t: "prompt", text: "write b.txt" },
     { t: "tool", name: "write_file", input: { path: "b.txt", content: "b\n" }, status: "failed" },
     { t: "end", reason: "denied" },
   ]);
+  expect(chat!.conversation).toEqual(WROTE_A);
 });
 
 test("reasonix run: /help is answered without the model; a command run cannot do says what to use", async () => {

@@ -1,6 +1,6 @@
 // Every front end renders from the one transcript fold (core/protocol/fold.ts):
 // driven by the same scripted event stream, the terminal chat, line mode,
-// `run`'s text output, ACP and the web UI each hold the transcript that
+// `run`'s text output, ACP and the web UI (and `sessions show`) each hold the transcript that
 // foldTranscript() gives for it, and what each shows follows it (the failed
 // attempt's text is gone, the continued answer is one answer).
 import { expect, test } from "bun:test";
@@ -12,6 +12,7 @@ import { LineEvents } from "../chat/line-events.ts";
 import { plainPaint } from "../chat/cards.ts";
 import { TextRunOutput } from "../run-text-output.ts";
 import { UpdateTranslator } from "../../core/acp/updates.ts";
+import { sessionText } from "../commands/session-text.ts";
 import { apply, emptyView } from "../../core/serve/ui/src/transcript.ts";
 
 const SCRIPT: EngineEvent[] = [
@@ -95,4 +96,13 @@ test("all five front ends hold the same folded transcript, and show what it hold
   expect(stderr).toContain("(discarded the partial answer of attempt 1)");
   const thoughts = updates.filter((u) => (u as { sessionUpdate: string }).sessionUpdate === "agent_thought_chunk").map((u) => (u as { content: { text: string } }).content.text);
   expect(thoughts.some((t) => t.includes("what streamed above is discarded"))).toBe(true);
+});
+
+test("`reasonix sessions show` prints a saved session from the same fold", () => {
+  const text = sessionText(SCRIPT).replace(/\x1b\[[0-9;]*m/g, "");
+  expect(text).toContain("[turn 1] fix it\nlook first\nLet me look.\n");
+  expect(text).toContain("Fixed the first and the second.\n");
+  expect(text).not.toContain("BROKEN HALF");
+  expect(text).toContain("• bash {\"command\":\"ls\"}\n  ↳ ran ls\n");
+  expect(text).toContain("(warning: a note)");
 });

@@ -115,6 +115,16 @@ describe("finish reasons", () => {
     expect(r.stdout).toBe("The first half and the rest.\n");
   });
 
+  test("sessions show renders the saved session from the one transcript fold: the continued answer is one answer", async () => {
+    const { ce } = await setup("anthropic", [{ text: "The first half", finishReason: "max_tokens" }, { text: " and the rest." }]);
+    const r = await runCli(ce, ["run", "--output-format", "json", "say it"]);
+    expect(r.code).toBe(0);
+    const shown = await runCli(ce, ["sessions", "show", JSON.parse(r.stdout).session_id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("[turn 1] say it");
+    expect(shown.stdout).toContain("The first half and the rest.\n");
+  });
+
   test("still cut off after the continuation: exit 1, reason length", async () => {
     const { ce } = await setup("anthropic", [{ text: "cut", finishReason: "max_tokens" }, { text: " still cut", finishReason: "max_tokens" }]);
     const r = await runCli(ce, ["run", "--output-format", "json", "say it"]);

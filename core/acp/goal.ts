@@ -17,7 +17,8 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { EngineSession, GoalView } from "../engine/types.ts";
 import { errorMessage } from "../errors.ts";
-import { parseGoalCommand, runGoalCommand } from "../goal/command.ts";
+import { runGoalCommand } from "../goal/command.ts";
+import { goalArg, parseGoalCommand } from "../protocol/commands.ts";
 
 /** Reasonix's ACP extension for goal control while a /goal request is open. */
 export const GOAL_METHOD = "_reasonix.io/session/goal";
@@ -67,11 +68,8 @@ export function goalControl(live: EngineSession, action: GoalControlAction): Goa
   return { lines, goal: live.goal.status() ?? null, running };
 }
 
-/** The argument of a `/goal …` prompt; undefined for any other prompt. */
-export function goalPromptArg(text: string): string | undefined {
-  const m = /^\/goal(?:\s+([\s\S]*))?$/.exec(text.trim());
-  return m ? (m[1] ?? "").trim() : undefined;
-}
+/** The argument of a `/goal …` prompt (core/protocol's parser); undefined for any other prompt. */
+export const goalPromptArg = goalArg;
 
 export async function runAcpGoal(live: EngineSession, arg: string, say: (text: string) => void): Promise<acp.StopReason> {
   let r;

@@ -63,7 +63,7 @@ export class AcpSession {
   get id(): string { return this.live.id; }
   get workspace(): string { return this.live.workspace; }
   get model(): string { return this.live.model; }
-  get busy(): boolean { return this.prompting || this.live.busy; }
+  get busy(): boolean { return this.prompting || this.host.busy; }
 
   private attach(live: EngineSession): void {
     this.unsubscribe?.();
@@ -92,7 +92,7 @@ export class AcpSession {
         .then((decision) => {
           for (const u of this.relayed.answered(e.callId, decision)) this.send(u);
           try {
-            this.live.approve(e.callId, decision);
+            this.host.approve(e.callId, decision);
           } catch {
             // The turn ended (cancelled) before the answer came: nothing waits for it.
           }
@@ -139,7 +139,7 @@ export class AcpSession {
     try {
       let reason;
       try {
-        reason = await this.live.submit(text, images.length ? { images } : undefined);
+        reason = await this.host.submit(text, images.length ? { images } : undefined);
       } catch (e) {
         throw RequestError.internalError({ sessionId: this.id }, errorMessage(e));
       }

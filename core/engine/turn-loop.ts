@@ -59,8 +59,9 @@ export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal
         // One continuation round per turn, and only for cut-off text.
         if (continued || !msg.content) return ending(s, "length", result.outputLimit);
         continued = true;
-        s.commit({ t: "msg", turn, msg: { role: "user", content: continueRequest(result.outputLimit) } });
-        s.emit({ type: "continuation", reason: "length", ...(result.outputLimit ? { outputLimit: result.outputLimit } : {}) });
+        const limit = result.outputLimit ? { outputLimit: result.outputLimit } : {};
+        s.commit({ t: "msg", turn, msg: { role: "user", content: continueRequest(result.outputLimit) }, continuation: limit });
+        s.emit({ type: "continuation", reason: "length", ...limit });
         continue;
       }
       // Guidance that arrived during this last step still belongs to this turn.

@@ -8,23 +8,13 @@
 import type { GoalControl, GoalView } from "../engine/types.ts";
 import { ReasonixError } from "../errors.ts";
 import { GOAL_USAGE, goalStatusLines } from "./format.ts";
-import { builtinCommandEntry } from "../protocol/commands.ts";
+import { builtinCommandEntry, parseGoalCommand } from "../protocol/commands.ts";
+export { parseGoalCommand, type GoalAction } from "../protocol/commands.ts";
 
 /** How `/goal` is listed in every front end's command menu (terminal chat, web UI, ACP). */
 const goalEntry = builtinCommandEntry("goal");
 export const GOAL_COMMAND = { name: goalEntry.name, description: goalEntry.description, argumentHint: goalEntry.args! };
 
-export type GoalAction = { action: "start"; objective: string } | { action: "status" | "pause" | "resume" | "clear" };
-
-const WORDS = new Set(["status", "pause", "resume", "clear"]);
-
-/** "" and "status" → status; a lone control word → that action; anything else is an objective. */
-export function parseGoalCommand(arg: string): GoalAction {
-  const t = arg.trim();
-  if (!t) return { action: "status" };
-  if (WORDS.has(t.toLowerCase())) return { action: t.toLowerCase() as "status" };
-  return { action: "start", objective: t };
-}
 
 export interface GoalCommandResult {
   lines: string[];

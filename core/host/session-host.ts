@@ -1,11 +1,14 @@
 /**
  * One open session as a front end holds it: the engine session plus what the
- * user chose for it — the permission mode and the reasoning effort. Whatever
+ * user chose for it — the permission mode and the reasoning effort — and what
+ * every front end needs to know about it: busy or not, steering (or starting
+ * a turn when idle), the prompts queued for after the turn and the approvals
+ * waiting for an answer. Whatever
  * replaces the session (a model switch, a new or resumed conversation in the
  * chat) goes through here, so those choices follow by construction instead of
  * each front end (chat, serve, ACP) remembering to carry them over.
  */
-import type { Engine, EngineSession, PermissionMode } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
 
 export interface SessionHostOptions {
   /** The mode the user chose (absent: as configured); applied to the session at once. */
@@ -21,6 +24,9 @@ export class SessionHost {
   private chosenMode: PermissionMode | undefined;
   private readonly watchers = new Set<(next: EngineSession, prev: EngineSession) => void>();
   private readonly changeListeners = new Set<() => void>();
+  private running: Promise<TurnEndReason> | undefined;
+  /** Prompts typed while a turn runs, for after it (the front end sends them); they stay across replace(). */
+  readonly queue: string[] = [];
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
@@ -46,6 +52,56 @@ export class SessionHost {
   /** The reasoning effort set for this session (absent: the provider entry's). */
   get effort(): string | undefined {
     return this.current.reasoningEffort;
+  }
+
+  /** True while a turn runs: the engine says so, or one started here has not settled yet. */
+  get busy(): boolean {
+    return this.current.busy || !!this.running;
+  }
+
+  /** Nothing runs and no goal loop is between its turns: text may start a turn. */
+  get startable(): boolean {
+    return !this.busy && !this.current.goal.running;
+  }
+
+  /** The turn started here (submit, steer's start-if-idle) until it settles: how it ended. */
+  get turn(): Promise<TurnEndReason> | undefined {
+    return this.running;
+  }
+
+  /** Start a turn on the session: busy from this call until the turn settles. */
+  submit(prompt: string, opts?: SubmitOptions): Promise<TurnEndReason> {
+    const turn = opts ? this.current.submit(prompt, opts) : this.current.submit(prompt);
+    this.running = turn;
+    const settled = () => {
+      if (this.running === turn) this.running = undefined;
+    };
+    turn.then(settled, settled);
+    return turn;
+  }
+
+  /**
+   * Guidance for the running turn. With `startIfIdle`, text that arrives when
+   * nothing runs (and no goal loop is between turns) starts a turn as its
+   * prompt instead of waiting unseen for the next one.
+   */
+  steer(text: string, o: { startIfIdle?: boolean } = {}): SteerDisposition | "started_turn" {
+    if (o.startIfIdle && this.startable) {
+      // Its end (or failure) reaches the front end through the session's events.
+      this.submit(text).catch(() => {});
+      return "started_turn";
+    }
+    return this.current.steer(text);
+  }
+
+  /** The approval requests waiting for an answer now (from any front end serving this host). */
+  approvals(): Extract<EngineEvent, { type: "approval_request" }>[] {
+    return this.current.history().filter((e): e is Extract<EngineEvent, { type: "approval_request" }> => e.type === "approval_request");
+  }
+
+  /** Answer a waiting approval request. Throws when none waits under that id. */
+  approve(callId: string, decision: ApprovalDecision): void {
+    this.current.approve(callId, decision);
   }
 
   /**

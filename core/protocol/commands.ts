@@ -58,6 +58,24 @@ export function builtinCommand(text: string): { command: BuiltinCommand; arg: st
   return command ? { command, arg: s.arg } : undefined;
 }
 
+/** The argument of `/goal …` (also `/reasonix:goal …`), trimmed; undefined for any other text. */
+export function goalArg(text: string): string | undefined {
+  const s = parseSlash(text);
+  return s?.name === "goal" ? s.arg : undefined;
+}
+
+export type GoalAction = { action: "start"; objective: string } | { action: "status" | "pause" | "resume" | "clear" };
+
+const GOAL_WORDS = new Set(["status", "pause", "resume", "clear"]);
+
+/** `/goal`'s argument as an action: "" and "status" → status; a lone control word → that action; anything else is an objective. */
+export function parseGoalCommand(arg: string): GoalAction {
+  const t = arg.trim();
+  if (!t) return { action: "status" };
+  if (GOAL_WORDS.has(t.toLowerCase())) return { action: t.toLowerCase() as "status" };
+  return { action: "start", objective: t };
+}
+
 /** Commands every front end runs on the live session (core/commands/session-commands.ts). */
 export const SESSION_COMMAND_NAMES = ["compact", "mcp"] as const;
 

@@ -7,17 +7,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { ReasonixError } from "../errors.ts";
+import type { ImageInput } from "../protocol/contract.ts";
+export type { ImageInput } from "../protocol/contract.ts";
 
-export interface ImageInput {
-  /** image/png, image/jpeg, image/gif or image/webp. */
-  mediaType: string;
-  /** Base64 bytes (a local or pasted image)… */
-  data?: string;
-  /** …or a URL the provider fetches itself. */
-  url?: string;
-  /** Where it came from, for messages (a path or "pasted"). */
-  name?: string;
-}
 
 /** Per image; vendors cap around 5 MB (Anthropic) to 20 MB (OpenAI): the smallest wins. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -181,7 +181,7 @@ export class SessionManager {
   }
 
   isBusy(id: string): boolean {
-    return this.live.get(id)?.host.session.busy ?? false;
+    return this.live.get(id)?.host.busy ?? false;
   }
 
   /** Start a turn in the background; events stream to every client. */
@@ -196,9 +196,9 @@ export class SessionManager {
       if (this.starting.get(id) === start) this.starting.delete(id);
     }
     const l = this.live.get(id)!;
-    if (session.busy || l.running) throw new ApiError(409, "busy", "this session is already running a turn; cancel it or wait");
+    if (l.host.busy || l.running) throw new ApiError(409, "busy", "this session is already running a turn; cancel it or wait");
     this.hub.notice({ type: "busy", sessionId: id, busy: true });
-    const turn = images?.length ? session.submit(prompt, { images }) : session.submit(prompt);
+    const turn = images?.length ? l.host.submit(prompt, { images }) : l.host.submit(prompt);
     if (start.cancelled) session.cancel();
     // The turn is on disk now: lists show its title right away.
     this.hub.notice({ type: "sessions_changed" });
@@ -216,7 +216,7 @@ export class SessionManager {
     const start = this.starting.get(id);
     if (start) start.cancelled = true;
     const l = this.live.get(id);
-    const running = !!l && (l.host.session.busy || !!l.running);
+    const running = !!l && (l.host.busy || !!l.running);
     l?.host.session.cancel();
     return running || !!start;
   }
@@ -224,7 +224,7 @@ export class SessionManager {
   approve(id: string, callId: string, decision: ApprovalDecision): void {
     const l = this.live.get(id);
     if (!l) throw new ApiError(404, "not_live", "that session has no pending approvals (not loaded)");
-    l.host.session.approve(callId, decision);
+    l.host.approve(callId, decision);
   }
 
   /** The engine's MCP servers as they are now (the settings panel's status column). */
@@ -275,7 +275,7 @@ export class SessionManager {
   /** The web UI's view of a loaded session for the command dispatcher. */
   private commandContext(id: string): CommandContext {
     const l = this.live.get(id)!;
-    return { surface: "web", host: l.host, busy: () => l.host.session.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
+    return { surface: "web", host: l.host, busy: () => l.host.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
   }
 
   /**
@@ -309,12 +309,14 @@ export class SessionManager {
    */
   async steer(id: string, text: string, startIfIdle = false): Promise<SteerDisposition | "started_turn"> {
     refuseCommand(text);
-    const session = await this.get(id);
-    if (startIfIdle && !session.busy && !this.live.get(id)?.running && !session.goal.running) {
+    await this.get(id);
+    const l = this.live.get(id)!;
+    // The host decides whether idle text starts a turn; serve starts it its own way (busy notices, errors to every client).
+    if (startIfIdle && l.host.startable && !l.running) {
       await this.submit(id, text);
       return "started_turn";
     }
-    return session.steer(text);
+    return l.host.steer(text);
   }
 
   async rewind(id: string, turn: number, mode: RewindMode): Promise<RewindResult> {

@@ -8,8 +8,12 @@ export type { RewindMode };
 export type SessionRecord =
   | { t: "meta"; v: 1; id: string; workspace: string; model: string; createdAt: string }
   | { t: "turn_start"; turn: number; prompt: string; at: string }
-  /** A conversation message. turn 0 = session preamble (project instructions). */
-  | { t: "msg"; turn: number; msg: Message; receipt?: string; diff?: FileDiff[] }
+  /**
+   * A conversation message. turn 0 = session preamble (project instructions).
+   * `continuation`: the request for the rest of an answer the output limit cut
+   * off (replayed as the `continuation` event, so the answer folds into one).
+   */
+  | { t: "msg"; turn: number; msg: Message; receipt?: string; diff?: FileDiff[]; continuation?: { outputLimit?: number } }
   /** A file's content before a writer changed it; blob null = the file did not exist. */
   | { t: "checkpoint"; turn: number; path: string; blob: string | null }
   /**

@@ -88,6 +88,8 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       if (m.role === "assistant") {
         s.history.push({ type: "assistant", text: m.content, ...(m.reasoning ? { reasoning: m.reasoning } : {}) });
         for (const c of m.toolCalls ?? []) s.history.push({ type: "tool_call", callId: c.id, name: c.name, input: safeParse(c.arguments) });
+      } else if (r.continuation) {
+        s.history.push({ type: "continuation", reason: "length", ...r.continuation });
       } else if (m.role === "tool") {
         s.history.push({ type: "tool_result", callId: m.callId, name: m.name, ok: !m.isError, output: m.content, ...(r.receipt ? { receipt: r.receipt } : {}), ...(r.diff ? { diff: r.diff } : {}) });
       }

@@ -16,6 +16,8 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { defaultShell, wrapCommand, type SandboxOptions } from "../sandbox/index.ts";
+import type { JobInfo, JobStatus } from "../protocol/contract.ts";
+export type { JobInfo, JobStatus } from "../protocol/contract.ts";
 
 /** Output kept on disk per job; the rest is counted. */
 export const JOB_OUTPUT_CAP = 8 << 20;
@@ -24,24 +26,6 @@ export const MAX_RUNNING_JOBS = 16;
 /** How long a job gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 3000;
 
-export type JobStatus = "running" | "exited" | "killed";
-
-export interface JobInfo {
-  id: string;
-  command: string;
-  status: JobStatus;
-  /** Set once the job ended on its own (null when a signal ended it). */
-  exitCode: number | null;
-  signal: string | null;
-  /** Milliseconds since the epoch. */
-  startedAt: number;
-  endedAt?: number;
-  /** The process (group leader) the job runs as. */
-  pid: number;
-  /** Output bytes kept on disk, and bytes dropped beyond the cap. */
-  kept: number;
-  dropped: number;
-}
 
 interface Job extends JobInfo {
   log: string;

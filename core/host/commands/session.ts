@@ -102,7 +102,7 @@ registerCommand({
     if (!arg) return result("mode", [`mode ${ctx.host.mode ?? "as configured"}`], { choose: { title: "Permission mode", items: modes.map((m) => ({ label: m, value: m, ...(m === ctx.host.mode ? { description: "current" } : {}) })) } });
     if (!(modes as readonly string[]).includes(arg)) return failed("mode", `unknown mode "${arg}" (one of ${modes.join(", ")})`);
     ctx.host.setMode(arg as PermissionMode);
-    return result("mode", [`permission mode ${arg}`], { changed: "mode", data: { mode: arg } });
+    return result("mode", [`permission mode ${arg} from here on`], { changed: "mode", data: { mode: arg } });
   },
 });
 

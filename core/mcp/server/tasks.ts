@@ -6,6 +6,7 @@
 import { builtinCommand, unavailableText } from "../../protocol/commands.ts";
 import { ReasonixError } from "../../errors.ts";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, RewindMode, TurnEndReason } from "../../engine/types.ts";
+import { SessionHost } from "../../host/session-host.ts";
 
 /** Events kept per session; older ones are dropped (the client sees `dropped`). */
 const MAX_EVENTS = 5000;
@@ -33,8 +34,15 @@ class Task {
   dropped = 0;
   lastEnd?: { turn: number; reason: TurnEndReason; error?: string };
   private waiters = new Set<() => void>();
-  constructor(readonly session: EngineSession, public mode: PermissionMode) {
+  /** The session with its mode (core/host): busy state and turns go through it. */
+  readonly host: SessionHost;
+  constructor(engine: Engine, session: EngineSession, public mode: PermissionMode) {
+    this.host = new SessionHost(engine, session, { mode });
     session.subscribe((e) => this.push(e));
+  }
+
+  get session(): EngineSession {
+    return this.host.session;
   }
 
   push(event: EngineEvent): void {
@@ -89,7 +97,7 @@ export class TaskBoard {
 
   private start(t: Task, prompt: string): void {
     // The turn runs on; its end arrives as a turn_end event.
-    t.session.submit(prompt).catch((e) => t.push({ type: "error", code: e instanceof ReasonixError ? e.code : "internal", message: String(e?.message ?? e) }));
+    t.host.submit(prompt).catch((e) => t.push({ type: "error", code: e instanceof ReasonixError ? e.code : "internal", message: String(e?.message ?? e) }));
   }
 
   async run(o: { workspace: string; prompt: string; model?: string; mode?: PermissionMode }): Promise<{ session_id: string; seq: number; mode: PermissionMode }> {
@@ -98,8 +106,7 @@ export class TaskBoard {
     this.checkMode(mode);
     const engine = this.opts.engineFor(o.workspace);
     const session = await engine.createSession(o.model ? { model: o.model } : {});
-    session.setPermissionMode(mode);
-    const t = new Task(session, mode);
+    const t = new Task(engine, session, mode);
     this.tasks.set(session.id, t);
     const seq = t.seq;
     this.start(t, o.prompt);
@@ -112,16 +119,15 @@ export class TaskBoard {
     if (!t) {
       const mode = o.mode ?? "read-only";
       this.checkMode(mode);
-      const session = await this.opts.engineFor(o.workspace).resumeSession(o.sessionId);
-      session.setPermissionMode(mode);
-      t = new Task(session, mode);
-      this.tasks.set(session.id, t);
+      const engine = this.opts.engineFor(o.workspace);
+      t = new Task(engine, await engine.resumeSession(o.sessionId), mode);
+      this.tasks.set(t.session.id, t);
     } else if (o.mode && o.mode !== t.mode) {
       this.checkMode(o.mode);
-      t.session.setPermissionMode(o.mode);
+      t.host.setMode(o.mode);
       t.mode = o.mode;
     }
-    if (t.session.busy) throw new ReasonixError("session_busy", "a turn is already running in this session", { hint: "wait for its turn_end (reasonix_events) or reasonix_cancel it" });
+    if (t.host.busy) throw new ReasonixError("session_busy", "a turn is already running in this session", { hint: "wait for its turn_end (reasonix_events) or reasonix_cancel it" });
     const seq = t.seq;
     this.start(t, o.prompt);
     return { session_id: t.session.id, seq, mode: t.mode };
@@ -129,7 +135,7 @@ export class TaskBoard {
 
   cancel(id: string): { session_id: string; was_busy: boolean } {
     const t = this.task(id);
-    const busy = t.session.busy;
+    const busy = t.host.busy;
     t.session.cancel();
     return { session_id: id, was_busy: busy };
   }
@@ -137,18 +143,18 @@ export class TaskBoard {
   async events(id: string, since: number, timeoutMs: number, signal?: AbortSignal) {
     const t = this.task(id);
     const events = await t.since(since, timeoutMs, signal);
-    return { session_id: id, events, next: events.at(-1)?.seq ?? Math.max(since, t.seq), busy: t.session.busy, dropped: t.dropped, last_turn_end: t.lastEnd ?? null };
+    return { session_id: id, events, next: events.at(-1)?.seq ?? Math.max(since, t.seq), busy: t.host.busy, dropped: t.dropped, last_turn_end: t.lastEnd ?? null };
   }
 
   async rollback(id: string, turn: number, mode: RewindMode) {
     const t = this.task(id);
     if (mode !== "conversation") this.needWrites(`a ${mode === "both" ? "code and conversation" : "code"} rollback restores files`);
-    if (t.session.busy) throw new ReasonixError("session_busy", "cannot roll back while a turn is running", { hint: "reasonix_cancel it first" });
+    if (t.host.busy) throw new ReasonixError("session_busy", "cannot roll back while a turn is running", { hint: "reasonix_cancel it first" });
     return await t.session.rewind(turn, mode);
   }
 
   list() {
-    return [...this.tasks.values()].map((t) => ({ session_id: t.session.id, workspace: t.session.workspace, busy: t.session.busy, mode: t.mode, seq: t.seq, last_turn_end: t.lastEnd ?? null, turns: t.session.turns() }));
+    return [...this.tasks.values()].map((t) => ({ session_id: t.session.id, workspace: t.session.workspace, busy: t.host.busy, mode: t.mode, seq: t.seq, last_turn_end: t.lastEnd ?? null, turns: t.session.turns() }));
   }
 
   async close(): Promise<void> {

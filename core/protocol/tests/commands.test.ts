@@ -27,3 +27,20 @@ test("sessionCommandName and parseNote", () => {
   expect(parseNote("#!/bin/sh")).toBeUndefined();
   expect(parseNote("#a\nb")).toBeUndefined();
 });
+
+test("/goal is parsed once for every front end: the argument (also after /reasonix:) and the action", async () => {
+  const { goalArg, parseGoalCommand } = await import("../commands.ts");
+  expect(goalArg("/goal fix the build")).toBe("fix the build");
+  expect(goalArg(" /reasonix:goal pause ")).toBe("pause");
+  expect(goalArg("/goal")).toBe("");
+  expect(goalArg("/goals")).toBeUndefined();
+  expect(goalArg("please /goal x")).toBeUndefined();
+  expect(parseGoalCommand("")).toEqual({ action: "status" });
+  expect(parseGoalCommand("PAUSE")).toEqual({ action: "pause" });
+  expect(parseGoalCommand("fix it")).toEqual({ action: "start", objective: "fix it" });
+  // The web UI and ACP read typed text with it (they used to carry regexes of their own; ACP's missed /reasonix:goal).
+  const { goalCommand } = await import("../../serve/ui/src/goal.ts");
+  const { goalControlOf } = await import("../../acp/goal.ts");
+  expect(goalCommand("/reasonix:goal pause")).toEqual({ action: "pause" });
+  expect(goalControlOf("/reasonix:goal pause")).toBe("pause");
+});

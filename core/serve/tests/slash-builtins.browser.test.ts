@@ -58,6 +58,28 @@ describe.skipIf(!haveChromium)("web UI built-in slash commands", () => {
     expect(rig.llm.chatRequests()).toHaveLength(2);
     expect(pageErrors(page)).toEqual([]);
   });
+  test("typed /model, /mode and /effort are decided by the server's dispatcher alone (as in the chat): entry/model the endpoint serves switches, no-argument answers list the choices", async () => {
+    rig.llm.push({ text: "Answer A." }, { text: "Answer B." });
+    const page = await rig.open();
+    await say(page, "question A");
+    await page.getByText("Answer A.").waitFor();
+    await page.locator("#prompt:not([disabled])").waitFor();
+    // A model the entry's endpoint serves but the config does not list: the chat's /model takes it, so does the web's.
+    await command(page, "/model t/t-served");
+    await page.getByText("model t/t-served from here on (same conversation)").waitFor();
+    await command(page, "/mode");
+    await page.getByText("Permission mode: /mode ask | auto | plan | read-only").waitFor();
+    await command(page, "/effort bogus");
+    await page.getByText('unknown reasoning effort "bogus"').waitFor();
+    await command(page, "/effort");
+    await page.getByText("Reasoning effort: /effort").waitFor();
+    const asked = rig.llm.chatRequests().length;
+    await say(page, "question B");
+    await page.getByText("Answer B.").waitFor();
+    expect(rig.llm.chatRequests()).toHaveLength(asked + 1);
+    expect(rig.llm.chatRequests().at(-1)!.body.model).toBe("t-served");
+    expect(pageErrors(page)).toEqual([]);
+  });
   test("/rewind N MODE typed in the prompt box runs on the server's dispatcher: the conversation goes back, the model is not asked", async () => {
     rig.llm.push({ text: "Answer one." }, { text: "Answer two." });
     const page = await rig.open();

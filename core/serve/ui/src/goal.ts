@@ -2,7 +2,7 @@
 // bar's buttons go to POST /api/sessions/:id/goal; the loop's `goal` events
 // (folded into View.goal by transcript.ts) keep every tab up to date.
 import { api, sessionPath } from "./api.ts";
-import { parseGoalCommand, type GoalAction } from "../../../goal/command.ts";
+import { goalArg, parseGoalCommand, type GoalAction } from "../../../protocol/commands.ts";
 import { goalStatusLines } from "../../../goal/format.ts";
 import type { GoalView } from "../../../engine/types.ts";
 
@@ -13,8 +13,8 @@ export interface GoalReply {
 
 /** `/goal …` (also `/reasonix:goal …`) → the action; undefined for any other text. */
 export function goalCommand(text: string): GoalAction | undefined {
-  const m = /^\/(?:reasonix:)?goal(?:\s+([\s\S]*))?$/.exec(text.trim());
-  return m ? parseGoalCommand(m[1] ?? "") : undefined;
+  const arg = goalArg(text);
+  return arg === undefined ? undefined : parseGoalCommand(arg);
 }
 
 export const goalRequest = (id: string, a: GoalAction): Promise<GoalReply> => api<GoalReply>("POST", sessionPath(id, "goal"), a);

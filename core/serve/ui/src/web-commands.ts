@@ -1,7 +1,8 @@
 // The chat's built-in slash commands typed in the prompt box
-// (core/protocol/commands.ts): the web UI runs those it can — /model, /mode,
-// /effort, /new, /clear, /help here, /rewind through the server's dispatcher
-// (POST …/command, core/host/commands) — and says where the others live. A built-in
+// (core/protocol/commands.ts): the web UI runs those it can — /new, /clear and
+// /help here, /model, /mode, /effort, /rewind… through the server's dispatcher
+// (POST …/command, core/host/commands), which alone decides what an argument
+// means, as it does for the chat — and says where the others live. A built-in
 // command is never sent to the model. /goal, /compact and /mcp have their own
 // runners (goal.ts, session-commands.ts). The model, mode and effort controls
 // above and below the prompt box call the same functions.
@@ -11,7 +12,6 @@ import { changed, createSession, flashBanner, isBusy, loadModels, loadSessions, 
 import { addSystem } from "./transcript.ts";
 import { openMcpDialog } from "./components/mcp/mcp-state.ts";
 import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
-import { EFFORT_CHOICES, SELECTABLE_MODES } from "../../../protocol/modes.ts";
 
 /** Continue the open session on provider entry `name` (new sessions use it too). */
 export async function pickModel(name: string): Promise<boolean> {
@@ -82,34 +82,57 @@ export const WEB_MENU = HERE.filter((c) => !OWN_RUNNER.has(c.name)).map((c) => (
 
 const say = (text: string, tone: "info" | "error" = "info") => addSystem(state.view, text, tone);
 
+/** What the server's dispatcher answered (POST …/command, core/host/commands). */
+interface Reply {
+  ok: boolean;
+  text: string;
+  changed?: string;
+  data?: Record<string, unknown>;
+}
+
+/** The controls follow what the dispatcher changed; returns what to say (effort: the banner the effort control shows). */
+async function follow(id: string, r: Reply): Promise<string | undefined> {
+  if (r.changed === "rewound") await openSession(id, false);
+  if (r.changed === "mode") state.mode = String(r.data?.mode);
+  if (r.changed === "effort") {
+    chosenEffort.set(id, String(r.data?.effort));
+    flashBanner(`Reasoning effort ${r.data?.effort} from the next request on.`, 2500);
+    return undefined;
+  }
+  if (r.changed === "model") {
+    const name = String(r.data?.model);
+    state.view.model = name;
+    // New sessions too, when the server knows the name as a provider entry (as the model menu does).
+    if (await api("POST", "/api/model", { name }).then(() => true, () => false)) state.selectedModel = name;
+    void loadSessions();
+  }
+  return r.text;
+}
+
 async function run(name: string, arg: string): Promise<void> {
+  const id = state.current;
   if (name === "help") {
     say(["Commands the web UI runs:", ...HERE.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
   } else if (name === "new" || name === "clear") {
     newSession();
-  } else if (name === "model") {
-    if (!arg) return say(`model ${state.view.model ?? state.selectedModel ?? "(none)"}; /model NAME switches (${state.models.map((m) => m.name).join(", ")})`);
-    if (!state.models.some((m) => m.name === arg)) return say(`/model: no provider named "${arg}" (${state.models.map((m) => m.name).join(", ")})`, "error");
-    if (isBusy()) return say("/model: wait for the turn to end or cancel it first", "error");
-    if (await pickModel(arg)) say(`model ${arg} from here on (same conversation)`);
-  } else if (name === "mode") {
-    if (!arg) return say(`mode ${state.mode ?? "as configured"}; /mode ${SELECTABLE_MODES.join("|")}`);
-    if (!state.current) return say("/mode: open or start a session first", "error");
-    if (await setMode(arg)) say(`mode ${arg} from here on`);
-  } else if (name === "effort") {
-    if (!arg) return say(`/effort ${EFFORT_CHOICES.join("|")}`);
-    if (!state.current) return say("/effort: open or start a session first", "error");
-    await setEffort(state.current, arg);
-  } else if (state.current && commandRunsOn(name, "web")) {
-    // The server's dispatcher runs it on the open session (core/host/commands), e.g. /rewind 3 both.
-    const id = state.current;
+  } else if (name === "model" && arg && state.models.some((m) => m.name === arg && !m.hasKey)) {
+    // A configured entry with no key: ask for it now, as the model menu does.
+    await pickModel(arg);
+  } else if (name === "model" && !id) {
+    // No session yet: the model new sessions use (the server checks the name).
+    if (!arg) return say(`model ${state.selectedModel ?? "(none)"}; /model NAME picks the one new sessions use`);
+    if (await pickModel(arg)) say(`new sessions use ${arg}`);
+  } else if (id && commandRunsOn(name, "web")) {
+    // The server's dispatcher decides (core/host/commands), as for the chat: /model, /mode, /effort, /rewind 3 both…
     try {
-      const r = await api<{ ok: boolean; text: string; changed?: string }>("POST", sessionPath(id, "command"), { name, arg });
-      if (r.changed === "rewound") await openSession(id, false);
-      say(r.text, r.ok ? "info" : "error");
+      const r = await api<Reply>("POST", sessionPath(id, "command"), { name, arg });
+      const text = await follow(id, r);
+      if (text) say(text, r.ok ? "info" : "error");
     } catch (x) {
       say(`/${name}: ${(x as Error).message}`, "error");
     }
+  } else if (!id && commandRunsOn(name, "web")) {
+    say(`/${name}: open or start a session first`, "error");
   } else {
     // The same answer the server's dispatcher gives (core/host/commands).
     say(unavailableText(name, "web"));

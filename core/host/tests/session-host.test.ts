@@ -1,0 +1,71 @@
+// The session host (core/host/session-host.ts) owns what every front end used
+// to keep for itself: busy state, steering with start-if-idle, the queue and
+// the approvals outstanding — beside model, mode and effort. Real engine,
+// scripted model over HTTP.
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SessionHost } from "../session-host.ts";
+import { pollFor } from "../../testing/fresh-wait.ts";
+import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { ToolRegistry } from "../../tools/registry.ts";
+import { registerBuiltinTools } from "../../tools/builtin/index.ts";
+import { steerMessage } from "../../engine/session.ts";
+import { engineFor, makeSandbox, providerConfig } from "../../engine/tests/helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+setDefaultTimeout(60_000);
+
+async function setup(script: Parameters<typeof startScriptedOpenAI>[0]) {
+  const sb = makeSandbox();
+  const llm = await startScriptedOpenAI(script);
+  const tools = new ToolRegistry();
+  registerBuiltinTools(tools);
+  const engine = engineFor(sb, llm.url, { config: { ...providerConfig(llm.url), sandbox: { bash: "off" } }, tools, permissionMode: "ask" });
+  cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
+  const host = new SessionHost(engine, await engine.createSession());
+  cleanups.push(() => host.session.close());
+  return { sb, llm, host };
+}
+
+test("busy from a turn started here until it settles; steer with startIfIdle starts a turn when idle and steers a running one", async () => {
+  const gate = Promise.withResolvers<void>();
+  cleanups.push(() => gate.resolve());
+  const { llm, host } = await setup([{ text: "held", until: gate.promise }, { text: "steered answer" }]);
+  expect(host.busy).toBe(false);
+  expect(host.steer("first", { startIfIdle: true })).toBe("started_turn");
+  // Busy at once: the engine may not have opened the turn yet, the host has.
+  expect(host.busy).toBe(true);
+  await pollFor("the held request", () => llm.chatRequests().length, (n) => n >= 1);
+  expect(host.steer("more please", { startIfIdle: true })).toBe("steer_accepted");
+  gate.resolve();
+  expect(await host.turn).toBe("done");
+  expect(host.busy).toBe(false);
+  expect(host.turn).toBeUndefined();
+  expect(JSON.stringify(llm.chatRequests()[1]!.body.messages.at(-1))).toContain(JSON.stringify(steerMessage("more please")).slice(1, -1));
+  // Without startIfIdle, idle text waits for the next turn.
+  expect(host.steer("later")).toBe("queued_followup");
+});
+
+test("approvals outstanding: listed while one waits, answered through the host, gone after", async () => {
+  const { sb, host } = await setup([{ toolCalls: [{ name: "write_file", arguments: { path: "x.txt", content: "x\n" } }] }, { text: "wrote" }]);
+  expect(host.approvals()).toEqual([]);
+  const turn = host.submit("write x");
+  const waiting = await pollFor("an approval waiting", () => host.approvals(), (a) => a.length === 1);
+  expect(waiting[0]).toMatchObject({ type: "approval_request", name: "write_file" });
+  host.approve(waiting[0]!.callId, "once");
+  expect(await turn).toBe("done");
+  expect(host.approvals()).toEqual([]);
+  expect(existsSync(join(sb.workspace, "x.txt")) && readFileSync(join(sb.workspace, "x.txt"), "utf8")).toBe("x\n");
+});
+
+test("the queue belongs to the host: it survives a new conversation put in place", async () => {
+  const { host } = await setup([]);
+  host.queue.push("after this turn");
+  await host.replace(await host.engine.createSession());
+  cleanups.push(() => host.session.close());
+  expect(host.queue).toEqual(["after this turn"]);
+});
