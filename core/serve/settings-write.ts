@@ -23,9 +23,10 @@ import { isTrusted, type RuleKind } from "./settings-view.ts";
 
 /** Command-line words in an editor's message, and the form field each stands for. */
 const FIELDS: [RegExp, string, string][] = [
-  [/--base-url(?: URL)?/g, "baseUrl", "Base URL"],
-  [/--model(?: M)?/g, "model", "Model"],
-  [/--kind/g, "kind", "Protocol"],
+  // An editor may already speak the form's words (core/setup checkEntry's "form" wording).
+  [/--base-url(?: URL)?|\bBase URL\b/g, "baseUrl", "Base URL"],
+  [/--model(?: M)?|\bModel\b/g, "model", "Model"],
+  [/--kind|\bProtocol\b/g, "kind", "Protocol"],
   [/--key-env(?: VAR)?/g, "keyEnv", "Key variable"],
   [/--preset(?: P)?/g, "preset", "Provider"],
   [/provider name(?= ")/g, "name", "Name"],

@@ -77,7 +77,7 @@ test("validation: a bad field is 400 naming the field in web wording; nothing is
   const before = readFileSync(join(home, "config.toml"), "utf8");
   const bad = async (path: string, body: unknown) => (await call(base, "POST", path, body)).json() as Promise<{ error: { code: string; message: string; field?: string } }>;
   const url = await bad("/api/settings/providers", { preset: "custom", name: "x", baseUrl: "not a url", model: "m" });
-  expect(url.error).toEqual({ code: "invalid", field: "baseUrl", message: 'Base URL "not a url" is not a URL' });
+  expect(url.error).toEqual({ code: "invalid", field: "baseUrl", message: 'Base URL "not a url" is not a URL (e.g. https://api.example.com/v1)' });
   const model = await bad("/api/settings/providers", { preset: "custom", name: "x", baseUrl: "http://127.0.0.1:9/v1" });
   expect(model.error.field).toBe("model");
   expect(model.error.message).not.toContain("--");
