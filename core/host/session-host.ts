@@ -8,7 +8,7 @@
  * chat) goes through here, so those choices follow by construction instead of
  * each front end (chat, serve, ACP) remembering to carry them over.
  */
-import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
 
 export interface SessionHostOptions {
   /** The mode the user chose (absent: as configured); applied to the session at once. */
@@ -78,6 +78,21 @@ export class SessionHost {
     };
     turn.then(settled, settled);
     return turn;
+  }
+
+  /**
+   * The user's shell line (the chat's `!command`): run by the engine like the
+   * agent's bash call (rules, mode, sandbox), its output for the next turn.
+   * Busy while it runs.
+   */
+  runShell(command: string): Promise<ShellRun> {
+    const run = this.current.runShell(command);
+    const turn = run.then(() => "done" as const, () => "error" as const);
+    this.running = turn;
+    void turn.then(() => {
+      if (this.running === turn) this.running = undefined;
+    });
+    return run;
   }
 
   /**
