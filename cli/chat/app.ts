@@ -285,6 +285,7 @@ export async function runChatApp(
       flash(`permission mode: ${m}`);
       return;
     }
+    if (matchesKey(data, "ctrl+y")) return flash(`permission mode: ${st.toggleYolo()}`);
     if (matchesKey(data, "ctrl+l")) return renderer.redraw();
     // Enter on the `/` menu completes the command and runs it at once.
     if (matchesKey(data, "enter") && editor.isShowingAutocomplete() && /^\/\S*$/.test(editor.getText())) {

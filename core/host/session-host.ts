@@ -22,6 +22,8 @@ export interface SessionHostOptions {
 export class SessionHost {
   private current: EngineSession;
   private chosenMode: PermissionMode | undefined;
+  /** The mode YOLO was switched on from (toggleYolo), to go back to. */
+  private beforeYolo: PermissionMode | undefined;
   private readonly watchers = new Set<(next: EngineSession, prev: EngineSession) => void>();
   private readonly changeListeners = new Set<() => void>();
   private running: Promise<TurnEndReason> | undefined;
@@ -147,6 +149,22 @@ export class SessionHost {
     this.current.setPermissionMode(mode);
     this.chosenMode = mode;
     this.changed();
+  }
+
+  /**
+   * YOLO on (remembering the mode it replaced) or, when on, back to that
+   * mode (the configured one when YOLO was where the session started: ask).
+   * Returns the mode now in force.
+   */
+  toggleYolo(): PermissionMode {
+    if (this.chosenMode === "yolo") {
+      this.setMode(this.beforeYolo && this.beforeYolo !== "yolo" ? this.beforeYolo : "ask");
+      this.beforeYolo = undefined;
+    } else {
+      this.beforeYolo = this.chosenMode ?? "ask";
+      this.setMode("yolo");
+    }
+    return this.chosenMode!;
   }
 
   /** undefined: back to the provider entry's reasoning_effort. Throws on an unknown value (the engine names it). */

@@ -93,3 +93,15 @@ test("runShell: busy while it runs, an approval through the host in ask mode, th
   expect(await host.submit("and now?")).toBe("done");
   expect(llm.chatRequests()[1]!.body.messages.at(-1)).toEqual({ role: "user", content: "and now?" });
 });
+
+test("toggleYolo: on, remembering the mode it replaced, then back to it; every front end hears of each change", async () => {
+  const { host } = await setup([]);
+  host.setMode("plan");
+  let changes = 0;
+  host.onChange(() => changes++);
+  expect(host.toggleYolo()).toBe("yolo");
+  expect(host.mode).toBe("yolo");
+  expect(host.toggleYolo()).toBe("plan");
+  expect(host.mode).toBe("plan");
+  expect(changes).toBe(2);
+});
