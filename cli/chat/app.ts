@@ -14,6 +14,7 @@ import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext }
 import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
 import { noteFromChat } from "./note.ts";
+import { shellFromChat } from "./shell-line.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { Views } from "./views.ts";
@@ -186,6 +187,8 @@ export async function runChatApp(
     }
     // `#note`: to the project's instruction file, not to the model.
     if (await noteFromChat(ctx, text)) return renderer.request();
+    // `!command`: run in the shell (sandbox and rules as for the agent), output for the next message.
+    if (await shellFromChat(st, text, paint, ctx.print, (on) => (on ? clock.start() : clock.stop()))) return renderer.request();
     const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
     if (route === "local") {
       await runSlash(ctx, text).catch((e) => transcript.info([c.red(errorMessage(e))]));
@@ -282,6 +285,7 @@ export async function runChatApp(
       flash(`permission mode: ${m}`);
       return;
     }
+    if (matchesKey(data, "ctrl+y")) return flash(`permission mode: ${st.toggleYolo()}`);
     if (matchesKey(data, "ctrl+l")) return renderer.redraw();
     // Enter on the `/` menu completes the command and runs it at once.
     if (matchesKey(data, "enter") && editor.isShowingAutocomplete() && /^\/\S*$/.test(editor.getText())) {

@@ -11,6 +11,7 @@ import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
+import { shellCommand, shellFromChat } from "./shell-line.ts";
 import { steerNow } from "./steer.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
 import { UsageCounters } from "../../core/telemetry/counters.ts";
@@ -164,6 +165,14 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     history.add(text);
     if (await noteFromChat(ctx, text)) {
       if (!quit && !turn) out("> ");
+      continue;
+    }
+    // `!command`: run like a turn (the loop stays free to read an approval's answer).
+    if (!turn && shellCommand(text) !== undefined) {
+      turn = shellFromChat(st, text, plainPaint, ctx.print, () => {}, true).finally(() => {
+        turn = undefined;
+        if (!quit) out("> ");
+      });
       continue;
     }
     // `/queue text`: for after the running turn (or now, when none runs).

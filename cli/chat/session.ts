@@ -128,6 +128,13 @@ export class ChatState {
     else this.firstMode = mode;
   }
 
+  /** Ctrl+Y: YOLO on, or back to the mode it replaced (the host's, so /web sees it). */
+  toggleYolo(): PermissionMode {
+    if (this.host) return this.host.toggleYolo();
+    this.firstMode = this.firstMode === "yolo" ? "ask" : "yolo";
+    return this.firstMode;
+  }
+
   cycleMode(): PermissionMode {
     const i = MODE_CYCLE.indexOf(this.mode);
     this.setMode(MODE_CYCLE[(i + 1) % MODE_CYCLE.length]!);

@@ -21,12 +21,13 @@ import type { SessionFile } from "../sessions/store.ts";
 import { gitGuardAtStart } from "../sandbox/git-guard.ts";
 import { GoalDriver } from "../goal/driver.ts";
 import type { PlannerHost } from "../planner/planner.ts";
-import type { ApprovalDecision, ElicitAnswer, EngineEvent, EngineSession, PermissionMode, RewindResult, SteerDisposition, SubmitOptions, TurnEndReason } from "./types.ts";
+import type { ApprovalDecision, ElicitAnswer, EngineEvent, EngineSession, PermissionMode, RewindResult, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "./types.ts";
 import { SessionCore, now, type SessionDeps } from "./session-core.ts";
 import { runSteps } from "./turn-loop.ts";
 import { maybeCompact } from "./session-compact.ts";
 import { recordUsage } from "./usage.ts";
 import { execute } from "./tool-round.ts";
+import { runUserShell, withShellNotes } from "./user-shell.ts";
 
 export { priceOf, type Prices } from "../providers/pricing.ts";
 export type { SessionDeps } from "./session-core.ts";
@@ -124,7 +125,7 @@ export class LiveSession extends SessionCore implements EngineSession {
     const turn = this.state.nextTurn;
     this.commit({ t: "turn_start", turn, prompt, at: now() });
     this.emit({ type: "turn_start", sessionId: this.id, turn, prompt });
-    if (typeof content === "string") this.commit({ t: "msg", turn, msg: { role: "user", content, ...(images.length ? { images } : {}) } });
+    if (typeof content === "string") this.commit({ t: "msg", turn, msg: { role: "user", content: withShellNotes(this, content), ...(images.length ? { images } : {}) } });
     let reason: TurnEndReason = "done";
     let error: string | undefined;
     let rollback = false;
@@ -306,6 +307,22 @@ export class LiveSession extends SessionCore implements EngineSession {
     applyRecord(this.state, this.file.records, this.file.records.length - 1);
     if (result.files.length > 0) this.readStamps.clear();
     return result;
+  }
+
+  /** The user's `!command` (see user-shell.ts): busy while it runs, so cancel() stops it and nothing else starts. */
+  async runShell(command: string): Promise<ShellRun> {
+    if (this.closed) throw new ReasonixError("session_closed", "session is closed");
+    if (this.abort) throw new ReasonixError("session_busy", "a turn is running in this session", { hint: "wait for it to end, or cancel it (Esc)" });
+    const ac = new AbortController();
+    this.abort = ac;
+    const run = runUserShell(this, command, ac.signal);
+    this.running = run.then(() => "done" as const, () => "error" as const);
+    try {
+      return await run;
+    } finally {
+      this.abort = null;
+      this.approvals.denyAll();
+    }
   }
 
   listJobs() {

@@ -8,7 +8,7 @@
  * chat) goes through here, so those choices follow by construction instead of
  * each front end (chat, serve, ACP) remembering to carry them over.
  */
-import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
 
 export interface SessionHostOptions {
   /** The mode the user chose (absent: as configured); applied to the session at once. */
@@ -22,6 +22,8 @@ export interface SessionHostOptions {
 export class SessionHost {
   private current: EngineSession;
   private chosenMode: PermissionMode | undefined;
+  /** The mode YOLO was switched on from (toggleYolo), to go back to. */
+  private beforeYolo: PermissionMode | undefined;
   private readonly watchers = new Set<(next: EngineSession, prev: EngineSession) => void>();
   private readonly changeListeners = new Set<() => void>();
   private running: Promise<TurnEndReason> | undefined;
@@ -81,6 +83,21 @@ export class SessionHost {
   }
 
   /**
+   * The user's shell line (the chat's `!command`): run by the engine like the
+   * agent's bash call (rules, mode, sandbox), its output for the next turn.
+   * Busy while it runs.
+   */
+  runShell(command: string): Promise<ShellRun> {
+    const run = this.current.runShell(command);
+    const turn = run.then(() => "done" as const, () => "error" as const);
+    this.running = turn;
+    void turn.then(() => {
+      if (this.running === turn) this.running = undefined;
+    });
+    return run;
+  }
+
+  /**
    * Guidance for the running turn. With `startIfIdle`, text that arrives when
    * nothing runs (and no goal loop is between turns) starts a turn as its
    * prompt instead of waiting unseen for the next one.
@@ -132,6 +149,22 @@ export class SessionHost {
     this.current.setPermissionMode(mode);
     this.chosenMode = mode;
     this.changed();
+  }
+
+  /**
+   * YOLO on (remembering the mode it replaced) or, when on, back to that
+   * mode (the configured one when YOLO was where the session started: ask).
+   * Returns the mode now in force.
+   */
+  toggleYolo(): PermissionMode {
+    if (this.chosenMode === "yolo") {
+      this.setMode(this.beforeYolo && this.beforeYolo !== "yolo" ? this.beforeYolo : "ask");
+      this.beforeYolo = undefined;
+    } else {
+      this.beforeYolo = this.chosenMode ?? "ask";
+      this.setMode("yolo");
+    }
+    return this.chosenMode!;
   }
 
   /** undefined: back to the provider entry's reasoning_effort. Throws on an unknown value (the engine names it). */

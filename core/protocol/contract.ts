@@ -176,6 +176,23 @@ export interface EngineSession {
   compact(): Promise<{ removedMessages: number; summaryChars: number } | null>;
   /** The background shell jobs this session started (bash run_in_background), oldest first; they end when it closes. */
   listJobs(): JobInfo[];
+  /**
+   * A shell line the user typed (the chat's `!command`): run like the agent's
+   * bash tool — sandbox, permission rules, the session's mode, an approval
+   * when a rule asks — and shown as a bash card (tool_call / tool_result
+   * events). Its output joins the next turn's user message, never the system
+   * prompt or the tools. Rejects while a turn runs.
+   */
+  runShell(command: string): Promise<ShellRun>;
+}
+
+/** How a user's shell line went: its output, or why it did not run. */
+export interface ShellRun {
+  ok: boolean;
+  /** The command's output (stdout and stderr), or the refusal. */
+  output: string;
+  /** True when the rules, the mode or the user refused it (it never ran). */
+  refused?: boolean;
 }
 
 export interface RewindResult {

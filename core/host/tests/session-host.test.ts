@@ -69,3 +69,39 @@ test("the queue belongs to the host: it survives a new conversation put in place
   cleanups.push(() => host.session.close());
   expect(host.queue).toEqual(["after this turn"]);
 });
+
+test("runShell: busy while it runs, an approval through the host in ask mode, the output in the next turn's user message only", async () => {
+  const { llm, host } = await setup([{ text: "seen" }, { text: "again" }]);
+  const run = host.runShell("echo shell-out-91");
+  expect(host.busy).toBe(true);
+  const waiting = await pollFor("the shell line's approval", () => host.approvals(), (a) => a.length === 1);
+  expect(waiting[0]).toMatchObject({ name: "bash", input: { command: "echo shell-out-91" } });
+  host.approve(waiting[0]!.callId, "once");
+  const r = await run;
+  expect(r.ok).toBe(true);
+  expect(r.output).toContain("shell-out-91");
+  await pollFor("the host idle", () => host.busy, (b) => !b);
+  expect(llm.chatRequests()).toHaveLength(0);
+  expect(await host.submit("what did it say?")).toBe("done");
+  const body = llm.chatRequests()[0]!.body;
+  const last = body.messages.at(-1);
+  expect(last.role).toBe("user");
+  expect(last.content).toContain("$ echo shell-out-91\nshell-out-91");
+  expect(last.content.endsWith("what did it say?")).toBe(true);
+  expect(JSON.stringify(body.messages.filter((m: { role: string }) => m.role === "system"))).not.toContain("shell-out-91");
+  // Said once: the turn after does not carry it again.
+  expect(await host.submit("and now?")).toBe("done");
+  expect(llm.chatRequests()[1]!.body.messages.at(-1)).toEqual({ role: "user", content: "and now?" });
+});
+
+test("toggleYolo: on, remembering the mode it replaced, then back to it; every front end hears of each change", async () => {
+  const { host } = await setup([]);
+  host.setMode("plan");
+  let changes = 0;
+  host.onChange(() => changes++);
+  expect(host.toggleYolo()).toBe("yolo");
+  expect(host.mode).toBe("yolo");
+  expect(host.toggleYolo()).toBe("plan");
+  expect(host.mode).toBe("plan");
+  expect(changes).toBe(2);
+});
