@@ -160,4 +160,22 @@ describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
     await page.waitForSelector("#mcp-dialog", { state: "detached" });
     await page.waitForFunction(() => document.activeElement?.id === "mcp-open");
   });
+  test("the Settings panel's MCP section opens the same dialog: Browse registry on its tab, Import on its own", async () => {
+    await page.click("#settings-open");
+    await page.waitForSelector("#settings #mcp-browse");
+    await page.click("#mcp-browse");
+    await page.waitForSelector("#mcp-dialog #mcp-query");
+    expect(await page.getAttribute("#mcp-tab-browse", "aria-selected")).toBe("true");
+    expect(await page.locator("#settings").count()).toBe(0);
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#mcp-dialog", { state: "detached" });
+
+    await page.click("#settings-open");
+    await page.waitForSelector("#settings #mcp-import");
+    await page.click("#mcp-import");
+    await page.waitForSelector('#mcp-dialog .mcp-candidate[data-name="cursor-everything"]');
+    expect(await page.getAttribute("#mcp-tab-import", "aria-selected")).toBe("true");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#mcp-dialog", { state: "detached" });
+  });
 });
