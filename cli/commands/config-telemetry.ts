@@ -21,8 +21,11 @@ export default defineCommand<Args>({
     const { telemetrySummary, summaryLine } = await import("../../core/telemetry/summary.ts");
     const home = reasonixHome();
     if (args.mode) {
-      const { setConfigValue } = await import("../../core/config/edit.ts");
-      setConfigValue(homePaths(home).config, "telemetry.mode", args.mode);
+      const { dropInText, editConfigFile, setConfigValue } = await import("../../core/config/edit.ts");
+      const file = homePaths(home).config;
+      setConfigValue(file, "telemetry.mode", args.mode);
+      // The key an older Reasonix used (core/config/parse.ts migrateRenamed) goes with it.
+      editConfigFile(file, (text) => dropInText(text, "telemetry.enabled"), () => null);
       // "no" also drops the pending counters.
       saveChoice(home, args.mode === "off" ? "no" : "yes");
       if (args.mode !== "off" && !args.json) {
