@@ -363,7 +363,7 @@ export async function runChatApp(
   }
   st = setup.st;
   // Usage counters and the one-time question: loaded after the first frame, never before it.
-  tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint);
+  tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint, st.sessionHost);
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {

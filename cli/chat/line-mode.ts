@@ -13,7 +13,7 @@ import { statusFields } from "./session.ts";
 import { noteFromChat } from "./note.ts";
 import { steerNow } from "./steer.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
-import { UsageCounters } from "../../core/telemetry/counters.ts";
+import { countHost, UsageCounters } from "../../core/telemetry/counters.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
   const { st, history } = setup;
@@ -93,6 +93,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
 
   // Usage counters (docs/telemetry.md; the one-time question is the full-screen chat's): buckets only.
   const counters = new UsageCounters();
+  if (st.sessionHost) countHost(counters, st.sessionHost);
   await st.attach(st.session, (e) => {
     counters.observe(e);
     ev.onEvent(e);

@@ -8,7 +8,7 @@ interface Args { mode?: string; json: boolean }
 
 export default defineCommand<Args>({
   command: "telemetry [mode]",
-  describe: "Show or set the opt-in usage counters: auto (interactive sessions), on (also headless run), off",
+  describe: "Show or set the opt-in usage counters: auto (interactive terminal chats), on (also run, serve, acp, mcp serve, remote), off",
   builder: (y) =>
     y
       .positional("mode", { type: "string", choices: ["auto", "on", "off"], describe: "The new mode (omit to show the effective one)" })
