@@ -26,7 +26,8 @@ export function parseConfigText(text: string, path: string, scope: "user" | "pro
     }
     throw e;
   }
-  migrateRenamed(data, path, warnings);
+  // [telemetry] is user config only: a project file's is refused as a whole (core/trust/policy.ts).
+  if (scope === "user") migrateRenamed(data, path, warnings);
   const errors: { key: string; message: string }[] = [];
   const warns: { key: string; message: string }[] = [];
   validateTable(data, configSchema, undefined, "", errors, warns);
