@@ -44,14 +44,22 @@ describe.skipIf(!!skip)("accounts security (workerd + local D1)", () => {
     const w = await start();
     const { email, password } = await verifiedUser(w.url, "pepper");
     const token = await loginToken(w.url, email, password);
-    await Bun.sleep(200);
-    const copy = copyState(w.state);
-    const db = new Database(dbFile(copy));
-    const rows = db.query("SELECT * FROM sessions").all() as Record<string, unknown>[];
-    const tokens = db.query("SELECT token_hash FROM email_tokens").all() as { token_hash: string }[];
-    db.close();
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.map((r) => r.token_hash)).toContain(sha256Hex(`${w.pepper}:${token}`));
+    const want = sha256Hex(`${w.pepper}:${token}`);
+    // Copy the state until the copy holds this login's session row (the local D1 writes it to disk on its own time).
+    const { copy, rows, tokens } = await pollFor(
+      "the login's session row in a copy of the state",
+      () => {
+        const copy = copyState(w.state);
+        const db = new Database(dbFile(copy));
+        const rows = db.query("SELECT * FROM sessions").all() as Record<string, unknown>[];
+        const tokens = db.query("SELECT token_hash FROM email_tokens").all() as { token_hash: string }[];
+        db.close();
+        return { copy, rows, tokens };
+      },
+      (v) => v.rows.some((r) => r.token_hash === want),
+      { everyMs: 200, show: (v) => `${v.rows.length} session rows` },
+    );
+    expect(rows.map((r) => r.token_hash)).toContain(want);
     // Neither the raw token nor an unpeppered hash of it is stored anywhere in the row.
     for (const r of rows) for (const v of Object.values(r)) expect([token, sha256Hex(token)]).not.toContain(v as string);
     expect(tokens.every((t) => /^[0-9a-f]{64}$/.test(t.token_hash))).toBe(true);
