@@ -357,7 +357,7 @@ export async function runChatApp(
   // A mode, effort or model chosen in the browser (/web shares this host) shows at once.
   st.sessionHost?.onChange(() => renderer.request());
   // Usage counters and the one-time question: loaded after the first frame, never before it.
-  tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint);
+  tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint, st.sessionHost);
   ctx.startWeb = makeWeb?.(setup);
   // The full catalog (custom commands, skills) for the menu and for routing.
   try {

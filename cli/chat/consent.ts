@@ -8,6 +8,7 @@
 import { wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import { BOUNDARY_LINES, BOUNDARY_QUESTION, CHANGE_LATER } from "../../core/telemetry/boundary.ts";
 import { TelemetrySession, telemetryConfig } from "../../core/telemetry/session.ts";
+import { countHost, type CountedSession } from "../../core/telemetry/counters.ts";
 import { saveChoice } from "../../core/telemetry/store.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { ARM_MS, BURST_MS } from "./approval.ts";
@@ -101,9 +102,10 @@ export interface ChatTelemetry {
   prompt?: ConsentPrompt;
 }
 
-/** Counters for this chat, and the question when it is due. SAY prints a line in the transcript. */
-export function chatTelemetry(config: Record<string, unknown>, home: string, redraw: () => void, say: (line: string) => void, p: Paint): ChatTelemetry {
+/** Counters for this chat (and HOST's sessions as they open), and the question when it is due. SAY prints a line in the transcript. */
+export function chatTelemetry(config: Record<string, unknown>, home: string, redraw: () => void, say: (line: string) => void, p: Paint, host?: { session: CountedSession; watch(l: (next: CountedSession) => void): unknown }): ChatTelemetry {
   const session = new TelemetrySession(home, telemetryConfig(config), "chat", true);
+  if (host) countHost(session.counters, host);
   const t: ChatTelemetry = { session };
   if (!session.decision.ask) return t;
   t.prompt = new ConsentPrompt(redraw, (yes) => {

@@ -14,7 +14,7 @@ import { noteFromChat } from "./note.ts";
 import { shellCommand, shellFromChat } from "./shell-line.ts";
 import { steerNow } from "./steer.ts";
 import { goalPromptLine, isGoalPrompt } from "../../core/goal/prompts.ts";
-import { UsageCounters } from "../../core/telemetry/counters.ts";
+import { countHost, UsageCounters } from "../../core/telemetry/counters.ts";
 
 export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: SlashContext["startWeb"]): Promise<number> {
   const { st, history } = setup;
@@ -94,6 +94,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
 
   // Usage counters (docs/telemetry.md; the one-time question is the full-screen chat's): buckets only.
   const counters = new UsageCounters();
+  if (st.sessionHost) countHost(counters, st.sessionHost);
   await st.attach(st.session, (e) => {
     counters.observe(e);
     ev.onEvent(e);

@@ -27,8 +27,13 @@ export default defineCommand<AcpArgs>({
     const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
     const output = Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>;
     log.info(`ACP agent ${process.pid} ready`);
-    await serveAcp(input, output, { home, log, engine: args.auto ? { permissionMode: "auto" } : undefined });
+    // Usage counters (docs/telemetry.md: surface "acp", only with [telemetry] mode = on): every session the editor opens.
+    const { UsageCounters } = await import("../../core/telemetry/counters.ts");
+    const counters = new UsageCounters();
+    const onSessionOpen = (session: Parameters<typeof counters.follow>[0]) => void counters.follow(session);
+    await serveAcp(input, output, { home, log, engine: { ...(args.auto ? { permissionMode: "auto" as const } : {}), onSessionOpen } });
     log.info("client hung up");
+    await (await import("../../core/telemetry/session.ts")).finishSurface(home, "acp", counters);
     return 0;
   },
 });

@@ -8,7 +8,7 @@ interface Args { mode?: string; json: boolean }
 
 export default defineCommand<Args>({
   command: "telemetry [mode]",
-  describe: "Show or set the opt-in usage counters: auto (interactive sessions), on (also headless run), off",
+  describe: "Show or set the opt-in usage counters: auto (interactive terminal chats), on (also run, serve, acp, mcp serve, remote), off",
   builder: (y) =>
     y
       .positional("mode", { type: "string", choices: ["auto", "on", "off"], describe: "The new mode (omit to show the effective one)" })
@@ -21,8 +21,11 @@ export default defineCommand<Args>({
     const { telemetrySummary, summaryLine } = await import("../../core/telemetry/summary.ts");
     const home = reasonixHome();
     if (args.mode) {
-      const { setConfigValue } = await import("../../core/config/edit.ts");
-      setConfigValue(homePaths(home).config, "telemetry.mode", args.mode);
+      const { dropInText, editConfigFile, setConfigValue } = await import("../../core/config/edit.ts");
+      const file = homePaths(home).config;
+      setConfigValue(file, "telemetry.mode", args.mode);
+      // The key an older Reasonix used (core/config/parse.ts migrateRenamed) goes with it.
+      editConfigFile(file, (text) => dropInText(text, "telemetry.enabled"), () => null);
       // "no" also drops the pending counters.
       saveChoice(home, args.mode === "off" ? "no" : "yes");
       if (args.mode !== "off" && !args.json) {

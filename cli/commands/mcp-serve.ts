@@ -22,7 +22,11 @@ export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string
     // allow_writes is user config only (a project file cannot set [mcp_server]).
     const cfg = loadConfig({ cwd: workspace });
     const allowWrites = args.allowWrites || getDotted(cfg.values, "mcp_server.allow_writes") === true;
-    const { server, newServer, close } = createReasonixMcpServer({ workspace, home: cfg.home, allowWrites });
+    // Usage counters (docs/telemetry.md: surface "mcp-serve", only with [telemetry] mode = on): every session a client starts.
+    const { UsageCounters } = await import("../../core/telemetry/counters.ts");
+    const counters = new UsageCounters();
+    const finish = async () => (await import("../../core/telemetry/session.ts")).finishSurface(cfg.home, "mcp-serve", counters);
+    const { server, newServer, close } = createReasonixMcpServer({ workspace, home: cfg.home, allowWrites, onSessionOpen: (s) => void counters.follow(s) });
     if (args.http !== undefined) {
       const { parseAddr } = await import("../../core/serve/addr.ts");
       const { newToken, serveHttp } = await import("../../core/mcp/server/http.ts");
@@ -37,6 +41,7 @@ export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string
       });
       await h.close();
       await close();
+      await finish();
       return;
     }
     const transport = new StdioServerTransport();
@@ -46,5 +51,6 @@ export default defineCommand<{ allowWrites: boolean; dir?: string; http?: string
     process.stderr.write(`reasonix mcp serve: ready on stdio (${allowWrites ? "writes allowed" : "read-only"}; workspace ${workspace})\n`);
     await done;
     await close();
+    await finish();
   },
 });

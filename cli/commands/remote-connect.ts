@@ -186,6 +186,9 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
   let installing = false;
   const healthMs = Number(process.env.REASONIX_REMOTE_HEALTH_MS);
   const providerLink = host.credentials === "local-proxy" ? await localProviderLink() : null;
+  // Usage counters (docs/telemetry.md: surface "remote", only with [telemetry] mode = on): a link back after an outage is recovery.resume.
+  const { UsageCounters } = await import("../../core/telemetry/counters.ts");
+  const counters = new UsageCounters();
   const sup = new Supervisor({
     host: a.name,
     dial: () =>
@@ -208,6 +211,7 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
     ...(Number.isInteger(healthMs) && healthMs > 0 ? { healthIntervalMs: healthMs } : {}),
     onEvent: (e) => {
       if (e.event === "ready") everReady = true;
+      if (e.event === "ready" && e.reconnect) counters.bump("recovery", "resume");
       if (e.event === "installing") installing = true;
       if (a.json) printJsonLine(e);
       else human(e);
@@ -237,6 +241,7 @@ export async function runConnect(a: ConnectArgs): Promise<number> {
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    await (await import("../../core/telemetry/session.ts")).finishSurface((await import("../../core/home.ts")).reasonixHome(), "remote", counters);
   }
 }
 

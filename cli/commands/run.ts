@@ -81,6 +81,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const configMode = ((cfg.values.permissions ?? {}) as { mode?: string }).mode;
   const noted = goalMode ? undefined : await (await import("../note.ts")).noteFromRun(prompt, dir, mode ?? configMode ?? "ask", args.outputFormat);
   if (noted !== undefined) return noted;
+  // Usage counters (docs/telemetry.md): only buckets, fed from the events; whether they are kept is decided at the end.
+  const counters = new UsageCounters();
   const engine = createEngine({
     workspace: dir,
     config: cfg.values,
@@ -91,6 +93,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     permissionMode: mode,
     maxSteps: args.maxSteps,
     extraWriteRoots: args.addDir,
+    // Usage counters (docs/telemetry.md): a resumed conversation and what opening it repaired.
+    onSessionOpen: (s) => counters.sessionOpened(s),
   });
 
   traceMark("run:engine");
@@ -133,8 +137,6 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const { TextRunOutput } = await import("../run-text-output.ts");
   const text = fmt === "text" ? new TextRunOutput() : undefined;
   let continuing = false;
-  // Usage counters (docs/telemetry.md): only buckets, fed from the events; whether they are kept is decided at the end.
-  const counters = new UsageCounters();
   session.subscribe((e) => {
     counters.observe(e);
     // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.

@@ -60,9 +60,12 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
     warn("--password is visible to other users in the process list; prefer [serve].password_hash (see `reasonix serve --hash-password`)");
   }
 
+  // Usage counters (docs/telemetry.md: surface "serve", only with [telemetry] mode = on): every session the server opens.
+  const { UsageCounters } = await import("../../core/telemetry/counters.ts");
+  const counters = new UsageCounters();
   const version = buildInfo().version;
   const proxy = (await import("../../core/providers/proxy.ts")).proxyManifestFromEnv();
-  return runServer({
+  const code = await runServer({
     kind,
     home,
     host: s.host,
@@ -77,7 +80,7 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
     // Behind a provider proxy the engine's entries (and their default) come from its manifest.
     defaultModel: proxy ? proxy.default_model : typeof cfg.values.default_model === "string" && cfg.values.default_model ? cfg.values.default_model : undefined,
     resume: args.resume,
-    engineFactory: await engineFactoryFromConfig(home),
+    engineFactory: await engineFactoryFromConfig(home, (session) => void counters.follow(session)),
     saveProviderKey: providerKeyWriter(home),
     portFile: args.portFile,
     pidFile: args.pidFile,
@@ -105,6 +108,8 @@ export async function runServeCommand(kind: "serve" | "web", args: ServeArgs, op
       else process.stderr.write(dim(`${signal}: shutting down…\n`, process.stderr));
     },
   });
+  await (await import("../../core/telemetry/session.ts")).finishSurface(home, "serve", counters);
+  return code;
 }
 
 export default defineCommand<ServeArgs & { hashPassword?: boolean }>({

@@ -2,7 +2,7 @@
 // mode and why (text and --json), on/auto save a "yes", off saves a "no" and
 // deletes the pending counters; doctor --json carries the same summary.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addToQueue, saveChoice } from "../../core/telemetry/store.ts";
 import { dayRecord } from "../../core/telemetry/session.ts";
@@ -54,4 +54,29 @@ test("DO_NOT_TRACK wins over a saved yes; doctor --json shows the same summary",
   expect(r.stdout).toContain("not collected (off: DO_NOT_TRACK is set)");
   const d = await runCli(ce, ["doctor", "--json"]);
   expect(JSON.parse(d.stdout).telemetry).toMatchObject({ mode: "auto", choice: "yes", chat: { collect: false, reason: "off: DO_NOT_TRACK is set" } });
+});
+
+test("the old [telemetry] enabled key is read as the new mode with a note naming it; setting a mode drops the old key", async () => {
+  const ce = env();
+  const file = join(ce.home, "config.toml");
+  writeFileSync(file, `[telemetry]\nenabled = false\n`);
+  let r = await runCli(ce, ["config", "telemetry", "--json"]);
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({ mode: "off" });
+  r = await runCli(ce, ["config", "get", "telemetry.mode"]);
+  expect(r.stdout.trim()).toBe("off");
+  expect(r.stderr).toContain('telemetry.enabled = false is read as telemetry.mode = "off"');
+  expect(r.stderr).not.toContain("unknown key");
+
+  writeFileSync(file, `[telemetry]\nenabled = true\n`);
+  r = await runCli(ce, ["config", "get", "telemetry.mode"]);
+  expect(r.stdout.trim()).toBe("on");
+  expect(r.stderr).toContain("reasonix config telemetry auto|on|off");
+
+  r = await runCli(ce, ["config", "telemetry", "auto"]);
+  expect(r.code).toBe(0);
+  expect(readFileSync(file, "utf8")).toBe(`[telemetry]\nmode = "auto"\n`);
+  r = await runCli(ce, ["config", "get", "telemetry.mode"]);
+  expect(r.stdout.trim()).toBe("auto");
+  expect(r.stderr).not.toContain("telemetry.enabled");
 });

@@ -66,33 +66,13 @@ export function setInText(text: string, key: string, value: unknown): string {
   const leaf = parts.pop()!;
   const table = parts.join(".");
   const lines = text.split("\n");
-  // Locate the table's line range: top level runs until the first header.
-  let start = 0;
-  let end = lines.length;
-  let found = table === "";
-  if (table === "") {
-    end = lines.findIndex((l) => headerRe.test(l) || arrayHeaderRe.test(l));
-    if (end < 0) end = lines.length;
-  } else {
-    for (let i = 0; i < lines.length; i++) {
-      const m = headerRe.exec(lines[i]!);
-      if (!found && m && !arrayHeaderRe.test(lines[i]!) && m[1]!.replace(/\s/g, "") === table) {
-        found = true;
-        start = i + 1;
-        end = lines.length;
-        for (let j = start; j < lines.length; j++) {
-          if (headerRe.test(lines[j]!) || arrayHeaderRe.test(lines[j]!)) { end = j; break; }
-        }
-        break;
-      }
-    }
-  }
+  const { start, end, found } = tableRange(lines, table);
   const assignment = `${leaf} = ${tomlValue(value)}`;
   if (!found) {
     const trimmed = text.replace(/\n*$/, "");
     return `${trimmed}${trimmed ? "\n\n" : ""}[${table}]\n${assignment}\n`;
   }
-  const keyRe = new RegExp(`^(\\s*)(${leaf.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}|"${leaf}")\\s*=`);
+  const keyRe = keyLine(leaf);
   for (let i = start; i < end; i++) {
     const m = keyRe.exec(lines[i]!);
     if (m) {
@@ -107,6 +87,39 @@ export function setInText(text: string, key: string, value: unknown): string {
   while (at > start && lines[at - 1]!.trim() === "") at--;
   lines.splice(at, 0, assignment);
   return lines.join("\n");
+}
+
+/** The lines of TABLE ("" = top level): [start, end) and whether its header exists. */
+function tableRange(lines: string[], table: string): { start: number; end: number; found: boolean } {
+  if (table === "") {
+    const end = lines.findIndex((l) => headerRe.test(l) || arrayHeaderRe.test(l));
+    return { start: 0, end: end < 0 ? lines.length : end, found: true };
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const m = headerRe.exec(lines[i]!);
+    if (m && !arrayHeaderRe.test(lines[i]!) && m[1]!.replace(/\s/g, "") === table) {
+      let end = lines.length;
+      for (let j = i + 1; j < lines.length; j++) {
+        if (headerRe.test(lines[j]!) || arrayHeaderRe.test(lines[j]!)) { end = j; break; }
+      }
+      return { start: i + 1, end, found: true };
+    }
+  }
+  return { start: 0, end: lines.length, found: false };
+}
+
+const keyLine = (leaf: string) => new RegExp(`^(\\s*)(${leaf.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}|"${leaf}")\\s*=`);
+
+/** Drop a one-line KEY = … from TOML `text` (a no-op when it is not there as one line). */
+export function dropInText(text: string, key: string): string {
+  const parts = key.split(".");
+  const leaf = parts.pop()!;
+  const lines = text.split("\n");
+  const { start, end, found } = tableRange(lines, parts.join("."));
+  if (!found) return text;
+  const re = keyLine(leaf);
+  for (let i = start; i < end; i++) if (re.test(lines[i]!)) return [...lines.slice(0, i), ...lines.slice(i + 1)].join("\n");
+  return text;
 }
 
 /** `reasonix config set`: edit the user config atomically; nothing is written on error. */

@@ -26,6 +26,8 @@ export function parseConfigText(text: string, path: string, scope: "user" | "pro
     }
     throw e;
   }
+  // [telemetry] is user config only: a project file's is refused as a whole (core/trust/policy.ts).
+  if (scope === "user") migrateRenamed(data, path, warnings);
   const errors: { key: string; message: string }[] = [];
   const warns: { key: string; message: string }[] = [];
   validateTable(data, configSchema, undefined, "", errors, warns);
@@ -42,4 +44,27 @@ export function parseConfigText(text: string, path: string, scope: "user" | "pro
     }
   });
   return { path, scope, data };
+}
+
+/**
+ * Keys an older Reasonix used, read as their replacement with a note:
+ * `[telemetry] enabled = true|false` (which never sent anything) is read as
+ * `mode = "on"|"off"` unless `mode` is set too; `reasonix config telemetry
+ * MODE` saves the new key and drops the old one.
+ */
+function migrateRenamed(data: ConfigTable, path: string, warnings: string[]): void {
+  const t = data.telemetry;
+  if (typeof t !== "object" || t === null || Array.isArray(t) || !("enabled" in t)) return;
+  const table = t as ConfigTable;
+  const old = table.enabled;
+  delete table.enabled;
+  const fix = "run `reasonix config telemetry auto|on|off` to save the new key and drop the old one";
+  if (typeof old !== "boolean") {
+    warnings.push(`${path}: telemetry.enabled is no longer read; the setting is now telemetry.mode (auto, on or off): ${fix}`);
+  } else if (table.mode !== undefined) {
+    warnings.push(`${path}: telemetry.enabled is replaced by telemetry.mode, which is set too: the old key is ignored (${fix})`);
+  } else {
+    table.mode = old ? "on" : "off";
+    warnings.push(`${path}: telemetry.enabled = ${old} is read as telemetry.mode = "${table.mode}" (the key was renamed): ${fix}`);
+  }
 }

@@ -182,7 +182,7 @@ export const configSchema: Record<string, FieldSpec> = {
     type: "table",
     doc: "opt-in usage counters (docs/telemetry.md; user config only)",
     fields: {
-      mode: { type: "enum", values: ["auto", "on", "off"], default: "auto", doc: "auto: interactive terminal sessions only (after you said yes once); on: also headless run; off: never" },
+      mode: { type: "enum", values: ["auto", "on", "off"], default: "auto", doc: "auto: interactive terminal chats only (after you said yes once); on: also run, serve/web, acp, mcp serve and remote connect; off: never" },
       endpoint: str("where the daily ping goes (https, or http to 127.0.0.1)", DEFAULT_TELEMETRY_ENDPOINT),
     },
   },

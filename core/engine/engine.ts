@@ -238,6 +238,13 @@ export function createEngine(opts: EngineOptions): Engine {
     live.add(session);
     fullPolicies.set(session, pathPolicy);
     await ext.start(session.id, file.state().turns.length > 0 ? "resume" : "startup");
+    if (!child) {
+      try {
+        opts.onSessionOpen?.(session);
+      } catch {
+        // An observer (usage counters) never stops a session from opening.
+      }
+    }
     return session;
   }
 

@@ -4,6 +4,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolSource } from "../tools/sources.ts";
 import type { McpServerSpec } from "../mcp/config.ts";
 import type { PermissionMode } from "../protocol/modes.ts";
+import type { EngineSession } from "./types.ts";
 
 /** What `createEngine` (core/engine/index.ts) needs; everything but workspace has a default. */
 export interface EngineOptions {
@@ -42,6 +43,12 @@ export interface EngineOptions {
   mcpServers?: McpServerSpec[];
   /** Tool registry to use (default: the built-in tools). */
   tools?: ToolRegistry;
+  /**
+   * Called with every user-facing session this engine opens (new, resumed,
+   * forked, reopened on another model; never a subagent's), after it is
+   * ready: the usage counters (core/telemetry) follow sessions through it.
+   */
+  onSessionOpen?: (session: EngineSession) => void;
   /** Provider retry tuning (tests shorten the delays). */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
 }

@@ -49,6 +49,6 @@ export async function maybeCompact(
   const summary = wrapSummary(text);
   s.commit({ t: "compaction", turn, headCount: s.state.preamble, keepFrom: plan.keepFrom, summary });
   const removed = plan.keepFrom - s.state.preamble;
-  s.emit({ type: "compaction", removedMessages: removed, summaryChars: summary.length });
+  s.emit({ type: "compaction", removedMessages: removed, summaryChars: summary.length, trigger });
   return { last: undefined, compacted: true, removed, summaryChars: summary.length };
 }

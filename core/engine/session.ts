@@ -34,6 +34,8 @@ export type { SessionDeps } from "./session-core.ts";
 export { isContextOverflow } from "./turn-loop.ts";
 
 export class LiveSession extends SessionCore implements EngineSession {
+  readonly recovered = { interruptedTools: 0 };
+
   constructor(file: SessionFile, deps: SessionDeps) {
     super(file, deps);
     // The tool block is part of the cached prefix: built here, and rebuilt only
@@ -89,6 +91,7 @@ export class LiveSession extends SessionCore implements EngineSession {
   private repair(): void {
     const turn = this.state.openTurn ?? this.state.nextTurn - 1;
     for (const c of danglingToolCalls(this.state.messages)) {
+      this.recovered.interruptedTools++;
       this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content: "error: the session stopped before this tool call finished; its effect is unknown", isError: true } });
     }
     if (this.state.openTurn !== undefined) {

@@ -104,7 +104,8 @@ export type EngineEvent =
       /** Session spend by role, once the planner or the Guardian spent any; `total` and `cost` include it. */
       byRole?: Partial<Record<UsageRole, RoleSpend>>;
     }
-  | { type: "compaction"; removedMessages: number; summaryChars: number }
+  /** trigger: past compact_ratio ("auto"), after the provider refused an overlong prompt ("overflow"), or asked for (/compact, "manual"); absent in replayed history. */
+  | { type: "compaction"; removedMessages: number; summaryChars: number; trigger?: "auto" | "overflow" | "manual" }
   /**
    * A model step is being retried. Text/reasoning deltas streamed since the
    * last `assistant` event belonged to the failed attempt: drop them.

@@ -44,9 +44,22 @@ export function uiLanguage(env: NodeJS.ProcessEnv = process.env): (typeof UI_LAN
   return (UI_LANGUAGES as readonly string[]).includes(two) ? (two as (typeof UI_LANGUAGES)[number]) : "other";
 }
 
+/** What the counters read of a session they follow: its id (never kept), earlier turns, what opening it repaired. */
+export interface CountedSession {
+  readonly id: string;
+  readonly recovered?: { readonly interruptedTools: number };
+  history(): readonly EngineEvent[];
+  subscribe(listener: (e: EngineEvent) => void): () => void;
+}
+
+/** Where one session's turn started (turns of several sessions may overlap in serve or ACP). */
+interface TurnClock { startedAt: number | undefined }
+
 export class UsageCounters {
   readonly counts: TelemetryPayload["counters"] = {};
-  private turnStartedAt: number | undefined;
+  private readonly clock: TurnClock = { startedAt: undefined };
+  /** Sessions already counted as opened in this process (a model switch reopens the same one). */
+  private readonly opened = new Set<string>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -59,14 +72,33 @@ export class UsageCounters {
     return Object.keys(this.counts).length === 0;
   }
 
-  observe(e: EngineEvent): void {
+  /**
+   * A session this process opened: a conversation with earlier turns counts
+   * as recovery.resume, and each tool call a stopped process left unanswered
+   * as recovery.interrupted_tool — once per session per process.
+   */
+  sessionOpened(s: Pick<CountedSession, "id" | "recovered" | "history">): void {
+    if (this.opened.has(s.id)) return;
+    this.opened.add(s.id);
+    if (s.history().some((e) => e.type === "turn_end")) this.bump("recovery", "resume");
+    for (let i = 0; i < (s.recovered?.interruptedTools ?? 0); i++) this.bump("recovery", "interrupted_tool");
+  }
+
+  /** sessionOpened, then this session's events (with its own turn clock); returns the way to stop. */
+  follow(s: CountedSession): () => void {
+    this.sessionOpened(s);
+    const clock: TurnClock = { startedAt: undefined };
+    return s.subscribe((e) => this.observe(e, clock));
+  }
+
+  observe(e: EngineEvent, clock: TurnClock = this.clock): void {
     switch (e.type) {
       case "turn_start":
-        this.turnStartedAt = this.now();
+        clock.startedAt = this.now();
         break;
       case "turn_end":
-        if (this.turnStartedAt !== undefined) this.bump("turn_latency", latencyBucket(this.now() - this.turnStartedAt));
-        this.turnStartedAt = undefined;
+        if (clock.startedAt !== undefined) this.bump("turn_latency", latencyBucket(this.now() - clock.startedAt));
+        clock.startedAt = undefined;
         this.bump("finish_reason", FINISH[e.reason] ?? "error");
         if (e.reason === "error" && e.error) this.bump("provider_error", providerErrorClass(e.error));
         break;
@@ -81,8 +113,17 @@ export class UsageCounters {
         if (!e.ok) this.bump("tool_error", toolErrorClass(e.output));
         break;
       case "compaction":
-        this.bump("compaction", "auto");
+        this.bump("compaction", e.trigger === "manual" ? "manual" : "auto");
         break;
     }
   }
+}
+
+/**
+ * A front end that holds one session at a time (the chat): count its session
+ * as opened now and every one that replaces it (/new, /resume, a model switch).
+ */
+export function countHost(counters: UsageCounters, host: { session: CountedSession; watch(l: (next: CountedSession) => void): unknown }): void {
+  counters.sessionOpened(host.session);
+  host.watch((next) => counters.sessionOpened(next));
 }

@@ -1,6 +1,7 @@
 // Whether usage counters may be collected for this process (issue 31):
-// `[telemetry] mode` auto (interactive terminal sessions only) | on (also
-// headless run) | off, and never in CI, in development builds, with
+// `[telemetry] mode` auto (interactive terminal chats only) | on (also the
+// surfaces no person answers at a terminal: headless run, serve and the
+// browser UI, ACP, mcp serve, remote connect) | off, and never in CI, in development builds, with
 // DO_NOT_TRACK=1 or REASONIX_TELEMETRY=0, or before a choice was saved.
 import { buildInfo } from "../version.ts";
 
@@ -46,7 +47,6 @@ export function telemetryDecision(i: TelemetryInputs): TelemetryDecision {
   if (setting === "off") return no("off: [telemetry] mode = off");
   if (i.choice === "no") return no("off: you declined sharing usage counters");
   if (setting === "auto" && !i.interactive) return no("auto: interactive terminal sessions only");
-  if (setting === "on" && !i.interactive && i.surface !== "run") return no("on: interactive sessions and headless run only");
   if (i.choice !== "yes") return no("off until the one-time choice is saved", true);
   return { collect: true, reason: "enabled", ask: false };
 }

@@ -73,3 +73,19 @@ export class TelemetrySession {
     }
   }
 }
+
+/**
+ * At the exit of a front end other than the chat and run (serve, acp,
+ * mcp-serve, remote): read [telemetry] from the user config, decide as a
+ * non-interactive surface (so only mode = on collects) and finish. Never
+ * throws, never prints.
+ */
+export async function finishSurface(home: string, surface: string, counters: UsageCounters, waitMs?: number): Promise<void> {
+  try {
+    const { loadConfig } = await import("../config/load.ts");
+    const values = loadConfig({ home, noProject: true }).values;
+    await new TelemetrySession(home, telemetryConfig(values), surface, false, counters).finish(waitMs);
+  } catch {
+    // Usage counters must never change what the user sees.
+  }
+}

@@ -2,12 +2,16 @@
 // to us by a veth pair; the test takes the link down for a few seconds and
 // checks that the supervisor notices (keepalive), reconnects with backoff,
 // re-attaches the tunnel and forwards, and the remote serve pid is unchanged.
+// With usage counters on (issue 31), the reconnect is counted as
+// recovery.resume under surface "remote" and sent when `remote connect` ends.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, createServer, type Server } from "node:net";
 import { buildTestBinary, type TestBuild, BUILD_HOOK_MS } from "../testing/test-build.ts";
 import { createNetnsLink, netnsUnavailable, type NetnsLink } from "../testing/netns.ts";
 import { freeLoopbackPort, skipWithoutSshd, startSshd, type SshdHandle } from "../testing/sshd-harness.ts";
 import { httpGet, interrupt, makeLocalEnv, startConnect, type LocalEnv } from "./supervisor-support.ts";
+import { saveChoice } from "../../core/telemetry/store.ts";
+import { validatePayload } from "../../core/telemetry/schema.ts";
 
 const noNetns = netnsUnavailable();
 if (noNetns) console.warn(`SKIPPED reconnect link-cut test: ${noNetns}`);
@@ -56,6 +60,8 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
   let env: LocalEnv;
   let hello: Server;
   let lPort: number;
+  let collector: ReturnType<typeof Bun.serve>;
+  const pings: string[] = [];
   const rPort = 40000 + Math.floor(Math.random() * 20000); // inside our own fresh namespace: nothing else binds there
 
   beforeAll(async () => {
@@ -67,6 +73,8 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
     hello = createServer((s) => s.end("hello from the local side\n"));
     await new Promise<void>((r) => hello.listen(0, "127.0.0.1", () => r()));
     lPort = await freeLoopbackPort();
+    // A loopback collector for the usage counters (mode on, a yes saved below).
+    collector = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => (pings.push(await req.text()), new Response(null, { status: 204 })) });
     env = makeLocalEnv(sshd, {
       releaseDir: build.releaseDir,
       workspace: "~/ws",
@@ -82,12 +90,20 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
         'type = "remote"',
         `bind = "127.0.0.1:${rPort}"`,
         `target = "127.0.0.1:${(hello.address() as { port: number }).port}"`,
+        "",
+        "[telemetry]",
+        'mode = "on"',
+        `endpoint = "http://127.0.0.1:${collector.port}/v1/counters"`,
       ].join("\n"),
     });
+    saveChoice(env.env.REASONIX_HOME!, "yes");
+    // Collecting at all from a source build (core/telemetry/mode.ts devBuild).
+    env.env.REASONIX_TEST_TELEMETRY = "1";
   }, BUILD_HOOK_MS);
 
   afterAll(async () => {
     hello?.close();
+    collector?.stop(true);
     await sshd?.stop();
     link?.destroy();
     env?.cleanup();
@@ -145,5 +161,14 @@ describe.skipIf(skip)("reconnect after a real link cut (netns + veth)", () => {
     } finally {
       expect(await interrupt(r)).toBe(0);
     }
+    // The ping went out before the process ended: one record, surface remote, the reconnect counted.
+    expect(pings).toHaveLength(1);
+    const payloads = JSON.parse(pings[0]!) as Record<string, any>[];
+    for (const p of payloads) expect(validatePayload(p)).toEqual([]);
+    expect(payloads).toHaveLength(1);
+    const reconnects = r.events.filter((e) => e.event === "ready" && e.reconnect === true).length;
+    expect(reconnects).toBeGreaterThan(0);
+    expect(payloads[0]).toMatchObject({ surface: "remote", counters: { recovery: { resume: reconnects } } });
+    expect(pings[0]).not.toContain(link.nsAddr);
   }, 180_000);
 });

@@ -6,14 +6,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
 import type { EngineEvent } from "../types.ts";
-import { collect, engineFor, makeSandbox, providerConfig } from "./helpers.ts";
+import { collect, engineFor, isCompactionRequest, makeSandbox, providerConfig } from "./helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const isCompactionRequest = (req: { body: any }) => String(req.body.messages.at(-1)?.content).includes("<compaction-request>");
 
 test("compact() replaces the old middle with the summary; system prompt and tools stay byte-identical; PreCompact says manual", async () => {
   const sb = makeSandbox();
@@ -42,7 +41,7 @@ test("compact() replaces the old middle with the summary; system prompt and tool
   expect(r).not.toBeNull();
   expect(r!.removedMessages).toBeGreaterThanOrEqual(2);
   const ev = evs.find((e) => e.type === "compaction") as Extract<EngineEvent, { type: "compaction" }>;
-  expect(ev).toEqual({ type: "compaction", removedMessages: r!.removedMessages, summaryChars: r!.summaryChars });
+  expect(ev).toEqual({ type: "compaction", removedMessages: r!.removedMessages, summaryChars: r!.summaryChars, trigger: "manual" });
   expect(s.busy).toBe(false);
 
   expect(await s.submit("go on")).toBe("done");

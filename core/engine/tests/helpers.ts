@@ -115,6 +115,7 @@ export function engineFor(sb: Sandbox, url: string, opts: Partial<EngineOptions>
     permissionMode: opts.permissionMode ?? "auto",
     maxSteps: opts.maxSteps,
     extraWriteRoots: opts.extraWriteRoots,
+    onSessionOpen: opts.onSessionOpen,
   });
 }
 
@@ -123,3 +124,6 @@ export function collect(session: { subscribe(l: (e: EngineEvent) => void): () =>
   session.subscribe((e) => events.push(e));
   return events;
 }
+
+/** A chat request that asks for a compaction summary (the last message is the compaction request). */
+export const isCompactionRequest = (req: { body: any }) => String(req.body.messages.at(-1)?.content).includes("<compaction-request>");

@@ -210,6 +210,7 @@ describe("agent loop against the scripted OpenAI server", () => {
     expect(await s.submit("read both files")).toBe("done");
     const c = evs.find((e) => e.type === "compaction") as Extract<EngineEvent, { type: "compaction" }>;
     expect(c.removedMessages).toBe(3);
+    expect(c.trigger).toBe("auto");
     const reqs = llm.chatRequests();
     expect(reqs).toHaveLength(4);
     const final = reqs[3]!.body.messages;

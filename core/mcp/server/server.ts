@@ -12,6 +12,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { createEngine } from "../../engine/engine.ts";
 import type { Engine, PermissionMode } from "../../engine/types.ts";
+import type { EngineOptions } from "../../engine/options.ts";
 import { PERMISSION_MODES, REWIND_MODES, type RewindMode } from "../../protocol/modes.ts";
 import { ReasonixError, errorMessage } from "../../errors.ts";
 import { realWorkspace } from "../../trust/index.ts";
@@ -24,6 +25,8 @@ export interface ServeOptions {
   workspace: string;
   home?: string;
   allowWrites: boolean;
+  /** Every session this server opens (usage counters, core/telemetry). */
+  onSessionOpen?: EngineOptions["onSessionOpen"];
 }
 
 /**
@@ -90,7 +93,7 @@ export function createReasonixMcpServer(o: ServeOptions): { server: Server; newS
   const engineFor = (workspace: string): Engine => {
     let e = engines.get(workspace);
     if (!e) {
-      e = createEngine({ workspace, home: o.home, headless: true, permissionMode: "read-only" });
+      e = createEngine({ workspace, home: o.home, headless: true, permissionMode: "read-only", onSessionOpen: o.onSessionOpen });
       engines.set(workspace, e);
     }
     return e;

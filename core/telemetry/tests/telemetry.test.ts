@@ -52,15 +52,17 @@ describe("telemetryDecision", () => {
     ["mode off", { setting: "off" }],
     ["no saved choice", { choice: undefined }],
     ["a declined choice", { choice: "no" }],
-    ["auto and headless", { interactive: false, surface: "run" }],
-    ["on and headless serve", { setting: "on", interactive: false, surface: "serve" }],
+    ["auto and headless run", { interactive: false, surface: "run" }],
+    ...(["serve", "acp", "mcp-serve", "remote"] as const).map((surface): [string, Partial<TelemetryInputs>] => [`auto and ${surface}`, { interactive: false, surface }]),
   ];
   for (const [what, over] of off) {
     test(`never collects with ${what}`, () => {
       expect(telemetryDecision({ ...base, ...over }).collect).toBe(false);
     });
   }
-  test("on adds headless run", () => {
-    expect(telemetryDecision({ ...base, setting: "on", interactive: false, surface: "run" }).collect).toBe(true);
+  test("on adds every surface no person answers at a terminal: run, serve, acp, mcp serve, remote", () => {
+    for (const surface of ["run", "serve", "acp", "mcp-serve", "remote"]) {
+      expect(telemetryDecision({ ...base, setting: "on", interactive: false, surface }).collect).toBe(true);
+    }
   });
 });

@@ -10,6 +10,7 @@ import { auth } from "./routes/auth.ts";
 import { dev } from "./routes/dev.ts";
 import { profiles } from "./routes/profiles.ts";
 import type { AppEnv } from "./app-env.ts";
+import { work } from "./work.ts";
 
 export const app = new Hono<AppEnv>();
 
@@ -18,6 +19,17 @@ app.use("*", cors({ origin: (origin, c) => (allowedOrigins(c.env).includes(origi
 app.get("/v1/health", async (c) => {
   const mail = mailerFor(c.env, Date.now())?.kind ?? "unconfigured";
   return c.json({ ok: !!c.env.PEPPER, pepper: !!c.env.PEPPER, mail, dev: c.env.DEV_MODE === "1" }, c.env.PEPPER ? 200 : 503);
+});
+
+// Development only: each answer says how many PBKDF2 derivations and
+// after-response tasks its request caused before it was sent, so tests can
+// check that two paths do the same work without timing them.
+app.use("*", async (c, next) => {
+  if (c.env.DEV_MODE !== "1") return next();
+  const pbkdf2 = work.pbkdf2;
+  const after = work.afterStarted;
+  await next();
+  c.res.headers.set("x-dev-work", `pbkdf2=${work.pbkdf2 - pbkdf2}; after=${work.afterStarted - after}`);
 });
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);

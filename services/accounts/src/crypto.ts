@@ -1,4 +1,5 @@
 // Password hashing (PBKDF2-HMAC-SHA256), random tokens and peppered token hashes.
+import { work } from "./work.ts";
 
 export const PBKDF2_ITERATIONS = 100_000; // the most workerd's WebCrypto accepts
 const SALT_BYTES = 16;
@@ -45,6 +46,7 @@ export async function sha256Hex(text: string): Promise<string> {
 export const tokenHash = (pepper: string, token: string) => sha256Hex(`${pepper}:${token}`);
 
 async function pbkdf2(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
+  work.pbkdf2++;
   const key = await crypto.subtle.importKey("raw", enc.encode(password), "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, HASH_BYTES * 8);
   return new Uint8Array(bits);

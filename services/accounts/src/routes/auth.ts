@@ -11,6 +11,7 @@ import { email as emailField, onlyFields, password as passwordField, readJson, s
 import { me } from "../view.ts";
 import type { AppEnv } from "../app-env.ts";
 import type { Env, User } from "../types.ts";
+import { trackAfter } from "../work.ts";
 
 const HOUR = 3_600_000;
 const VERIFY_TTL_MS = 24 * HOUR;
@@ -29,7 +30,7 @@ function requireMailer(env: Env, now: number): Mailer {
 
 /** Run after the response; failures are logged without message contents. */
 function later(c: Context<AppEnv>, what: string, task: () => Promise<void>) {
-  c.executionCtx.waitUntil(task().catch((e: unknown) => console.error(`${what} failed: ${e instanceof Error ? e.message : String(e)}`)));
+  c.executionCtx.waitUntil(trackAfter(task()).catch((e: unknown) => console.error(`${what} failed: ${e instanceof Error ? e.message : String(e)}`)));
 }
 
 async function issueEmailToken(env: Env, userId: string, purpose: "verify" | "reset", now: number): Promise<string> {

@@ -1,12 +1,14 @@
 // Development-only routes, mounted only when DEV_MODE is "1": the outbox the
 // dev mailer writes to, the injectable clock, and a PBKDF2 timing hook for
-// the benchmark. In production these paths are plain 404s.
+// the benchmark, and the work counters (src/work.ts). In production these
+// paths are plain 404s.
 import { Hono } from "hono";
 import { invalidField } from "../errors.ts";
 import { hashPassword } from "../crypto.ts";
 import { readJson, onlyFields } from "../validate.ts";
 import { iterations } from "./auth.ts";
 import type { AppEnv } from "../app-env.ts";
+import { work } from "../work.ts";
 
 export const dev = new Hono<AppEnv>();
 
@@ -36,3 +38,6 @@ dev.post("/pbkdf2", async (c) => {
   for (let i = 0; i < n; i++) await hashPassword("benchmark-password", iterations(c.env));
   return c.json({ count: n, iterations: iterations(c.env) });
 });
+
+/** What this isolate has done so far: PBKDF2 derivations and after-response tasks (started, still running). */
+dev.get("/work", (c) => c.json(work));
