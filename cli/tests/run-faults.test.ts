@@ -2,6 +2,8 @@
 // stream-json and of the exit code sees when attempts fail, streams stall,
 // and answers end truncated, filtered, refused or empty.
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { traceMarked } from "../../core/testing/fresh-wait.ts";
 import { startScriptedOpenAI, type ReplyStep, type ScriptedServer, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../core/testing/scripted-llm-anthropic.ts";
 import { startScriptedResponses } from "../../core/testing/scripted-llm-responses.ts";
@@ -33,11 +35,24 @@ const faults: Record<string, ReplyStep> = {
   "stall mid-answer": { text: LONG, stallAfter: 5 },
 };
 
+/**
+ * A reset cuts only once the client has handed a delta on (its REASONIX_TRACE mark): Bun's
+ * fetch drops the bytes its HTTP thread read but JS did not yet take when the RST comes,
+ * and the attempt would fail as "cannot reach", with no partial answer to discard.
+ */
+function resetAfterADelta(ce: CliEnv, step: ReplyStep): ReplyStep {
+  if (step.cutMode !== "reset") return step;
+  const trace = join(ce.home, "trace.jsonl");
+  ce.env.REASONIX_TRACE = trace;
+  return { ...step, cutWhen: traceMarked(trace, "model:first-delta") };
+}
+
 describe("retry without residue: stdout is exactly the committed answer", () => {
   for (const kind of ["openai", "anthropic", "responses"] as const) {
     for (const [name, fault] of Object.entries(faults)) {
       test(`${kind}: ${name}, then a good attempt`, async () => {
-        const { ce, llm } = await setup(kind, [fault, { text: GOOD }], "idle_timeout_seconds = 0.5");
+        const { ce, llm } = await setup(kind, [], "idle_timeout_seconds = 0.5");
+        llm.push(resetAfterADelta(ce, fault), { text: GOOD });
         const r = await runCli(ce, ["run", "say it"]);
         expect(r.code).toBe(0);
         expect(r.stdout).toBe(`${GOOD}\n`);
