@@ -219,6 +219,9 @@ export function chatFixture(): ChatFixture {
     async setup(steps, extraToml, llmOpts) {
       const server = await startScriptedOpenAI(steps, llmOpts);
       const env = makeCliEnv(server.url, { extraToml });
+      // The one-time usage-counters question is a dozen rows in the live region of a release
+      // binary unless CI is set: the same screen with and without CI (telemetry tests unset it).
+      env.env.REASONIX_TELEMETRY = "0";
       llm = server;
       ce = env;
       cleanups.push(() => server.close(), () => env.cleanup());

@@ -1,11 +1,16 @@
 // `reasonix run` against faulty endpoints: what a consumer of stdout, of
 // stream-json and of the exit code sees when attempts fail, streams stall,
 // and answers end truncated, filtered, refused or empty.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { traceMarked } from "../../core/testing/fresh-wait.ts";
 import { startScriptedOpenAI, type ReplyStep, type ScriptedServer, type ScriptStep } from "../../core/testing/scripted-llm.ts";
 import { startScriptedAnthropic } from "../../core/testing/scripted-llm-anthropic.ts";
 import { startScriptedResponses } from "../../core/testing/scripted-llm-responses.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
+
+// Each test runs `bun cli/main.ts` one to five times; on a loaded machine one run can take seconds.
+setDefaultTimeout(120_000);
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -33,11 +38,24 @@ const faults: Record<string, ReplyStep> = {
   "stall mid-answer": { text: LONG, stallAfter: 5 },
 };
 
+/**
+ * A reset cuts only once the client has handed a delta on (its REASONIX_TRACE mark): Bun's
+ * fetch drops the bytes its HTTP thread read but JS did not yet take when the RST comes,
+ * and the attempt would fail as "cannot reach", with no partial answer to discard.
+ */
+function resetAfterADelta(ce: CliEnv, step: ReplyStep): ReplyStep {
+  if (step.cutMode !== "reset") return step;
+  const trace = join(ce.home, "trace.jsonl");
+  ce.env.REASONIX_TRACE = trace;
+  return { ...step, cutWhen: traceMarked(trace, "model:first-delta") };
+}
+
 describe("retry without residue: stdout is exactly the committed answer", () => {
   for (const kind of ["openai", "anthropic", "responses"] as const) {
     for (const [name, fault] of Object.entries(faults)) {
       test(`${kind}: ${name}, then a good attempt`, async () => {
-        const { ce, llm } = await setup(kind, [fault, { text: GOOD }], "idle_timeout_seconds = 0.5");
+        const { ce, llm } = await setup(kind, [], "idle_timeout_seconds = 0.5");
+        llm.push(resetAfterADelta(ce, fault), { text: GOOD });
         const r = await runCli(ce, ["run", "say it"]);
         expect(r.code).toBe(0);
         expect(r.stdout).toBe(`${GOOD}\n`);
@@ -126,14 +144,19 @@ describe("finish reasons", () => {
   });
 
   test("still cut off after the continuation: exit 1, reason length", async () => {
-    const { ce } = await setup("anthropic", [{ text: "cut", finishReason: "max_tokens" }, { text: " still cut", finishReason: "max_tokens" }]);
+    const cutTwice = (): ScriptStep[] => [{ text: "cut", finishReason: "max_tokens" }, { text: " still cut", finishReason: "max_tokens" }];
+    const { ce, llm } = await setup("anthropic", cutTwice());
     const r = await runCli(ce, ["run", "--output-format", "json", "say it"]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.reason).toBe("length");
     expect(out.error).toContain("cut off by the output limit (max_tokens 8192; finish reason length)");
+    // Text mode, cut twice again (not an exhausted script's HTTP 500s, retried for seconds).
+    llm.push(...cutTwice());
     const t = await runCli(ce, ["run", "again"]);
     expect(t.code).toBe(1);
+    expect(t.stderr).toContain("error: the answer was cut off by the output limit");
+    expect(llm.pending()).toBe(0);
   });
 
   test("text mode names the reason on stderr for a truncated answer", async () => {

@@ -87,7 +87,7 @@ describe("REASONIX_TRACE", () => {
     }
   }, 120_000);
 
-  test("a streamed answer: each model step's `model:stream` counts its deltas and characters, after the response and before the end; the log's flush follows", async () => {
+  test("a streamed answer: each model step's `model:stream` counts its deltas and characters, `model:first-delta` marks the first one, after the response and before the end; the log's flush follows", async () => {
     const text = "word ".repeat(200).trimEnd();
     llm.push({ text, chunkSize: 5 });
     const trace = join(ce.home, "trace-stream.jsonl");
@@ -95,7 +95,8 @@ describe("REASONIX_TRACE", () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(text);
     const marks: Mark[] = readFileSync(trace, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const [req, , stream] = inOrder(marks, ["request", "response", "model:stream", "run:done"]);
+    const [req, , , stream] = inOrder(marks, ["request", "response", "model:first-delta", "model:stream", "run:done"]);
+    expect(marks.filter((m) => m.mark === "model:first-delta")).toHaveLength(1);
     // The answer's records are flushed to the session log before the run ends.
     const [flush] = inOrder(marks, ["log:fsync", "run:done"], stream);
     expect(marks[flush!]!.durMs).toBeGreaterThanOrEqual(0);

@@ -12,7 +12,7 @@ import type { SessionCore } from "./session-core.ts";
 import { recordUsage } from "./usage.ts";
 import { maybeCompact } from "./session-compact.ts";
 import { runRound } from "./tool-round.ts";
-import { traceStart, traceStep } from "../trace.ts";
+import { traceMark, traceStart, traceStep } from "../trace.ts";
 
 /** The steps of the turn that runTurn (session.ts) started; how the turn ends. */
 export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal): Promise<TurnEndReason> {
@@ -90,6 +90,8 @@ export function streamHandlers(s: SessionCore, tally?: StreamTally): StreamHandl
     const t = performance.now();
     f(text);
     tally.emitMs += performance.now() - t;
+    // The step's first piece is with the front end (time to first token; a test's reset waits for it).
+    if (tally.deltas === 0) traceMark("model:first-delta");
     tally.deltas++;
     tally.chars += text.length;
   };

@@ -10,6 +10,8 @@
 // - Events with a sequence number or id: wait for one after the last one seen
 //   before the action (`after`).
 
+import { existsSync, readFileSync } from "node:fs";
+
 export type Want = string | RegExp | ((text: string) => boolean);
 
 /** How often `t` occurs in `text` (a RegExp counts all its matches). */
@@ -67,4 +69,21 @@ export async function after<T>(what: string, list: () => { seq: number | string;
   };
   const hit = await pollFor(what, list, (all) => fresh(all) !== undefined, { ...opts, show: (all) => JSON.stringify(all.slice(-5), null, 1) });
   return fresh(hit)!.item;
+}
+
+/**
+ * Resolves true once the REASONIX_TRACE file `file` (core/trace.ts), fresh for this
+ * test, has a line for `mark`, written by the process under test; false after
+ * `timeoutMs`. Never rejects: a scripted server's step may wait on it (`cutWhen`)
+ * and goes ahead when it never comes (the test then fails on what is missing).
+ */
+export async function traceMarked(file: string, mark: string, timeoutMs = 30_000): Promise<boolean> {
+  const line = `{"mark":${JSON.stringify(mark)},`;
+  const read = () => (existsSync(file) ? readFileSync(file, "utf8") : "");
+  try {
+    await pollFor(`the trace mark ${mark} in ${file}`, read, (t) => t.includes(line), { timeoutMs, everyMs: 10 });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -59,7 +59,13 @@ export interface ReplyStep {
   cutAfter?: number;
   /** How to break it: end the response cleanly (default) or reset the socket. */
   cutMode?: "end" | "reset";
-  /** Cut only once this settles (a test that needs its handler to have seen a delta resolves it then). Without it a reset waits until the client has read the frames written (peer-read.ts): an RST overtaking them would look like a refused request, not a cut stream. */
+  /**
+   * Cut only once this settles: a test that needs the client to have seen a delta resolves it
+   * then (its handler, or the client's REASONIX_TRACE mark: fresh-wait.ts traceMarked). Without
+   * it a reset waits until the client's socket has read the frames written (peer-read.ts), which
+   * makes a cut stream likely but not certain: Bun's fetch drops bytes its HTTP thread read but
+   * JS did not take yet when the RST arrives, and the attempt then looks like a refused request.
+   */
   cutWhen?: Promise<unknown>;
   /** Wait this long before answering (ms). */
   delayMs?: number;
