@@ -11,7 +11,8 @@ import { buildInfo } from "../../core/version.ts";
 import { normalisePlatform } from "../hosts/probe.ts";
 import { runScript } from "../ssh/exec.ts";
 import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
-import { binPath, install, kv } from "./install.ts";
+import { prefetchSha } from "./artifact.ts";
+import { binPath, install, kv, uploadCacheDir } from "./install.ts";
 import { holdLock, isLockLost, lockLost, lockStaleSeconds, type Fence } from "./lock.ts";
 import { LOCK_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import type { BootstrapEvent, BootstrapOptions, RemoteState, ServeInfo } from "./types.ts";
@@ -90,11 +91,15 @@ export const isOurServe = (s: RemoteState) => s.alive && s.ours && / serve /.tes
 /** The serve answers with the expected version and accepts our token. */
 export async function checkServe(client: Client, addr: HostPort, token: string, version: string): Promise<{ ok: boolean; why?: string; workspace?: string }> {
   try {
-    const health = await httpViaSsh(client, addr, "/healthz", { timeoutMs: 10_000 });
+    // Both asked at once (one round trip): the token goes only to the address the remote
+    // itself recorded for our serve, which every caller has checked before.
+    const [health, st] = await Promise.all([
+      httpViaSsh(client, addr, "/healthz", { timeoutMs: 10_000 }),
+      httpViaSsh(client, addr, "/api/status", { headers: { authorization: `Bearer ${token}` }, timeoutMs: 10_000 }),
+    ]);
     if (health.status !== 200) return { ok: false, why: `/healthz answered ${health.status}` };
     const h = JSON.parse(health.body) as { version?: string };
     if (h.version !== version) return { ok: false, why: `serve reports version ${h.version}, expected ${version}` };
-    const st = await httpViaSsh(client, addr, "/api/status", { headers: { authorization: `Bearer ${token}` }, timeoutMs: 10_000 });
     if (st.status !== 200) return { ok: false, why: `/api/status answered ${st.status}` };
     return { ok: true, workspace: (JSON.parse(st.body) as { workspace?: string }).workspace };
   } catch (e) {
@@ -167,9 +172,11 @@ async function startServe(client: Client, s: RemoteState, version: string, token
   }
   const info: ServeInfo = { pid, addr, token, version, workspace: s.workspace, slug: s.slug, startedAt: new Date().toISOString(), reused: false };
   const json = JSON.stringify({ pid, addr: `${addr.host}:${addr.port}`, workspace: s.workspace, version, started_at: info.startedAt });
-  const pub = await kv(client, PUBLISH_SCRIPT, [s.slug, json, fence.lockId]);
+  // Recording the serve is the last step under the lock: the same script releases it.
+  const pub = await kv(client, PUBLISH_SCRIPT, [s.slug, json, fence.lockId, "release"]);
   if (pub.get("lost_lock")) throw lockLost("recording the serve it started");
   if (!pub.get("published")) throw fail("serve_publish_failed", `could not write serve-${s.slug}.json on the remote: ${pub.get("stderr") ?? ""}`);
+  if (pub.get("released")) fence.released = true;
   return info;
 }
 
@@ -192,6 +199,8 @@ export async function ensureServe(client: Client, o: BootstrapOptions = {}): Pro
 async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<ServeInfo> {
   const version = o.version ?? buildInfo().version;
   const workspace = o.workspace ?? "~";
+  // A cold install needs the local binary's SHA-256 first: hash it while the remote answers.
+  if (o.install !== "npm" && o.install !== "never") prefetchSha({ binaryPath: o.binaryPath, cacheDir: uploadCacheDir(o) });
   const first = await readRemoteState(client, workspace, version);
   if (!first.platform) {
     throw fail("unsupported_platform", `unsupported remote platform: ${first.os} ${first.arch}`, "reasonix runs on Linux and macOS, x86_64 and arm64");
@@ -202,10 +211,13 @@ async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<Ser
   const lockId = o.lockId ?? `${process.pid}-${randomBytes(6).toString("hex")}`;
   const s = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
   const fence: Fence = { slug: s.slug, lockId };
-  const holder = await holdLock(client, s.slug, lockId);
+  // The keeper starts on its own channel while the work goes on: the lock is ours already
+  // (every irreversible step checks the owner file), the keeper only ties it to this session
+  // sooner than the stamp's staleness window and relays our progress to waiters.
+  const holding = holdLock(client, s.slug, lockId);
   const report = o.onEvent;
   const onEvent = (e: BootstrapEvent) => {
-    if (e.event === "installing") holder.progress(`${e.phase} ${e.done} ${e.total}`);
+    if (e.event === "installing") void holding.then((h) => h.progress(`${e.phase} ${e.done} ${e.total}`));
     report?.(e);
   };
   o = { ...o, onEvent };
@@ -228,7 +240,8 @@ async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<Ser
     return await startServe(client, s, version, token, fence);
   } finally {
     clearInterval(keeper);
-    await runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
+    const holder = await holding;
+    if (!fence.released) await runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
     holder.end();
   }
 }

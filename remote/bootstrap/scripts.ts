@@ -324,8 +324,9 @@ n=0
 while [ ! -s "$P" ]; do
   if ! kill -0 "$child" 2>/dev/null; then echo died=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
   n=$((n + 1))
-  if [ $n -gt 600 ]; then echo timeout=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
-  sleep 0.1 2>/dev/null || sleep 1
+  # Every 20 ms (the serve starts in a few hundred): 60 s in all, 1 s steps without fractional sleep.
+  if [ $n -gt 3000 ]; then echo timeout=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
+  sleep 0.02 2>/dev/null || { sleep 1; n=$((n + 49)); }
 done
 printf 'addr=%s\\n' "$(cat "$P")"
 pid=$(cat "$PF" 2>/dev/null); printf 'pid=%s\\n' "\${pid:-$child}"
@@ -347,11 +348,17 @@ grep -qF "\\"addr\\":\\"$3\\"" "$R/serve-$S.json" 2>/dev/null || { echo stale=1;
 echo ours=1
 `;
 
-/** Publish serve-<slug>.json atomically (0600), only while we hold the lock. Args: SLUG JSON LOCK_ID */
+/**
+ * Publish serve-<slug>.json atomically (0600), only while we hold the lock; with
+ * ACTION=release, then release the lock (the last step under it: one round trip less).
+ * Args: SLUG JSON LOCK_ID [ACTION]
+ */
 export const PUBLISH_SCRIPT = `${PRELUDE}
 J="$R/serve-$1.json"
 own_lock "$1" "$3" || { echo lost_lock=1; exit 0; }
-printf '%s\\n' "$2" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1
+printf '%s\\n' "$2" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1 || exit 0
+[ "$4" = release ] && rm -rf "$R/serve-$1.lock" && echo released=1
+exit 0
 `;
 
 /** Last lines of the serve log, optionally following it. Args: SLUG LINES FOLLOW(0|1) */
