@@ -41,7 +41,7 @@ export async function readRemoteState(
   workspace: string,
   version: string,
   lockId?: string,
-  opts: { allowMissing?: boolean; onEvent?: (e: BootstrapEvent) => void } = {},
+  opts: { allowMissing?: boolean; onEvent?: (e: BootstrapEvent) => void; /** With lockId: lock only when this version's binary is missing. */ onlyIfCold?: boolean } = {},
 ): Promise<RemoteState> {
   const onLine = (line: string) => {
     if (!line.startsWith("waiting=")) return;
@@ -49,7 +49,7 @@ export async function readRemoteState(
     const [phase, done, total] = progress.trim().split(/\s+/);
     opts.onEvent?.({ event: "waiting_for_lock", holder, ...(phase ? { phase, done: Number(done) || 0, total: Number(total) || 0 } : {}) });
   };
-  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? "lock" : "nolock", lockId ?? "", String(lockStaleSeconds())], timeoutMs: 180_000, onLine });
+  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? (opts.onlyIfCold ? "lockcold" : "lock") : "nolock", lockId ?? "", String(lockStaleSeconds())], timeoutMs: 180_000, onLine });
   const kv = parseKv(res.stdout);
   if (kv.has("error")) throw fail("remote_state", `remote: ${kv.get("error")}`);
   // Without a serve recorded for it, a missing workspace leaves nothing to manage.
@@ -201,15 +201,17 @@ async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<Ser
   const workspace = o.workspace ?? "~";
   // A cold install needs the local binary's SHA-256 first: hash it while the remote answers.
   if (o.install !== "npm" && o.install !== "never") prefetchSha({ binaryPath: o.binaryPath, cacheDir: uploadCacheDir(o) });
-  const first = await readRemoteState(client, workspace, version);
+  // Without this version's binary there is nothing to reuse: the first look takes the lock.
+  const lockId = o.lockId ?? `${process.pid}-${randomBytes(6).toString("hex")}`;
+  const first = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent, onlyIfCold: true });
   if (!first.platform) {
+    if (first.locked) await runScript(client, LOCK_SCRIPT, { args: [first.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
     throw fail("unsupported_platform", `unsupported remote platform: ${first.os} ${first.arch}`, "reasonix runs on Linux and macOS, x86_64 and arm64");
   }
-  const reused = o.restart ? null : await tryReuse(client, first, version);
+  const reused = o.restart || first.locked ? null : await tryReuse(client, first, version);
   if (reused) return reused;
 
-  const lockId = o.lockId ?? `${process.pid}-${randomBytes(6).toString("hex")}`;
-  const s = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
+  const s = first.locked ? first : await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
   const fence: Fence = { slug: s.slug, lockId };
   // The keeper starts on its own channel while the work goes on: the lock is ours already
   // (every irreversible step checks the owner file), the keeper only ties it to this session

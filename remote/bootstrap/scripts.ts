@@ -43,8 +43,9 @@ own_lock() {
 /**
  * Resolve the workspace, derive the slug, report platform/tools and the state
  * of the recorded serve. With MODE=lock, first take the per-slug mkdir lock
- * (stale after STALE_S seconds without a fresh stamp, default 60) and report lock state.
- * Args: RAW_WORKSPACE VERSION MODE(nolock|lock) LOCK_ID [STALE_S]
+ * (stale after STALE_S seconds without a fresh stamp, default 60) and report lock state;
+ * MODE=lockcold takes it only when the version's binary is missing.
+ * Args: RAW_WORKSPACE VERSION MODE(nolock|lock|lockcold) LOCK_ID [STALE_S]
  */
 export const STATE_SCRIPT = `${PRELUDE}
 W=$1; V=$2; MODE=$3; ID=$4; STALE=\${5:-60}
@@ -60,6 +61,8 @@ else
   printf 'missing_workspace=%s\\n' "$W"
   found=$(grep -lF "\\"workspace\\":\\"$W\\"" "$R"/serve-*.json 2>/dev/null | head -n 1)
   [ -n "$found" ] || exit 0
+  # Reported to the caller as an error: never leave it a lock it did not ask for.
+  [ "$MODE" = lockcold ] && MODE=nolock
 fi
 mkdir -p "$R/bin" || { echo "error=cannot create $R/bin"; exit 0; }
 chmod 700 "$HOME/.reasonix" "$R" 2>/dev/null
@@ -72,6 +75,9 @@ printf 'workspace=%s\\nslug=%s\\n' "$W" "$S"
 for t in zstd gzip tar curl wget sha256sum shasum openssl npm setsid; do
   command -v $t >/dev/null 2>&1 && echo "tool_$t=1"
 done
+# lockcold: take the lock only when this version's binary is missing (no serve of it can
+# be reused, so the caller needs the lock anyway: one round trip instead of two).
+[ "$MODE" = lockcold ] && [ ! -x "$R/bin/reasonix-$V" ] && MODE=lock
 if [ "$MODE" = lock ]; then
   L="$R/serve-$S.lock"; n=0; seen=
   while ! mkdir "$L" 2>/dev/null; do
