@@ -14,7 +14,7 @@ import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
 import { prefetchSha } from "./artifact.ts";
 import { binPath, install, kv, uploadCacheDir } from "./install.ts";
 import { holdLock, isLockLost, lockLost, lockStaleSeconds, type Fence } from "./lock.ts";
-import { LOCK_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
+import { LOCK_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import type { BootstrapEvent, BootstrapOptions, RemoteState, ServeInfo } from "./types.ts";
 
 export type { BootstrapEvent, BootstrapOptions, InstallSource, RemoteState, ServeInfo } from "./types.ts";
@@ -142,8 +142,13 @@ export async function stopServe(client: Client, slug: string, pid: number, fence
 }
 
 async function startServe(client: Client, s: RemoteState, version: string, token: string, fence: Fence): Promise<ServeInfo> {
-  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token, fence.lockId], 90_000);
-  if (r.get("lost_lock")) throw lockLost("starting the serve");
+  const startedAt = new Date().toISOString();
+  // The record's fields after pid and addr (which the script fills in): recorded and the lock
+  // released in the same fenced run that started the serve.
+  const record = JSON.stringify({ workspace: s.workspace, version, started_at: startedAt }).slice(1);
+  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token, fence.lockId, record], 90_000);
+  // With an address, the serve was started and the lock lost before recording it: the new holder adopts it.
+  if (r.get("lost_lock")) throw lockLost(r.get("addr") ? "recording the serve it started" : "starting the serve");
   if (r.get("error")) throw fail("serve_start_failed", `remote serve did not start: ${r.get("error")}`);
   if (r.get("adopt")) {
     // A serve for this workspace is already up (its starter held the lock while we were
@@ -165,19 +170,16 @@ async function startServe(client: Client, s: RemoteState, version: string, token
   }
   const addr = parseHostPort(r.get("addr")!);
   const pid = Number(r.get("pid"));
+  if (r.get("released")) fence.released = true;
+  if (!r.get("published")) {
+    throw fail("serve_publish_failed", `could not write serve-${s.slug}.json on the remote: ${r.get("stderr") ?? ""}`);
+  }
   const check = await checkServe(client, addr, token, version);
   if (!check.ok) {
     await stopServe(client, s.slug, pid).catch(() => {});
     throw fail("serve_unhealthy", `remote serve started but is not usable: ${check.why}`);
   }
-  const info: ServeInfo = { pid, addr, token, version, workspace: s.workspace, slug: s.slug, startedAt: new Date().toISOString(), reused: false };
-  const json = JSON.stringify({ pid, addr: `${addr.host}:${addr.port}`, workspace: s.workspace, version, started_at: info.startedAt });
-  // Recording the serve is the last step under the lock: the same script releases it.
-  const pub = await kv(client, PUBLISH_SCRIPT, [s.slug, json, fence.lockId, "release"]);
-  if (pub.get("lost_lock")) throw lockLost("recording the serve it started");
-  if (!pub.get("published")) throw fail("serve_publish_failed", `could not write serve-${s.slug}.json on the remote: ${pub.get("stderr") ?? ""}`);
-  if (pub.get("released")) fence.released = true;
-  return info;
+  return { pid, addr, token, version, workspace: s.workspace, slug: s.slug, startedAt, reused: false };
 }
 
 /**

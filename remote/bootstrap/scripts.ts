@@ -297,7 +297,11 @@ mkdir -p "$R/bin" && ln -sf "$bin" "$R/bin/reasonix-$1" && echo installed=1
  * port file. The token comes in on stdin and goes to a 0600 file. Only while we
  * still hold the lock; a live serve of ours already recorded for the workspace
  * (started by whoever held the lock meanwhile) is adopted, never doubled.
- * Args: BIN WORKSPACE SLUG TOKEN LOCK_ID
+ * With RECORD (the JSON record's fields after pid and addr, as `"k":v,…}`), the
+ * serve it started is recorded in serve-<slug>.json and the lock released, in the
+ * same fenced run (the client stops the serve, which removes the record, if its
+ * health check then fails).
+ * Args: BIN WORKSPACE SLUG TOKEN LOCK_ID [RECORD]
  */
 export const START_SCRIPT = `${PRELUDE}
 BIN=$1; W=$2; S=$3
@@ -334,8 +338,13 @@ while [ ! -s "$P" ]; do
   if [ $n -gt 3000 ]; then echo timeout=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
   sleep 0.02 2>/dev/null || { sleep 1; n=$((n + 49)); }
 done
-printf 'addr=%s\\n' "$(cat "$P")"
-pid=$(cat "$PF" 2>/dev/null); printf 'pid=%s\\n' "\${pid:-$child}"
+addr=$(cat "$P"); pid=$(cat "$PF" 2>/dev/null); pid=\${pid:-$child}
+printf 'addr=%s\\npid=%s\\n' "$addr" "$pid"
+[ -n "$6" ] || exit 0
+J="$R/serve-$S.json"
+own_lock "$S" "$5" || { echo lost_lock=1; exit 0; }
+printf '{"pid":%s,"addr":"%s",%s\\n' "$pid" "$addr" "$6" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1 || exit 0
+rm -rf "$R/serve-$S.lock" && echo released=1
 `;
 
 /**
@@ -352,19 +361,6 @@ case $pid in ''|*[!0-9]*) echo stale=1; exit 0 ;; esac
 serve_ours "$pid" "$S" || { echo stale=1; exit 0; }
 grep -qF "\\"addr\\":\\"$3\\"" "$R/serve-$S.json" 2>/dev/null || { echo stale=1; exit 0; }
 echo ours=1
-`;
-
-/**
- * Publish serve-<slug>.json atomically (0600), only while we hold the lock; with
- * ACTION=release, then release the lock (the last step under it: one round trip less).
- * Args: SLUG JSON LOCK_ID [ACTION]
- */
-export const PUBLISH_SCRIPT = `${PRELUDE}
-J="$R/serve-$1.json"
-own_lock "$1" "$3" || { echo lost_lock=1; exit 0; }
-printf '%s\\n' "$2" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1 || exit 0
-[ "$4" = release ] && rm -rf "$R/serve-$1.lock" && echo released=1
-exit 0
 `;
 
 /** Last lines of the serve log, optionally following it. Args: SLUG LINES FOLLOW(0|1) */
