@@ -79,23 +79,52 @@ export interface ResolveArtifactOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** In-flight and finished hashes of this process, by file identity (path, size, mtime, inode). */
+const shaInFlight = new Map<string, Promise<string>>();
+
 /**
- * SHA-256 of a local executable, remembered by (path, size, mtime) so that
- * connects after the first do not re-hash 100 MB.
+ * SHA-256 of a local executable, remembered by (path, size, mtime, inode) on disk so
+ * that connects after the first do not re-hash 100 MB, and in memory so a hash begun
+ * early (see prefetchSha) is awaited rather than computed twice.
  */
-async function cachedSha(path: string, cacheDir: string): Promise<string> {
+function cachedSha(path: string, cacheDir: string): Promise<string> {
   const st = statSync(path);
+  const key = `${path}\0${st.size}\0${st.mtimeMs}\0${st.ino}`;
+  let p = shaInFlight.get(key);
+  if (!p) {
+    p = hashAndRemember(path, st, cacheDir);
+    shaInFlight.set(key, p);
+    p.catch(() => shaInFlight.delete(key));
+  }
+  return p;
+}
+
+async function hashAndRemember(path: string, st: { size: number; mtimeMs: number; ino: number }, cacheDir: string): Promise<string> {
   const memo = join(cacheDir, `sha-${createHash("sha256").update(path).digest("hex").slice(0, 16)}.json`);
   try {
-    const m = JSON.parse(readFileSync(memo, "utf8")) as { size: number; mtimeMs: number; sha256: string };
-    if (m.size === st.size && m.mtimeMs === st.mtimeMs) return m.sha256;
+    const m = JSON.parse(readFileSync(memo, "utf8")) as { size: number; mtimeMs: number; ino?: number; sha256: string };
+    if (m.size === st.size && m.mtimeMs === st.mtimeMs && m.ino === st.ino) return m.sha256;
   } catch {}
   const sha = await sha256File(path);
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    writeFileAtomic(memo, JSON.stringify({ size: st.size, mtimeMs: st.mtimeMs, sha256: sha }), { mode: 0o600 });
+    writeFileAtomic(memo, JSON.stringify({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, sha256: sha }), { mode: 0o600 });
   } catch {}
   return sha;
+}
+
+/**
+ * Begin hashing the executable an upload would send (an explicit binary, or this very
+ * compiled build) while the remote is still being asked what it has: a cold install
+ * then finds the hash ready instead of reading 100 MB first. Free when the hash is
+ * remembered; never throws (the real lookup reports any error).
+ */
+export function prefetchSha(o: { binaryPath?: string; cacheDir: string }): void {
+  const path = o.binaryPath ?? (isCompiledBinary() ? process.execPath : undefined);
+  if (!path) return;
+  try {
+    cachedSha(path, o.cacheDir).catch(() => {});
+  } catch {}
 }
 
 async function describe(path: string, platform: string, version: string, source: string, sha: string | undefined, cacheDir: string): Promise<BinaryArtifact> {

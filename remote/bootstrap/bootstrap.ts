@@ -11,9 +11,10 @@ import { buildInfo } from "../../core/version.ts";
 import { normalisePlatform } from "../hosts/probe.ts";
 import { runScript } from "../ssh/exec.ts";
 import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
-import { binPath, install, kv } from "./install.ts";
+import { prefetchSha } from "./artifact.ts";
+import { binPath, install, kv, uploadCacheDir } from "./install.ts";
 import { holdLock, isLockLost, lockLost, lockStaleSeconds, type Fence } from "./lock.ts";
-import { LOCK_SCRIPT, PUBLISH_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
+import { LOCK_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import type { BootstrapEvent, BootstrapOptions, RemoteState, ServeInfo } from "./types.ts";
 
 export type { BootstrapEvent, BootstrapOptions, InstallSource, RemoteState, ServeInfo } from "./types.ts";
@@ -40,7 +41,7 @@ export async function readRemoteState(
   workspace: string,
   version: string,
   lockId?: string,
-  opts: { allowMissing?: boolean; onEvent?: (e: BootstrapEvent) => void } = {},
+  opts: { allowMissing?: boolean; onEvent?: (e: BootstrapEvent) => void; /** With lockId: lock only when this version's binary is missing. */ onlyIfCold?: boolean } = {},
 ): Promise<RemoteState> {
   const onLine = (line: string) => {
     if (!line.startsWith("waiting=")) return;
@@ -48,7 +49,7 @@ export async function readRemoteState(
     const [phase, done, total] = progress.trim().split(/\s+/);
     opts.onEvent?.({ event: "waiting_for_lock", holder, ...(phase ? { phase, done: Number(done) || 0, total: Number(total) || 0 } : {}) });
   };
-  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? "lock" : "nolock", lockId ?? "", String(lockStaleSeconds())], timeoutMs: 180_000, onLine });
+  const res = await runScript(client, STATE_SCRIPT, { args: [workspace, version, lockId ? (opts.onlyIfCold ? "lockcold" : "lock") : "nolock", lockId ?? "", String(lockStaleSeconds())], timeoutMs: 180_000, onLine });
   const kv = parseKv(res.stdout);
   if (kv.has("error")) throw fail("remote_state", `remote: ${kv.get("error")}`);
   // Without a serve recorded for it, a missing workspace leaves nothing to manage.
@@ -90,11 +91,15 @@ export const isOurServe = (s: RemoteState) => s.alive && s.ours && / serve /.tes
 /** The serve answers with the expected version and accepts our token. */
 export async function checkServe(client: Client, addr: HostPort, token: string, version: string): Promise<{ ok: boolean; why?: string; workspace?: string }> {
   try {
-    const health = await httpViaSsh(client, addr, "/healthz", { timeoutMs: 10_000 });
+    // Both asked at once (one round trip): the token goes only to the address the remote
+    // itself recorded for our serve, which every caller has checked before.
+    const [health, st] = await Promise.all([
+      httpViaSsh(client, addr, "/healthz", { timeoutMs: 10_000 }),
+      httpViaSsh(client, addr, "/api/status", { headers: { authorization: `Bearer ${token}` }, timeoutMs: 10_000 }),
+    ]);
     if (health.status !== 200) return { ok: false, why: `/healthz answered ${health.status}` };
     const h = JSON.parse(health.body) as { version?: string };
     if (h.version !== version) return { ok: false, why: `serve reports version ${h.version}, expected ${version}` };
-    const st = await httpViaSsh(client, addr, "/api/status", { headers: { authorization: `Bearer ${token}` }, timeoutMs: 10_000 });
     if (st.status !== 200) return { ok: false, why: `/api/status answered ${st.status}` };
     return { ok: true, workspace: (JSON.parse(st.body) as { workspace?: string }).workspace };
   } catch (e) {
@@ -137,8 +142,13 @@ export async function stopServe(client: Client, slug: string, pid: number, fence
 }
 
 async function startServe(client: Client, s: RemoteState, version: string, token: string, fence: Fence): Promise<ServeInfo> {
-  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token, fence.lockId], 90_000);
-  if (r.get("lost_lock")) throw lockLost("starting the serve");
+  const startedAt = new Date().toISOString();
+  // The record's fields after pid and addr (which the script fills in): recorded and the lock
+  // released in the same fenced run that started the serve.
+  const record = JSON.stringify({ workspace: s.workspace, version, started_at: startedAt }).slice(1);
+  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token, fence.lockId, record], 90_000);
+  // With an address, the serve was started and the lock lost before recording it: the new holder adopts it.
+  if (r.get("lost_lock")) throw lockLost(r.get("addr") ? "recording the serve it started" : "starting the serve");
   if (r.get("error")) throw fail("serve_start_failed", `remote serve did not start: ${r.get("error")}`);
   if (r.get("adopt")) {
     // A serve for this workspace is already up (its starter held the lock while we were
@@ -160,17 +170,16 @@ async function startServe(client: Client, s: RemoteState, version: string, token
   }
   const addr = parseHostPort(r.get("addr")!);
   const pid = Number(r.get("pid"));
+  if (r.get("released")) fence.released = true;
+  if (!r.get("published")) {
+    throw fail("serve_publish_failed", `could not write serve-${s.slug}.json on the remote: ${r.get("stderr") ?? ""}`);
+  }
   const check = await checkServe(client, addr, token, version);
   if (!check.ok) {
     await stopServe(client, s.slug, pid).catch(() => {});
     throw fail("serve_unhealthy", `remote serve started but is not usable: ${check.why}`);
   }
-  const info: ServeInfo = { pid, addr, token, version, workspace: s.workspace, slug: s.slug, startedAt: new Date().toISOString(), reused: false };
-  const json = JSON.stringify({ pid, addr: `${addr.host}:${addr.port}`, workspace: s.workspace, version, started_at: info.startedAt });
-  const pub = await kv(client, PUBLISH_SCRIPT, [s.slug, json, fence.lockId]);
-  if (pub.get("lost_lock")) throw lockLost("recording the serve it started");
-  if (!pub.get("published")) throw fail("serve_publish_failed", `could not write serve-${s.slug}.json on the remote: ${pub.get("stderr") ?? ""}`);
-  return info;
+  return { pid, addr, token, version, workspace: s.workspace, slug: s.slug, startedAt, reused: false };
 }
 
 /**
@@ -192,20 +201,27 @@ export async function ensureServe(client: Client, o: BootstrapOptions = {}): Pro
 async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<ServeInfo> {
   const version = o.version ?? buildInfo().version;
   const workspace = o.workspace ?? "~";
-  const first = await readRemoteState(client, workspace, version);
+  // A cold install needs the local binary's SHA-256 first: hash it while the remote answers.
+  if (o.install !== "npm" && o.install !== "never") prefetchSha({ binaryPath: o.binaryPath, cacheDir: uploadCacheDir(o) });
+  // Without this version's binary there is nothing to reuse: the first look takes the lock.
+  const lockId = o.lockId ?? `${process.pid}-${randomBytes(6).toString("hex")}`;
+  const first = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent, onlyIfCold: true });
   if (!first.platform) {
+    if (first.locked) await runScript(client, LOCK_SCRIPT, { args: [first.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
     throw fail("unsupported_platform", `unsupported remote platform: ${first.os} ${first.arch}`, "reasonix runs on Linux and macOS, x86_64 and arm64");
   }
-  const reused = o.restart ? null : await tryReuse(client, first, version);
+  const reused = o.restart || first.locked ? null : await tryReuse(client, first, version);
   if (reused) return reused;
 
-  const lockId = o.lockId ?? `${process.pid}-${randomBytes(6).toString("hex")}`;
-  const s = await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
+  const s = first.locked ? first : await readRemoteState(client, workspace, version, lockId, { onEvent: o.onEvent });
   const fence: Fence = { slug: s.slug, lockId };
-  const holder = await holdLock(client, s.slug, lockId);
+  // The keeper starts on its own channel while the work goes on: the lock is ours already
+  // (every irreversible step checks the owner file), the keeper only ties it to this session
+  // sooner than the stamp's staleness window and relays our progress to waiters.
+  const holding = holdLock(client, s.slug, lockId);
   const report = o.onEvent;
   const onEvent = (e: BootstrapEvent) => {
-    if (e.event === "installing") holder.progress(`${e.phase} ${e.done} ${e.total}`);
+    if (e.event === "installing") void holding.then((h) => h.progress(`${e.phase} ${e.done} ${e.total}`));
     report?.(e);
   };
   o = { ...o, onEvent };
@@ -228,7 +244,8 @@ async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<Ser
     return await startServe(client, s, version, token, fence);
   } finally {
     clearInterval(keeper);
-    await runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
+    const holder = await holding;
+    if (!fence.released) await runScript(client, LOCK_SCRIPT, { args: [s.slug, lockId, "release"], timeoutMs: 15_000 }).catch(() => {});
     holder.end();
   }
 }

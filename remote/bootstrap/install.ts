@@ -25,6 +25,9 @@ export async function kv(client: Client, script: string, args: string[], timeout
   return parseKv(res.stdout + (res.stderr ? `\nstderr=${res.stderr.trim()}` : ""));
 }
 
+/** Where uploads keep compressed copies and remembered hashes. */
+export const uploadCacheDir = (o: BootstrapOptions) => o.cacheDir ?? join(homePaths().home, "cache", "remote");
+
 export const binPath = (s: RemoteState, version: string) => `${s.home}/.reasonix/remote/bin/reasonix-${version}`;
 
 export async function install(client: Client, s: RemoteState, version: string, o: BootstrapOptions, fence: Fence): Promise<void> {
@@ -40,7 +43,7 @@ export async function install(client: Client, s: RemoteState, version: string, o
   }
   const started = performance.now();
   if (await remoteDownload(client, s, version, o, started)) return;
-  const cacheDir = o.cacheDir ?? join(homePaths().home, "cache", "remote");
+  const cacheDir = uploadCacheDir(o);
   const progress = (phase: "download" | "extract" | "compress", done: number, total: number) => o.onEvent?.({ event: "installing", phase, done, total });
   const art = await resolveArtifact({ platform: s.platform!, version, binaryPath: o.binaryPath, releaseDir: o.releaseDir, cacheDir, onProgress: progress });
   if (!["sha256sum", "shasum", "openssl"].some((t) => s.tools.has(t))) {

@@ -11,6 +11,8 @@ import { HOLD_SCRIPT } from "./scripts.ts";
 export interface Fence {
   slug: string;
   lockId: string;
+  /** Set once a fenced script released the lock as its last step (nothing is left to release). */
+  released?: boolean;
 }
 
 /**

@@ -43,8 +43,9 @@ own_lock() {
 /**
  * Resolve the workspace, derive the slug, report platform/tools and the state
  * of the recorded serve. With MODE=lock, first take the per-slug mkdir lock
- * (stale after STALE_S seconds without a fresh stamp, default 60) and report lock state.
- * Args: RAW_WORKSPACE VERSION MODE(nolock|lock) LOCK_ID [STALE_S]
+ * (stale after STALE_S seconds without a fresh stamp, default 60) and report lock state;
+ * MODE=lockcold takes it only when the version's binary is missing.
+ * Args: RAW_WORKSPACE VERSION MODE(nolock|lock|lockcold) LOCK_ID [STALE_S]
  */
 export const STATE_SCRIPT = `${PRELUDE}
 W=$1; V=$2; MODE=$3; ID=$4; STALE=\${5:-60}
@@ -60,6 +61,8 @@ else
   printf 'missing_workspace=%s\\n' "$W"
   found=$(grep -lF "\\"workspace\\":\\"$W\\"" "$R"/serve-*.json 2>/dev/null | head -n 1)
   [ -n "$found" ] || exit 0
+  # Reported to the caller as an error: never leave it a lock it did not ask for.
+  [ "$MODE" = lockcold ] && MODE=nolock
 fi
 mkdir -p "$R/bin" || { echo "error=cannot create $R/bin"; exit 0; }
 chmod 700 "$HOME/.reasonix" "$R" 2>/dev/null
@@ -72,6 +75,9 @@ printf 'workspace=%s\\nslug=%s\\n' "$W" "$S"
 for t in zstd gzip tar curl wget sha256sum shasum openssl npm setsid; do
   command -v $t >/dev/null 2>&1 && echo "tool_$t=1"
 done
+# lockcold: take the lock only when this version's binary is missing (no serve of it can
+# be reused, so the caller needs the lock anyway: one round trip instead of two).
+[ "$MODE" = lockcold ] && [ ! -x "$R/bin/reasonix-$V" ] && MODE=lock
 if [ "$MODE" = lock ]; then
   L="$R/serve-$S.lock"; n=0; seen=
   while ! mkdir "$L" 2>/dev/null; do
@@ -291,7 +297,11 @@ mkdir -p "$R/bin" && ln -sf "$bin" "$R/bin/reasonix-$1" && echo installed=1
  * port file. The token comes in on stdin and goes to a 0600 file. Only while we
  * still hold the lock; a live serve of ours already recorded for the workspace
  * (started by whoever held the lock meanwhile) is adopted, never doubled.
- * Args: BIN WORKSPACE SLUG TOKEN LOCK_ID
+ * With RECORD (the JSON record's fields after pid and addr, as `"k":v,…}`), the
+ * serve it started is recorded in serve-<slug>.json and the lock released, in the
+ * same fenced run (the client stops the serve, which removes the record, if its
+ * health check then fails).
+ * Args: BIN WORKSPACE SLUG TOKEN LOCK_ID [RECORD]
  */
 export const START_SCRIPT = `${PRELUDE}
 BIN=$1; W=$2; S=$3
@@ -324,11 +334,17 @@ n=0
 while [ ! -s "$P" ]; do
   if ! kill -0 "$child" 2>/dev/null; then echo died=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
   n=$((n + 1))
-  if [ $n -gt 600 ]; then echo timeout=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
-  sleep 0.1 2>/dev/null || sleep 1
+  # Every 20 ms (the serve starts in a few hundred): 60 s in all, 1 s steps without fractional sleep.
+  if [ $n -gt 3000 ]; then echo timeout=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
+  sleep 0.02 2>/dev/null || { sleep 1; n=$((n + 49)); }
 done
-printf 'addr=%s\\n' "$(cat "$P")"
-pid=$(cat "$PF" 2>/dev/null); printf 'pid=%s\\n' "\${pid:-$child}"
+addr=$(cat "$P"); pid=$(cat "$PF" 2>/dev/null); pid=\${pid:-$child}
+printf 'addr=%s\\npid=%s\\n' "$addr" "$pid"
+[ -n "$6" ] || exit 0
+J="$R/serve-$S.json"
+own_lock "$S" "$5" || { echo lost_lock=1; exit 0; }
+printf '{"pid":%s,"addr":"%s",%s\\n' "$pid" "$addr" "$6" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1 || exit 0
+rm -rf "$R/serve-$S.lock" && echo released=1
 `;
 
 /**
@@ -345,13 +361,6 @@ case $pid in ''|*[!0-9]*) echo stale=1; exit 0 ;; esac
 serve_ours "$pid" "$S" || { echo stale=1; exit 0; }
 grep -qF "\\"addr\\":\\"$3\\"" "$R/serve-$S.json" 2>/dev/null || { echo stale=1; exit 0; }
 echo ours=1
-`;
-
-/** Publish serve-<slug>.json atomically (0600), only while we hold the lock. Args: SLUG JSON LOCK_ID */
-export const PUBLISH_SCRIPT = `${PRELUDE}
-J="$R/serve-$1.json"
-own_lock "$1" "$3" || { echo lost_lock=1; exit 0; }
-printf '%s\\n' "$2" > "$J.$$.tmp" && mv -f "$J.$$.tmp" "$J" && echo published=1
 `;
 
 /** Last lines of the serve log, optionally following it. Args: SLUG LINES FOLLOW(0|1) */

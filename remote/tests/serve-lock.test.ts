@@ -90,4 +90,36 @@ describe.skipIf(skip)("remote serve lock (real sshd)", () => {
     expect(r.get("lock_broken")).toBeUndefined();
     rmSync(L, { recursive: true, force: true });
   }, 90_000);
+  test("the first look takes the lock only for a cold install, and never for a missing workspace", async () => {
+    const { readRemoteState } = await import("../bootstrap/bootstrap.ts");
+    const lockDir = (slug: string) => join(sshd.home, ".reasonix/remote", `serve-${slug}.lock`);
+    const gone = (slug: string) => sshd.runAsUser(`ls -d '${lockDir(slug)}' 2>/dev/null || echo gone`).trim();
+    // No binary of this version: the look that finds nothing to reuse holds the lock already.
+    const cold = await readRemoteState(conn.client, "~/ws", "2.0.0", "cold", { onlyIfCold: true });
+    expect(cold.haveBin).toBe(false);
+    expect(cold.locked).toBe(true);
+    expect(readFileSync(`${lockDir(cold.slug)}/owner`, "utf8").trim()).toBe("cold");
+    await runScript(conn.client, LOCK_SCRIPT, { args: [cold.slug, "cold", "release"] });
+    expect(gone(cold.slug)).toBe("gone");
+    // The binary is there: a serve may be reusable, so no lock is taken on the first look.
+    sshd.runAsUser("mkdir -p ~/.reasonix/remote/bin && printf '#!/bin/sh\\n' > ~/.reasonix/remote/bin/reasonix-2.0.0 && chmod 755 ~/.reasonix/remote/bin/reasonix-2.0.0");
+    try {
+      const warm = await readRemoteState(conn.client, "~/ws", "2.0.0", "warm", { onlyIfCold: true });
+      expect(warm.haveBin).toBe(true);
+      expect(warm.locked).toBe(false);
+      expect(gone(warm.slug)).toBe("gone");
+    } finally {
+      sshd.runAsUser("rm -f ~/.reasonix/remote/bin/reasonix-2.0.0");
+    }
+    // A deleted workspace with a serve recorded for it is an error: it must not leave a lock behind.
+    sshd.runAsUser("mkdir -p ~/ws-deleted");
+    const rec = await readRemoteState(conn.client, "~/ws-deleted", "2.0.0");
+    sshd.runAsUser(`printf '%s\\n' '{"pid":1,"workspace":"${join(sshd.home, "ws-deleted")}"}' > ~/.reasonix/remote/serve-${rec.slug}.json && rmdir ~/ws-deleted`);
+    try {
+      await expect(readRemoteState(conn.client, "~/ws-deleted", "2.0.0", "missing", { onlyIfCold: true })).rejects.toThrow(/does not exist/);
+      expect(gone(rec.slug)).toBe("gone");
+    } finally {
+      sshd.runAsUser(`rm -f ~/.reasonix/remote/serve-${rec.slug}.json`);
+    }
+  }, 60_000);
 });
