@@ -130,7 +130,11 @@ describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
 
   test("/mcp import lists Claude Code and Cursor servers (the workspace's own file unchecked) and imports the checked ones, which start", async () => {
     await command(page, "/mcp import");
-    await page.waitForSelector('#mcp-dialog .mcp-candidate[data-name="cursor-everything"]');
+    await page.waitForSelector('#mcp-dialog .mcp-candidate[data-name="cursor-everything"]').catch(async (e) => {
+      // Say what was on screen instead (seen once in a whole-suite run and not since).
+      const seen = await page.evaluate(() => ({ dialog: document.querySelector("#mcp-dialog")?.textContent ?? "(no dialog)", prompt: (document.querySelector("#prompt") as HTMLTextAreaElement | null)?.value, transcript: (document.querySelector("main")?.textContent ?? "").slice(-600) }));
+      throw new Error(`${(e as Error).message}\non screen: ${JSON.stringify(seen)}`);
+    });
     expect(await page.getAttribute("#mcp-tab-import", "aria-selected")).toBe("true");
     const checked = (name: string) => page.locator(`.mcp-candidate[data-name="${name}"] input`).isChecked();
     expect(await checked("claude-everything")).toBe(true);

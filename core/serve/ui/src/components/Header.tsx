@@ -32,7 +32,7 @@ export function Header() {
         </select>
       </label>
       <EffortPicker />
-      <button type="button" id="mcp-open" class="small" title="Add MCP servers: browse the registry or import from your other agents" onClick={() => openMcpDialog("browse")}>MCP</button>
+      <button type="button" id="mcp-open" class="small wide-only" title="Add MCP servers: browse the registry or import from your other agents" onClick={() => openMcpDialog("browse")}>MCP</button>
       <span id="conn" class={`conn ${state.transport}`} title={live ? `live events over ${state.transport === "websocket" ? "WebSocket" : "SSE"}` : "reconnecting…"}>{live ? "live" : "offline"}</span>
       <button type="button" id="settings-open" class="icon" aria-label="Settings" aria-haspopup="dialog" title="Settings" onClick={(e) => openSettings(e.currentTarget)}>⚙</button>
       <button type="button" id="side-toggle" class="icon narrow-only" aria-label="Todo and changed files" aria-expanded={state.changesOpen} aria-controls="side" onClick={() => { state.changesOpen = !state.changesOpen; state.drawer = false; changed(); }}>☷</button>

@@ -35,19 +35,24 @@ export function SettingsDialog(extras: McpExtras) {
   }, [theme]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (panel.open) heading.current?.focus();
+    if (!panel.open) return;
+    heading.current?.focus();
+    // Escape closes the panel wherever the focus is (a re-render elsewhere can move it out of the
+    // dialog); captured first, so the app's own Escape (which cancels a running turn) never sees it.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || !panel.open) return;
+      e.preventDefault();
+      e.stopPropagation();
+      closeSettings();
+    };
+    document.addEventListener("keydown", onKey, true);
+    return () => document.removeEventListener("keydown", onKey, true);
   }, [panel.open]);
   if (!panel.open) return null;
   const d = panel.data;
   return (
     <div class="dialog-backdrop settings-backdrop" onKeyDown={(e) => {
       if (e.key === "Tab") trapTab(e);
-      if (e.key === "Escape") {
-        // Not also the app's Escape (which cancels a running turn).
-        e.preventDefault();
-        e.stopPropagation();
-        closeSettings();
-      }
     }}>
       <div role="dialog" aria-modal="true" aria-labelledby="settings-h" id="settings" class="settings card">
         <div class="settings-head">
