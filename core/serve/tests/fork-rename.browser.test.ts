@@ -98,6 +98,8 @@ describe.skipIf(!haveChromium)("web UI fork and rename", () => {
     expect(await a.locator("#chat-title").textContent()).toBe("Login bug, part one");
     await b.waitForFunction((sid) => document.querySelector(`#session-list [data-session="${sid}"] .title`)?.textContent === "Login bug, part one", id, { timeout: 20_000 });
     await b.waitForFunction(() => document.querySelector("#chat-title")?.textContent === "Login bug, part one");
+    // The tab title follows in an effect after the render that changed the chat head: wait for it too.
+    await b.waitForFunction(() => document.title.includes("Login bug, part one"), undefined, { timeout: 20_000 }).catch(() => {});
     expect(await b.title()).toContain("Login bug, part one");
 
     // The chat head in the second tab renames back the other way.
