@@ -171,6 +171,8 @@ describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
     await page.waitForSelector("#mcp-dialog #mcp-query");
     expect(await page.getAttribute("#mcp-tab-browse", "aria-selected")).toBe("true");
     expect(await page.locator("#settings").count()).toBe(0);
+    // The dialog takes the focus when it appears; Escape is pressed once it has.
+    await page.waitForFunction(() => !!document.activeElement?.closest("#mcp-dialog"));
     await page.keyboard.press("Escape");
     await page.waitForSelector("#mcp-dialog", { state: "detached" });
 
@@ -179,6 +181,8 @@ describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
     await page.click("#mcp-import");
     await page.waitForSelector('#mcp-dialog .mcp-candidate[data-name="cursor-everything"]');
     expect(await page.getAttribute("#mcp-tab-import", "aria-selected")).toBe("true");
+    // The dialog takes the focus when it appears; Escape is pressed once it has.
+    await page.waitForFunction(() => !!document.activeElement?.closest("#mcp-dialog"));
     await page.keyboard.press("Escape");
     await page.waitForSelector("#mcp-dialog", { state: "detached" });
   });
