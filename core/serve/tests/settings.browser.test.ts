@@ -178,6 +178,20 @@ describe.skipIf(!haveChromium)("settings panel (compiled binary, chromium)", () 
     await page.screenshot({ path: join(ARTIFACTS, "settings-light-390.png") });
   });
 
+  test("Esc closes the panel from the frame it appears in, before any effect has run or the focus has moved into it", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // No wait between the click and the key: a listener or focus set after the first paint misses it.
+    if (await page.locator("#settings").count()) {
+      await page.click("#settings-close");
+      await page.waitForSelector("#settings", { state: "detached" });
+    }
+    for (let i = 0; i < 5; i++) {
+      await page.click("#settings-open");
+      await page.keyboard.press("Escape");
+      await page.waitForSelector("#settings", { state: "detached" });
+    }
+  });
+
   test("Esc closes the panel and leaves a running turn alone (the app's own Esc cancels turns)", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     if (await page.locator("#settings").count()) {

@@ -18,10 +18,25 @@ import { SettingsDialog } from "./settings/Settings.tsx";
 import { closeSettings, panel as settingsPanel } from "./settings/model.ts";
 import { ChatHead, type ChatHeadProps } from "./ChatHead.tsx";
 import { McpDialog } from "./mcp/McpDialog.tsx";
-import { openMcpDialog } from "./mcp/mcp-state.ts";
+import { closeMcpDialog, mcpDialog, openMcpDialog } from "./mcp/mcp-state.ts";
+import { anyModalOpen, escapeCloses } from "./modals.ts";
+import { memory, openMemory } from "../memory.ts";
 import { forkSession } from "../session-actions.ts";
 import { pure } from "../pure.ts";
 import { isBusy as busyNow, shownModel } from "../store.ts";
+
+// Escape closes these, the top-most first, in the order Main draws them.
+escapeCloses(() => !!state.keyFor, () => {
+  state.keyFor = null;
+  changed();
+});
+escapeCloses(() => !!state.rewindFor, () => {
+  state.rewindFor = null;
+  changed();
+});
+escapeCloses(() => memory.open, () => openMemory(false));
+escapeCloses(() => !!mcpDialog.tab, closeMcpDialog);
+escapeCloses(() => settingsPanel.open, closeSettings);
 
 // Streamed deltas re-render only the transcript: the rest re-renders when what it shows changed.
 const HeaderP = pure(Header as (p: Record<string, unknown>) => preact.JSX.Element);
@@ -68,7 +83,7 @@ function Banner() {
 function Main() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && isBusy() && !state.keyFor && !state.rewindFor && !settingsPanel.open) {
+      if (e.key === "Escape" && isBusy() && !anyModalOpen()) {
         e.preventDefault();
         void cancel();
       }

@@ -85,7 +85,10 @@ export function KeyDialog() {
   const name = state.keyFor;
   const key = useRef<HTMLInputElement>(null);
   const [err, setErr] = useState("");
-  useEffect(() => key.current?.focus(), [name]);
+  useEffect(() => {
+    key.current?.focus();
+    setErr("");
+  }, [name]);
   if (!name) return null;
   const m = state.models.find((x) => x.name === name);
   const allowed = !!state.status?.setup?.allowed;
@@ -95,7 +98,7 @@ export function KeyDialog() {
     changed();
   };
   return (
-    <div class="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && close()}>
+    <div class="dialog-backdrop">
       <div role="dialog" aria-modal="true" aria-labelledby="key-h" class="dialog-frame">
       <form id="key-dialog" class="card dialog" onSubmit={async (e) => {
         e.preventDefault();

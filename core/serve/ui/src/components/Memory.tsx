@@ -115,7 +115,7 @@ export function MemoryPanel() {
   const project = memory.facts.filter((f) => f.scope === "project");
   const global = memory.facts.filter((f) => f.scope === "global");
   return (
-    <div class="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && openMemory(false)}>
+    <div class="dialog-backdrop">
       <div id="memory-panel" class="card dialog memory" role="dialog" aria-modal="true" aria-labelledby="memory-h">
         <div class="mem-top">
           <h2 id="memory-h">Memory</h2>

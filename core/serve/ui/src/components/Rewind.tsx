@@ -32,7 +32,7 @@ export function Rewind() {
     await rewindTo(u.turn, mode);
   };
   return (
-    <div class="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && close()}>
+    <div class="dialog-backdrop">
       <div id="rewind-dialog" class="card dialog" role="dialog" aria-modal="true" aria-labelledby="rewind-h">
         <h2 id="rewind-h">Rewind to before this message</h2>
         <p class="quote">{u.text.slice(0, 200)}</p>

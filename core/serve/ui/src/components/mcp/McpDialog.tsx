@@ -25,7 +25,7 @@ export function McpDialog() {
   };
   const added = (names: string[]) => mcpDialog.onAdded?.(names);
   return (
-    <div class="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), closeMcpDialog())}>
+    <div class="dialog-backdrop">
       <div id="mcp-dialog" class="card dialog mcp-dialog" role="dialog" aria-modal="true" aria-labelledby="mcp-h">
         <div class="mcp-head">
           <h2 id="mcp-h">Add MCP servers</h2>

@@ -1,7 +1,7 @@
 // The settings panel: a dialog over the app, opened from the header. Each
 // section writes through the serve API (core/serve/routes/settings.ts), which
 // uses the CLI's own config editors; the panel redraws from what they read back.
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { state } from "../../store.ts";
 import { applyTheme, closeSettings, panel, type McpExtras } from "./model.ts";
 import { Defaults, Theme } from "./Defaults.tsx";
@@ -34,19 +34,10 @@ export function SettingsDialog(extras: McpExtras) {
     if (theme) applyTheme(theme);
   }, [theme]);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (!panel.open) return;
-    heading.current?.focus();
-    // Escape closes the panel wherever the focus is (a re-render elsewhere can move it out of the
-    // dialog); captured first, so the app's own Escape (which cancels a running turn) never sees it.
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || !panel.open) return;
-      e.preventDefault();
-      e.stopPropagation();
-      closeSettings();
-    };
-    document.addEventListener("keydown", onKey, true);
-    return () => document.removeEventListener("keydown", onKey, true);
+  // The focus moves in as the dialog is put on the page (not after paint), so the first key lands
+  // inside it; Escape closes it wherever the focus is (components/modals.ts).
+  useLayoutEffect(() => {
+    if (panel.open) heading.current?.focus();
   }, [panel.open]);
   if (!panel.open) return null;
   const d = panel.data;
