@@ -1,5 +1,5 @@
 // One-form pages and dialogs: sign-in, provider setup, and the key dialog.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, HttpError } from "../api.ts";
 import { changed, loadModels, state } from "../store.ts";
 import { ProviderSetup } from "./ProviderSetup.tsx";
@@ -29,7 +29,7 @@ function CardForm({ id, action, failure, children }: { id: string; action: () =>
 export function Login({ onDone }: { onDone: () => Promise<void> }) {
   const input = useRef<HTMLInputElement>(null);
   const isPw = state.authMode === "password";
-  useEffect(() => input.current?.focus(), []);
+  useLayoutEffect(() => input.current?.focus(), []);
   return (
     <CardForm
       id="login"
@@ -65,7 +65,7 @@ function KeyFields({ provider, envName, allowed }: { provider: string; envName: 
 export function Setup({ onDone }: { onDone: () => Promise<void> }) {
   const setup = state.status?.setup ?? {};
   const key = useRef<HTMLInputElement>(null);
-  useEffect(() => key.current?.focus(), []);
+  useLayoutEffect(() => key.current?.focus(), []);
   if (setup.noProvider) return <ProviderSetup onDone={onDone} />;
   return (
     <CardForm id="setup" action={async () => {
@@ -85,7 +85,7 @@ export function KeyDialog() {
   const name = state.keyFor;
   const key = useRef<HTMLInputElement>(null);
   const [err, setErr] = useState("");
-  useEffect(() => {
+  useLayoutEffect(() => {
     key.current?.focus();
     setErr("");
   }, [name]);

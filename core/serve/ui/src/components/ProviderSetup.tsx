@@ -2,7 +2,7 @@
 // pick a preset, paste the key, test the connection (latency or the exact
 // error), pick a model from the list, save. The server writes the user config
 // and .env on its own host (loopback listeners only).
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { state } from "../store.ts";
 
@@ -18,7 +18,7 @@ export function ProviderSetup({ onDone }: { onDone: () => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [needsKey, setNeedsKey] = useState(true);
   const first = useRef<HTMLSelectElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  useLayoutEffect(() => first.current?.focus(), []);
   const preset = presets.find((p) => p.id === presetId);
   const keyWanted = preset?.custom ? needsKey : !!preset?.needsKey;
 

@@ -1,12 +1,12 @@
 // Inline title editor: Enter (or leaving the field) saves, Esc cancels.
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 export function TitleEdit({ value, label, onDone }: { value: string; label: string; onDone: (title: string | null) => void }) {
   const ref = useRef<HTMLInputElement>(null);
   const done = useRef(false);
   // The session being renamed is the one this editor opened for, even if the view moved on.
   const report = useRef(onDone).current;
-  useEffect(() => {
+  useLayoutEffect(() => {
     ref.current?.focus();
     ref.current?.select();
   }, []);

@@ -4,7 +4,7 @@
 // marked), install it (POST /api/mcp/registry/install) and see what the
 // server offered when it was started once. Everything the registry sends is
 // rendered as text; entries Reasonix cannot install show why (manual setup).
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../../api.ts";
 import { mcpDialog } from "./mcp-state.ts";
 import { TestReport, type TestReportData } from "./TestReport.tsx";
@@ -43,7 +43,7 @@ function InstallForm({ plan, back, done, remote, preferRemote }: { plan: Plan; b
   const [err, setErr] = useState("");
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), [plan.server.name]);
+  useLayoutEffect(() => first.current?.focus(), [plan.server.name]);
   const s = plan.server;
   const submit = async (form: HTMLFormElement) => {
     setErr("");
@@ -140,7 +140,7 @@ export function McpBrowse({ onAdded }: { onAdded?: (names: string[]) => void }) 
       const got = await api<Page>("GET", `/api/mcp/registry?${q}`);
       setPage(cursor && page ? { ...got, servers: [...page.servers, ...got.servers] } : got);
     });
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (mcpDialog.focusPanel) box.current?.focus();
     if (mcpDialog.query) void search();
   }, []);

@@ -5,7 +5,7 @@
 // and says so; ones that cannot be imported are shown with why. Importing
 // (POST /api/mcp/import with the listed ids) writes them to the user config,
 // moves inline secrets to .env and starts each once.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../../api.ts";
 import { mcpDialog } from "./mcp-state.ts";
 import { TestReport, type TestReportData } from "./TestReport.tsx";
@@ -32,7 +32,7 @@ export function McpImport({ onAdded }: { onAdded?: (names: string[]) => void }) 
     }
   };
   useEffect(() => void load(), []);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (mcpDialog.focusPanel) head.current?.focus();
   }, [list === null]);
   const toggle = (id: string, on: boolean) => {
