@@ -156,13 +156,26 @@ describe.skipIf(skip)("web UI: Add MCP servers (compiled binary)", () => {
     expect(config).not.toContain("ws-tool");
     expect(config).not.toContain(INLINE_SECRET);
 
-    // Keyboard: arrows move between the tabs, Escape closes and gives the focus back to the header button.
+    // Keyboard: arrows move between the tabs, Escape closes and gives the focus back to where /mcp import was typed.
     await page.focus("#mcp-tab-import");
     await page.keyboard.press("ArrowLeft");
     await page.waitForFunction(() => document.activeElement?.id === "mcp-tab-browse" && document.getElementById("mcp-tab-browse")?.getAttribute("aria-selected") === "true");
     await page.keyboard.press("Escape");
     await page.waitForSelector("#mcp-dialog", { state: "detached" });
-    await page.waitForFunction(() => document.activeElement?.id === "mcp-open");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
+  });
+
+  test("closing the dialog gives the focus back at once, never in a later frame that would take it from where the user went since", async () => {
+    await page.click("#mcp-open");
+    await page.waitForSelector("#mcp-dialog #mcp-query");
+    // Escape, then straight to the composer, then two frames: the focus must still be in the composer.
+    const where = await page.evaluate(async () => {
+      document.activeElement?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+      (document.getElementById("prompt") as HTMLTextAreaElement).focus();
+      for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+      return { focus: document.activeElement?.id, dialog: !!document.getElementById("mcp-dialog") };
+    });
+    expect(where).toEqual({ focus: "prompt", dialog: false });
   });
   test("the Settings panel's MCP section opens the same dialog: Browse registry on its tab, Import on its own", async () => {
     await page.click("#settings-open");

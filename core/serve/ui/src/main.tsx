@@ -58,7 +58,10 @@ async function boot(): Promise<void> {
   await Promise.all([loadModels(), loadSessions()]);
   const id = sessionFromPath();
   if (id) await openSession(id, false);
-  requestAnimationFrame(() => (document.getElementById("prompt") as HTMLTextAreaElement | null)?.focus());
+  // The composer takes the focus only if nothing has it yet (a click made while the lists loaded keeps it).
+  requestAnimationFrame(() => {
+    if ((document.activeElement ?? document.body) === document.body) (document.getElementById("prompt") as HTMLTextAreaElement | null)?.focus();
+  });
 }
 
 setUnauthorizedHandler(() => {

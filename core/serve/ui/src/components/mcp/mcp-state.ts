@@ -15,6 +15,8 @@ export const mcpDialog = {
   focusPanel: true,
   /** Called after a server was installed or imported (e.g. a settings panel reloading its list). */
   onAdded: null as ((names: string[]) => void) | null,
+  /** What had the focus when the dialog opened (it gets it back on close). */
+  opener: null as HTMLElement | null,
 };
 
 export function openMcpDialog(tab: McpTab, query = ""): void {
@@ -22,6 +24,8 @@ export function openMcpDialog(tab: McpTab, query = ""): void {
   mcpDialog.query = query;
   mcpDialog.opened++;
   mcpDialog.focusPanel = true;
+  const active = document.activeElement as HTMLElement | null;
+  if (!active?.closest("#mcp-dialog")) mcpDialog.opener = active;
   changed();
 }
 
@@ -35,5 +39,8 @@ export function selectMcpTab(tab: McpTab): void {
 export function closeMcpDialog(): void {
   mcpDialog.tab = null;
   changed();
-  requestAnimationFrame(() => (document.getElementById("mcp-open") ?? document.getElementById("prompt"))?.focus());
+  // At once, not in a later frame: a deferred focus would take it from wherever the user has gone since.
+  const back = mcpDialog.opener?.isConnected && mcpDialog.opener !== document.body ? mcpDialog.opener : document.getElementById("prompt");
+  mcpDialog.opener = null;
+  back?.focus();
 }
