@@ -4,6 +4,9 @@
 import type { Engine, EngineEvent, EngineSession, PermissionMode } from "../engine/types.ts";
 import { SessionHost } from "../host/session-host.ts";
 import type { EventHub } from "./events.ts";
+import { ApiError } from "./api-error.ts";
+import { errorMessage, ReasonixError } from "../errors.ts";
+import { SHELL_LINE_BUSY } from "../protocol/shell-line.ts";
 
 export interface Live {
   /** The session and the mode and effort chosen for it in the UI (core/host). */
@@ -51,6 +54,26 @@ export class LiveSessions {
   whenIdle(fn: () => void): void {
     if (this.anyBusy()) this.idleWaiters.push(fn);
     else fn();
+  }
+
+  /**
+   * The user's shell line (`!command`, core/engine/user-shell.ts) on a loaded
+   * session: busy for every client while it runs, like a turn; its card and any
+   * approval it needs reach them as the session's events.
+   */
+  shell(id: string, command: string, images = false): void {
+    if (images) throw new ApiError(400, "bad_request", "a shell line (!command) takes no pictures");
+    const l = this.live.get(id);
+    if (!l) throw new ApiError(404, "not_live", "that session is not loaded");
+    if (l.host.busy || l.running) throw new ApiError(409, "busy", SHELL_LINE_BUSY);
+    this.hub.notice({ type: "busy", sessionId: id, busy: true });
+    l.running = l.host
+      .runShell(command)
+      .catch((e) => this.hub.emit(id, { type: "error", code: e instanceof ReasonixError ? e.code : "shell_failed", message: errorMessage(e) }))
+      .finally(() => {
+        l.running = undefined;
+        this.settled(id);
+      });
   }
 
   /** A turn (or goal loop) of `id` ended: say so, and run what waited for every turn to end. */

@@ -11,6 +11,7 @@ import { LiveSessions } from "./live-sessions.ts";
 import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
 import { refuseCommand } from "./prompt-guard.ts";
+import { SHELL_LINE_BUSY, shellLine } from "../protocol/shell-line.ts";
 
 export type { CommandReply, EngineFactory, EngineFactoryOptions, SessionState } from "./session-types.ts";
 import type { CommandReply, EngineFactory, SessionState } from "./session-types.ts";
@@ -186,6 +187,12 @@ export class SessionManager {
 
   /** Start a turn in the background; events stream to every client. */
   async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
+    // `!command` runs in the shell through the session, never to the model: the one place that decides.
+    const shell = shellLine(prompt);
+    if (shell !== undefined) {
+      await this.get(id);
+      return this.live.shell(id, shell, !!images?.length);
+    }
     refuseCommand(prompt);
     const start = { cancelled: false };
     if (!this.starting.has(id)) this.starting.set(id, start);
@@ -316,6 +323,7 @@ export class SessionManager {
       await this.submit(id, text);
       return "started_turn";
     }
+    if (shellLine(text) !== undefined) throw new ApiError(409, "busy", SHELL_LINE_BUSY);
     return l.host.steer(text);
   }
 
