@@ -20,7 +20,7 @@ async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]) {
   return { ...c, s };
 }
 
-test("!ls: a permission request in ask mode, a bash tool call with the output, end_turn; the next prompt carries the output", async () => {
+test("!ls: a permission request in ask mode, a bash tool call with the output, end_turn; session/load shows it again; the next prompt carries the output", async () => {
   const { conn, editor, env, llm, s } = await setup([{ text: "I see the marker." }]);
   writeFileSync(join(env.workspace, "marker-3307.txt"), "x\n");
   editor.answer = "allow_once";
@@ -35,6 +35,13 @@ test("!ls: a permission request in ask mode, a bash tool call with the output, e
   expect(JSON.stringify(done)).toContain("marker-3307.txt");
   // The line went to the shell, not to the model.
   expect(llm.chatRequests()).toHaveLength(0);
+  // Kept in the session: session/load replays the call and its output, and the output still waits for the next prompt.
+  await conn.closeSession({ sessionId: s.sessionId });
+  const before = editor.updates.length;
+  await conn.loadSession({ sessionId: s.sessionId, cwd: env.workspace, mcpServers: [] });
+  const replayed = editor.updates.slice(before).map((u) => u.update);
+  expect(replayed.some((u) => u.sessionUpdate === "tool_call" && JSON.stringify(u).includes('"command":"ls"'))).toBe(true);
+  expect(JSON.stringify(replayed)).toContain("marker-3307.txt");
   expect((await conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "what is there?" }] })).stopReason).toBe("end_turn");
   const last = llm.chatRequests()[0]!.body.messages.at(-1);
   expect(last.role).toBe("user");
