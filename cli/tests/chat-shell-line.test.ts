@@ -79,7 +79,7 @@ describe.skipIf(skip)("compiled binary: !command in the chat", () => {
     await ready(r);
     // The stored conversation shows the card again.
     const shown = await r.waitFor("kept-out-63", { all: true });
-    expect(shown).toContain("bash echo kept-out-63");
+    expect(shown).toContain("bash echo kept-out-63 · you ran this");
     expect(f.llm.chatRequests()).toHaveLength(0);
     r.send("what did it print?");
     await r.waitFor("resumed and saw it", { all: true });
