@@ -6,7 +6,7 @@ import { SessionHost } from "../host/session-host.ts";
 import type { EventHub } from "./events.ts";
 import { ApiError } from "./api-error.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
-import { SHELL_LINE_BUSY } from "../protocol/shell-line.ts";
+import { SHELL_LINE_BUSY, shellLine } from "../protocol/shell-line.ts";
 
 export interface Live {
   /** The session and the mode and effort chosen for it in the UI (core/host). */
@@ -57,12 +57,17 @@ export class LiveSessions {
   }
 
   /**
-   * The user's shell line (`!command`, core/engine/user-shell.ts) on a loaded
-   * session: busy for every client while it runs, like a turn; its card and any
-   * approval it needs reach them as the session's events.
+   * A prompt that is a shell line (`!command`, core/protocol/shell-line.ts —
+   * the one place the server decides) runs as the session's shell line
+   * (core/engine/user-shell.ts), never to the model: busy for every client
+   * while it runs, like a turn; its card and any approval it needs reach them
+   * as the session's events. False when `prompt` is not one.
    */
-  shell(id: string, command: string, images = false): void {
+  async shellLine(id: string, prompt: string, images: boolean, load: () => Promise<unknown>): Promise<boolean> {
+    const command = shellLine(prompt);
+    if (command === undefined) return false;
     if (images) throw new ApiError(400, "bad_request", "a shell line (!command) takes no pictures");
+    await load();
     const l = this.live.get(id);
     if (!l) throw new ApiError(404, "not_live", "that session is not loaded");
     if (l.host.busy || l.running) throw new ApiError(409, "busy", SHELL_LINE_BUSY);
@@ -74,6 +79,7 @@ export class LiveSessions {
         l.running = undefined;
         this.settled(id);
       });
+    return true;
   }
 
   /** A turn (or goal loop) of `id` ended: say so, and run what waited for every turn to end. */
