@@ -24,7 +24,7 @@ export function fullText(p: Paint, text: string, width: number): string[] {
 /** A tool card with everything it holds: the call, the decision, the change, the output. */
 export function toolCard(p: Paint, b: ToolBlock, width: number): string[] {
   const summary = b.input === undefined ? "" : callSummary(b.name, b.input);
-  const out = [cardLine(p, STATE[b.status], b.name, summary, b.receipt, width)];
+  const out = [cardLine(p, STATE[b.status], b.name, summary, b.user && b.status === "ok" ? "you ran this" : b.receipt, width)];
   if (b.status === "denied") out.push(p.dim("  denied"));
   if (b.diff?.length || (b.status === "ok" && /^(edit_file|write_file|multi_edit)$/.test(b.name))) out.push(...changeLines(p, b.name, b.input, b.diff, width, Infinity));
   else if (b.output?.trim()) out.push(...fullText(p, b.output, width));

@@ -2,11 +2,12 @@
 // — sandbox, rules and mode as for the agent's bash — shown as a bash card by
 // the session's own events; its output joins the next message to the model.
 import { errorMessage } from "../../core/errors.ts";
+import { shellLine } from "../../core/protocol/shell-line.ts";
 import type { Paint } from "./cards.ts";
 import type { ChatState } from "./session.ts";
 
-/** A line the chat runs in the shell: `!` then a command (`!` alone is text). */
-export const shellCommand = (text: string): string | undefined => (text.startsWith("!") && text.slice(1).trim() ? text.slice(1).trim() : undefined);
+/** A line the chat runs in the shell: `!` then a command (`!` alone is text); the parser is core/protocol's. */
+export const shellCommand = shellLine;
 
 /**
  * Run the shell line; true when `text` was one. `busy` brackets the run (the

@@ -131,7 +131,8 @@ export class Transcript {
       }
       case "tool_result": {
         const summary = b.input === undefined ? "" : callSummary(b.name, b.input);
-        const lines = [cardLine(this.p, e.ok ? "ok" : "failed", b.name, summary, e.ok ? e.receipt : e.output.split("\n")[0], w)];
+        // The user's own `!command` says so (also when a resumed session shows it again).
+        const lines = [cardLine(this.p, e.ok ? "ok" : "failed", b.name, summary, e.ok ? (b.user ? "you ran this" : e.receipt) : e.output.split("\n")[0], w)];
         if (e.ok && (WRITERS.has(b.name) || e.diff?.length)) lines.push(...changeLines(this.p, b.name, b.input, e.diff, w));
         if (!e.ok) lines.push(...outputLines(this.p, e.output.split("\n").slice(1).join("\n"), w, 4).filter((l) => l.trim()));
         // A command's output: its first lines and how many more (Ctrl-O and Ctrl-T show them all).

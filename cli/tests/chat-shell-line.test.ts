@@ -3,7 +3,7 @@
 // output reaches the model with the next message (in that user turn, never in
 // the system prompt or the tools).
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { answer, chatFixture, compiledChat, quit, ready } from "./chat-helpers.ts";
 
@@ -60,6 +60,32 @@ describe.skipIf(skip)("compiled binary: !command in the chat", () => {
     await r.waitFor("noted", { all: true });
     const last = f.llm.chatRequests()[0]!.body.messages.at(-1)!;
     expect(last).toEqual({ role: "user", content: "hello" });
+    await quit(r);
+  });
+
+  test("the output of !command survives quitting: --resume shows its bash card and the next prompt carries it (real session files)", async () => {
+    await f.setup([{ text: "resumed and saw it" }]);
+    const p = f.chat([], { bin: [binary()] });
+    await ready(p);
+    p.send("!echo kept-out-63");
+    await answer(p, 1);
+    await p.waitFor("its output goes to the model with your next message", { all: true });
+    await quit(p);
+    const dir = join(f.ce.home, "sessions");
+    const logs = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+    expect(logs).toHaveLength(1);
+    expect(readFileSync(join(dir, logs[0]!), "utf8")).toContain('"t":"shell"');
+    const r = f.chat(["chat", "--resume", logs[0]!.slice(0, -6)], { bin: [binary()] });
+    await ready(r);
+    // The stored conversation shows the card again.
+    const shown = await r.waitFor("kept-out-63", { all: true });
+    expect(shown).toContain("bash echo kept-out-63 · you ran this");
+    expect(f.llm.chatRequests()).toHaveLength(0);
+    r.send("what did it print?");
+    await r.waitFor("resumed and saw it", { all: true });
+    const last = f.llm.chatRequests()[0]!.body.messages.at(-1)!;
+    expect(last.content).toContain("$ echo kept-out-63\nkept-out-63");
+    expect(last.content.endsWith("what did it print?")).toBe(true);
     await quit(r);
   });
 

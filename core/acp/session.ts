@@ -14,6 +14,7 @@ import { relayElicitation, type ElicitPort } from "./elicitation.ts";
 import { builtinCommand } from "../protocol/commands.ts";
 import { dispatch, resultText } from "../host/commands/index.ts";
 import { promptText } from "./prompt.ts";
+import { SHELL_LINE_BUSY, shellLine } from "../protocol/shell-line.ts";
 import { checkModelVision, promptImages } from "./images.ts";
 import { goalControl, goalControlOf, goalPromptArg, runAcpGoal, type GoalControlAction, type GoalControlResult } from "./goal.ts";
 import { stopReason, UpdateTranslator, type Update } from "./updates.ts";
@@ -127,8 +128,13 @@ export class AcpSession {
       const control = goalControlOf(promptText(blocks));
       if (control) return this.goalControlPrompt(control);
     }
-    if (this.busy) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session (cancel it, or steer it)");
+    if (this.busy) {
+      const shell = shellLine(promptText(blocks, "prompt", { images: true }));
+      throw RequestError.invalidRequest({ sessionId: this.id }, shell !== undefined ? SHELL_LINE_BUSY : "a prompt is already running in this session (cancel it, or steer it)");
+    }
     const text = promptText(blocks, "prompt", { images: true });
+    const shell = shellLine(text);
+    if (shell !== undefined) return this.shell(shell, promptImages(blocks).length > 0);
     const images = promptImages(blocks);
     if (images.length) checkModelVision(images, this.engine.models().find((m) => m.name === this.model));
     const goalArg = goalPromptArg(text);
@@ -147,6 +153,25 @@ export class AcpSession {
       const stop = stopReason(reason);
       if (!stop) throw RequestError.internalError({ sessionId: this.id, reason }, this.lastError ?? "the turn failed");
       return { stopReason: stop };
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  /**
+   * A `!command` prompt: the shell line runs through the session (rules,
+   * hooks, sandbox; a permission request when the rules ask), its bash call
+   * shown as a tool call; the output waits for the next prompt. end_turn.
+   */
+  private async shell(command: string, images: boolean): Promise<acp.PromptResponse> {
+    if (images) throw RequestError.invalidParams({ field: "prompt" }, "a shell line (!command) takes no pictures");
+    this.prompting = true;
+    try {
+      await this.host.runShell(command).catch((e: unknown) => {
+        throw RequestError.internalError({ sessionId: this.id }, errorMessage(e));
+      });
+      await this.flush();
+      return { stopReason: "end_turn" };
     } finally {
       this.prompting = false;
     }
@@ -214,6 +239,7 @@ export class AcpSession {
 
   steer(blocks: acp.ContentBlock[]): SteerDisposition {
     const text = promptText(blocks);
+    if (shellLine(text) !== undefined) throw RequestError.invalidRequest({ sessionId: this.id }, this.busy ? SHELL_LINE_BUSY : "a shell line (!command) is a prompt, not guidance: send it with session/prompt");
     // While a prompt is being set up (before the engine turn starts) the guidance is queued
     // for that turn's first step: the round takes it, so it counts as accepted.
     const d = this.live.steer(text);

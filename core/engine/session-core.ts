@@ -98,8 +98,6 @@ export abstract class SessionCore {
   effort: string | undefined;
   /** User-role messages waiting for the next model step, worded as sent (steering, goal-driver notes). */
   steers: string[] = [];
-  /** The user's shell lines (`!command`) since the last turn, with their output: they join the next turn's user message. */
-  shellNotes: string[] = [];
   /** The provider of the running turn: the session's, or the one a command's `model:` chose for this turn. */
   turnProvider: { provider: Provider; prices?: Prices } | undefined;
   /** Background shell jobs (bash run_in_background): they outlive turns and end with the session. */

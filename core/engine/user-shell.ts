@@ -3,12 +3,15 @@
  * tool runs it, through the same rules as a model's call — the session's
  * mode, deny/ask/allow rules (an ask rule asks: the user typed it, but rules
  * are rules), the sandbox — and front ends show it as a bash card. What it
- * printed waits for the next turn, where it joins the user's message (the
- * system prompt and the tool block stay byte-identical).
+ * printed is in the session's log (a `shell` record) and waits there for the
+ * next turn, where it joins the user's message (the system prompt and the
+ * tool block stay byte-identical). PreToolUse hooks run first, as for the
+ * model's bash call.
  */
 import { ReasonixError } from "../errors.ts";
 import type { ShellRun } from "./types.ts";
-import type { SessionCore } from "./session-core.ts";
+import { now, type SessionCore } from "./session-core.ts";
+import type { PendingShell } from "../sessions/replay.ts";
 import { authorize, execute } from "./tool-round.ts";
 
 let seq = 0;
@@ -20,27 +23,34 @@ export async function runUserShell(s: SessionCore, command: string, signal: Abor
   if (!tool) throw new ReasonixError("tool_unavailable", "this session has no bash tool");
   const input = { command };
   const callId = `user-shell-${Date.now().toString(36)}-${++seq}`;
-  s.emit({ type: "tool_call", callId, name: "bash", input });
+  s.emit({ type: "tool_call", callId, name: "bash", input, user: true });
   const turn = s.state.openTurn ?? Math.max(0, s.state.nextTurn - 1);
-  const allowed = await authorize(s, { id: callId, name: "bash", arguments: JSON.stringify(input) }, tool, input, signal);
+  // PreToolUse hooks first, exactly as for the model's bash call: a block stops the line (a protection the user set up).
+  const hook = await s.deps.hooks?.preToolUse("bash", input, signal);
   let run: ShellRun;
-  if (allowed !== true) run = { ok: false, output: typeof allowed === "object" ? allowed.refused : allowed, refused: true };
+  if (hook?.block) run = { ok: false, output: `blocked by a PreToolUse hook: ${hook.block}`, refused: true };
   else {
-    const r = await execute(s, tool, input, { ...s.toolContext(turn, signal, new Set()), callId });
-    run = { ok: r.ok, output: r.output };
+    const allowed = await authorize(s, { id: callId, name: "bash", arguments: JSON.stringify(input) }, tool, input, signal, !!hook?.approve);
+    if (allowed !== true) run = { ok: false, output: typeof allowed === "object" ? allowed.refused : allowed, refused: true };
+    else {
+      const r = await execute(s, tool, input, { ...s.toolContext(turn, signal, new Set()), callId });
+      run = { ok: r.ok, output: r.output };
+    }
   }
+  // In the log before it is shown: a resume or a model switch keeps it for the next prompt, a reload shows the card.
+  // A refused line never ran: its card stays, nothing of it goes to the model (replay.ts).
+  s.commit({ t: "shell", turn, callId, command, ok: run.ok, output: run.output, ...(run.refused ? { refused: true } : {}), at: now() });
   s.emit({ type: "tool_result", callId, name: "bash", ok: run.ok, output: run.output });
-  // A refused line never ran: nothing of it goes to the model.
-  if (!run.refused) s.shellNotes.push(shellNote(command, run));
   return run;
 }
 
 /** How a shell line reaches the model: marked as the user's own, with its output. */
-export const shellNote = (command: string, r: ShellRun): string =>
-  `[The user ran this command in their shell${r.ok ? "" : " (it failed)"}:]\n$ ${command}\n${r.output.trimEnd() || "(no output)"}`;
+export const shellNote = (r: PendingShell): string =>
+  `[The user ran this command in their shell${r.ok ? "" : " (it failed)"}:]\n$ ${r.command}\n${r.output.trimEnd() || "(no output)"}`;
 
-/** The next turn's user message: the shell lines run since the last turn, then what was typed. */
+/** The next turn's user message: the shell lines run since the last one (from the log), then what was typed. */
 export function withShellNotes(s: SessionCore, content: string): string {
-  if (s.shellNotes.length === 0) return content;
-  return [...s.shellNotes.splice(0), content].join("\n\n");
+  const pending = s.state.pendingShell ?? [];
+  if (pending.length === 0) return content;
+  return [...pending.map(shellNote), content].join("\n\n");
 }

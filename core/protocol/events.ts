@@ -62,7 +62,8 @@ export type EngineEvent =
   | { type: "text_delta"; text: string }
   /** A complete assistant message (after its deltas). */
   | { type: "assistant"; text: string; reasoning?: string }
-  | { type: "tool_call"; callId: string; name: string; input: unknown }
+  /** `user`: the user's own shell line (`!command`), not a model's call. */
+  | { type: "tool_call"; callId: string; name: string; input: unknown; user?: true }
   | {
       type: "approval_request";
       callId: string;

@@ -53,6 +53,8 @@ export interface ToolBlock {
   output?: string;
   receipt?: string;
   diff?: FileDiff[];
+  /** The user's own shell line (`!command`), run between turns. */
+  user?: true;
 }
 
 /** Events shown where they came, as they are. */
@@ -244,6 +246,7 @@ export function fold(t: Transcript, e: EngineEvent): Step {
       const b = tool(t, e.callId, e.name);
       b.name = e.name;
       b.input = e.input;
+      if (e.user) b.user = true;
       t.running.set(e.callId, b);
       return { op: "tool", block: b, event: e };
     }

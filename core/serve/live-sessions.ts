@@ -4,6 +4,9 @@
 import type { Engine, EngineEvent, EngineSession, PermissionMode } from "../engine/types.ts";
 import { SessionHost } from "../host/session-host.ts";
 import type { EventHub } from "./events.ts";
+import { ApiError } from "./api-error.ts";
+import { errorMessage, ReasonixError } from "../errors.ts";
+import { SHELL_LINE_BUSY, shellLine } from "../protocol/shell-line.ts";
 
 export interface Live {
   /** The session and the mode and effort chosen for it in the UI (core/host). */
@@ -51,6 +54,32 @@ export class LiveSessions {
   whenIdle(fn: () => void): void {
     if (this.anyBusy()) this.idleWaiters.push(fn);
     else fn();
+  }
+
+  /**
+   * A prompt that is a shell line (`!command`, core/protocol/shell-line.ts —
+   * the one place the server decides) runs as the session's shell line
+   * (core/engine/user-shell.ts), never to the model: busy for every client
+   * while it runs, like a turn; its card and any approval it needs reach them
+   * as the session's events. False when `prompt` is not one.
+   */
+  async shellLine(id: string, prompt: string, images: boolean, load: () => Promise<unknown>): Promise<boolean> {
+    const command = shellLine(prompt);
+    if (command === undefined) return false;
+    if (images) throw new ApiError(400, "bad_request", "a shell line (!command) takes no pictures");
+    await load();
+    const l = this.live.get(id);
+    if (!l) throw new ApiError(404, "not_live", "that session is not loaded");
+    if (l.host.busy || l.running) throw new ApiError(409, "busy", SHELL_LINE_BUSY);
+    this.hub.notice({ type: "busy", sessionId: id, busy: true });
+    l.running = l.host
+      .runShell(command)
+      .catch((e) => this.hub.emit(id, { type: "error", code: e instanceof ReasonixError ? e.code : "shell_failed", message: errorMessage(e) }))
+      .finally(() => {
+        l.running = undefined;
+        this.settled(id);
+      });
+    return true;
   }
 
   /** A turn (or goal loop) of `id` ended: say so, and run what waited for every turn to end. */

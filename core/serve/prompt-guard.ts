@@ -1,6 +1,7 @@
 // Text the serve API takes as a prompt or as steering must not be one of the
 // built-in commands (core/protocol/commands.ts): the model never gets `/model t`.
 import { builtinCommand } from "../protocol/commands.ts";
+import { SHELL_LINE_BUSY, shellLine } from "../protocol/shell-line.ts";
 import { ApiError } from "./api-error.ts";
 
 /** Where the API does what a built-in command typed as a prompt asks. */
@@ -22,4 +23,9 @@ export function refuseCommand(text: string): void {
   if (!b) return;
   const route = COMMAND_ROUTE[b.command.name];
   throw new ApiError(400, "builtin_command", `/${b.command.name} is a command, not a prompt: ${route ? `use ${route}` : "the terminal chat runs it"}`);
+}
+
+/** A shell line (`!command`) is never guidance for the model: while a turn runs it waits (409). */
+export function refuseShellSteer(text: string): void {
+  if (shellLine(text) !== undefined) throw new ApiError(409, "busy", SHELL_LINE_BUSY);
 }

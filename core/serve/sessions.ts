@@ -10,7 +10,7 @@ import type { SessionHost } from "../host/session-host.ts";
 import { LiveSessions } from "./live-sessions.ts";
 import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
-import { refuseCommand } from "./prompt-guard.ts";
+import { refuseCommand, refuseShellSteer } from "./prompt-guard.ts";
 
 export type { CommandReply, EngineFactory, EngineFactoryOptions, SessionState } from "./session-types.ts";
 import type { CommandReply, EngineFactory, SessionState } from "./session-types.ts";
@@ -184,8 +184,9 @@ export class SessionManager {
     return this.live.get(id)?.host.busy ?? false;
   }
 
-  /** Start a turn in the background; events stream to every client. */
+  /** Start a turn in the background (a `!command` runs as the session's shell line instead); events stream to every client. */
   async submit(id: string, prompt: string, images?: ImageInput[]): Promise<void> {
+    if (await this.live.shellLine(id, prompt, !!images?.length, () => this.get(id))) return;
     refuseCommand(prompt);
     const start = { cancelled: false };
     if (!this.starting.has(id)) this.starting.set(id, start);
@@ -316,6 +317,7 @@ export class SessionManager {
       await this.submit(id, text);
       return "started_turn";
     }
+    refuseShellSteer(text);
     return l.host.steer(text);
   }
 

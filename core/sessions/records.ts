@@ -38,6 +38,13 @@ export type SessionRecord =
   | { t: "goal"; change: GoalChange; goal: GoalView; message?: string; at: string }
   /** The planner's plan for an explicit plan request (core/planner); shown as a `plan` event. */
   | { t: "plan"; turn: number; route: PlanRoute; plan: Plan; text: string; at: string }
+  /**
+   * The user's shell line (`!command`, core/engine/user-shell.ts), run between
+   * turns: shown as a bash card; unless refused, its output waits for the next
+   * user message (the next `msg` of a user turn takes it). Readers that do not
+   * know a record type skip it (replay.ts), so older builds just lose the card.
+   */
+  | { t: "shell"; turn: number; callId: string; command: string; ok: boolean; output: string; refused?: boolean; at: string }
   /** The Guardian's review of a tool call (core/guardian), before it ran; shown as a `guardian` event. */
   | ({ t: "guardian"; turn: number; at: string } & GuardianReview);
 

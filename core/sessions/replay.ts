@@ -40,8 +40,17 @@ export interface SessionState {
   title?: string;
   /** The session this one was forked from. */
   forkedFrom?: { id: string; turn?: number };
+  /** The user's shell lines (`shell` records) run since the last user message: they join the next one. */
+  pendingShell?: PendingShell[];
   /** Spend of the planner and the Guardian (included in total and totalCost). */
   byRole?: Partial<Record<UsageRole, RoleSpend>>;
+}
+
+/** A shell line's command and what it printed, waiting for the next user message. */
+export interface PendingShell {
+  command: string;
+  ok: boolean;
+  output: string;
 }
 
 export const addUsage = (a: Usage, b: Usage): Usage => {
@@ -85,6 +94,8 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       s.messages.push(r.msg);
       if (r.turn === 0) s.preamble++;
       const m = r.msg;
+      // A turn's user message carries the shell lines run before it (core/engine/user-shell.ts).
+      if (m.role === "user" && r.turn > 0) s.pendingShell = undefined;
       if (m.role === "assistant") {
         s.history.push({ type: "assistant", text: m.content, ...(m.reasoning ? { reasoning: m.reasoning } : {}) });
         for (const c of m.toolCalls ?? []) s.history.push({ type: "tool_call", callId: c.id, name: c.name, input: safeParse(c.arguments) });
@@ -152,6 +163,11 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       s.history.push({ type: "guardian", ...review });
       break;
     }
+    case "shell":
+      s.history.push({ type: "tool_call", callId: r.callId, name: "bash", input: { command: r.command }, user: true });
+      s.history.push({ type: "tool_result", callId: r.callId, name: "bash", ok: r.ok, output: r.output });
+      if (!r.refused) (s.pendingShell ??= []).push({ command: r.command, ok: r.ok, output: r.output });
+      break;
     case "title":
       s.title = r.title || undefined;
       break;

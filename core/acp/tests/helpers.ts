@@ -2,6 +2,8 @@
 // LLM, the agent served in-process on real NDJSON byte streams, and a scripted
 // editor built on the SDK's own ClientSideConnection.
 import * as acp from "@agentclientprotocol/sdk";
+import { afterEach } from "bun:test";
+import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
 import { makeScriptedHome } from "../../testing/scripted-home.ts";
 import { createAcpAgent } from "../agent.ts";
 import type { AcpLog } from "../log.ts";
@@ -180,3 +182,23 @@ export const initParams = (caps: acp.ClientCapabilities = {}): acp.InitializeReq
   clientCapabilities: caps,
   clientInfo: { name: "scripted-editor", version: "1" },
 });
+
+/**
+ * A test file's scripted model + agent + initialized SDK client, torn down
+ * after each test: `setup(steps)` starts them; `cleanups` takes more.
+ */
+export function acpTestRig() {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  const setup = async (steps: Parameters<typeof startScriptedOpenAI>[0]) => {
+    const llm = await startScriptedOpenAI(steps);
+    const env = makeAcpEnv(llm.url);
+    const c = connect(env);
+    cleanups.push(() => env.cleanup(), () => llm.close(), () => c.close());
+    await c.conn.initialize(initParams({}));
+    return { llm, env, ...c };
+  };
+  return { cleanups, setup };
+}

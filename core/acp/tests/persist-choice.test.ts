@@ -1,25 +1,12 @@
 // Issue 27 item 5 in ACP: the "always allow" answers an editor is offered say
 // where the rule is saved — the user's config by default, the project's file
 // only when that option is the one picked — and save it exactly there.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
-import { connect, initParams, makeAcpEnv } from "./helpers.ts";
+import { acpTestRig } from "./helpers.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function setup(steps: Parameters<typeof startScriptedOpenAI>[0]) {
-  const llm = await startScriptedOpenAI(steps);
-  const env = makeAcpEnv(llm.url);
-  const c = connect(env);
-  cleanups.push(() => env.cleanup(), () => llm.close(), () => c.close());
-  await c.conn.initialize(initParams({}));
-  return { llm, env, ...c };
-}
+const { setup } = acpTestRig();
 
 const write = (path: string) => ({ toolCalls: [{ name: "write_file", arguments: { path, content: `${path}\n` } }] });
 const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : "");

@@ -127,6 +127,8 @@ function setBusy(id: string, busy: boolean): void {
   else state.busy.delete(id);
   const row = state.sessions.find((s) => s.id === id);
   if (row) row.busy = busy;
+  // Nothing runs and no turn is open (a shell line ended, or a prompt the server did not start): nothing to wait for.
+  if (!busy && id === state.current && !state.view.turnOpen && !inFlight.has(id)) state.view.thinking = false;
 }
 
 export function markBusy(id: string, busy: boolean): void {

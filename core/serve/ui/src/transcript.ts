@@ -39,6 +39,8 @@ export type Item =
       output?: string;
       receipt?: string;
       diff?: FileDiff[];
+      /** The user's own shell line (`!command`). */
+      user?: true;
     }
   | { kind: "system"; key: string; v: number; text: string; tone: "info" | "warn" | "error"; keyFor?: string };
 
@@ -137,6 +139,7 @@ function showTool(view: View, b: ToolBlock, ev: Ev): void {
   }
   t.name = b.name;
   t.input = b.input;
+  if (b.user) t.user = true;
   t.status = STATUS[b.status];
   if (b.decision) t.decision = b.decision;
   if (ev.type === "approval_request") t.request = { summary: String(ev.summary ?? ev.name), suggestedRule: String(ev.suggestedRule ?? ""), ...(ev.diff ? { diff: ev.diff } : {}), ...(persistTo(ev.persistTo) ? { persistTo: ev.persistTo } : {}) };

@@ -1,12 +1,13 @@
 // The prompt box: Enter sends (or, while a turn runs, steers it), Shift+Enter
 // adds a line, Esc cancels; the permission mode and token/cost use below it.
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { cancel, send } from "../send.ts";
 import { isBusy, shownModel, state } from "../store.ts";
 import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
 import { SELECTABLE_MODES } from "../../../../protocol/modes.ts";
+import { shellLine } from "../../../../protocol/shell-line.ts";
 
 const LABELS: Record<(typeof SELECTABLE_MODES)[number], string> = {
   ask: "Ask before changes",
@@ -35,6 +36,9 @@ export function Composer() {
   const busy = isBusy();
   const mentions = useMentions(box);
   const slash = useSlashMenu(box);
+  // `!command` is the server's to run (core/protocol/shell-line.ts); the composer only says what Enter will do.
+  const [shell, setShell] = useState(false);
+  const typed = () => setShell(shellLine(box.current?.value ?? "") !== undefined);
   useEffect(() => {
     if (draft.text && box.current) {
       box.current.value = draft.text;
@@ -47,10 +51,12 @@ export function Composer() {
     const text = el.value;
     if (!text.trim()) return;
     el.value = "";
+    typed();
     const custom = draft.onSend;
     draft.onSend = null;
     if (custom) return custom(text);
     if (!(await send(text))) el.value = text;
+    typed();
   };
   const onKey = (e: KeyboardEvent) => {
     if (slash.onKey(e) || mentions.onKey(e)) return;
@@ -62,12 +68,12 @@ export function Composer() {
   return (
     <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <div class="prompt-wrap">
-        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput())} />
+        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput(), typed())} />
         <Mentions m={mentions} />
         <SlashMenu m={slash} />
       </div>
       <div class="composer-bar">
-        <span id="composer-hint" class="hint">{busy ? "Working: Enter sends guidance to this turn, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
+        <span id="composer-hint" class="hint">{shell ? (busy ? "Shell line: it runs when this turn ends (send it then)." : "Shell line: Enter runs it in the shell through your permission rules; its output goes with your next message.") : busy ? "Working: Enter sends guidance to this turn, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
         {/* On a new session's draft too: picking a mode there creates the session (web-commands.ts setMode). */}
         <label class="mode">
           <span class="sr">Permission mode</span>

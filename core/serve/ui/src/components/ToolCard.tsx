@@ -116,9 +116,10 @@ function ToolCardImpl({ t }: { t: Tool; v: number }) {
   const landed = t.diff;
   const out = t.receipt || t.output || "";
   return (
-    <div class={`tool status-${t.status}`} data-call={t.callId}>
+    <div class={`tool status-${t.status}${t.user ? " user-shell" : ""}`} data-call={t.callId}>
       <div class="tool-head">
         <span class="tool-id">
+          {t.user ? <span class="tool-by" title="A command you ran: its output goes to the model with your next message">you ran</span> : null}
           <span class="tool-name">{t.name}</span>
           {hint.title ? <span class="tool-title"> {hint.title}</span> : null}
           {hint.detail ? <code class="tool-hint"> {hint.detail}</code> : null}
