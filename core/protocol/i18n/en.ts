@@ -1,0 +1,111 @@
+/**
+ * The interface text in English: the terminal chat's and the web UI's
+ * strings, by key. `{name}` marks a value filled in by t() (core/protocol/i18n).
+ * The built-in commands' descriptions come from core/protocol/commands.ts as
+ * `cmd.<name>` keys. Every key here needs its translation in zh.ts (a test
+ * checks both catalogs hold the same keys and the same placeholders).
+ */
+import { BUILTIN_COMMANDS } from "../commands.ts";
+
+const commands = Object.fromEntries(BUILTIN_COMMANDS.map((c) => [`cmd.${c.name}`, c.description]));
+
+export const en: Record<string, string> = {
+  ...commands,
+  // The terminal chat's status line and hints (cli/chat).
+  "status.mode": "mode {mode}",
+  "status.ctxPercent": "ctx {n}%",
+  "status.ctxTokens": "ctx {n}",
+  "status.tokens": "{n} tok",
+  "status.cache": "cache {n}%",
+  "status.sandboxOn": "sandbox on",
+  "status.sandboxOff": "sandbox off",
+  "status.working": "working",
+  "status.workingFor": "working {s}s",
+  "status.escCancels": "Esc cancels",
+  "chat.starting": "starting…",
+  "chat.header": "session {id} · /help for commands · Shift+Tab mode · Ctrl-C twice exits",
+  "chat.ctrlCAgain": "press Ctrl-C again to exit",
+  "chat.modeChanged": "permission mode: {mode}",
+  "chat.deniedHint": "denied · type why (or what to do instead) and press Enter to tell the model",
+  "chat.unknownCommand": "unknown command {name} (see /help)",
+  "chat.queued": "queued › {text}",
+  "chat.busy": "a turn is running: wait for it or press Esc to cancel it first",
+  "chat.resumeHint": "session {id} · continue with: reasonix chat --resume {id}",
+  "chat.fromBrowser": "  (sent from the browser UI)",
+  "chat.error": "error:",
+  // The terminal approval prompt (cli/chat/approval.ts).
+  "approval.allow": "Allow",
+  "approval.once": "Yes, once",
+  "approval.session": "Yes, and allow the rule for this session",
+  "approval.persist": "Yes, always: save the rule in {path} (your config, every project)",
+  "approval.persistProject": "Yes, always in this project: save it in {path}",
+  "approval.deny": "No, and tell the model what to do instead",
+  "approval.rule": "  the rule: {rule}",
+  "approval.savedAs": " (saved in your config as {rule})",
+  "approval.exactCommand": "this exact command",
+  "approval.keepText": "  your message stays in the input; send or clear it (Ctrl-C) to answer here",
+  "approval.keys": "  ↑↓ then Enter to answer, or 1–{n} · Esc cancels the turn",
+  "approval.pause": "  (typing goes to the input; answer keys work after a short pause)",
+  "approval.more": "  ({n} more waiting)",
+  // /help (cli/chat/slash.ts).
+  "help.commands": "Commands",
+  "help.custom": "Custom commands and skills",
+  "help.keys": "Keys",
+  "help.keys1": "  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history",
+  "help.keys2": "  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan",
+  "help.keys3": "  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn",
+  "help.keys4": "  Ctrl-O expand the last output (again: the one before) · Ctrl-T the whole transcript · Ctrl-L redraw · Ctrl-C clear, twice exit",
+  "help.keys5": "  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)",
+  // /language.
+  "language.show": "interface language: {lang} (setting: {setting}) · reasoning language: {reasoning}",
+  "language.saved": "interface language: {lang} (saved in {path})",
+  "language.usage": "usage: /language zh|en|auto",
+  // The web UI: header.
+  "web.sessions": "Sessions",
+  "web.model": "Model",
+  "web.noModels": "no models",
+  "web.noKey": " (no key)",
+  "web.mcpTitle": "Add MCP servers: browse the registry or import from your other agents",
+  "web.live": "live",
+  "web.offline": "offline",
+  "web.liveOver": "live events over {transport}",
+  "web.reconnecting": "reconnecting…",
+  "web.settings": "Settings",
+  "web.sidePanel": "Todo and changed files",
+  // The web UI: composer.
+  "web.placeholder": "Message Reasonix… (@ to mention a file)",
+  "web.placeholderBusy": "Add guidance for the running turn…",
+  "web.prompt": "Prompt",
+  "web.hintBusy": "Working: Enter sends guidance to this turn, Esc cancels.",
+  "web.hintEditing": "Editing: sending replaces that message and everything after it.",
+  "web.permissionMode": "Permission mode",
+  "web.modeConfigured": "Mode: as configured",
+  "web.mode.ask": "Ask before changes",
+  "web.mode.auto": "Auto (allow edits)",
+  "web.mode.plan": "Plan (read only, plan first)",
+  "web.mode.read-only": "Read only",
+  "web.cancel": "Cancel (Esc)",
+  "web.send": "Send",
+  "web.steer": "Steer",
+  // The web UI: tool cards and the approval card.
+  "web.tool.running": "running",
+  "web.tool.ask": "needs approval",
+  "web.tool.allowed": "allowed",
+  "web.tool.ok": "done",
+  "web.tool.err": "failed",
+  "web.tool.denied": "denied",
+  "web.approve": "Approve {summary}",
+  "web.allowOnce": "Allow once",
+  "web.allowSession": "Allow for session",
+  "web.alwaysUser": "Always allow (your config)",
+  "web.alwaysProject": "Always allow in this project",
+  "web.deny": "Deny",
+  // The web UI: the settings panel.
+  "web.close": "Close",
+  "web.loading": "Loading…",
+  "web.set.providers": "Providers",
+  "web.set.defaults": "Defaults",
+  "web.set.rules": "Permission rules",
+  "web.set.mcp": "MCP servers",
+  "web.set.theme": "Theme",
+};
