@@ -87,6 +87,10 @@ export const en: Record<string, string> = {
   "web.cancel": "Cancel (Esc)",
   "web.send": "Send",
   "web.steer": "Steer",
+  "web.usage": "tokens in {in} · out {out} · cache hit {hit}%",
+  "web.usageCost": " · cost {cost}",
+  "web.usageCtxPercent": " · context {p}% of {win}",
+  "web.usageCtxTokens": " · context {n} tokens",
   // The web UI: tool cards and the approval card.
   "web.tool.running": "running",
   "web.tool.ask": "needs approval",

@@ -5,6 +5,7 @@ import { render } from "preact";
 import { api, HttpError, setUnauthorizedHandler } from "./api.ts";
 import { App } from "./components/App.tsx";
 import { connectLive } from "./live.ts";
+import { setLanguage } from "../../../protocol/i18n/index.ts";
 import "./web-commands.ts";
 import { changed, closeSession, loadModels, loadSessions, onEnvelope, openSession, setTransport, state } from "./store.ts";
 
@@ -42,6 +43,9 @@ async function boot(): Promise<void> {
     return changed();
   }
   state.status = st;
+  // The server's interface language (the user config's `language`): every t() from this render on.
+  setLanguage(st.language === "zh" ? "zh" : "en");
+  document.documentElement.lang = st.language === "zh" ? "zh-CN" : "en";
   state.authMode = st.authMode;
   state.lastSeq = Math.max(state.lastSeq, Number(st.lastSeq ?? 0));
   if (st.setup?.required) {
