@@ -1,7 +1,8 @@
 // The web UI in Chinese (real `reasonix serve`, scripted model, headless
 // chromium): with `language = "zh"` in the user config the status endpoint
-// carries it, and the header, composer, / menu, approval card and settings
-// panel headings show their Chinese text; English stays the default.
+// carries it, and the header, composer, sessions list, side panel, / menu,
+// approval card and settings panel headings show their Chinese text; English
+// stays the default.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +36,9 @@ describe.skipIf(!haveChromium)("web UI language", () => {
     expect(await page.textContent("#conn")).toBe("在线");
     expect(await page.getAttribute("#settings-open", "aria-label")).toBe("设置");
     expect(await page.locator("#mode option").allTextContents()).toContain("改动前询问");
+    expect(await page.textContent("#new-session")).toBe("+ 新会话");
+    expect(await page.textContent("#todo-h")).toBe("待办");
+    expect(await page.textContent("#changes-h")).toBe("改动的文件");
     // The / menu: the built-in commands' descriptions.
     await page.fill("#prompt", "/he");
     await page.locator('ul[aria-label="Commands"] li', { hasText: "命令与按键" }).waitFor();
@@ -42,6 +46,7 @@ describe.skipIf(!haveChromium)("web UI language", () => {
     await page.fill("#prompt", "");
     // The approval card.
     await say(page, "写一个文件");
+    await page.locator(".msg.user .who", { hasText: "你" }).waitFor();
     const card = page.locator(".tool.status-ask");
     await card.waitFor();
     expect(await card.locator(".tool-state").textContent()).toBe("需要审批");

@@ -5,7 +5,7 @@ import { render } from "preact";
 import { api, HttpError, setUnauthorizedHandler } from "./api.ts";
 import { App } from "./components/App.tsx";
 import { connectLive } from "./live.ts";
-import { setLanguage } from "../../../protocol/i18n/index.ts";
+import { setLanguage, t } from "../../../protocol/i18n/index.ts";
 import "./web-commands.ts";
 import { changed, closeSession, loadModels, loadSessions, onEnvelope, openSession, setTransport, state } from "./store.ts";
 
@@ -53,7 +53,7 @@ async function boot(): Promise<void> {
     return changed();
   }
   state.screen = "app";
-  if (!st.engine?.ready) state.banner = { text: `Engine not ready: ${st.engine?.error ?? "unknown error"}`, tone: "error" };
+  if (!st.engine?.ready) state.banner = { text: t("web.engineNotReady", { error: st.engine?.error ?? "unknown error" }), tone: "error" };
   changed();
   if (!connected) {
     connected = true;

@@ -77,7 +77,7 @@ function Approval({ t }: { t: Tool }) {
       await api("POST", `${sessionPath(state.current, "approvals")}/${encodeURIComponent(t.callId)}`, { decision });
     } catch (x) {
       setSending(false);
-      addSystem(state.view, `Could not send the decision: ${(x as Error).message}`, "error");
+      addSystem(state.view, tr("web.decisionFailed", { error: (x as Error).message }), "error");
       changed();
     }
   };
