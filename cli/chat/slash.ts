@@ -12,7 +12,7 @@ import { SessionHost } from "../../core/host/session-host.ts";
 import type { CommandEntry } from "../../core/commands/types.ts";
 import { plural } from "../../core/plural.ts";
 import { commandDescription, t } from "../../core/protocol/i18n/index.ts";
-import { languageCommand } from "./language.ts";
+import { languageCommand, reasoningLanguageCommand, type LanguageReply } from "./language.ts";
 
 export interface PickItem<T> {
   label: string;
@@ -102,6 +102,8 @@ function show(ctx: SlashContext, r: CommandResult | undefined, style?: (line: st
   const tone = r.tone === "error" ? ctx.paint.red : r.tone === "warn" ? ctx.paint.yellow : style ?? ((l: string) => l);
   ctx.print(r.lines.map((l) => tone(cleanText(l))));
 }
+
+const reply = (ctx: SlashContext, r: LanguageReply) => ctx.print([r.tone === "error" ? ctx.paint.red(r.text) : r.tone === "warn" ? ctx.paint.yellow(r.text) : r.text]);
 
 const viaHostShown = (name: string) => async (ctx: SlashContext, arg: string) => show(ctx, await viaHost(ctx, name, arg));
 
@@ -264,13 +266,8 @@ export const slashCommands: SlashCommand[] = [
       ]);
     },
   },
-  {
-    ...builtinCommandEntry("language"),
-    run: (ctx, arg) => {
-      const r = languageCommand(ctx.st.opts.config, arg);
-      ctx.print([r.tone === "error" ? ctx.paint.red(r.text) : r.tone === "warn" ? ctx.paint.yellow(r.text) : r.text]);
-    },
-  },
+  { ...builtinCommandEntry("language"), run: (ctx, arg) => reply(ctx, languageCommand(ctx.st.opts.config, arg)) },
+  { ...builtinCommandEntry("reasoning-language"), run: (ctx, arg) => reply(ctx, reasoningLanguageCommand(ctx.st.opts.config, arg)) },
   {
     ...builtinCommandEntry("exit"),
     run: (ctx) => ctx.exit(),

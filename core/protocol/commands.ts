@@ -37,6 +37,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("sandbox", "Sandbox state"),
   c("trust", "Workspace trust status"),
   c("language", "Interface language: zh, en or auto (from the environment)", "[zh|en|auto]"),
+  c("reasoning-language", "Language the model is asked to reason in: zh, en or auto (follows the interface)", "[zh|en|auto]"),
   c("exit", "Leave the chat"),
 ];
 

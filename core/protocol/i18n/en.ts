@@ -60,6 +60,8 @@ export const en: Record<string, string> = {
   "language.show": "interface language: {lang} (setting: {setting}) · reasoning language: {reasoning}",
   "language.saved": "interface language: {lang} (saved in {path})",
   "language.usage": "usage: /language zh|en|auto",
+  "language.reasoningSaved": "reasoning language: {setting} (saved in {path}; from the next message)",
+  "language.reasoningUsage": "usage: /reasoning-language zh|en|auto",
   // The web UI: header.
   "web.sessions": "Sessions",
   "web.model": "Model",
