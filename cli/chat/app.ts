@@ -21,6 +21,7 @@ import { Views } from "./views.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
 import { startupMark } from "../startup-trace.ts";
 import type { ChatTelemetry } from "./consent.ts";
+import { commandDescription, resolveLanguage, setLanguage, t } from "../../core/protocol/i18n/index.ts";
 
 const paint: Paint = { dim: c.dim, bold: c.bold, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 const DOUBLE_MS = 1500;
@@ -42,6 +43,7 @@ export async function runChatApp(
   makeWeb?: (setup: ChatSetup) => SlashContext["startWeb"],
 ): Promise<number> {
   let setup: ChatSetup | undefined;
+  setLanguage(resolveLanguage(undefined, process.env)); // until setupChat reads the config's `language`
   // Set once `load` resolves; nothing reads it before (every use is behind `ready`).
   let st = undefined as unknown as ChatState;
   const history = new InputHistory(early.home, early.workspace);
@@ -58,7 +60,7 @@ export async function runChatApp(
   const editor = new Editor(host, editorTheme, { paddingX: 0, autocompleteMaxVisible: 8 });
   editor.setAutocompleteProvider(
     new ChatCompletions(
-      slashCommands.map((s) => ({ name: s.name, description: s.description, argumentHint: s.args })),
+      slashCommands.map((s) => ({ name: s.name, description: commandDescription(s.name, s.description), argumentHint: s.args })),
       early.workspace,
     ),
   );
@@ -90,7 +92,7 @@ export async function runChatApp(
     const out = transcript.live(w);
     const below: string[] = [];
     below.push(...steering.live(w));
-    for (const q of setup ? st.queue : earlyQueue) below.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
+    for (const q of setup ? st.queue : earlyQueue) below.push(truncateToWidth(c.dim(t("chat.queued", { text: q.replace(/\s+/g, " ") })), w, "…"));
     if (hint) below.push(c.yellow(hint));
     if (picker) below.push(...picker.render(w));
     else
@@ -100,7 +102,7 @@ export async function runChatApp(
         below.push(/^─+$/.test(t) ? c.gray(t) : t);
       }
     if (!setup) {
-      out.push(...below, c.dim("starting…"));
+      out.push(...below, c.dim(t("chat.starting")));
       return out;
     }
     below.push(truncateToWidth(c.dim(statusFields(st, clock.label(st.session.busy)).join(" · ")), w, "…"));
@@ -134,7 +136,7 @@ export async function runChatApp(
   const header = () =>
     transcript.info([
       `${c.bold("reasonix")} ${c.dim(`· ${st.model} · ${st.session.workspace}`)}`,
-      c.dim(`session ${st.session.id} · /help for commands · Shift+Tab mode · Ctrl-C twice exits`),
+      c.dim(t("chat.header", { id: st.session.id })),
     ]);
 
   const replay = () => transcript.replay(st.session.history());
@@ -164,7 +166,7 @@ export async function runChatApp(
     clock.start();
     st.session
       .submit(text)
-      .catch((e) => transcript.info([`${c.red("error:")} ${errorMessage(e)}`]))
+      .catch((e) => transcript.info([`${c.red(t("chat.error"))} ${errorMessage(e)}`]))
       .finally(() => {
         const next = st.queue.shift();
         if (next !== undefined) return send(next);
@@ -196,7 +198,7 @@ export async function runChatApp(
       return;
     }
     if (route === "unknown") {
-      transcript.info([c.yellow(`unknown command ${text.split(/\s/)[0]} (see /help)`)]);
+      transcript.info([c.yellow(t("chat.unknownCommand", { name: text.split(/\s/)[0]! }))]);
       renderer.request();
       return;
     }
@@ -221,7 +223,7 @@ export async function runChatApp(
       if (matchesKey(data, "ctrl+c")) {
         if (Date.now() - lastCtrlC < DOUBLE_MS) return void quit();
         lastCtrlC = Date.now();
-        flash("press Ctrl-C again to exit");
+        flash(t("chat.ctrlCAgain"));
         return;
       }
       editor.handleInput(data);
@@ -248,7 +250,7 @@ export async function runChatApp(
           }
           // A refusal ends the turn: the next message is the place to say why.
           if (decision === "deny") {
-            hint = "denied · type why (or what to do instead) and press Enter to tell the model";
+            hint = t("chat.deniedHint");
             clearTimeout(hintTimer);
           }
           renderer.request();
@@ -262,7 +264,7 @@ export async function runChatApp(
       lastCtrlC = now;
       if (editor.getText()) editor.setText("");
       else if (st.session.busy) st.session.cancel();
-      flash("press Ctrl-C again to exit");
+      flash(t("chat.ctrlCAgain"));
       return;
     }
     // Two presses read at once (a busy machine, a slow link) arrive as one ESC ESC: still a double press.
@@ -282,10 +284,10 @@ export async function runChatApp(
     }
     if (matchesKey(data, "shift+tab")) {
       const m = st.cycleMode();
-      flash(`permission mode: ${m}`);
+      flash(t("chat.modeChanged", { mode: m }));
       return;
     }
-    if (matchesKey(data, "ctrl+y")) return flash(`permission mode: ${st.toggleYolo()}`);
+    if (matchesKey(data, "ctrl+y")) return flash(t("chat.modeChanged", { mode: st.toggleYolo() }));
     if (matchesKey(data, "ctrl+l")) return renderer.redraw();
     // Enter on the `/` menu completes the command and runs it at once.
     if (matchesKey(data, "enter") && editor.isShowingAutocomplete() && /^\/\S*$/.test(editor.getText())) {
@@ -320,7 +322,7 @@ export async function runChatApp(
     clearTimeout(hintTimer);
     if (setup) {
       if (st.session.busy) st.session.cancel();
-      if (st.session.history().some((e) => e.type !== "session")) renderer.commit([c.dim(`session ${st.session.id} · continue with: reasonix chat --resume ${st.session.id}`)]);
+      if (st.session.history().some((e) => e.type !== "session")) renderer.commit([c.dim(t("chat.resumeHint", { id: st.session.id }))]);
     }
     renderer.stop([]);
     await term.drainInput(200, 30).catch(() => {});
@@ -375,7 +377,7 @@ export async function runChatApp(
       if (i >= 0) sentHere.splice(i, 1);
       else {
         transcript.prompt(e.prompt);
-        if (!isGoalPrompt(e.prompt)) transcript.info([c.dim("  (sent from the browser UI)")]);
+        if (!isGoalPrompt(e.prompt)) transcript.info([c.dim(t("chat.fromBrowser"))]);
         clock.start();
       }
     }

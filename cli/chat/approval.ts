@@ -9,6 +9,7 @@ import { wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import { homedir } from "node:os";
 import type { ApprovalDecision, FileDiff } from "../../core/engine/types.ts";
 import { diffLines, type Paint, type PendingApproval } from "./cards.ts";
+import { t } from "../../core/protocol/i18n/index.ts";
 
 /** The prompt ignores answer keys until it has been visible this long, and until the user paused typing this long. */
 export const ARM_MS = 600;
@@ -28,14 +29,14 @@ const tilde = (p: string) => {
 /** The answers offered, in order (digits 1…n). "Always" ones name the file they write. */
 export function approvalChoices(a: PendingApproval): Choice[] {
   const out: Choice[] = [
-    { decision: "once", text: "Yes, once" },
-    { decision: "session", text: "Yes, and allow the rule for this session" },
+    { decision: "once", text: t("approval.once") },
+    { decision: "session", text: t("approval.session") },
   ];
   if (a.persistTo) {
-    out.push({ decision: "persist", text: `Yes, always: save the rule in ${tilde(a.persistTo.user.path)} (your config, every project)` });
-    out.push({ decision: "persist_project", text: `Yes, always in this project: save it in ${tilde(a.persistTo.project.path)}` });
+    out.push({ decision: "persist", text: t("approval.persist", { path: tilde(a.persistTo.user.path) }) });
+    out.push({ decision: "persist_project", text: t("approval.persistProject", { path: tilde(a.persistTo.project.path) }) });
   }
-  out.push({ decision: "deny", text: "No, and tell the model what to do instead" });
+  out.push({ decision: "deny", text: t("approval.deny") });
   return out;
 }
 
@@ -43,9 +44,9 @@ export function approvalChoices(a: PendingApproval): Choice[] {
 export function ruleLine(a: PendingApproval): string {
   const i = (a.input ?? {}) as Record<string, unknown>;
   const cmd = typeof i.command === "string" ? i.command.trim() : undefined;
-  const rule = cmd !== undefined && a.suggestedRule === `Bash=${cmd}` ? "this exact command" : a.suggestedRule;
+  const rule = cmd !== undefined && a.suggestedRule === `Bash=${cmd}` ? t("approval.exactCommand") : a.suggestedRule;
   const user = a.persistTo?.user.rule;
-  return `  the rule: ${rule}${user && user !== a.suggestedRule ? ` (saved in your config as ${user})` : ""}`;
+  return t("approval.rule", { rule: `${rule}${user && user !== a.suggestedRule ? t("approval.savedAs", { rule: user }) : ""}` });
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -229,7 +230,7 @@ export class ApprovalPrompt {
   render(p: Paint, a: PendingApproval, width: number, maxRows: number, composerEmpty: boolean, more: number): string[] {
     this.sync(a);
     const what = a.name === "bash" ? "bash" : a.diff?.length ? `${a.name} ${a.diff.map((d) => d.path).join(", ")}` : a.summary;
-    const head = rewrap(`${p.yellow("?")} ${p.bold("Allow")} ${what}`, width, "  ");
+    const head = rewrap(`${p.yellow("?")} ${p.bold(t("approval.allow"))} ${what}`, width, "  ");
     const choices = approvalChoices(a);
     const tail: string[] = [];
     tail.push(...rewrap(p.dim(ruleLine(a)), width, "    "));
@@ -237,10 +238,10 @@ export class ApprovalPrompt {
       const sel = this.selected === k;
       tail.push(...rewrap(`${sel ? p.cyan("›") : " "} ${k + 1}. ${sel ? p.bold(c.text) : c.text}`, width, "     "));
     });
-    if (!composerEmpty) tail.push(p.dim("  your message stays in the input; send or clear it (Ctrl-C) to answer here"));
-    else if (this.armed()) tail.push(p.dim(`  ↑↓ then Enter to answer, or 1–${choices.length} · Esc cancels the turn`));
-    else tail.push(p.dim("  (typing goes to the input; answer keys work after a short pause)"));
-    if (more > 0) tail.push(p.dim(`  (${more} more waiting)`));
+    if (!composerEmpty) tail.push(p.dim(t("approval.keepText")));
+    else if (this.armed()) tail.push(p.dim(t("approval.keys", { n: choices.length })));
+    else tail.push(p.dim(t("approval.pause")));
+    if (more > 0) tail.push(p.dim(t("approval.more", { n: more })));
     const body = approvalBody(p, a, width);
     const rows = Math.max(3, maxRows - head.length - tail.length - 1);
     const out = [...head];

@@ -1,5 +1,6 @@
 // The status line's "working Ns" clock: started when a turn starts (here or
 // from the browser UI), redrawing once a second until the work ends.
+import { t } from "../../core/protocol/i18n/index.ts";
 
 export class BusyClock {
   /** When the current turn started; 0 for work a slash command started (/compact): no clock for it. */
@@ -21,6 +22,7 @@ export class BusyClock {
 
   /** The status line's busy field, or undefined when idle. */
   label(busy: boolean): string | undefined {
-    return busy ? `working${this.since ? ` ${Math.floor((Date.now() - this.since) / 1000)}s` : ""} · Esc cancels` : undefined;
+    if (!busy) return undefined;
+    return `${this.since ? t("status.workingFor", { s: Math.floor((Date.now() - this.since) / 1000) }) : t("status.working")} · ${t("status.escCancels")}`;
   }
 }

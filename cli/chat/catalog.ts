@@ -3,6 +3,7 @@
 import { workspaceCommands, type CommandEntry, type CommandRegistry, type CommandSource } from "../../core/commands/index.ts";
 import { slashCommands } from "./slash.ts";
 import { cleanText } from "./sanitize.ts";
+import { commandDescription, language } from "../../core/protocol/i18n/index.ts";
 
 /**
  * The workspace's command catalog (core/commands) with the chat's own
@@ -16,7 +17,9 @@ export function chatCommands(workspace: string, home: string, values: Record<str
   for (const s of engineSources) reg.registerSource(s);
   reg.registerSource({
     id: "chat",
-    list: (): CommandEntry[] => slashCommands.map((c) => ({ name: c.name, description: c.description, argumentHint: c.args, kind: "builtin", scope: "builtin", source: "chat" })),
+    // Descriptions in the interface language: the catalog (and the / menu) is rebuilt when /language changes it.
+    list: (): CommandEntry[] => slashCommands.map((c) => ({ name: c.name, description: commandDescription(c.name, c.description), argumentHint: c.args, kind: "builtin", scope: "builtin", source: "chat" })),
+    stamp: () => language(),
   });
   return reg;
 }

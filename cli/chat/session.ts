@@ -4,6 +4,7 @@
 import { hostname } from "node:os";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, TodoItem, Usage } from "../../core/engine/types.ts";
 import { SessionHost } from "../../core/host/session-host.ts";
+import { t } from "../../core/protocol/i18n/index.ts";
 
 export const MODE_CYCLE: PermissionMode[] = ["ask", "auto", "plan"];
 
@@ -169,7 +170,7 @@ export class ChatState {
 
   sandboxState(): string {
     const sb = this.opts.config.sandbox as Record<string, unknown> | undefined;
-    return sb?.bash === "off" ? "sandbox off" : "sandbox on";
+    return sb?.bash === "off" ? t("status.sandboxOff") : t("status.sandboxOn");
   }
 }
 
@@ -177,13 +178,13 @@ export const compact = (n: number): string => (n >= 1_000_000 ? `${(n / 1_000_00
 
 /** The status line's fields, in order (the front end joins and colours them). */
 export function statusFields(st: ChatState, busy: string | undefined): string[] {
-  const f = [st.model, `mode ${st.mode}`];
+  const f = [st.model, t("status.mode", { mode: st.mode })];
   const ctx = st.contextPercent();
-  f.push(ctx === undefined ? `ctx ${compact(st.stats.lastInput)}` : `ctx ${ctx}%`);
-  const t = st.stats.total;
-  f.push(`${compact(t.inputTokens + t.outputTokens)} tok`);
+  f.push(ctx === undefined ? t("status.ctxTokens", { n: compact(st.stats.lastInput) }) : t("status.ctxPercent", { n: ctx }));
+  const u = st.stats.total;
+  f.push(t("status.tokens", { n: compact(u.inputTokens + u.outputTokens) }));
   if (st.stats.cost) f.push(`${st.stats.cost.total.toFixed(4)} ${st.stats.cost.currency}`);
-  f.push(`cache ${st.stats.cacheHitPercent}%`);
+  f.push(t("status.cache", { n: st.stats.cacheHitPercent }));
   f.push(st.sandboxState());
   if (process.env.SSH_CONNECTION || process.env.SSH_TTY) f.push(hostname());
   if (busy) f.unshift(busy);

@@ -8,6 +8,7 @@ import { SessionStore } from "../../core/sessions/store.ts";
 import { warn } from "../output.ts";
 import { InputHistory } from "./history.ts";
 import { ChatState } from "./session.ts";
+import { resolveLanguage, setLanguage } from "../../core/protocol/i18n/index.ts";
 
 export interface ChatArgs {
   prompt?: string;
@@ -36,6 +37,8 @@ export async function setupChat(args: ChatArgs): Promise<ChatSetup> {
   if (args.resume && !args.dir) dir = new SessionStore(paths.sessions).load(args.resume).meta.workspace;
   const cfg = loadConfig({ cwd: dir });
   for (const w of cfg.warnings) warn(w);
+  // The interface language (`language`, /language): the chat's text from here on.
+  setLanguage(resolveLanguage(cfg.values.language, process.env));
   const perms = (cfg.values.permissions ?? {}) as { mode?: PermissionMode };
   const mode = args.permissionMode ?? perms.mode ?? "ask";
   const engine = createEngine({ workspace: dir, config: cfg.values, configSources: cfg.sources, projectTrusted: cfg.trust.trusted, permissionMode: mode, extraWriteRoots: args.addDir });

@@ -11,6 +11,8 @@ import { runCommand, type CommandContext, type CommandResult } from "../../core/
 import { SessionHost } from "../../core/host/session-host.ts";
 import type { CommandEntry } from "../../core/commands/types.ts";
 import { plural } from "../../core/plural.ts";
+import { commandDescription, t } from "../../core/protocol/i18n/index.ts";
+import { languageCommand, reasoningLanguageCommand, type LanguageReply } from "./language.ts";
 
 export interface PickItem<T> {
   label: string;
@@ -43,7 +45,7 @@ export interface SlashCommand {
 
 const busyGuard = (ctx: SlashContext): boolean => {
   if (!ctx.st.session.busy) return false;
-  ctx.print([ctx.paint.yellow("a turn is running: wait for it or press Esc to cancel it first")]);
+  ctx.print([ctx.paint.yellow(t("chat.busy"))]);
   return true;
 };
 
@@ -101,6 +103,8 @@ function show(ctx: SlashContext, r: CommandResult | undefined, style?: (line: st
   ctx.print(r.lines.map((l) => tone(cleanText(l))));
 }
 
+const reply = (ctx: SlashContext, r: LanguageReply) => ctx.print([r.tone === "error" ? ctx.paint.red(r.text) : r.tone === "warn" ? ctx.paint.yellow(r.text) : r.text]);
+
 const viaHostShown = (name: string) => async (ctx: SlashContext, arg: string) => show(ctx, await viaHost(ctx, name, arg));
 
 export const slashCommands: SlashCommand[] = [
@@ -111,15 +115,11 @@ export const slashCommands: SlashCommand[] = [
       const list = ((await runCommand(hostContext(ctx), "help"))?.data?.commands ?? []) as BuiltinCommand[];
       const more = (ctx.commands?.catalog().entries ?? []).filter((e) => e.source !== "chat");
       ctx.print([
-        p.bold("Commands"),
-        ...list.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(c.description)}`),
-        ...(more.length ? [p.bold("Custom commands and skills"), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${origin(e)})`)))] : []),
-        p.bold("Keys"),
-        `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
-        `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
-        `  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn`,
-        `  Ctrl-O expand the last output (again: the one before) · Ctrl-T the whole transcript · Ctrl-L redraw · Ctrl-C clear, twice exit`,
-        `  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)`,
+        p.bold(t("help.commands")),
+        ...list.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(commandDescription(c.name, c.description))}`),
+        ...(more.length ? [p.bold(t("help.custom")), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${origin(e)})`)))] : []),
+        p.bold(t("help.keys")),
+        ...["help.keys1", "help.keys2", "help.keys3", "help.keys4", "help.keys5"].map((k) => t(k)),
       ]);
     },
   },
@@ -266,6 +266,8 @@ export const slashCommands: SlashCommand[] = [
       ]);
     },
   },
+  { ...builtinCommandEntry("language"), run: (ctx, arg) => reply(ctx, languageCommand(ctx.st.opts.config, arg)) },
+  { ...builtinCommandEntry("reasoning-language"), run: (ctx, arg) => reply(ctx, reasoningLanguageCommand(ctx.st.opts.config, arg)) },
   {
     ...builtinCommandEntry("exit"),
     run: (ctx) => ctx.exit(),

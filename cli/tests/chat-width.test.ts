@@ -1,8 +1,10 @@
 // The chat's fast line width (cli/chat/width.ts) must agree with pi-tui's
 // visibleWidth() on every line it answers, and leave the rest to it.
 import { describe, expect, test } from "bun:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import { lineWidth, plainWidth } from "../chat/width.ts";
+import { statusFields, type ChatState } from "../chat/session.ts";
+import { setLanguage, t } from "../../core/protocol/i18n/index.ts";
 
 const gray = (s: string) => `\x1b[90m${s}\x1b[39m`;
 const MARKER = "\x1b_pi:c\x07"; // pi-tui's cursor marker (APC)
@@ -38,6 +40,32 @@ describe("chat line width", () => {
     for (const s of others) {
       expect(plainWidth(s)).toBeUndefined();
       expect(lineWidth(s)).toBe(visibleWidth(s));
+    }
+  });
+
+  test("Chinese takes two columns a character: the Chinese status line, cut as the chat cuts it, never passes 80 columns", () => {
+    expect(lineWidth("模式 ask")).toBe(8);
+    expect(plainWidth("缓存")).toBeUndefined();
+    const st = {
+      model: "deepseek-reasoner-with-a-long-provider-name/deepseek-reasoner",
+      mode: "yolo",
+      contextPercent: () => 87,
+      stats: { total: { inputTokens: 1_234_567, outputTokens: 89_012, cacheHitTokens: 0 }, lastInput: 120_000, cacheHitPercent: 93, cost: { total: 1.2345, currency: "CNY" } },
+      sandboxState: () => t("status.sandboxOn"),
+    } as unknown as ChatState;
+    setLanguage("zh");
+    try {
+      const busy = `${t("status.workingFor", { s: 128 })} · ${t("status.escCancels")}`;
+      const full = statusFields(st, busy).join(" · ");
+      expect(full).toContain("模式 yolo");
+      expect(lineWidth(full)).toBeGreaterThan(80);
+      // The chat draws it at the terminal's width less one column (cli/chat/app.ts), dimmed.
+      for (let cols = 20; cols <= 120; cols++) {
+        const line = truncateToWidth(`\x1b[2m${full}\x1b[22m`, cols - 1, "…");
+        expect({ cols, fits: lineWidth(line) <= cols - 1 }).toEqual({ cols, fits: true });
+      }
+    } finally {
+      setLanguage("en");
     }
   });
 });

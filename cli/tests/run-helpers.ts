@@ -17,7 +17,8 @@ export function makeCliEnv(providerUrl: string, opts: { kind?: "openai" | "anthr
   const sh = makeScriptedHome(providerUrl, { prefix: "reasonix-run-test-", key: "sk-cli-test", ...opts });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  Object.assign(env, { REASONIX_HOME: sh.home, NO_COLOR: "1" });
+  // English whatever this machine's locale (the tests read the interface text; chat-language tests set it).
+  Object.assign(env, { REASONIX_HOME: sh.home, NO_COLOR: "1", REASONIX_LANG: "en" });
   return { ...sh, env };
 }
 

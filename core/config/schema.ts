@@ -6,6 +6,7 @@
 import { DEFAULT_CRASH_ENDPOINT } from "../crash/endpoint.ts";
 import { DEFAULT_TELEMETRY_ENDPOINT } from "../telemetry/endpoint.ts";
 import { EFFORTS, PERMISSION_MODES } from "../protocol/modes.ts";
+import { LANGUAGE_SETTINGS } from "../protocol/i18n/index.ts";
 
 export type FieldSpec =
   | { type: "string" | "boolean" | "number" | "integer"; default?: unknown; doc?: string }
@@ -73,7 +74,7 @@ const remoteHostFields: Record<string, FieldSpec> = {
 
 export const configSchema: Record<string, FieldSpec> = {
   default_model: str("provider name used when --model is not given"),
-  language: str("UI language"),
+  language: { type: "enum", values: LANGUAGE_SETTINGS, default: "auto", doc: "interface language of the chat and the web UI: zh, en, or auto ($REASONIX_LANG, then the locale; docs/language.md)" },
   providers: { type: "tables", fields: providerFields, doc: "model providers" },
   agent: {
     type: "table",
@@ -81,7 +82,7 @@ export const configSchema: Record<string, FieldSpec> = {
       compact_ratio: num("compact when the conversation passes this share of context_window", 0.8),
       max_steps: int("stop a turn after this many model steps", 50),
       max_output_tokens: int("max output tokens"),
-      reasoning_language: str("visible reasoning language"),
+      reasoning_language: { type: "enum", values: LANGUAGE_SETTINGS, default: "auto", doc: "language the model is asked to reason in: zh, en, or auto (follows the interface language; docs/language.md)" },
       goal_max_turns: int("goal turns per run or resume before a resumable pause (0 = no limit; docs/goal.md)", 100),
       goal_token_budget: int("tokens a goal may spend per run or resume before one summary and a resumable pause (0 = off)", 0),
       goal_evaluator_timeout_seconds: num("deadline of the goal evaluator call that judges a turn without update_goal", 60),

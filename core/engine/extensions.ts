@@ -19,6 +19,7 @@ import type { ToolDefinition } from "../tools/types.ts";
 import { parseRule } from "../permissions/rules.ts";
 import { createPermissionGate, type PermissionGate } from "./permission-gate.ts";
 import { resolveReferences } from "./references.ts";
+import { reasoningLanguageNote } from "./reasoning-language.ts";
 
 export interface ExtensionOptions {
   workspace: string;
@@ -123,7 +124,10 @@ export function sessionExtensions(o: ExtensionOptions): SessionExtensions {
       // Remembered facts ride at the end of the user message, never in the cached prefix.
       const memory = o.recall?.(prompt).block ?? "";
       const content = memory ? `${refs.content}\n\n${memory}` : refs.content;
-      return extra.length ? `${content}\n\n<hook-context>\n${extra.join("\n")}\n</hook-context>` : content;
+      const hooked = extra.length ? `${content}\n\n<hook-context>\n${extra.join("\n")}\n</hook-context>` : content;
+      // The reasoning language asked for (core/engine/reasoning-language.ts): last, after everything else.
+      const lang = reasoningLanguageNote(o.values, process.env);
+      return lang ? `${hooked}\n\n${lang}` : hooked;
     },
     turnModel: () => turnModel,
     async start(_sessionId, source) {

@@ -36,6 +36,8 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("web", "Open this session in the browser UI too"),
   c("sandbox", "Sandbox state"),
   c("trust", "Workspace trust status"),
+  c("language", "Interface language: zh, en or auto (from the environment)", "[zh|en|auto]"),
+  c("reasoning-language", "Language the model is asked to reason in: zh, en or auto (follows the interface)", "[zh|en|auto]"),
   c("exit", "Leave the chat"),
 ];
 

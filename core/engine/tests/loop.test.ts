@@ -23,6 +23,26 @@ async function setup(steps: Parameters<typeof startScriptedOpenAI>[0], opts: Par
 
 const types = (evs: EngineEvent[]) => evs.map((e) => e.type).filter((t) => t !== "text_delta" && t !== "reasoning_delta");
 
+/**
+ * The system prompt and tool schemas are byte-identical in every request, and
+ * each request's whole conversation is a byte prefix of the next one's (the
+ * provider's prompt cache keeps hitting). Returns the system message's JSON.
+ */
+function expectStablePrefix(reqs: ReturnType<ScriptedServer["chatRequests"]>): string {
+  const system = JSON.stringify(reqs[0]!.body.messages[0]);
+  const tools = JSON.stringify(reqs[0]!.body.tools);
+  for (const r of reqs) {
+    expect(JSON.stringify(r.body.messages[0])).toBe(system);
+    expect(JSON.stringify(r.body.tools)).toBe(tools);
+  }
+  for (let i = 0; i + 1 < reqs.length; i++) {
+    const prefix = JSON.stringify({ model: reqs[i]!.body.model, messages: reqs[i]!.body.messages }).slice(0, -2);
+    expect(reqs[i]!.rawBody.startsWith(prefix)).toBe(true);
+    expect(reqs[i + 1]!.rawBody.startsWith(prefix)).toBe(true);
+  }
+  return system;
+}
+
 describe("agent loop against the scripted OpenAI server", () => {
   test("a multi-step task that reads and edits files", async () => {
     const engine = await setup([
@@ -114,18 +134,7 @@ describe("agent loop against the scripted OpenAI server", () => {
 
     const reqs = llm.chatRequests();
     expect(reqs).toHaveLength(5);
-    const system = JSON.stringify(reqs[0]!.body.messages[0]);
-    const tools = JSON.stringify(reqs[0]!.body.tools);
-    for (const r of reqs) {
-      expect(JSON.stringify(r.body.messages[0])).toBe(system);
-      expect(JSON.stringify(r.body.tools)).toBe(tools);
-    }
-    // Each request's whole conversation is a byte prefix of the next one's.
-    for (let i = 0; i + 1 < reqs.length; i++) {
-      const prefix = JSON.stringify({ model: reqs[i]!.body.model, messages: reqs[i]!.body.messages }).slice(0, -2);
-      expect(reqs[i]!.rawBody.startsWith(prefix)).toBe(true);
-      expect(reqs[i + 1]!.rawBody.startsWith(prefix)).toBe(true);
-    }
+    const system = expectStablePrefix(reqs);
     expect(system).not.toContain("PROJECT rule");
     const block = reqs[0]!.body.messages[1];
     expect(block.role).toBe("user");
@@ -134,6 +143,29 @@ describe("agent loop against the scripted OpenAI server", () => {
     expect(order.every((x: number) => x >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(reqs[4]!.body.messages[1].content).not.toContain("CHANGED");
+  });
+
+  test("reasoning_language rides at the tail of the user message: the system prompt, tools and earlier messages stay byte-identical when it changes", async () => {
+    sb = makeSandbox();
+    llm = await startScriptedOpenAI([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    // The interface language pinned to English: auto then asks for nothing, whatever this machine's locale.
+    const values: Record<string, any> = { ...providerConfig(llm.url), language: "en", agent: { reasoning_language: "auto" } };
+    const engine = engineFor(sb, llm.url, { config: values });
+    cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
+    const s = await engine.createSession();
+    await s.submit("first");
+    values.agent.reasoning_language = "zh";
+    await s.submit("second");
+    values.agent.reasoning_language = "en";
+    await s.submit("third");
+    const reqs = llm.chatRequests();
+    expect(reqs).toHaveLength(3);
+    expect(expectStablePrefix(reqs)).not.toContain("reasoning-language");
+    const last = (i: number) => String(reqs[i]!.body.messages.at(-1).content);
+    expect(last(0)).not.toContain("reasoning-language");
+    expect(last(1)).toEndWith("<reasoning-language>Write your reasoning (thinking) in Simplified Chinese (简体中文).</reasoning-language>");
+    expect(last(1).startsWith("second")).toBe(true);
+    expect(last(2)).toEndWith("<reasoning-language>Write your reasoning (thinking) in English.</reasoning-language>");
   });
 
   test("stops at max steps", async () => {

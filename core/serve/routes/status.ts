@@ -2,6 +2,7 @@
 // number), the models on offer, and the model new sessions start with.
 import { providerSetupStatus } from "../setup-provider.ts";
 import { userTheme } from "../settings-view.ts";
+import { uiLanguage } from "../ui-language.ts";
 import { need, readJson } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
 import { json } from "./respond.ts";
@@ -29,6 +30,8 @@ export function statusRoutes(app: ServeApp, deps: ServeDeps): void {
       lastSeq: hub.lastSeq,
       /** The settings panel's theme, applied as the page loads. */
       theme: userTheme(deps.setupHome),
+      /** The interface language (core/protocol/i18n), applied as the page loads. */
+      language: uiLanguage(deps.setupHome),
     };
   };
 

@@ -47,7 +47,8 @@ export async function startServe(args: string[], opts: { home?: string; env?: Re
     stdout: "pipe",
     stderr: "pipe",
     cwd: dir,
-    env: { ...process.env, REASONIX_HOME: home, NO_COLOR: "1", ...opts.env },
+    // English whatever this machine's locale (the tests read the interface text; a test may set it).
+    env: { ...process.env, REASONIX_HOME: home, NO_COLOR: "1", REASONIX_LANG: "en", ...opts.env },
   });
   let out = "";
   let err = "";

@@ -5,6 +5,7 @@ import { render } from "preact";
 import { api, HttpError, setUnauthorizedHandler } from "./api.ts";
 import { App } from "./components/App.tsx";
 import { connectLive } from "./live.ts";
+import { setLanguage, t } from "../../../protocol/i18n/index.ts";
 import "./web-commands.ts";
 import { changed, closeSession, loadModels, loadSessions, onEnvelope, openSession, setTransport, state } from "./store.ts";
 
@@ -42,6 +43,9 @@ async function boot(): Promise<void> {
     return changed();
   }
   state.status = st;
+  // The server's interface language (the user config's `language`): every t() from this render on.
+  setLanguage(st.language === "zh" ? "zh" : "en");
+  document.documentElement.lang = st.language === "zh" ? "zh-CN" : "en";
   state.authMode = st.authMode;
   state.lastSeq = Math.max(state.lastSeq, Number(st.lastSeq ?? 0));
   if (st.setup?.required) {
@@ -49,7 +53,7 @@ async function boot(): Promise<void> {
     return changed();
   }
   state.screen = "app";
-  if (!st.engine?.ready) state.banner = { text: `Engine not ready: ${st.engine?.error ?? "unknown error"}`, tone: "error" };
+  if (!st.engine?.ready) state.banner = { text: t("web.engineNotReady", { error: st.engine?.error ?? "unknown error" }), tone: "error" };
   changed();
   if (!connected) {
     connected = true;

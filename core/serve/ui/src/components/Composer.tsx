@@ -8,14 +8,10 @@ import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
 import { SELECTABLE_MODES } from "../../../../protocol/modes.ts";
 import { shellLine } from "../../../../protocol/shell-line.ts";
+import { t } from "../../../../protocol/i18n/index.ts";
 
-const LABELS: Record<(typeof SELECTABLE_MODES)[number], string> = {
-  ask: "Ask before changes",
-  auto: "Auto (allow edits)",
-  plan: "Plan (read only, plan first)",
-  "read-only": "Read only",
-};
-const MODES = SELECTABLE_MODES.map((m) => [m, LABELS[m]] as const);
+/** The modes and their labels in the interface language (web.mode.<mode>). */
+const modes = () => SELECTABLE_MODES.map((m) => [m, t(`web.mode.${m}`)] as const);
 
 /** Text the composer should take (Edit on an earlier message). */
 export const draft = { text: "", onSend: null as null | ((text: string) => Promise<void>) };
@@ -26,9 +22,9 @@ export function UsageLine() {
   const u = state.view.usage;
   if (!u) return <div id="usage" class="usage" />;
   const win = Number(state.models.find((m) => m.name === shownModel())?.contextWindow ?? 0);
-  const ctx = win > 0 && u.lastPrompt > 0 ? ` · context ${Math.min(100, Math.round((u.lastPrompt / win) * 100))}% of ${n(win)}` : u.lastPrompt ? ` · context ${n(u.lastPrompt)} tokens` : "";
-  const cost = u.cost ? ` · cost ${u.cost.total.toFixed(4)} ${u.cost.currency}` : "";
-  return <div id="usage" class="usage">{`tokens in ${n(u.inputTokens)} · out ${n(u.outputTokens)} · cache hit ${Math.round(u.cacheHitPercent)}%${cost}${ctx}`}</div>;
+  const ctx = win > 0 && u.lastPrompt > 0 ? t("web.usageCtxPercent", { p: Math.min(100, Math.round((u.lastPrompt / win) * 100)), win: n(win) }) : u.lastPrompt ? t("web.usageCtxTokens", { n: n(u.lastPrompt) }) : "";
+  const cost = u.cost ? t("web.usageCost", { cost: `${u.cost.total.toFixed(4)} ${u.cost.currency}` }) : "";
+  return <div id="usage" class="usage">{`${t("web.usage", { in: n(u.inputTokens), out: n(u.outputTokens), hit: Math.round(u.cacheHitPercent) })}${cost}${ctx}`}</div>;
 }
 
 export function Composer() {
@@ -68,22 +64,22 @@ export function Composer() {
   return (
     <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <div class="prompt-wrap">
-        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput(), typed())} />
+        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? t("web.placeholderBusy") : t("web.placeholder")} aria-label={t("web.prompt")} aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput(), typed())} />
         <Mentions m={mentions} />
         <SlashMenu m={slash} />
       </div>
       <div class="composer-bar">
-        <span id="composer-hint" class="hint">{shell ? (busy ? "Shell line: it runs when this turn ends (send it then)." : "Shell line: Enter runs it in the shell through your permission rules; its output goes with your next message.") : busy ? "Working: Enter sends guidance to this turn, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
+        <span id="composer-hint" class="hint">{shell ? (busy ? t("web.hintShellBusy") : t("web.hintShell")) : busy ? t("web.hintBusy") : draft.onSend ? t("web.hintEditing") : ""}</span>
         {/* On a new session's draft too: picking a mode there creates the session (web-commands.ts setMode). */}
         <label class="mode">
-          <span class="sr">Permission mode</span>
-          <select id="mode" aria-label="Permission mode" value={state.mode ?? ""} onChange={(e) => void setMode((e.target as HTMLSelectElement).value)}>
-            {state.mode ? null : <option value="">Mode: as configured</option>}
-            {MODES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+          <span class="sr">{t("web.permissionMode")}</span>
+          <select id="mode" aria-label={t("web.permissionMode")} value={state.mode ?? ""} onChange={(e) => void setMode((e.target as HTMLSelectElement).value)}>
+            {state.mode ? null : <option value="">{t("web.modeConfigured")}</option>}
+            {modes().map(([v, l]) => <option key={v} value={v}>{l}</option>)}
           </select>
         </label>
-        <button id="cancel" type="button" class="danger" hidden={!busy} onClick={() => void cancel()}>Cancel (Esc)</button>
-        <button id="send" type="submit" class="primary">{busy ? "Steer" : "Send"}</button>
+        <button id="cancel" type="button" class="danger" hidden={!busy} onClick={() => void cancel()}>{t("web.cancel")}</button>
+        <button id="send" type="submit" class="primary">{busy ? t("web.steer") : t("web.send")}</button>
       </div>
       <UsageLine />
     </form>

@@ -4,6 +4,7 @@ import { pure } from "../pure.ts";
 import { changed, state } from "../store.ts";
 import type { Item } from "../transcript.ts";
 import { copyText, Markdown } from "./Markdown.tsx";
+import { t } from "../../../../protocol/i18n/index.ts";
 
 type Assistant = Extract<Item, { kind: "assistant" }>;
 type User = Extract<Item, { kind: "user" }>;
@@ -56,7 +57,7 @@ export interface UserActions {
 function UserImpl({ u, actions, idle }: { u: User; v: number; actions: UserActions; idle: boolean }) {
   return (
     <div class={`msg user${u.steer ? " steer" : ""}`} data-turn={u.turn}>
-      <div class="who">{u.steer ? "You (while it worked)" : "You"}</div>
+      <div class="who">{u.steer ? t("web.youSteer") : t("web.you")}</div>
       <div class="text plain">{u.text}</div>
       {!u.steer ? (
         <div class="msg-actions">

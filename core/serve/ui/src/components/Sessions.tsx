@@ -6,6 +6,7 @@ import { deleteSession, newSession, openSession, state, type SessionRow } from "
 import { ForkIcon, PencilIcon } from "./Icons.tsx";
 import { TitleEdit } from "./TitleEdit.tsx";
 import { openMemory } from "../memory.ts";
+import { t } from "../../../../protocol/i18n/index.ts";
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
@@ -121,11 +122,11 @@ export function Sessions() {
   }
   const stop = rows.some((r) => r.id === rover) ? rover : (rows.find((r) => r.id === state.current) ?? rows[0])?.id;
   return (
-    <nav id="sessions" class={`sessions${state.drawer ? " open" : ""}`} aria-label="Sessions">
-      <button id="new-session" type="button" class="primary wide" onClick={() => void newSession()}>+ New session</button>
-      <input id="session-search" type="search" placeholder="Search sessions" aria-label="Search sessions" value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />
+    <nav id="sessions" class={`sessions${state.drawer ? " open" : ""}`} aria-label={t("web.sessions")}>
+      <button id="new-session" type="button" class="primary wide" onClick={() => void newSession()}>{t("web.newSession")}</button>
+      <input id="session-search" type="search" placeholder={t("web.searchSessions")} aria-label={t("web.searchSessions")} value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />
       <div id="session-list" onKeyDown={onListKey} onFocusIn={onListFocus}>
-        {!rows.length ? <p class="muted">{needle ? "No matching sessions." : "No sessions yet."}</p> : null}
+        {!rows.length ? <p class="muted">{needle ? t("web.noMatchingSessions") : t("web.noSessions")}</p> : null}
         {[...groups].map(([g, list]) => (
           <section key={g} class="session-group" aria-label={g}>
             <h3>{g}</h3>
@@ -133,7 +134,7 @@ export function Sessions() {
           </section>
         ))}
       </div>
-      <button id="memory-toggle" type="button" class="wide memory-toggle" title="Remembered facts and what recall chose" onClick={() => openMemory(true)}>Memory</button>
+      <button id="memory-toggle" type="button" class="wide memory-toggle" title={t("web.memoryTitle")} onClick={() => openMemory(true)}>{t("web.memory")}</button>
     </nav>
   );
 }

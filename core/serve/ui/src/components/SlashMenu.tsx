@@ -8,6 +8,7 @@ import { api } from "../api.ts";
 import { listboxKey } from "./listbox.ts";
 import { PopupList } from "./PopupList.tsx";
 import { WEB_MENU } from "../web-commands.ts";
+import { commandDescription } from "../../../../protocol/i18n/index.ts";
 
 export interface CommandItem {
   name: string;
@@ -92,7 +93,7 @@ export function SlashMenu({ m }: { m: SlashState }) {
       keyOf={(c) => c.name}
       render={(c) => (
         <>
-          {`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`} <span class="hint">{c.description}</span>
+          {`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`} <span class="hint">{c.kind === "builtin" ? commandDescription(c.name, c.description) : c.description}</span>
         </>
       )}
     />

@@ -7,6 +7,7 @@ import { addSystem, type Item } from "../transcript.ts";
 import { pure } from "../pure.ts";
 import { Diffs } from "./Diff.tsx";
 import type { ApprovalDecision } from "../../../../protocol/modes.ts";
+import { t as tr } from "../../../../protocol/i18n/index.ts";
 
 type Tool = Extract<Item, { kind: "tool" }>;
 type Json = Record<string, any>;
@@ -22,14 +23,8 @@ export function toolHint(name: string, input: unknown): { title: string; detail:
   return { title: "", detail: "" };
 }
 
-const STATUS: Record<Tool["status"], [string, string]> = {
-  running: ["running", "run"],
-  ask: ["needs approval", "ask"],
-  allowed: ["allowed", "ok"],
-  ok: ["done", "ok"],
-  err: ["failed", "err"],
-  denied: ["denied", "err"],
-};
+/** Each status's class; its label is web.tool.<status> in the interface language. */
+const STATUS: Record<Tool["status"], string> = { running: "run", ask: "ask", allowed: "ok", ok: "ok", err: "err", denied: "err" };
 
 const DECIDED: Record<string, string> = { persist: "always, in your config", persist_project: "always, in this project" };
 
@@ -82,21 +77,21 @@ function Approval({ t }: { t: Tool }) {
       await api("POST", `${sessionPath(state.current, "approvals")}/${encodeURIComponent(t.callId)}`, { decision });
     } catch (x) {
       setSending(false);
-      addSystem(state.view, `Could not send the decision: ${(x as Error).message}`, "error");
+      addSystem(state.view, tr("web.decisionFailed", { error: (x as Error).message }), "error");
       changed();
     }
   };
   const req = t.request!;
   const to = req.persistTo;
   return (
-    <div class="approval" role="group" aria-label={`Approve ${req.summary}`}>
+    <div class="approval" role="group" aria-label={tr("web.approve", { summary: req.summary })}>
       <div class="summary">{req.summary}</div>
       <div class="buttons">
-        <button type="button" class="primary" disabled={sending} onClick={decide("once")}>Allow once</button>
-        <button type="button" disabled={sending} onClick={decide("session")} title={req.suggestedRule ? `adds the rule ${req.suggestedRule} for this session` : undefined}>Allow for session</button>
-        {to ? <button type="button" disabled={sending} onClick={decide("persist")} aria-describedby={`persist-user-${t.callId}`}>Always allow (your config)</button> : null}
-        {to ? <button type="button" disabled={sending} onClick={decide("persist_project")} aria-describedby={`persist-project-${t.callId}`}>Always allow in this project</button> : null}
-        <button type="button" class="danger" disabled={sending} onClick={decide("deny")}>Deny</button>
+        <button type="button" class="primary" disabled={sending} onClick={decide("once")}>{tr("web.allowOnce")}</button>
+        <button type="button" disabled={sending} onClick={decide("session")} title={req.suggestedRule ? `adds the rule ${req.suggestedRule} for this session` : undefined}>{tr("web.allowSession")}</button>
+        {to ? <button type="button" disabled={sending} onClick={decide("persist")} aria-describedby={`persist-user-${t.callId}`}>{tr("web.alwaysUser")}</button> : null}
+        {to ? <button type="button" disabled={sending} onClick={decide("persist_project")} aria-describedby={`persist-project-${t.callId}`}>{tr("web.alwaysProject")}</button> : null}
+        <button type="button" class="danger" disabled={sending} onClick={decide("deny")}>{tr("web.deny")}</button>
       </div>
       {to ? (
         <ul class="persist-targets">
@@ -110,7 +105,8 @@ function Approval({ t }: { t: Tool }) {
 
 function ToolCardImpl({ t }: { t: Tool; v: number }) {
   const hint = toolHint(t.name, t.input);
-  const [label, cls] = STATUS[t.status];
+  const cls = STATUS[t.status];
+  const label = tr(`web.tool.${t.status}`);
   const asking = t.status === "ask" && !!t.request;
   const proposed = t.request?.diff;
   const landed = t.diff;

@@ -3,13 +3,14 @@
 import { useEffect, useState } from "preact/hooks";
 import { SELECTABLE_MODES } from "../../../../../protocol/modes.ts";
 import { applyTheme, failed, THEMES, write, type Settings } from "./model.ts";
+import { t } from "../../../../../protocol/i18n/index.ts";
 
 export function Defaults({ d }: { d: Settings }) {
   const [err, setErr] = useState("");
   const def = d.providers.find((p) => p.isDefault);
   return (
     <section class="settings-section" aria-labelledby="set-defaults-h">
-      <h3 id="set-defaults-h">Defaults</h3>
+      <h3 id="set-defaults-h">{t("web.set.defaults")}</h3>
       <label>Permission mode for new sessions
         <select id="settings-mode" value={d.mode} onChange={async (e) => {
           const mode = e.currentTarget.value;
@@ -35,7 +36,7 @@ export function Theme({ d }: { d: Settings }) {
   useEffect(() => setPick(d.theme), [d.theme]);
   return (
     <section class="settings-section" aria-labelledby="set-theme-h">
-      <h3 id="set-theme-h">Theme</h3>
+      <h3 id="set-theme-h">{t("web.set.theme")}</h3>
       <div role="radiogroup" aria-labelledby="set-theme-h" class="settings-actions" id="settings-theme">
         {THEMES.map((t) => (
           <label key={t} class="radio"><input type="radio" name="theme" value={t} checked={pick === t} onChange={async () => {

@@ -4,6 +4,7 @@
 // shown only when the app passes their dialogs in.
 import { useEffect, useState } from "preact/hooks";
 import { failed, loadSettings, write, type McpExtras, type McpRow, type Settings } from "./model.ts";
+import { t } from "../../../../../protocol/i18n/index.ts";
 
 function Server({ s, secrets }: { s: McpRow; secrets: boolean }) {
   const [err, setErr] = useState("");
@@ -54,7 +55,7 @@ function Server({ s, secrets }: { s: McpRow; secrets: boolean }) {
 export function McpServers({ d, extras }: { d: Settings; extras: McpExtras }) {
   return (
     <section class="settings-section" aria-labelledby="set-mcp-h">
-      <h3 id="set-mcp-h">MCP servers</h3>
+      <h3 id="set-mcp-h">{t("web.set.mcp")}</h3>
       <ul id="settings-mcp" class="settings-list">
         {!d.mcp.length ? <li class="muted">No MCP servers declared.</li> : null}
         {d.mcp.map((s) => <Server key={s.name} s={s} secrets={d.secretsAllowed} />)}

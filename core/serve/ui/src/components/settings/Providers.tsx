@@ -3,6 +3,7 @@
 import { useState } from "preact/hooks";
 import { EFFORT_CHOICES } from "../../../../../protocol/modes.ts";
 import { failed, write, type ProviderRow, type Settings, type WriteError } from "./model.ts";
+import { t } from "../../../../../protocol/i18n/index.ts";
 
 interface TestResult { ok: boolean; latencyMs: number; models?: string[]; error?: string }
 const testLine = (t: TestResult) => (t.ok ? `Connected in ${t.latencyMs} ms${t.models ? ` (${t.models.length} models listed)` : ""}.` : `Failed after ${t.latencyMs} ms: ${t.error}`);
@@ -118,7 +119,7 @@ function AddProvider({ d }: { d: Settings }) {
 export function Providers({ d }: { d: Settings }) {
   return (
     <section class="settings-section" aria-labelledby="set-providers-h">
-      <h3 id="set-providers-h">Providers</h3>
+      <h3 id="set-providers-h">{t("web.set.providers")}</h3>
       <p class="muted small">In <code>{d.userConfig}</code>; keys in <code>{d.dotenv}</code> (mode 0600), never shown.</p>
       <ul id="settings-providers" class="settings-list">
         {d.providers.map((p) => <Provider key={p.name} p={p} secrets={d.secretsAllowed} />)}

@@ -3,6 +3,7 @@
 // count only in a trusted workspace; its ask and deny rules only tighten.
 import { useState } from "preact/hooks";
 import { failed, write, type RuleRow, type Settings, type WriteError } from "./model.ts";
+import { t } from "../../../../../protocol/i18n/index.ts";
 
 const KINDS = ["allow", "ask", "deny"] as const;
 
@@ -28,7 +29,7 @@ export function Rules({ d }: { d: Settings }) {
   const [err, setErr] = useState<WriteError | null>(null);
   return (
     <section class="settings-section" aria-labelledby="set-rules-h">
-      <h3 id="set-rules-h">Permission rules</h3>
+      <h3 id="set-rules-h">{t("web.set.rules")}</h3>
       <ul id="settings-rules" class="settings-list">
         {!d.rules.length ? <li class="muted">No rules yet.</li> : null}
         {d.rules.map((r) => <Row key={`${r.scope}:${r.kind}:${r.rule}`} r={r} />)}

@@ -8,6 +8,7 @@ import { Defaults, Theme } from "./Defaults.tsx";
 import { McpServers } from "./Mcp.tsx";
 import { Providers } from "./Providers.tsx";
 import { Rules } from "./Rules.tsx";
+import { t } from "../../../../../protocol/i18n/index.ts";
 
 /** Tab and Shift+Tab stay inside the dialog (it is modal): past the last control back to the first, and the other way. */
 function trapTab(e: KeyboardEvent): void {
@@ -47,12 +48,12 @@ export function SettingsDialog(extras: McpExtras) {
     }}>
       <div role="dialog" aria-modal="true" aria-labelledby="settings-h" id="settings" class="settings card">
         <div class="settings-head">
-          <h2 id="settings-h" tabIndex={-1} ref={heading}>Settings</h2>
-          <button type="button" id="settings-close" class="small" onClick={closeSettings}>Close</button>
+          <h2 id="settings-h" tabIndex={-1} ref={heading}>{t("web.settings")}</h2>
+          <button type="button" id="settings-close" class="small" onClick={closeSettings}>{t("web.close")}</button>
         </div>
         <p id="settings-note" class="muted small" role="status">{panel.note}</p>
         {panel.error ? <p class="error" role="alert">{panel.error}</p> : null}
-        {!d ? <p class="muted">Loading…</p> : (
+        {!d ? <p class="muted">{t("web.loading")}</p> : (
           <div class="settings-body">
             <Providers d={d} />
             <Defaults d={d} />
