@@ -8,7 +8,7 @@
 // and Enter, or Space): only then do typed keys go to it.
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { QuestionAnswer } from "../../core/engine/types.ts";
-import { ARM_MS, BURST_MS } from "./approval.ts";
+import { Arming, BURST_MS } from "./arming.ts";
 import type { Paint } from "./cards.ts";
 
 /** A question_request still waiting for an answer. */
@@ -36,33 +36,29 @@ const BACKSPACE = ["\x7f", "\b"];
 
 /** State of the card for the question at the head of the queue. */
 export class QuestionPrompt {
-  private callId: string | undefined;
-  private shownAt = 0;
-  private lastKeyAt = 0;
+  private readonly arming: Arming;
   private selected: number | undefined;
   private readonly picked = new Set<number>();
   private text = "";
   private editing = false;
   private held: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
-  private armTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly redraw: () => void,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.arming = new Arming(redraw, now);
+  }
 
   /** Follow the head of the queue; a new question starts unarmed with nothing selected. */
   sync(q: PendingQuestion | undefined): void {
-    if (q?.callId === this.callId) return;
-    this.callId = q?.callId;
+    if (!this.arming.follow(q?.callId)) return;
     this.selected = undefined;
     this.picked.clear();
     this.text = "";
     this.editing = false;
     if (this.held) clearTimeout(this.held.timer);
     this.held = undefined;
-    this.shownAt = this.now();
-    if (q) this.rearm();
   }
 
   /** The own-answer field has the keys. */
@@ -71,13 +67,7 @@ export class QuestionPrompt {
   }
 
   armed(): boolean {
-    const t = this.now();
-    return this.callId !== undefined && t - this.shownAt >= ARM_MS && t - this.lastKeyAt >= ARM_MS;
-  }
-
-  private rearm(): void {
-    clearTimeout(this.armTimer);
-    this.armTimer = setTimeout(() => this.redraw(), ARM_MS + 20);
+    return this.arming.armed();
   }
 
   /** Rows of the card: the options, then the own-answer row when allowed. */
@@ -91,10 +81,7 @@ export class QuestionPrompt {
     if (this.editing) return this.write(data, q, ctx);
     const wasArmed = this.armed();
     const taken = this.take(data, q, ctx, wasArmed);
-    if (!taken) {
-      this.lastKeyAt = this.now();
-      this.rearm();
-    }
+    if (!taken) this.arming.typed();
     return taken;
   }
 
@@ -167,8 +154,7 @@ export class QuestionPrompt {
     }
     if (!ctx.composerEmpty || !wasArmed) {
       if (ENTER.includes(data) && ctx.composerEmpty) {
-        this.lastKeyAt = this.now();
-        this.rearm();
+        this.arming.typed();
         return true;
       }
       return false;
@@ -194,7 +180,7 @@ export class QuestionPrompt {
       key: data,
       timer: setTimeout(() => {
         this.held = undefined;
-        if (this.callId === q.callId) this.act(data, q, ctx);
+        if (this.arming.current === q.callId) this.act(data, q, ctx);
       }, BURST_MS),
     };
     this.redraw();
