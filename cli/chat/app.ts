@@ -111,17 +111,14 @@ export async function runChatApp(
     // A question waits behind the approvals (one card at a time).
     const asked = pending ? undefined : transcript.questions[0];
     question.sync(asked);
-    if (asked) {
-      const card = question.render(paint, asked, w, editor.getText() === "", transcript.questions.length - 1);
+    // The approval's body gets the rows the rest leaves (it scrolls when longer); the choices always show.
+    const card = pending
+      ? approval.render(paint, pending, w, term.rows - 2 - below.length, editor.getText() === "", transcript.approvals.length - 1)
+      : asked && question.render(paint, asked, w, editor.getText() === "", transcript.questions.length - 1);
+    if (card) {
+      // What else is live (a parallel call's card, notes) only where the card leaves room.
       out.splice(0, Math.max(0, out.length - Math.max(0, term.rows - 2 - below.length - card.length)));
       out.push("", ...card);
-    }
-    if (pending) {
-      // The body gets the rows the rest leaves (it scrolls when longer); the choices always show.
-      const prompt = approval.render(paint, pending, w, term.rows - 2 - below.length, editor.getText() === "", transcript.approvals.length - 1);
-      // What else is live (a parallel call's card, notes) only where the prompt leaves room.
-      out.splice(0, Math.max(0, out.length - Math.max(0, term.rows - 2 - below.length - prompt.length)));
-      out.push("", ...prompt);
     }
     out.push(...below);
     return out;
@@ -252,7 +249,6 @@ export async function runChatApp(
           } catch (e) {
             transcript.info([c.red(errorMessage(e))]);
           }
-          renderer.request();
         },
       });
       if (taken) return renderer.request();
