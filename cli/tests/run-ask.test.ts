@@ -39,3 +39,13 @@ test("json output: exit_code 4, reason needs_user, the question in error", async
   expect(out).toMatchObject({ reason: "needs_user", exit_code: 4 });
   expect(out.error).toContain("Deploy to staging or production?");
 });
+
+test("--goal: the goal pauses as needs_user and the run exits 4 naming the question", async () => {
+  const { llm, ce } = await setup();
+  const r = await runCli(ce, ["run", "--output-format", "json", "--goal", "deploy it"]);
+  expect(r.code).toBe(4);
+  const out = JSON.parse(r.stdout);
+  expect(out.goal).toMatchObject({ status: "paused", pauseCode: "needs_user" });
+  expect(out.error).toContain("Deploy to staging or production?");
+  expect(llm.chatRequests()).toHaveLength(1);
+});
