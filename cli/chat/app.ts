@@ -4,6 +4,7 @@ import { Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings
 import { errorMessage } from "../../core/errors.ts";
 import { type Paint } from "./cards.ts";
 import { approvalBody, ApprovalPrompt } from "./approval.ts";
+import { QuestionPrompt } from "./question.ts";
 import { atToken, ChatCompletions } from "./complete.ts";
 import { LiveRenderer, terminalReflows } from "./live.ts";
 import { Picker } from "./picker.ts";
@@ -109,17 +110,23 @@ export async function runChatApp(
     if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === "", w));
     const pending = transcript.approvals[0];
     approval.sync(pending);
-    if (pending) {
-      // The body gets the rows the rest leaves (it scrolls when longer); the choices always show.
-      const prompt = approval.render(paint, pending, w, term.rows - 2 - below.length, editor.getText() === "", transcript.approvals.length - 1);
-      // What else is live (a parallel call's card, notes) only where the prompt leaves room.
-      out.splice(0, Math.max(0, out.length - Math.max(0, term.rows - 2 - below.length - prompt.length)));
-      out.push("", ...prompt);
+    // A question waits behind the approvals (one card at a time).
+    const asked = pending ? undefined : transcript.questions[0];
+    question.sync(asked);
+    // The approval's body gets the rows the rest leaves (it scrolls when longer); the choices always show.
+    const card = pending
+      ? approval.render(paint, pending, w, term.rows - 2 - below.length, editor.getText() === "", transcript.approvals.length - 1)
+      : asked && question.render(paint, asked, w, editor.getText() === "", transcript.questions.length - 1);
+    if (card) {
+      // What else is live (a parallel call's card, notes) only where the card leaves room.
+      out.splice(0, Math.max(0, out.length - Math.max(0, term.rows - 2 - below.length - card.length)));
+      out.push("", ...card);
     }
     out.push(...below);
     return out;
   };
   const approval = new ApprovalPrompt(() => renderer.request());
+  const question = new QuestionPrompt(() => renderer.request());
   const views = new Views(paint, transcript, width, () => term.rows, (lines) => transcript.info(lines), (draw) => renderer.overlay(draw));
   renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; }, reflows: terminalReflows(process.env) }, live);
 
@@ -233,6 +240,21 @@ export async function runChatApp(
     if (tele?.prompt?.key(data, editor.getText() === "", (d) => editor.handleInput(d))) return renderer.request();
     if (views.key(data, transcript.approvals.length > 0)) return renderer.request();
     const pending = transcript.approvals[0];
+    const asked = pending ? undefined : transcript.questions[0];
+    if (asked) {
+      const taken = question.key(data, asked, {
+        composerEmpty: editor.getText() === "",
+        feed: (d) => editor.handleInput(d),
+        answer: (a) => {
+          try {
+            st.sessionHost!.answerQuestion(asked.callId, a);
+          } catch (e) {
+            transcript.info([c.red(errorMessage(e))]);
+          }
+        },
+      });
+      if (taken) return renderer.request();
+    }
     if (pending) {
       if (matchesKey(data, "ctrl+o")) {
         // The whole command or change, into the scrollback above.

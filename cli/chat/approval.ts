@@ -11,10 +11,8 @@ import type { ApprovalDecision, FileDiff } from "../../core/engine/types.ts";
 import { diffLines, type Paint, type PendingApproval } from "./cards.ts";
 import { t } from "../../core/protocol/i18n/index.ts";
 
-/** The prompt ignores answer keys until it has been visible this long, and until the user paused typing this long. */
-export const ARM_MS = 600;
-/** A digit followed by another key within this window was text, not an answer. */
-export const BURST_MS = 250;
+import { Arming, BURST_MS } from "./arming.ts";
+export { ARM_MS, BURST_MS } from "./arming.ts";
 
 export interface Choice {
   decision: ApprovalDecision;
@@ -120,40 +118,30 @@ const ENTER = ["\r", "\n"];
 
 /** State of the prompt for the approval at the head of the queue. */
 export class ApprovalPrompt {
-  private callId: string | undefined;
-  private shownAt = 0;
-  private lastKeyAt = 0;
+  private readonly arming: Arming;
   private selected: number | undefined;
   private scroll = 0;
   private held: { digit: string; timer: ReturnType<typeof setTimeout> } | undefined;
-  private armTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly redraw: () => void,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.arming = new Arming(redraw, now);
+  }
 
   /** Follow the head of the queue; a new approval starts unarmed with nothing selected. */
   sync(a: PendingApproval | undefined): void {
-    if (a?.callId === this.callId) return;
-    this.callId = a?.callId;
+    if (!this.arming.follow(a?.callId)) return;
     this.selected = undefined;
     this.scroll = 0;
     if (this.held) clearTimeout(this.held.timer);
     this.held = undefined;
-    this.shownAt = this.now();
-    if (a) this.rearm();
   }
 
   /** Answer keys count now (the composer must also be empty). */
   armed(): boolean {
-    const t = this.now();
-    return this.callId !== undefined && t - this.shownAt >= ARM_MS && t - this.lastKeyAt >= ARM_MS;
-  }
-
-  private rearm(): void {
-    clearTimeout(this.armTimer);
-    this.armTimer = setTimeout(() => this.redraw(), ARM_MS + 20);
+    return this.arming.armed();
   }
 
   /** Handle one key while A is pending; false: not for the prompt (the caller goes on as usual). */
@@ -162,10 +150,7 @@ export class ApprovalPrompt {
     const wasArmed = this.armed();
     const taken = this.take(data, a, ctx, wasArmed);
     // Typing (anything the prompt did not take) restarts the pause the prompt waits for.
-    if (!taken) {
-      this.lastKeyAt = this.now();
-      this.rearm();
-    }
+    if (!taken) this.arming.typed();
     return taken;
   }
 
@@ -190,8 +175,7 @@ export class ApprovalPrompt {
     if (!ctx.composerEmpty || !wasArmed) {
       // Enter on an empty composer before arming: nothing to send, nothing to answer (still counts as typing).
       if (ENTER.includes(data) && ctx.composerEmpty) {
-        this.lastKeyAt = this.now();
-        this.rearm();
+        this.arming.typed();
         return true;
       }
       return false;
@@ -215,7 +199,7 @@ export class ApprovalPrompt {
         digit: data,
         timer: setTimeout(() => {
           this.held = undefined;
-          if (this.callId === a.callId) ctx.answer(decision);
+          if (this.arming.current === a.callId) ctx.answer(decision);
         }, BURST_MS),
       };
       this.redraw();

@@ -4,6 +4,8 @@ import type { EngineEvent } from "../../core/engine/types.ts";
 import { emptyTranscript, fold, type Step, type ToolBlock } from "../../core/protocol/fold.ts";
 import { callSummary, changeLines, decisionText, plainPaint, savedWhere, type PendingApproval } from "./cards.ts";
 import { approvalBody } from "./approval.ts";
+import { questionHelp, type PendingQuestion } from "./question.ts";
+import { answerText } from "../../core/protocol/question.ts";
 import { scrub } from "./sanitize.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
 import { guardianLine } from "../../core/guardian/format.ts";
@@ -15,6 +17,8 @@ export interface LineIo {
   /** Input has ended: nobody can answer an approval. */
   unanswerable(): boolean;
   deny(callId: string): void;
+  /** Dismiss a question nobody can answer. */
+  dismiss?(callId: string): void;
   /** The status line after a turn. */
   status(): string;
 }
@@ -23,6 +27,8 @@ export class LineEvents {
   readonly t = emptyTranscript();
   /** Approval requests not answered yet, oldest first. */
   approvals: PendingApproval[] = [];
+  /** The model's questions not answered yet, oldest first. */
+  questions: PendingQuestion[] = [];
   private atLineStart = true;
 
   constructor(private readonly io: LineIo) {}
@@ -59,6 +65,23 @@ export class LineEvents {
         this.println(`> ${decisionText[e.decision]}${saved ? ` (${saved})` : ""}`);
         break;
       }
+      case "question_request": {
+        const q: PendingQuestion = { callId: e.callId, question: e.question, options: e.options, multi: e.multi, allowText: e.allowText };
+        this.breakLine();
+        this.println(`? ${q.question}`);
+        if (this.io.unanswerable()) {
+          this.println("  dismissed (input has ended, nobody can answer)");
+          return this.io.dismiss?.(e.callId);
+        }
+        this.questions.push(q);
+        q.options.forEach((o, i) => this.println(`  ${i + 1}) ${o.label}${o.description ? `  (${o.description})` : ""}`));
+        this.println(`  ${questionHelp(q)}`);
+        break;
+      }
+      case "question_resolved":
+        this.questions = this.questions.filter((q) => q.callId !== e.callId);
+        this.println(`> ${answerText(e.answer)}`);
+        break;
       case "tool_result":
         this.println(`  ${e.ok ? "ok" : "failed"}: ${e.ok ? (e.receipt ?? `${e.name} done`) : e.output.split("\n")[0]}`);
         if (e.ok && b.input !== undefined) for (const l of changeLines(plainPaint, b.name, b.input, e.diff, this.io.width())) this.println(l);

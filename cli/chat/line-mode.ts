@@ -4,6 +4,7 @@
 import { createInterface } from "node:readline";
 import { foldTranscript } from "../../core/protocol/fold.ts";
 import { LineEvents } from "./line-events.ts";
+import { answerFromLine } from "./question.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { decisionForLine, plainPaint } from "./cards.ts";
 import { cleanText, scrub } from "./sanitize.ts";
@@ -45,11 +46,19 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       // Already answered or gone.
     }
   };
+  const dismissUnanswerable = (callId: string) => {
+    try {
+      st.sessionHost!.answerQuestion(callId, { dismissed: true });
+    } catch {
+      // Already answered or gone.
+    }
+  };
   const ev = new LineEvents({
     out,
     width,
     unanswerable: () => closed && !quit,
     deny: denyUnanswerable,
+    dismiss: dismissUnanswerable,
     status: () => statusFields(st, undefined).join(" | "),
   });
   const breakLine = () => ev.breakLine();
@@ -157,6 +166,15 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
         continue;
       }
     }
+    const asked = pending ? undefined : ev.questions[0];
+    if (asked && text) {
+      try {
+        st.sessionHost!.answerQuestion(asked.callId, answerFromLine(asked, text));
+      } catch (e) {
+        println(`error: ${errorMessage(e)}`);
+      }
+      continue;
+    }
     if (!text) {
       if (!turn) out("> ");
       continue;
@@ -210,6 +228,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     // End of input (a pipe, Ctrl-D): let the running turn and the queue finish;
     // nobody is left to answer an approval, so those are refused.
     for (const a of ev.approvals.splice(0)) denyUnanswerable(a.callId);
+    for (const q of ev.questions.splice(0)) dismissUnanswerable(q.callId);
     while (turn) await turn;
   }
   process.off("SIGINT", onSigint);

@@ -4,6 +4,8 @@
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { emptyTranscript, fold, type Step, type ToolBlock } from "../../core/protocol/fold.ts";
+import { answerText } from "../../core/protocol/question.ts";
+import type { PendingQuestion } from "./question.ts";
 import { callSummary, cardLine, changeLines, decisionText, outputLines, savedWhere, type Paint, type PendingApproval } from "./cards.ts";
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
 import { cleanText, scrub } from "./sanitize.ts";
@@ -30,6 +32,8 @@ export class Transcript {
   /** The transcript so far (core/protocol/fold.ts): what is shown is rendered from its steps. */
   readonly t = emptyTranscript();
   readonly approvals: PendingApproval[] = [];
+  /** The model's questions (`ask`) waiting for an answer, oldest first. */
+  readonly questions: PendingQuestion[] = [];
   private notes: string[] = [];
 
   constructor(
@@ -52,6 +56,7 @@ export class Transcript {
     this.flushStream();
     Object.assign(this.t, emptyTranscript());
     this.approvals.length = 0;
+    this.questions.length = 0;
   }
 
   /** A resumed conversation: its prompts come as turn_start events (live ones are echoed on send). */
@@ -99,6 +104,7 @@ export class Transcript {
         const b = s.block;
         this.flushStream();
         this.approvals.length = 0;
+        this.questions.length = 0;
         this.notes = [];
         if (b.reason === "cancelled") this.commit([this.p.yellow("cancelled")]);
         else if (b.reason === "max_steps") this.commit([this.p.yellow("stopped: the turn reached [agent] max_steps; say \"continue\" to go on")]);
@@ -127,6 +133,16 @@ export class Transcript {
         const tone = e.decision === "deny" ? this.p.red : this.p.green;
         const saved = savedWhere(a, e.decision);
         this.commit([truncateToWidth(`${tone("›")} ${decisionText[e.decision]}: ${a?.summary ?? e.callId}`, w, "…"), ...(saved ? wrapTextWithAnsi(this.p.dim(`  ${saved}`), w) : [])]);
+        break;
+      }
+      case "question_request":
+        this.questions.push({ callId: e.callId, question: e.question, options: e.options, multi: e.multi, allowText: e.allowText });
+        break;
+      case "question_resolved": {
+        const i = this.questions.findIndex((q) => q.callId === e.callId);
+        const q = i >= 0 ? this.questions.splice(i, 1)[0] : undefined;
+        const tone = "dismissed" in e.answer ? this.p.yellow : this.p.green;
+        this.commit(wrapTextWithAnsi(`${tone("›")} ${q ? `${q.question} ` : ""}${this.p.bold(answerText(e.answer))}`, w));
         break;
       }
       case "tool_result": {
@@ -234,6 +250,7 @@ export class Transcript {
     for (const r of this.t.running.values()) {
       const summary = callSummary(r.name, r.input);
       if (this.approvals.some((a) => a.name === r.name && callSummary(a.name, a.input) === summary)) continue;
+      if (this.questions.some((q) => q.callId === r.callId)) continue;
       out.push(cardLine(this.p, "running", r.name, summary, undefined, width));
     }
     out.push(...this.notes);

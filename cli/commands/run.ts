@@ -36,7 +36,7 @@ export default defineCommand<RunArgs>({
       .example('reasonix run "fix the failing test" --auto', "")
       .example("git diff | reasonix run --output-format json", "")
       .example('reasonix run --auto --goal "make npm test pass"', "")
-      .epilog("Exit codes: 0 finished (--goal: complete), 1 provider or tool failure (--goal: blocked or paused, with the reason), 2 usage error, 3 stopped by --max-steps or a refused permission, 130 interrupted.") as any,
+      .epilog("Exit codes: 0 finished (--goal: complete), 1 provider or tool failure (--goal: blocked or paused, with the reason), 2 usage error, 3 stopped by --max-steps or a refused permission, 4 the model asked the user a question (needs the user; the question is named), 130 interrupted.") as any,
   run: (args) => runCommand(args),
 });
 
@@ -171,7 +171,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     await engine.close();
   }
   traceMark("run:done");
-  const exit = reason === "done" ? 0 : reason === "max_steps" || reason === "denied" ? 3 : reason === "cancelled" ? 130 : 1;
+  const exit = reason === "done" ? 0 : reason === "max_steps" || reason === "denied" ? 3 : reason === "needs_user" || goal?.pauseCode === "needs_user" ? 4 : reason === "cancelled" ? 130 : 1;
   // A goal's outcome is its reason (paused/blocked), not the last turn's error.
   if (goal && goal.status !== "complete") errorText = `goal ${goal.status}: ${goal.reason ?? ""}`;
   if (fmt === "json") {
@@ -206,6 +206,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (reason === "max_steps") err.write(`${yellow("stopped:", err)} reached --max-steps; continue with: reasonix run --resume ${session.id} "continue"\n`);
     if (goal && goal.status !== "complete") err.write(`${yellow("stopped:", err)} goal ${goal.status}: ${goal.reason ?? ""}; continue with: reasonix run --resume ${session.id} --goal\n`);
     if (reason === "denied") err.write(`${yellow("stopped:", err)} a permission was refused (see above); rerun with --auto or add an allow rule\n`);
+    if (reason === "needs_user") err.write(`${yellow("stopped:", err)} ${errorText ?? "the model asked the user a question this run cannot answer"}\n`);
   }
   const { TelemetrySession, telemetryConfig } = await import("../../core/telemetry/session.ts");
   await new TelemetrySession(homePaths().home, telemetryConfig(cfg.values), "run", false, counters).finish();

@@ -10,6 +10,7 @@ import type { Engine, EngineEvent, EngineSession, PermissionMode, SteerDispositi
 import type { AcpLog } from "./log.ts";
 import { configOptions, EFFORT_VALUES, modeSelectable, modeState as modeStateOf, modelState } from "./modes.ts";
 import { askPermission, permissionRequest } from "./permissions.ts";
+import { relayQuestion } from "./question.ts";
 import { relayElicitation, type ElicitPort } from "./elicitation.ts";
 import { builtinCommand } from "../protocol/commands.ts";
 import { dispatch, resultText } from "../host/commands/index.ts";
@@ -107,7 +108,14 @@ export class AcpSession {
       void this.flush().then(() => relayElicitation(this.id, e, this.live, elicit, (why) => this.port.log.error(`${this.id}: ${why}`)));
       return;
     }
-    if (e.type === "elicitation_resolved") return;
+    if (e.type === "elicitation_resolved" || e.type === "question_resolved") return;
+    if (e.type === "question_request") {
+      // After the tool_call announcement, like a permission request.
+      void this.flush().then(() =>
+        relayQuestion(this.id, e, this.port, this.translator, (a) => this.host.answerQuestion(e.callId, a), (why) => this.port.log.error(`${this.id}: ${why}`)),
+      );
+      return;
+    }
     // bash calls run one at a time in call order: the oldest unanswered one is the one running.
     if (e.type === "tool_call" && e.name === "bash") this.openBash.push(e.callId);
     if (e.type === "tool_result") this.openBash = this.openBash.filter((id) => id !== e.callId);

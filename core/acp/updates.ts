@@ -70,6 +70,7 @@ export function stopReason(reason: TurnEndReason): acp.StopReason | undefined {
     case "content_filter":
       return "refusal";
     case "error":
+    case "needs_user":
       return undefined;
   }
 }

@@ -104,6 +104,9 @@ export async function runChild(req: ChildRequest, o: RunChildOptions): Promise<C
           }
         });
         withdraw.set(e.callId, w);
+      } else if (e.type === "question_request") {
+        // Only the session the user talks to asks them; a subagent decides, or reports the open question in its answer.
+        c.answerQuestion(e.callId, { dismissed: true, reason: "a subagent cannot ask the user; decide yourself, or name the open question in your final answer" });
       } else if (e.type === "approval_resolved") {
         withdraw.get(e.callId)?.();
         withdraw.delete(e.callId);

@@ -5,11 +5,19 @@
  * approve(), by the turn's cancellation (deny) or by the turn's end (deny).
  * The abort listener a wait adds is removed when the wait ends, so a long
  * turn of many approvals leaves nothing behind on its signal.
+ *
+ * The model's questions to the user (the `ask` tool) wait here too, the same
+ * way: answered by answerQuestion(), dismissed by the turn's cancellation or
+ * end. They are not permissions, so no mode answers them.
  */
 import { ReasonixError } from "../errors.ts";
-import type { ApprovalDecision, EngineEvent } from "./types.ts";
+import { answerProblem, normalAnswer } from "../protocol/question.ts";
+import type { ApprovalDecision, EngineEvent, Question, QuestionAnswer } from "./types.ts";
 
 export type ApprovalRequest = Extract<EngineEvent, { type: "approval_request" }>;
+export type QuestionRequest = Extract<EngineEvent, { type: "question_request" }>;
+
+const DISMISSED: QuestionAnswer = { dismissed: true };
 
 export class ApprovalDesk {
   private readonly answers = new Map<string, (d: ApprovalDecision) => void>();
@@ -65,15 +73,45 @@ export class ApprovalDesk {
     resolve(decision);
   }
 
-  /** Unanswered requests, for history(). */
-  pending(): EngineEvent[] {
-    return [...this.requests.values()];
+  private readonly questions = new Map<string, { request: QuestionRequest; resolve(a: QuestionAnswer): void }>();
+
+  /** Show the model's question and wait for the user's answer; a cancelled turn dismisses it. */
+  async question(q: Question, signal: AbortSignal): Promise<QuestionAnswer> {
+    if (signal.aborted) return DISMISSED;
+    const request: QuestionRequest = { type: "question_request", ...q };
+    let onAbort: (() => void) | undefined;
+    const answer = await new Promise<QuestionAnswer>((resolve) => {
+      this.questions.set(q.callId, { request, resolve });
+      onAbort = () => resolve(DISMISSED);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.emit(request);
+    });
+    signal.removeEventListener("abort", onAbort!);
+    this.questions.delete(q.callId);
+    this.emit({ type: "question_resolved", callId: q.callId, answer });
+    return answer;
   }
 
-  /** The turn ended: whatever still waits is denied. */
+  /** The user's answer to a pending question; one that does not fit it throws (the question keeps waiting). */
+  answerQuestion(callId: string, answer: QuestionAnswer): void {
+    const w = this.questions.get(callId);
+    if (!w) throw new ReasonixError("no_pending_question", `no pending question for call ${callId}`);
+    const problem = answerProblem(w.request, answer);
+    if (problem) throw new ReasonixError("usage", `that answer does not fit the question: ${problem}`);
+    w.resolve(normalAnswer(w.request, answer));
+  }
+
+  /** Unanswered requests and questions, for history(). */
+  pending(): EngineEvent[] {
+    return [...this.requests.values(), ...[...this.questions.values()].map((w) => w.request)];
+  }
+
+  /** The turn ended: whatever still waits is denied (questions: dismissed). */
   denyAll(): void {
     for (const resolve of this.answers.values()) resolve("deny");
     this.answers.clear();
     this.requests.clear();
+    for (const w of this.questions.values()) w.resolve(DISMISSED);
+    this.questions.clear();
   }
 }

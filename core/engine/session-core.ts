@@ -22,7 +22,7 @@ import type { GuardianHook } from "../guardian/guardian.ts";
 import type { Planner } from "../planner/planner.ts";
 import { ElicitationDesk } from "./elicitation.ts";
 import { ApprovalDesk } from "./approvals.ts";
-import type { EngineEvent, EngineEventListener, TurnEndReason } from "./types.ts";
+import type { EngineEvent, EngineEventListener, Question, QuestionAnswer, TurnEndReason } from "./types.ts";
 
 export interface SessionDeps {
   workspace: string;
@@ -95,6 +95,8 @@ export abstract class SessionCore {
   /** Deltas go out live; a failed attempt that streamed any is announced as discarded. */
   streamed = false;
   endError: string | undefined;
+  /** The question the model asked where no one can answer (headless): the turn ends as needs_user. */
+  needsUser: string | undefined;
   effort: string | undefined;
   /** User-role messages waiting for the next model step, worded as sent (steering, goal-driver notes). */
   steers: string[] = [];
@@ -169,6 +171,13 @@ export abstract class SessionCore {
     if (snap.version !== this.toolVersion) this.useTools(snap);
   }
 
+  /** The model's question (the `ask` tool): waits on the approval desk in every mode; headless, the turn will end as needs_user. */
+  askUser(q: Question, signal: AbortSignal): Promise<QuestionAnswer> {
+    if (!this.deps.headless) return this.approvals.question(q, signal);
+    this.needsUser ??= q.question;
+    return Promise.resolve({ dismissed: true, reason: "this run cannot ask the user (headless); the run stops here" });
+  }
+
   tmpDir(): string {
     this.tmp ??= mkdtempSync(join(tmpdir(), `reasonix-${this.file.id}-`));
     return this.tmp;
@@ -199,6 +208,7 @@ export abstract class SessionCore {
       goal: this.goal,
       jobs: this.jobs,
       elicit: (ask) => this.desk.ask(ask, signal),
+      askUser: (q) => this.askUser(q, signal),
       emitTodo: (items) => {
         this.commit({ t: "todo", items });
         this.emit({ type: "todo", items });

@@ -21,7 +21,7 @@ import type { SessionFile } from "../sessions/store.ts";
 import { gitGuardAtStart } from "../sandbox/git-guard.ts";
 import { GoalDriver } from "../goal/driver.ts";
 import type { PlannerHost } from "../planner/planner.ts";
-import type { ApprovalDecision, ElicitAnswer, EngineEvent, EngineSession, PermissionMode, RewindResult, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "./types.ts";
+import type { ApprovalDecision, ElicitAnswer, QuestionAnswer, EngineEvent, EngineSession, PermissionMode, RewindResult, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "./types.ts";
 import { SessionCore, now, type SessionDeps } from "./session-core.ts";
 import { runSteps } from "./turn-loop.ts";
 import { maybeCompact } from "./session-compact.ts";
@@ -133,6 +133,7 @@ export class LiveSession extends SessionCore implements EngineSession {
     let error: string | undefined;
     let rollback = false;
     this.endError = undefined;
+    this.needsUser = undefined;
     this.cutShort = "";
     try {
       if (typeof content !== "string") throw content.failed;
@@ -227,6 +228,10 @@ export class LiveSession extends SessionCore implements EngineSession {
 
   approve(callId: string, decision: ApprovalDecision): void {
     this.approvals.answer(callId, decision);
+  }
+
+  answerQuestion(callId: string, answer: QuestionAnswer): void {
+    this.approvals.answerQuestion(callId, answer);
   }
 
   setPermissionMode(mode: PermissionMode): void {

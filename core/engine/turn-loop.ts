@@ -71,6 +71,10 @@ export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal
     }
     const denied = await runRound(s, turn, calls, signal, checkpointed, cutOffCalls(result), result.outputLimit);
     if (signal.aborted) return "cancelled";
+    if (s.needsUser !== undefined) {
+      s.endError = `the model asked the user: "${s.needsUser}" — this run cannot ask; answer it in a chat (reasonix chat --resume ${s.id}) or put the answer in the prompt`;
+      return "needs_user";
+    }
     if (denied) return "denied";
     if (step >= s.deps.maxSteps) return "max_steps";
   }

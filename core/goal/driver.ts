@@ -189,6 +189,10 @@ export class GoalDriver implements GoalControl, GoalToolPort {
         this.pauseWith("error", `the goal turn failed: ${turn.error ?? turn.reason}; /goal resume retries`);
         break;
       }
+      if (turn.reason === "needs_user") {
+        this.pauseWith("needs_user", `${turn.error ?? "the model asked the user a question no one can answer here"}; /goal resume continues`);
+        break;
+      }
       if (turn.reason === "denied") {
         this.pauseWith("denied", "a permission was refused during the goal turn; change the permission mode or rules, then /goal resume");
         break;

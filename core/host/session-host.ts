@@ -3,12 +3,12 @@
  * user chose for it — the permission mode and the reasoning effort — and what
  * every front end needs to know about it: busy or not, steering (or starting
  * a turn when idle), the prompts queued for after the turn and the approvals
- * waiting for an answer. Whatever
+ * and questions (the model's `ask`) waiting for an answer. Whatever
  * replaces the session (a model switch, a new or resumed conversation in the
  * chat) goes through here, so those choices follow by construction instead of
  * each front end (chat, serve, ACP) remembering to carry them over.
  */
-import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, QuestionAnswer, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
 
 export interface SessionHostOptions {
   /** The mode the user chose (absent: as configured); applied to the session at once. */
@@ -119,6 +119,16 @@ export class SessionHost {
   /** Answer a waiting approval request. Throws when none waits under that id. */
   approve(callId: string, decision: ApprovalDecision): void {
     this.current.approve(callId, decision);
+  }
+
+  /** The model's questions (the `ask` tool) waiting for the user's answer now, held like the approvals. */
+  questions(): Extract<EngineEvent, { type: "question_request" }>[] {
+    return this.current.history().filter((e): e is Extract<EngineEvent, { type: "question_request" }> => e.type === "question_request");
+  }
+
+  /** Answer (or dismiss) a waiting question. Throws when none waits under that id or the answer does not fit it. */
+  answerQuestion(callId: string, answer: QuestionAnswer): void {
+    this.current.answerQuestion(callId, answer);
   }
 
   /**

@@ -5,7 +5,7 @@
  * browser-safe like the rest of core/protocol (core/engine/types.ts re-exports it).
  */
 
-import type { ElicitAnswer, EngineEvent, EngineEventListener, GoalView } from "./events.ts";
+import type { ElicitAnswer, EngineEvent, EngineEventListener, GoalView, QuestionAnswer } from "./events.ts";
 export type {
   DiffHunk,
   ElicitAnswer,
@@ -19,6 +19,9 @@ export type {
   PersistTargets,
   Plan,
   PlanRoute,
+  Question,
+  QuestionAnswer,
+  QuestionOption,
   RoleSpend,
   TodoItem,
   Usage,
@@ -136,6 +139,13 @@ export interface EngineSession {
   offerElicitation(on: boolean): void;
   /** Answer a pending elicitation_request; an accepted form that does not fit its schema throws, naming the field. */
   answerElicitation(id: string, answer: ElicitAnswer): void;
+  /**
+   * Answer a pending question_request (the `ask` tool). Throws when none
+   * waits under that id or when the answer does not fit the question (a
+   * label that is not an option, several picks for a single-choice question,
+   * text where none is allowed, nothing at all).
+   */
+  answerQuestion(callId: string, answer: QuestionAnswer): void;
   /** Cancel the running turn, if any. */
   cancel(): void;
   readonly busy: boolean;

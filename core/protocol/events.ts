@@ -86,6 +86,14 @@ export type EngineEvent =
    */
   | { type: "elicitation_request"; id: string; server: string; message: string; schema: Record<string, unknown>; callId?: string }
   | { type: "elicitation_resolved"; id: string; action: ElicitAnswer["action"] }
+  /**
+   * The model asks the user a question (the `ask` tool): answer with
+   * EngineSession.answerQuestion. The turn waits for it in every permission
+   * mode; cancelling the turn dismisses it. Not recorded: history() lists it
+   * while it waits, and the tool result records the answer.
+   */
+  | ({ type: "question_request" } & Question)
+  | { type: "question_resolved"; callId: string; answer: QuestionAnswer }
   /** `diff`: for file writers that succeeded, what landed on disk. */
   | { type: "tool_result"; callId: string; name: string; ok: boolean; output: string; receipt?: string; diff?: FileDiff[] }
   | { type: "todo"; items: TodoItem[] }
@@ -197,7 +205,7 @@ export interface GoalView {
   status: GoalStatus;
   /** Why it is paused, blocked or complete (a short sentence). */
   reason?: string;
-  /** Machine-readable pause cause: user, cancelled, error, evaluator, budget_spend, turn_limit, interrupted, denied. */
+  /** Machine-readable pause cause: user, cancelled, error, evaluator, budget_spend, turn_limit, interrupted, denied, needs_user. */
   pauseCode?: string;
   startedAt: string;
   /** Cumulative statistics across pauses and resumes. */
@@ -234,6 +242,28 @@ export interface Plan {
   acceptanceCriteria: string[];
   verificationCommands: string[];
 }
+
+/** One choice of a question. */
+export interface QuestionOption {
+  label: string;
+  description?: string;
+}
+
+/** What the `ask` tool asks: `options` to pick from (none: free text only), one or several (`multi`), and whether the user may also write an answer of their own (`allowText`). */
+export interface Question {
+  callId: string;
+  question: string;
+  options: QuestionOption[];
+  multi: boolean;
+  allowText: boolean;
+}
+
+/**
+ * The user's answer to a question_request: the labels picked (in the order
+ * of the options) and/or their own text, or dismissed (Esc, a cancelled
+ * turn; `reason` when no one could be asked).
+ */
+export type QuestionAnswer = { choices: string[]; text?: string } | { dismissed: true; reason?: string };
 
 /** The user's answer to an elicitation_request. */
 export type ElicitAnswer = { action: "accept"; content?: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };

@@ -13,13 +13,14 @@
  *   part of it (`turnAnswer`). Front ends that show blocks side by side keep
  *   the tool cards between the parts, under one answer with one copy of the
  *   whole (`answerText`).
- * - A tool block pairs the call with its approval and its result (by callId).
+ * - A tool block pairs the call with its approval and its result (by callId);
+ *   an `ask` call's block holds its question and the user's answer.
  * - A plan-only plan is the turn's answer: its `plan` event is no extra block.
  *
  * Browser-safe: nothing here imports outside core/protocol.
  */
 import type { ApprovalDecision } from "./modes.ts";
-import type { EngineEvent, FileDiff, GoalView, PersistTargets, TodoItem } from "./events.ts";
+import type { EngineEvent, FileDiff, GoalView, PersistTargets, Question, QuestionAnswer, TodoItem } from "./events.ts";
 
 type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
 
@@ -50,6 +51,9 @@ export interface ToolBlock {
   status: ToolStatus;
   request?: { summary: string; suggestedRule: string; diff?: FileDiff[]; persistTo?: PersistTargets };
   decision?: ApprovalDecision;
+  /** An `ask` call: the question (status "ask" while it waits) and the user's answer once given. */
+  question?: Omit<Question, "callId">;
+  answer?: QuestionAnswer;
   output?: string;
   receipt?: string;
   diff?: FileDiff[];
@@ -110,7 +114,7 @@ export type Step =
   | { op: "answer"; block: AnswerBlock; text: string; streamed: string; reasoning?: string; joined: boolean }
   /** The failed attempt's streamed text and reasoning were taken back (`removed`: with the block they had opened). */
   | { op: "discard"; event: Ev<"attempt_discarded">; dropped: Dropped }
-  | { op: "tool"; block: ToolBlock; event: Ev<"tool_call" | "approval_request" | "approval_resolved" | "tool_result"> }
+  | { op: "tool"; block: ToolBlock; event: Ev<"tool_call" | "approval_request" | "approval_resolved" | "question_request" | "question_resolved" | "tool_result"> }
   /** `dropped`: a bare retry took back the attempt's text; `joins`: a continuation will extend this answer; `asAnswer`: a plan-only plan (the answer already is the plan). */
   | { op: "notice"; block: NoticeBlock; dropped?: Dropped; joins?: AnswerBlock; asAnswer?: boolean }
   | { op: "end"; block: EndBlock }
@@ -261,6 +265,18 @@ export function fold(t: Transcript, e: EngineEvent): Step {
       const b = tool(t, e.callId, "");
       b.status = e.decision === "deny" ? "denied" : "allowed";
       b.decision = e.decision;
+      return { op: "tool", block: b, event: e };
+    }
+    case "question_request": {
+      const b = tool(t, e.callId, "ask");
+      b.status = "ask";
+      b.question = { question: e.question, options: e.options, multi: e.multi, allowText: e.allowText };
+      return { op: "tool", block: b, event: e };
+    }
+    case "question_resolved": {
+      const b = tool(t, e.callId, "ask");
+      b.status = "running";
+      b.answer = e.answer;
       return { op: "tool", block: b, event: e };
     }
     case "tool_result": {

@@ -5,9 +5,11 @@
  * How a turn ended. Beyond done/cancelled/max_steps/denied/error:
  * `length` — the answer was still cut off by the output limit after one
  * continuation round; `content_filter` — the provider's filter stopped it;
- * `refusal` — the model declined; `empty` — the final answer had no text.
+ * `refusal` — the model declined; `empty` — the final answer had no text; `needs_user` — the model asked
+ * the user a question (the `ask` tool) and no one can answer in this run
+ * (headless `reasonix run`, `mcp serve`).
  */
-export type TurnEndReason = "done" | "cancelled" | "max_steps" | "denied" | "error" | "length" | "content_filter" | "refusal" | "empty";
+export type TurnEndReason = "done" | "cancelled" | "max_steps" | "denied" | "error" | "length" | "content_filter" | "refusal" | "empty" | "needs_user";
 
 /**
  * Live progress of a subagent: started, each tool call it makes, ended

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, Engine, EngineEvent, EngineMemory, EngineSession, ModelInfo, PermissionMode, RewindMode, RewindResult, SessionSummary, SteerDisposition } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineMemory, EngineSession, ModelInfo, PermissionMode, QuestionAnswer, RewindMode, RewindResult, SessionSummary, SteerDisposition } from "../engine/types.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
 import type { ImageInput } from "../providers/images.ts";
 import type { EventHub } from "./events.ts";
@@ -226,6 +226,12 @@ export class SessionManager {
     const l = this.live.get(id);
     if (!l) throw new ApiError(404, "not_live", "that session has no pending approvals (not loaded)");
     l.host.approve(callId, decision);
+  }
+
+  answerQuestion(id: string, callId: string, answer: QuestionAnswer): void {
+    const l = this.live.get(id);
+    if (!l) throw new ApiError(404, "not_live", "that session has no pending questions (not loaded)");
+    l.host.answerQuestion(callId, answer);
   }
 
   /** The engine's MCP servers as they are now (the settings panel's status column). */

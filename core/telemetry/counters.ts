@@ -10,7 +10,7 @@ type Bucket<F extends Family> = (typeof COUNTER_BUCKETS)[F][number];
 
 const FINISH: Record<TurnEndReason, Bucket<"finish_reason">> = {
   done: "stop", empty: "stop", length: "length", max_steps: "tool_calls", content_filter: "content_filter",
-  refusal: "refusal", error: "error", cancelled: "interrupted", denied: "interrupted",
+  refusal: "refusal", error: "error", cancelled: "interrupted", denied: "interrupted", needs_user: "interrupted",
 };
 
 export const latencyBucket = (ms: number): Bucket<"turn_latency"> =>

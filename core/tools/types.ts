@@ -53,6 +53,8 @@ export interface ToolContext {
   callId?: string;
   /** Progress of a long call (MCP progress notifications), shown by front ends. */
   emitProgress?(p: { progress: number; total?: number; message?: string }): void;
+  /** Ask the user the model's question (the `ask` tool) and wait; dismissed when no one can answer. */
+  askUser?(q: import("../protocol/events.ts").Question): Promise<import("../protocol/events.ts").QuestionAnswer>;
   /** Ask the user for input on behalf of an MCP server (elicitation); declines when no one can answer. */
   elicit?(ask: import("../engine/types.ts").ElicitationAsk): Promise<import("../engine/types.ts").ElicitAnswer>;
   /**

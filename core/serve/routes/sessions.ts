@@ -1,5 +1,5 @@
 // Sessions: list and create, and per session (`/api/sessions/:id/<action>`)
-// history, resume, prompt, steer, cancel, approvals, rewind, fork, title,
+// history, resume, prompt, steer, cancel, approvals, questions, rewind, fork, title,
 // mode, effort, model, goal and slash commands. A new action is a name in
 // ACTIONS (so its path gets the session-id check) and one `on(…)` line.
 import type { Context, MiddlewareHandler } from "hono";
@@ -16,7 +16,7 @@ type Handler = (c: Context<ServeEnv>, id: string) => Response | Promise<Response
 const SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /** What may follow `/api/sessions/:id/` (":x" = one segment): each needs its `on(…)` below. */
-const ACTIONS = ["history", "resume", "prompt", "cancel", "goal", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "approvals/:approval"] as const;
+const ACTIONS = ["history", "resume", "prompt", "cancel", "goal", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "approvals/:approval", "questions/:question"] as const;
 type SessionAction = (typeof ACTIONS)[number];
 const ACTION_PATHS = ACTIONS.map((a) => new RegExp(`^${a.replace(/:[A-Za-z]+/g, "[^/]+")}$`));
 
@@ -114,6 +114,19 @@ export function sessionRoutes(app: ServeApp, { sessions, hub }: ServeDeps): void
   on("POST", "approvals/:approval", async (c, id) => {
     const decision = oneOf(await body(c), "decision", DECISIONS, "bad_decision", `decision must be one of ${DECISIONS.join(", ")}`);
     sessions.approve(id, c.req.param("approval")!, decision);
+    return json({ ok: true });
+  });
+  // The model's question (`ask`): { choices: [labels], text? } or { dismissed: true }; an answer that does not fit is a 400 naming why.
+  on("POST", "questions/:question", async (c, id) => {
+    const b = await body(c);
+    if (flag(b, "dismissed")) {
+      sessions.answerQuestion(id, c.req.param("question")!, { dismissed: true });
+      return json({ ok: true });
+    }
+    const choices = b.choices ?? [];
+    if (!Array.isArray(choices) || choices.some((x) => typeof x !== "string")) throw new ApiError(400, "bad_request", `"choices" must be a list of option labels`);
+    const text = str(b, "text", false);
+    sessions.answerQuestion(id, c.req.param("question")!, { choices, ...(text ? { text } : {}) });
     return json({ ok: true });
   });
 }

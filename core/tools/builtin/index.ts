@@ -1,4 +1,5 @@
 import type { ToolRegistry } from "../registry.ts";
+import { askTool } from "./ask.ts";
 import { bashTool } from "./bash.ts";
 import { bashKillTool, bashOutputTool } from "./bash-jobs.ts";
 import { codeIndexTool } from "./code-index.ts";
@@ -17,6 +18,8 @@ import { completeStepTool, updateGoalTool } from "../../goal/tools.ts";
 export const builtinTools = [
   readFileTool, writeFileTool, editFileTool, multiEditTool, moveFileTool,
   lsTool, globTool, grepTool, bashTool, bashOutputTool, bashKillTool, todoWriteTool, docsTool, webFetchTool, codeIndexTool,
+  // In every session, also where no one can answer (the turn then ends as needs_user): the tool block never changes.
+  askTool,
   // Goal mode's tools are in every session: the tool block stays the same when a goal starts (core/goal/tools.ts).
   updateGoalTool, completeStepTool,
 ] as const;

@@ -2,13 +2,13 @@ import { expect, test } from "bun:test";
 import { registerBuiltinTools } from "../builtin/index.ts";
 import { ToolRegistry } from "../registry.ts";
 
-test("registerBuiltinTools registers the seventeen built-ins (goal mode's two and the background-job pair included) with stable, well-formed schemas", () => {
+test("registerBuiltinTools registers the eighteen built-ins (goal mode's two, the background-job pair and ask included) with stable, well-formed schemas", () => {
   const r = new ToolRegistry();
   registerBuiltinTools(r);
   const tools = r.list();
-  expect(tools.map((t) => t.name)).toEqual(["bash", "bash_kill", "bash_output", "code_index", "complete_step", "docs", "edit_file", "glob", "grep", "ls", "move_file", "multi_edit", "read_file", "todo_write", "update_goal", "web_fetch", "write_file"]);
+  expect(tools.map((t) => t.name)).toEqual(["ask", "bash", "bash_kill", "bash_output", "code_index", "complete_step", "docs", "edit_file", "glob", "grep", "ls", "move_file", "multi_edit", "read_file", "todo_write", "update_goal", "web_fetch", "write_file"]);
   expect(Object.fromEntries(tools.map((t) => [t.name, t.kind]))).toEqual({
-    bash: "bash", bash_kill: "meta", bash_output: "meta", edit_file: "write", glob: "read", grep: "read", ls: "read", move_file: "write",
+    ask: "meta", bash: "bash", bash_kill: "meta", bash_output: "meta", edit_file: "write", glob: "read", grep: "read", ls: "read", move_file: "write",
     multi_edit: "write", read_file: "read", todo_write: "meta", write_file: "write", docs: "read", web_fetch: "network",
     update_goal: "meta", complete_step: "meta", code_index: "read",
   });

@@ -163,6 +163,7 @@ export function onEnvelope(env: Envelope): void {
   }
   apply(state.view, ev);
   if (ev.type === "approval_request") state.announce = `Approval needed: ${ev.summary ?? ev.name}`;
+  if (ev.type === "question_request") state.announce = `Question: ${ev.question}`;
   if (ev.type === "turn_end") state.announce = ev.reason === "done" ? "Reasonix finished." : `Turn ended: ${ev.reason}.`;
   changed();
 }

@@ -4,7 +4,7 @@
 // everything that did not change.
 
 // The engine's events and diff shapes, as they arrive on the wire; the fold is the one every front end renders from.
-import type { DiffHunk, EngineEvent, FileDiff, GoalView } from "../../../protocol/events.ts";
+import type { DiffHunk, EngineEvent, FileDiff, GoalView, Question, QuestionAnswer } from "../../../protocol/events.ts";
 export type { DiffHunk, FileDiff };
 import { emptyTranscript, fold, turnAnswer, type AnswerBlock, type Block, type Step, type ToolBlock, type Transcript } from "../../../protocol/fold.ts";
 import { goalEventLine } from "../../../goal/format.ts";
@@ -36,6 +36,9 @@ export type Item =
       status: ToolStatus;
       decision?: string;
       request?: { summary: string; suggestedRule: string; diff?: FileDiff[]; persistTo?: PersistTo };
+      /** An `ask` call: the model's question (answered in the card while status is "ask") and the answer given. */
+      question?: Omit<Question, "callId">;
+      answer?: QuestionAnswer;
       output?: string;
       receipt?: string;
       diff?: FileDiff[];
@@ -143,6 +146,8 @@ function showTool(view: View, b: ToolBlock, ev: Ev): void {
   t.status = STATUS[b.status];
   if (b.decision) t.decision = b.decision;
   if (ev.type === "approval_request") t.request = { summary: String(ev.summary ?? ev.name), suggestedRule: String(ev.suggestedRule ?? ""), ...(ev.diff ? { diff: ev.diff } : {}), ...(persistTo(ev.persistTo) ? { persistTo: ev.persistTo } : {}) };
+  if (b.question) t.question = b.question;
+  if (b.answer) t.answer = b.answer;
   if (ev.type === "tool_result") {
     t.output = String(ev.output ?? "");
     if (ev.receipt) t.receipt = String(ev.receipt);
@@ -152,7 +157,7 @@ function showTool(view: View, b: ToolBlock, ev: Ev): void {
     }
   }
   t.v++;
-  view.thinking = ev.type === "approval_resolved" ? ev.decision !== "deny" : ev.type === "tool_result" ? view.turnOpen : false;
+  view.thinking = ev.type === "approval_resolved" ? ev.decision !== "deny" : ev.type === "tool_result" || ev.type === "question_resolved" ? view.turnOpen : false;
 }
 
 function showNotice(view: View, s: Extract<Step, { op: "notice" }>): void {

@@ -6,6 +6,7 @@ import { changed, state } from "../store.ts";
 import { addSystem, type Item } from "../transcript.ts";
 import { pure } from "../pure.ts";
 import { Diffs } from "./Diff.tsx";
+import { QuestionCard } from "./QuestionCard.tsx";
 import type { ApprovalDecision } from "../../../../protocol/modes.ts";
 import { t as tr } from "../../../../protocol/i18n/index.ts";
 
@@ -108,6 +109,7 @@ function ToolCardImpl({ t }: { t: Tool; v: number }) {
   const cls = STATUS[t.status];
   const label = tr(`web.tool.${t.status}`);
   const asking = t.status === "ask" && !!t.request;
+  const questioning = t.status === "ask" && !!t.question;
   const proposed = t.request?.diff;
   const landed = t.diff;
   const out = t.receipt || t.output || "";
@@ -120,10 +122,11 @@ function ToolCardImpl({ t }: { t: Tool; v: number }) {
           {hint.title ? <span class="tool-title"> {hint.title}</span> : null}
           {hint.detail ? <code class="tool-hint"> {hint.detail}</code> : null}
         </span>
-        <span class={`tool-state ${cls}`}>{t.decision && t.status === "allowed" ? `allowed (${DECIDED[t.decision] ?? t.decision})` : label}</span>
+        <span class={`tool-state ${cls}`}>{questioning ? "waiting for your answer" : t.decision && t.status === "allowed" ? `allowed (${DECIDED[t.decision] ?? t.decision})` : label}</span>
       </div>
       {asking && proposed?.length ? <Diffs diffs={proposed} /> : null}
-      {t.input !== undefined && !(asking && proposed?.length) ? (
+      {questioning ? <QuestionCard t={t} /> : null}
+      {t.input !== undefined && !(asking && proposed?.length) && !questioning ? (
         <details class="tool-input" open={asking}>
           <summary>input</summary>
           <pre tabIndex={0}>{typeof t.input === "string" ? t.input : JSON.stringify(t.input, null, 2)}</pre>

@@ -1,0 +1,51 @@
+// When a card in the live region (an approval, the model's question) may take
+// answer keys: it has been on screen for ARM_MS and the user has paused typing
+// for as long. Typing anything the card does not take restarts the pause; a
+// redraw is asked for when the card arms, so its hint can say it takes keys.
+
+/** A card ignores answer keys until it has been visible this long, and until the user paused typing this long. */
+export const ARM_MS = 600;
+/** A card key followed by another key within this window was text, not an answer. */
+export const BURST_MS = 250;
+
+export class Arming {
+  private id: string | undefined;
+  private shownAt = 0;
+  private lastKeyAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly redraw: () => void,
+    private readonly now: () => number,
+  ) {}
+
+  /** Follow the card now shown (its id); true when it is another one (it starts unarmed). */
+  follow(id: string | undefined): boolean {
+    if (id === this.id) return false;
+    this.id = id;
+    this.shownAt = this.now();
+    if (id !== undefined) this.rearm();
+    return true;
+  }
+
+  /** The id of the card followed. */
+  get current(): string | undefined {
+    return this.id;
+  }
+
+  armed(): boolean {
+    const t = this.now();
+    return this.id !== undefined && t - this.shownAt >= ARM_MS && t - this.lastKeyAt >= ARM_MS;
+  }
+
+  /** A key that was text (or an Enter on an empty input before arming): the pause starts again. */
+  typed(): void {
+    this.lastKeyAt = this.now();
+    this.rearm();
+  }
+
+  private rearm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.redraw(), ARM_MS + 20);
+  }
+}
