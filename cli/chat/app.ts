@@ -13,6 +13,8 @@ import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
+import { queuedBelow } from "./queue-lines.ts";
+import type { TurnEndReason } from "../../core/protocol/turn.ts";
 import { noteFromChat } from "./note.ts";
 import { shellFromChat } from "./shell-line.ts";
 import { c, editorTheme } from "./theme.ts";
@@ -90,7 +92,7 @@ export async function runChatApp(
     const out = transcript.live(w);
     const below: string[] = [];
     below.push(...steering.live(w));
-    for (const q of setup ? st.queue : earlyQueue) below.push(truncateToWidth(c.dim(`queued › ${q.replace(/\s+/g, " ")}`), w, "…"));
+    below.push(...queuedBelow(setup ? st.queue : earlyQueue, setup ? st.queuePaused : false, w));
     if (hint) below.push(c.yellow(hint));
     if (picker) below.push(...picker.render(w));
     else
@@ -158,20 +160,22 @@ export async function runChatApp(
 
   /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
   const sentHere: string[] = [];
-  const send = (text: string) => {
+  const send = (text: string): Promise<TurnEndReason> => {
     transcript.prompt(text);
     sentHere.push(text);
     clock.start();
-    st.session
-      .submit(text)
+    const host = st.sessionHost!;
+    const turn = host.submit(text);
+    turn
       .catch((e) => transcript.info([`${c.red("error:")} ${errorMessage(e)}`]))
       .finally(() => {
-        const next = st.queue.shift();
-        if (next !== undefined) return send(next);
+        // The next queued prompt (the host's queue, on disk), unless it has started already.
+        if (host.busy || host.pumpQueue()) return;
         clock.stop();
         renderer.request();
       });
     renderer.request();
+    return turn;
   };
 
   const submit = async (raw: string) => {
@@ -269,7 +273,8 @@ export async function runChatApp(
     const escTwice = data === "\x1b\x1b";
     if ((matchesKey(data, "escape") || escTwice) && !editor.isShowingAutocomplete()) {
       if (st.session.busy) {
-        st.queue.length = 0;
+        // What is queued stays (on disk), paused: /queue resume sends it.
+        if (st.queue.length) st.sessionHost?.queue.pause();
         st.session.cancel();
         return;
       }
@@ -304,7 +309,11 @@ export async function runChatApp(
       editor.setText("");
       history.add(text);
       editor.addToHistory(text);
-      st.queue.push(text);
+      try {
+        st.enqueue(text);
+      } catch (e) {
+        transcript.info([c.red(errorMessage(e))]);
+      }
       renderer.request();
       return;
     }
@@ -326,6 +335,7 @@ export async function runChatApp(
     await term.drainInput(200, 30).catch(() => {});
     term.stop();
     if (setup) {
+      st.sessionHost?.queue.close();
       await st.leave(st.session);
       await st.engine.close().catch(() => {});
     }
@@ -356,6 +366,8 @@ export async function runChatApp(
   st = setup.st;
   // A mode, effort or model chosen in the browser (/web shares this host) shows at once.
   st.sessionHost?.onChange(() => renderer.request());
+  // Queued prompts (the host's queue, on disk) go out through send: echoed like typed ones.
+  if (st.sessionHost) st.sessionHost.queueRunner = send;
   // Usage counters and the one-time question: loaded after the first frame, never before it.
   tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint, st.sessionHost);
   ctx.startWeb = makeWeb?.(setup);

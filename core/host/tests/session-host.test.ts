@@ -64,10 +64,10 @@ test("approvals outstanding: listed while one waits, answered through the host, 
 
 test("the queue belongs to the host: it survives a new conversation put in place", async () => {
   const { host } = await setup([]);
-  host.queue.push("after this turn");
+  host.queue.add("after this turn");
   await host.replace(await host.engine.createSession());
   cleanups.push(() => host.session.close());
-  expect(host.queue).toEqual(["after this turn"]);
+  expect(host.queue.texts).toEqual(["after this turn"]);
 });
 
 test("runShell: busy while it runs, an approval through the host in ask mode, the output in the next turn's user message only", async () => {
