@@ -2,6 +2,7 @@
 // adds a line, Esc cancels; the permission mode and token/cost use below it.
 import { useEffect, useRef } from "preact/hooks";
 import { cancel, send } from "../send.ts";
+import { queueAct } from "../queue.ts";
 import { isBusy, shownModel, state } from "../store.ts";
 import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
@@ -52,8 +53,19 @@ export function Composer() {
     if (custom) return custom(text);
     if (!(await send(text))) el.value = text;
   };
+  // For after the running turn: the box clears only once the server has it on disk.
+  const enqueue = async () => {
+    const el = box.current!;
+    const text = el.value.trim();
+    if (text && state.current && (await queueAct(state.current, { text }))) el.value = "";
+  };
   const onKey = (e: KeyboardEvent) => {
     if (slash.onKey(e) || mentions.onKey(e)) return;
+    if (e.key === "Enter" && e.altKey && busy) {
+      e.preventDefault();
+      void enqueue();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void submit();
@@ -67,7 +79,7 @@ export function Composer() {
         <SlashMenu m={slash} />
       </div>
       <div class="composer-bar">
-        <span id="composer-hint" class="hint">{busy ? "Working: Enter sends guidance to this turn, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
+        <span id="composer-hint" class="hint">{busy ? "Working: Enter sends guidance to this turn, Alt+Enter queues it for after, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
         {/* On a new session's draft too: picking a mode there creates the session (web-commands.ts setMode). */}
         <label class="mode">
           <span class="sr">Permission mode</span>
@@ -77,6 +89,7 @@ export function Composer() {
           </select>
         </label>
         <button id="cancel" type="button" class="danger" hidden={!busy} onClick={() => void cancel()}>Cancel (Esc)</button>
+        <button id="queue-add" type="button" hidden={!busy} onClick={() => void enqueue()}>Queue</button>
         <button id="send" type="submit" class="primary">{busy ? "Steer" : "Send"}</button>
       </div>
       <UsageLine />
