@@ -14,7 +14,6 @@ import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext }
 import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
 import { queuedBelow } from "./queue-lines.ts";
-import type { TurnEndReason } from "../../core/protocol/turn.ts";
 import { noteFromChat } from "./note.ts";
 import { shellFromChat } from "./shell-line.ts";
 import { c, editorTheme } from "./theme.ts";
@@ -160,7 +159,7 @@ export async function runChatApp(
 
   /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
   const sentHere: string[] = [];
-  const send = (text: string): Promise<TurnEndReason> => {
+  const send = (text: string) => {
     transcript.prompt(text);
     sentHere.push(text);
     clock.start();
@@ -309,11 +308,8 @@ export async function runChatApp(
       editor.setText("");
       history.add(text);
       editor.addToHistory(text);
-      try {
-        st.enqueue(text);
-      } catch (e) {
-        transcript.info([c.red(errorMessage(e))]);
-      }
+      const refused = st.enqueue(text);
+      if (refused) transcript.info([c.red(refused)]);
       renderer.request();
       return;
     }
@@ -366,8 +362,7 @@ export async function runChatApp(
   st = setup.st;
   // A mode, effort or model chosen in the browser (/web shares this host) shows at once.
   st.sessionHost?.onChange(() => renderer.request());
-  // Queued prompts (the host's queue, on disk) go out through send: echoed like typed ones.
-  if (st.sessionHost) st.sessionHost.queueRunner = send;
+  if (st.sessionHost) st.sessionHost.queueRunner = send; // queued prompts (on disk) go out like typed ones
   // Usage counters and the one-time question: loaded after the first frame, never before it.
   tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint, st.sessionHost);
   ctx.startWeb = makeWeb?.(setup);

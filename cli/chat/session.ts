@@ -52,10 +52,14 @@ export class ChatState {
     return !!this.host?.queue.paused;
   }
 
-  /** Queue `text` for after the running turn (on disk first); throws at a queue limit. */
-  enqueue(text: string): void {
-    if (this.host) this.host.enqueue(text);
-    else this.early.push(text);
+  /** Queue `text` for after the running turn (on disk first); at a queue limit, the error to show. */
+  enqueue(text: string): string | undefined {
+    try {
+      if (this.host) this.host.enqueue(text);
+      else this.early.push(text);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
   }
 
   /** The live session with its mode and effort (core/host): the shared command dispatcher acts on it. */

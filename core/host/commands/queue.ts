@@ -25,6 +25,9 @@ export function queueLines(v: QueueView): string[] {
   return lines;
 }
 
+/** ACP and `reasonix run` show and change the queue; the chat and the web UI send what is in it. */
+const NO_RUNNER = " (queued prompts are sent by reasonix chat or the web UI: open the session there)";
+
 function run(ctx: CommandContext, arg: string): CommandResult {
   const host = ctx.host;
   const q = host.queue;
@@ -57,14 +60,14 @@ function run(ctx: CommandContext, arg: string): CommandResult {
       return done("queue paused: nothing queued is sent until /queue resume");
     case "resume":
       q.resume();
-      return done(host.pumpQueue() ? "queue resumed: sending the next prompt" : "queue resumed");
+      return done(host.pumpQueue() ? "queue resumed: sending the next prompt" : `queue resumed${host.queueRunner ? "" : NO_RUNNER}`);
     case "retry": {
       const item = q.retry();
       return done(host.pumpQueue() ? `retrying: ${queuePreview(item.text)}` : `queued again at the head: ${queuePreview(item.text)}`);
     }
     case "add": {
       const item = host.enqueue(a.text);
-      return done(q.view().running?.id === item.id ? `sending now: ${queuePreview(a.text)}` : `queued: ${queuePreview(a.text)}`);
+      return done(q.view().running?.id === item.id ? `sending now: ${queuePreview(a.text)}` : `queued: ${queuePreview(a.text)}${host.queueRunner ? "" : NO_RUNNER}`);
     }
   }
 }

@@ -24,28 +24,35 @@ const fileIn = () => {
   dirs.push(d);
   return join(d, "sess", "queue.json");
 };
-const onDisk = (f: string) => JSON.parse(readFileSync(f, "utf8"));
+const onDisk = (f: string) => readQueueFile(f)!;
+const texts = (f: string) => onDisk(f).items.map((i) => i.text);
 
-test("each change is on disk, 0600, before the call returns; an emptied queue leaves no file", () => {
+test("each change is on disk, 0600, before the call returns; texts in files of their own; an emptied queue leaves nothing", () => {
   const f = fileIn();
   const q = new PromptQueue(f);
   q.add("first");
-  expect(onDisk(f).items.map((i: any) => i.text)).toEqual(["first"]);
+  expect(texts(f)).toEqual(["first"]);
   expect(statSync(f).mode & 0o777).toBe(0o600);
   q.add("second");
   q.add("third");
   q.move(3, 1);
-  expect(onDisk(f).items.map((i: any) => i.text)).toEqual(["third", "first", "second"]);
+  expect(texts(f)).toEqual(["third", "first", "second"]);
   q.edit(2, "first, edited");
   q.delete(3);
-  expect(onDisk(f).items.map((i: any) => i.text)).toEqual(["third", "first, edited"]);
-  // No temp file is left beside it.
-  expect(readdirSync(join(f, ".."))).toEqual(["queue.json"]);
+  expect(texts(f)).toEqual(["third", "first, edited"]);
+  // The queue file names the texts (no text inside it); each text is a 0600 file; no temp file and no stale text is left.
+  expect(readFileSync(f, "utf8")).not.toContain("third");
+  const textDir = join(f, "..", "queue");
+  expect(readdirSync(join(f, "..")).sort()).toEqual(["queue", "queue.json"]);
+  const names = readdirSync(textDir);
+  expect(names.sort()).toEqual(JSON.parse(readFileSync(f, "utf8")).items.map((i: any) => i.hash).sort());
+  for (const n of names) expect(statSync(join(textDir, n)).mode & 0o777).toBe(0o600);
   const a = q.take()!;
-  expect(onDisk(f).running.text).toBe("third");
+  expect(onDisk(f).running!.text).toBe("third");
   q.finished(a, true);
   q.finished(q.take()!, true);
   expect(() => statSync(f)).toThrow();
+  expect(readdirSync(textDir)).toEqual([]);
   expect(q.length).toBe(0);
 });
 
@@ -56,7 +63,7 @@ test("a queue left by a process that died comes back paused, the running item fi
   q.add("waiting");
   q.take();
   // The process dies here: its file says running + waiting, not clean, and names a dead pid.
-  const left = onDisk(f);
+  const left = JSON.parse(readFileSync(f, "utf8"));
   writeFileSync(f, JSON.stringify({ ...left, pid: 2 ** 22 + 12345 }));
   const back = new PromptQueue(f);
   expect(back.paused).toBe(true);
@@ -101,6 +108,7 @@ test("limits: 64 items, 4 MiB an item, 64 MiB a session — each error names its
   expect((e as QueueError).code).toBe("queue_full");
   expect((e as Error).message).toContain("at most 64 prompts");
   expect(onDisk(f).items).toHaveLength(64);
+  expect(readdirSync(join(f, "..", "queue"))).toHaveLength(64);
   q.clear();
   // 15 items of 4 MiB fit (60 MiB); the 16th would pass 64 MiB with what is queued.
   const four = "y".repeat(QUEUE_LIMITS.itemBytes);
@@ -112,7 +120,7 @@ test("limits: 64 items, 4 MiB an item, 64 MiB a session — each error names its
   // Non-ASCII text counts in bytes (UTF-8).
   q.clear();
   expect(() => q.add("é".repeat(QUEUE_LIMITS.itemBytes / 2 + 1))).toThrow(/at most 4 MiB/);
-});
+}, 120_000); // 64 MiB through the disk: slow on a loaded machine, never a timing bet
 
 test("a save that fails changes nothing in memory and leaves the old file whole", () => {
   if (process.getuid?.() === 0) {
