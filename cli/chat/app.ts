@@ -324,6 +324,7 @@ export async function runChatApp(
     clock.stop();
     clearTimeout(hintTimer);
     if (setup) {
+      if (st.sessionHost) st.sessionHost.queueRunner = undefined; // what is queued stays on disk
       if (st.session.busy) st.session.cancel();
       if (st.session.history().some((e) => e.type !== "session")) renderer.commit([c.dim(`session ${st.session.id} · continue with: reasonix chat --resume ${st.session.id}`)]);
     }

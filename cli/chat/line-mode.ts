@@ -148,6 +148,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     }
   };
 
+  if (host.queue.paused && host.queue.length) println(`queue paused (${host.queue.length}) | /queue list shows it, /queue resume sends it`);
   if (first) {
     println(`> ${first}`);
     history.add(first);
@@ -223,6 +224,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     while (turn) await turn;
   }
   process.off("SIGINT", onSigint);
+  host.queueRunner = undefined; // what is still queued stays on disk
   if (st.session.busy) st.session.cancel();
   await turn;
   rl.close();

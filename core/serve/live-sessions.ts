@@ -117,6 +117,7 @@ export class LiveSessions {
   async remove(id: string): Promise<void> {
     const l = this.live.get(id);
     if (l) {
+      if (!l.shared) l.host.queueRunner = undefined; // the cancelled turn's end must not start a queued prompt
       l.host.session.cancel();
       await l.running;
       l.detach();
@@ -134,6 +135,8 @@ export class LiveSessions {
       if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
       else this.chosen.delete(host.session.id);
     }
+    // A cancelled turn's end must not start a queued prompt: the queue stays on disk for the next load.
+    for (const l of lives) if (!l.shared) l.host.queueRunner = undefined;
     for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
     await Promise.allSettled(lives.map((l) => l.running));
     await Promise.allSettled(lives.map(async (l) => {

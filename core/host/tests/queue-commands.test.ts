@@ -3,28 +3,18 @@
 // previews, show, edit, delete, move, pause and resume (which starts the next
 // prompt through the front end's runner), retry of a failed one — and the
 // queue file following the host to a new conversation.
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { dispatch } from "../commands/index.ts";
-import { SessionHost } from "../session-host.ts";
 import { pollFor } from "../../testing/fresh-wait.ts";
-import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
-import { engineFor, makeSandbox, providerConfig } from "../../engine/tests/helpers.ts";
+import { hostRig } from "./host-rig.ts";
 import type { TurnEndReason } from "../../protocol/turn.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-setDefaultTimeout(60_000);
+const rig = hostRig();
+const cleanups = rig.cleanups;
 
-async function setup(script: Parameters<typeof startScriptedOpenAI>[0]) {
-  const sb = makeSandbox();
-  const llm = await startScriptedOpenAI(script);
-  const engine = engineFor(sb, llm.url, { config: { ...providerConfig(llm.url), sandbox: { bash: "off" } }, permissionMode: "ask" });
-  cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
-  const host = new SessionHost(engine, await engine.createSession());
-  cleanups.push(() => host.session.close());
+async function setup(script: Parameters<typeof rig.setup>[0]) {
+  const { llm, host } = await rig.setup(script);
   const sent: string[] = [];
   let outcome: TurnEndReason = "done";
   host.queueRunner = (t) => {

@@ -4,9 +4,8 @@
 // …/queue/:n shows one whole; POST …/queue/:n edits, deletes or moves it.
 // The session routes' id check and guards apply (ACTIONS in ./sessions.ts).
 import type { Context } from "hono";
-import { ReasonixError } from "../../errors.ts";
 import type { PromptQueue } from "../../host/queue.ts";
-import { ApiError } from "../api-error.ts";
+import { ApiError, withStatuses } from "../api-error.ts";
 import { refuseCommand } from "../prompt-guard.ts";
 import { need, oneOf, readJson, type Body } from "./body.ts";
 import type { ServeApp, ServeDeps, ServeEnv } from "./context.ts";
@@ -15,14 +14,7 @@ import { json } from "./respond.ts";
 const STATUS: Record<string, number> = { queue_no_item: 404, queue_empty: 409, queue_full: 413, queue_item_too_large: 413, queue_too_large: 413 };
 
 /** A queue refusal keeps its code and sentence: a limit is 413, a missing item 404. */
-function queued<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof ReasonixError && STATUS[e.code]) throw new ApiError(STATUS[e.code]!, e.code, e.message);
-    throw e;
-  }
-}
+const queued = <T>(run: () => T): T => withStatuses(STATUS, run);
 
 const position = (raw: unknown, key: string): number => {
   const n = typeof raw === "string" && /^\d{1,6}$/.test(raw) ? Number(raw) : raw;
