@@ -305,11 +305,12 @@ export async function runChatApp(
     // Tab while a turn runs: queue the message for after it (unless it completes a command or @path).
     if (matchesKey(data, "tab") && st.session.busy && editor.getText().trim() && !editor.isShowingAutocomplete() && !/^\/\S*$/.test(editor.getText()) && atToken(editor.getText()) === undefined) {
       const text = editor.getText().trim();
-      editor.setText("");
-      history.add(text);
-      editor.addToHistory(text);
+      // On disk first; the box clears only then (a refused one stays to edit).
       const refused = st.enqueue(text);
       if (refused) transcript.info([c.red(refused)]);
+      else editor.setText("");
+      history.add(text);
+      editor.addToHistory(text);
       renderer.request();
       return;
     }
