@@ -79,7 +79,7 @@ export function Composer() {
         <SlashMenu m={slash} />
       </div>
       <div class="composer-bar">
-        <span id="composer-hint" class="hint">{busy ? "Working: Enter sends guidance to this turn, Alt+Enter queues it for after, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
+        <span id="composer-hint" class="hint">{busy ? "Working: Enter steers this turn, Alt+Enter queues for after it, Esc cancels." : draft.onSend ? "Editing: sending replaces that message and everything after it." : ""}</span>
         {/* On a new session's draft too: picking a mode there creates the session (web-commands.ts setMode). */}
         <label class="mode">
           <span class="sr">Permission mode</span>
