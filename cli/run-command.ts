@@ -26,11 +26,14 @@ export const needsSession = (b: RunBuiltin): boolean => b.name !== "help";
 
 /** Run it (on `on`, when it needs a session) and print the result in the run's output format; the exit code. */
 export async function printRunBuiltin(b: RunBuiltin, fmt: "text" | "json" | "stream-json", on?: { engine: Engine; session: EngineSession }): Promise<number> {
+  let made: SessionHost | undefined;
   const host = () => {
     if (!on) throw new Error(`/${b.name} needs a session`);
-    return new SessionHost(on.engine, on.session);
+    return (made ??= new SessionHost(on.engine, on.session));
   };
   const r: CommandResult = (await runCommand({ surface: "run", get host() { return host(); } }, b.name, b.arg))!;
+  // A queue /queue changed here is left as a clean exit leaves it (not as a crash).
+  made?.queue.close();
   const exit = r.ok ? 0 : 1;
   const text = resultText(r);
   if (fmt === "json") printJson({ ...(on ? { session_id: on.session.id } : {}), command: b.name, ok: r.ok, exit_code: exit, result: text });

@@ -14,6 +14,7 @@ import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
+import { queuedBelow } from "./queue-lines.ts";
 import { noteFromChat } from "./note.ts";
 import { shellFromChat } from "./shell-line.ts";
 import { c, editorTheme } from "./theme.ts";
@@ -93,7 +94,7 @@ export async function runChatApp(
     const out = transcript.live(w);
     const below: string[] = [];
     below.push(...steering.live(w));
-    for (const q of setup ? st.queue : earlyQueue) below.push(truncateToWidth(c.dim(t("chat.queued", { text: q.replace(/\s+/g, " ") })), w, "…"));
+    below.push(...queuedBelow(setup ? st.queue : earlyQueue, setup ? st.queuePaused : false, w));
     if (hint) below.push(c.yellow(hint));
     if (picker) below.push(...picker.render(w));
     else
@@ -171,16 +172,18 @@ export async function runChatApp(
     transcript.prompt(text);
     sentHere.push(text);
     clock.start();
-    st.session
-      .submit(text)
+    const host = st.sessionHost!;
+    const turn = host.submit(text);
+    turn
       .catch((e) => transcript.info([`${c.red(t("chat.error"))} ${errorMessage(e)}`]))
       .finally(() => {
-        const next = st.queue.shift();
-        if (next !== undefined) return send(next);
+        // The next queued prompt (the host's queue, on disk), unless it has started already.
+        if (host.busy || host.pumpQueue()) return;
         clock.stop();
         renderer.request();
       });
     renderer.request();
+    return turn;
   };
 
   const submit = async (raw: string) => {
@@ -293,7 +296,8 @@ export async function runChatApp(
     const escTwice = data === "\x1b\x1b";
     if ((matchesKey(data, "escape") || escTwice) && !editor.isShowingAutocomplete()) {
       if (st.session.busy) {
-        st.queue.length = 0;
+        // What is queued stays (on disk), paused: /queue resume sends it.
+        if (st.queue.length) st.sessionHost?.queue.pause();
         st.session.cancel();
         return;
       }
@@ -325,10 +329,12 @@ export async function runChatApp(
     // Tab while a turn runs: queue the message for after it (unless it completes a command or @path).
     if (matchesKey(data, "tab") && st.session.busy && editor.getText().trim() && !editor.isShowingAutocomplete() && !/^\/\S*$/.test(editor.getText()) && atToken(editor.getText()) === undefined) {
       const text = editor.getText().trim();
-      editor.setText("");
+      // On disk first; the box clears only then (a refused one stays to edit).
+      const refused = st.enqueue(text);
+      if (refused) transcript.info([c.red(refused)]);
+      else editor.setText("");
       history.add(text);
       editor.addToHistory(text);
-      st.queue.push(text);
       renderer.request();
       return;
     }
@@ -343,6 +349,7 @@ export async function runChatApp(
     clock.stop();
     clearTimeout(hintTimer);
     if (setup) {
+      if (st.sessionHost) st.sessionHost.queueRunner = undefined; // what is queued stays on disk
       if (st.session.busy) st.session.cancel();
       if (st.session.history().some((e) => e.type !== "session")) renderer.commit([c.dim(t("chat.resumeHint", { id: st.session.id }))]);
     }
@@ -350,6 +357,7 @@ export async function runChatApp(
     await term.drainInput(200, 30).catch(() => {});
     term.stop();
     if (setup) {
+      st.sessionHost?.queue.close();
       await st.leave(st.session);
       await st.engine.close().catch(() => {});
     }
@@ -380,6 +388,7 @@ export async function runChatApp(
   st = setup.st;
   // A mode, effort or model chosen in the browser (/web shares this host) shows at once.
   st.sessionHost?.onChange(() => renderer.request());
+  if (st.sessionHost) st.sessionHost.queueRunner = send; // queued prompts (on disk) go out like typed ones
   // Usage counters and the one-time question: loaded after the first frame, never before it.
   tele = (await import("./consent.ts")).chatTelemetry(st.opts.config, setup.home, () => renderer.request(), (l) => transcript.info([l]), paint, st.sessionHost);
   ctx.startWeb = makeWeb?.(setup);

@@ -3,6 +3,8 @@
 // engine, slash commands, approvals, queue and history as the full-screen chat.
 import { createInterface } from "node:readline";
 import { foldTranscript } from "../../core/protocol/fold.ts";
+import { queueText } from "../../core/protocol/queue.ts";
+import type { TurnEndReason } from "../../core/protocol/turn.ts";
 import { LineEvents } from "./line-events.ts";
 import { answerFromLine } from "./question.ts";
 import { errorMessage } from "../../core/errors.ts";
@@ -126,25 +128,36 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (setup.pickResume) await runSlash(ctx, "/resume");
 
   let turn: Promise<unknown> | undefined;
-  const send = (text: string) => {
-    turn = st.session
-      .submit(text)
+  const host = st.sessionHost!;
+  const send = (text: string): Promise<TurnEndReason> => {
+    const t = host.submit(text);
+    const mine: Promise<unknown> = t
       .catch((e) => println(`error: ${errorMessage(e)}`))
       .finally(() => {
+        // The host may have started the next queued prompt already.
+        if (turn !== mine) return;
         turn = undefined;
-        const q = st.queue.shift();
-        if (q !== undefined) {
-          println(`> ${q}`);
-          send(q);
-        } else if (!quit) out("> ");
+        if (!host.pumpQueue() && !quit) out("> ");
       });
+    turn = mine;
+    return t;
+  };
+  // The host's queue (on disk) sends its prompts through here.
+  host.queueRunner = (q) => {
+    println(`> ${q}`);
+    return send(q);
   };
 
   const enqueue = (text: string) => {
-    st.queue.push(text);
-    println(`(queued: ${text})`);
+    try {
+      host.enqueue(text);
+      println(`(queued: ${text})`);
+    } catch (e) {
+      println(`error: ${errorMessage(e)}`);
+    }
   };
 
+  if (host.queue.paused && host.queue.length) println(`queue paused (${host.queue.length}) | /queue list shows it, /queue resume sends it`);
   if (first) {
     println(`> ${first}`);
     history.add(first);
@@ -194,13 +207,11 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
       });
       continue;
     }
-    // `/queue text`: for after the running turn (or now, when none runs).
-    const queued = /^\/queue(\s|$)/.test(text) ? text.slice(6).trim() : undefined;
+    // `/queue text` (not a /queue subcommand): for after the running turn (or now, when none runs).
+    const queued = queueText(text);
     if (queued !== undefined) {
-      if (!queued) println("usage: /queue <message>  (sent when the running turn ends)");
-      else if (turn) enqueue(queued);
+      if (turn) enqueue(queued);
       else send(queued);
-      if (!queued && !turn) out("> ");
       continue;
     }
     const route = text.startsWith("/") ? routeSlash(ctx.commands, text) : "text";
@@ -232,6 +243,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     while (turn) await turn;
   }
   process.off("SIGINT", onSigint);
+  host.queueRunner = undefined; // what is still queued stays on disk
   if (st.session.busy) st.session.cancel();
   await turn;
   rl.close();
@@ -239,6 +251,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   process.stdin.pause();
   breakLine();
   if (st.session.history().some((e) => e.type !== "session")) println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
+  host.queue.close();
   await st.leave(st.session);
   await st.engine.close().catch(() => {});
   const { TelemetrySession, telemetryConfig } = await import("../../core/telemetry/session.ts");

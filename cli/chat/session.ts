@@ -43,9 +43,24 @@ export class ChatState {
     return this.host!.session;
   }
 
-  /** Messages typed while a turn runs, sent after it: the host's, so they survive /new and a model switch. */
-  get queue(): string[] {
-    return this.host?.queue ?? this.early;
+  /** Messages typed while a turn runs, sent after it: the host's (on disk), so they survive /new, a model switch and a crash. */
+  get queue(): readonly string[] {
+    return this.host?.queue.texts ?? this.early;
+  }
+
+  /** The host's queue is paused (after a crash, a failed item or /queue pause). */
+  get queuePaused(): boolean {
+    return !!this.host?.queue.paused;
+  }
+
+  /** Queue `text` for after the running turn (on disk first); at a queue limit, the error to show. */
+  enqueue(text: string): string | undefined {
+    try {
+      if (this.host) this.host.enqueue(text);
+      else this.early.push(text);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
   }
 
   /** The live session with its mode and effort (core/host): the shared command dispatcher acts on it. */
@@ -55,9 +70,9 @@ export class ChatState {
 
   /** The session the chat opens with (setup); attach() routes its events. */
   set session(s: EngineSession) {
-    const queued = [...(this.host?.queue ?? []), ...this.early.splice(0)];
+    const queued = this.early.splice(0);
     this.host = new SessionHost(this.engine, s, { mode: this.mode, onSession: (next, prev) => this.follow(next, prev) });
-    this.host.queue.push(...queued);
+    for (const t of queued) this.host.queue.add(t);
   }
 
   get mode(): PermissionMode {
@@ -187,6 +202,7 @@ export function statusFields(st: ChatState, busy: string | undefined): string[] 
   f.push(t("status.cache", { n: st.stats.cacheHitPercent }));
   f.push(st.sandboxState());
   if (process.env.SSH_CONNECTION || process.env.SSH_TTY) f.push(hostname());
+  if (st.queue.length || st.queuePaused) f.push(`queue ${st.queue.length}${st.queuePaused ? " paused" : ""}`);
   if (busy) f.unshift(busy);
   return f;
 }

@@ -222,6 +222,7 @@ export const slashCommands: SlashCommand[] = [
   },
   { ...builtinCommandEntry("jobs"), run: viaHostShown("jobs") },
   { ...builtinCommandEntry("memory"), run: viaHostShown("memory") },
+  { ...builtinCommandEntry("queue"), run: viaHostShown("queue") },
   {
     ...builtinCommandEntry("goal"),
     run: async (ctx, arg) => {

@@ -337,6 +337,7 @@ export function createEngine(opts: EngineOptions): Engine {
       outsideTools();
       await mcp?.start();
     },
+    queueFile: (id: string) => store.queuePath(id),
     memory() {
       return { store: memory, recallOn, lastRecall: (id: string) => recalls.get(id), instructions: () => scanInstructionFiles(workspace, home) };
     },

@@ -9,6 +9,7 @@
  * each front end (chat, serve, ACP) remembering to carry them over.
  */
 import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, QuestionAnswer, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
+import { PromptQueue, type QueueItem } from "./queue.ts";
 
 export interface SessionHostOptions {
   /** The mode the user chose (absent: as configured); applied to the session at once. */
@@ -27,11 +28,20 @@ export class SessionHost {
   private readonly watchers = new Set<(next: EngineSession, prev: EngineSession) => void>();
   private readonly changeListeners = new Set<() => void>();
   private running: Promise<TurnEndReason> | undefined;
-  /** Prompts typed while a turn runs, for after it (the front end sends them); they stay across replace(). */
-  readonly queue: string[] = [];
+  /** Prompts typed while a turn runs, for after it: on disk beside the session's log, and they follow replace(). */
+  readonly queue: PromptQueue;
+  /**
+   * How this front end starts a queued prompt as a turn (its echo, busy
+   * notices); absent, the queue is kept but nothing here runs it.
+   */
+  queueRunner: ((text: string) => Promise<TurnEndReason>) | undefined;
+  /** The front end's own say on whether a queued prompt may start now (serve: its last turn's bookkeeping is done). */
+  queueIdle: (() => boolean) | undefined;
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
+    this.queue = new PromptQueue(engine.queueFile?.(session.id));
+    this.queue.onChange(() => this.changed());
     this.chosenMode = opts.mode;
     if (opts.mode) session.setPermissionMode(opts.mode);
     if (opts.effort) session.setReasoningEffort(opts.effort);
@@ -109,6 +119,30 @@ export class SessionHost {
       return "started_turn";
     }
     return this.current.steer(text);
+  }
+
+  /**
+   * Queue `text` for after the running turn (on disk before this returns);
+   * when nothing runs and the queue is not paused it starts at once.
+   */
+  enqueue(text: string): QueueItem {
+    const item = this.queue.add(text);
+    this.pumpQueue();
+    return item;
+  }
+
+  /** Start the next queued prompt when nothing runs, the queue is not paused and a runner is set. True when one started. */
+  pumpQueue(): boolean {
+    const run = this.queueRunner;
+    if (!run || !this.startable || this.queueIdle?.() === false) return false;
+    const item = this.queue.take();
+    if (!item) return false;
+    const ended = (ok: boolean) => {
+      this.queue.finished(item, ok);
+      this.pumpQueue();
+    };
+    run(item.text).then((r) => ended(r !== "error"), () => ended(false));
+    return true;
   }
 
   /** The approval requests waiting for an answer now (from any front end serving this host). */
@@ -192,6 +226,7 @@ export class SessionHost {
     if (this.chosenMode) next.setPermissionMode(this.chosenMode);
     if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort(prev.reasoningEffort);
     this.current = next;
+    if (next.id !== prev.id) this.queue.relocate(this.engine.queueFile?.(next.id));
     await this.opts.onSession?.(next, prev);
     for (const w of [...this.watchers]) w(next, prev);
     this.changed();

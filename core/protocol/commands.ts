@@ -32,6 +32,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("todo", "The agent's todo list"),
   c("jobs", "Background shell jobs of this session: id, command, status, runtime"),
   c("memory", "Remembered facts: list, what the last recall chose, instruction files, revisions, archive, recover", "[recall|instructions|archived|revisions <id>|restore <id> <rev>|forget <id>|recover <path>]"),
+  c("queue", "Prompts queued for after the running turn: list, show, edit, delete, move, pause, resume, retry", "[list|show N|edit N TEXT|delete N|move N M|pause|resume|retry|clear|add TEXT]"),
   c("goal", "Goal mode: keep working across turns until the objective is complete, blocked or paused", "<objective> | status | pause | resume | clear"),
   c("web", "Open this session in the browser UI too"),
   c("sandbox", "Sandbox state"),
@@ -121,6 +122,7 @@ export const COMMAND_SURFACES: Record<string, readonly Surface[]> = {
   goal: LIVE,
   jobs: LIVE,
   memory: ["chat", "web", "acp", "run"],
+  queue: ["chat", "web", "acp", "run"],
 };
 
 /** What to use instead, where a command does not run. */
@@ -134,6 +136,7 @@ const ELSEWHERE: Record<string, Partial<Record<Surface, string>>> = {
   goal: { run: "pass --goal", mcp: "use reasonix run --goal" },
   jobs: { run: "a run's background jobs end with it", mcp: "background jobs end with each reasonix_run" },
   memory: { mcp: "run reasonix memory" },
+  queue: { mcp: "each reasonix_run is one prompt; queue follow-ups in reasonix chat or the web UI" },
   sessions: { web: "the session list shows this workspace's sessions", acp: "your editor lists the sessions", run: "run reasonix sessions" },
   resume: { web: "pick the session in the session list", acp: "load the session from your editor", run: "pass --resume ID or -c" },
   context: { web: "the usage line under the prompt box shows the context use" },

@@ -1,4 +1,5 @@
 import type { EngineEvent } from "../engine/types.ts";
+import type { QueueView } from "../protocol/queue.ts";
 
 /**
  * One message on the live stream. `event` is the engine's own event, verbatim;
@@ -12,7 +13,9 @@ export type ServerNotice =
   | { type: "sessions_changed" }
   | { type: "engine_ready"; model?: string }
   | { type: "engine_error"; message: string }
-  | { type: "busy"; sessionId: string; busy: boolean };
+  | { type: "busy"; sessionId: string; busy: boolean }
+  /** A session's queue of follow-up prompts changed (core/host/queue.ts). */
+  | { type: "queue"; sessionId: string; queue: QueueView };
 
 export interface EventSink {
   send(json: string, seq: number): void;

@@ -3,6 +3,7 @@
 // replaced the session. Part of SessionManager (./sessions.ts).
 import type { Engine, EngineEvent, EngineSession, PermissionMode } from "../engine/types.ts";
 import { SessionHost } from "../host/session-host.ts";
+import type { TurnEndReason } from "../protocol/turn.ts";
 import type { EventHub } from "./events.ts";
 import { ApiError } from "./api-error.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
@@ -16,6 +17,8 @@ export interface Live {
   /** Stop following the host's session. */
   detach: () => void;
   running?: Promise<unknown>;
+  /** How the turn started last ended ("error" when it threw): a queued prompt's result. */
+  ended?: Promise<TurnEndReason>;
 }
 
 export class LiveSessions {
@@ -106,9 +109,16 @@ export class LiveSessions {
     return shared && this.follow(shared, true);
   }
 
-  /** Load `session` (on `engine`) with the mode and effort chosen for it before a rebuild. */
-  attach(engine: Engine, session: EngineSession): Live {
-    return this.follow(new SessionHost(engine, session, this.chosen.get(session.id)), false);
+  /** Load `session` (on `engine`) with the mode and effort chosen for it before a rebuild; `start` starts a turn the server's way. */
+  attach(engine: Engine, session: EngineSession, start: (id: string, text: string) => Promise<void>): Live {
+    const l = this.follow(new SessionHost(engine, session, this.chosen.get(session.id)), false);
+    // Its queued prompts start through `start` once the last turn's bookkeeping is done.
+    l.host.queueIdle = () => !l.running;
+    l.host.queueRunner = async (text) => {
+      await start(l.host.session.id, text);
+      return l.ended!;
+    };
+    return l;
   }
 
   /** Serve `host`'s session: its events go to every client, also after a model switch replaced it. */
@@ -125,7 +135,9 @@ export class LiveSessions {
         this.hub.notice({ type: "sessions_changed" });
       }
     });
-    const l: Live = { host, shared, detach: () => (unwatch(), unsubscribe()) };
+    // Every client hears of a change of the queue, whichever front end made it.
+    const unqueue = host.queue.onChange(() => this.hub.notice({ type: "queue", sessionId: host.session.id, queue: host.queue.view() }));
+    const l: Live = { host, shared, detach: () => (unwatch(), unsubscribe(), unqueue()) };
     this.live.set(host.session.id, l);
     return l;
   }
@@ -134,6 +146,7 @@ export class LiveSessions {
   async remove(id: string): Promise<void> {
     const l = this.live.get(id);
     if (l) {
+      if (!l.shared) l.host.queueRunner = undefined; // the cancelled turn's end must not start a queued prompt
       l.host.session.cancel();
       await l.running;
       l.detach();
@@ -151,10 +164,13 @@ export class LiveSessions {
       if (host.mode || host.effort) this.chosen.set(host.session.id, { mode: host.mode, effort: host.effort });
       else this.chosen.delete(host.session.id);
     }
+    // A cancelled turn's end must not start a queued prompt: the queue stays on disk for the next load.
+    for (const l of lives) if (!l.shared) l.host.queueRunner = undefined;
     for (const l of lives) if (l.host.session.busy) l.host.session.cancel();
     await Promise.allSettled(lives.map((l) => l.running));
     await Promise.allSettled(lives.map(async (l) => {
       l.detach();
+      if (!l.shared) l.host.queue.close();
       if (!l.shared) await l.host.session.close();
     }));
     this.live.clear();

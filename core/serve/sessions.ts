@@ -7,7 +7,7 @@ import { runCommand, resultText, type CommandContext, type CommandResult } from 
 import { BUILTIN_COMMANDS } from "../protocol/commands.ts";
 import type { CommandSource } from "../commands/types.ts";
 import type { SessionHost } from "../host/session-host.ts";
-import { LiveSessions } from "./live-sessions.ts";
+import { LiveSessions, type Live } from "./live-sessions.ts";
 import { ApiError } from "./api-error.ts";
 import { SELECTABLE_MODES } from "../protocol/modes.ts";
 import { refuseCommand, refuseShellSteer } from "./prompt-guard.ts";
@@ -145,6 +145,9 @@ export class SessionManager {
     if (!(await this.need().listSessions()).some((s) => s.id === id)) throw notFound(id);
   }
 
+  /** The loaded session `id` (loaded now when it is not), for the queue routes (./routes/queue.ts). */
+  loaded = async (id: string): Promise<Live> => (await this.get(id), this.live.get(id)!);
+
   /** Serve a session another front end holds (the chat's `/web`) through its own host: see LiveSessions.share. */
   share(host: SessionHost): void {
     this.live.share(host);
@@ -177,7 +180,8 @@ export class SessionManager {
   }
 
   private attach(session: EngineSession): void {
-    this.live.attach(this.need(), session);
+    // Queued prompts start like typed ones (busy notices, errors to every client).
+    this.live.attach(this.need(), session, (id, text) => this.submit(id, text));
   }
 
   isBusy(id: string): boolean {
@@ -203,12 +207,14 @@ export class SessionManager {
     if (start.cancelled) session.cancel();
     // The turn is on disk now: lists show its title right away.
     this.hub.notice({ type: "sessions_changed" });
+    l.ended = turn.catch(() => "error" as const);
     l.running = turn
       .catch((e) => this.hub.emit(id, { type: "error", code: e instanceof ReasonixError ? e.code : "turn_failed", message: errorMessage(e) }))
       .finally(() => {
         l.running = undefined;
         this.live.settled(id);
         this.hub.notice({ type: "sessions_changed" });
+        l.host.pumpQueue(); // the next queued prompt, unless the queue is paused
       });
   }
 

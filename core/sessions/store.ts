@@ -74,6 +74,12 @@ export class SessionStore {
   private lockPath = (id: string) => join(this.dir, `${id}.lock`);
   private blobDir = (id: string) => join(this.dir, id, "blobs");
 
+  /** Where session `id`'s queue of follow-up prompts lives: beside its blobs, deleted with it. */
+  queuePath(id: string): string {
+    this.checkId(id);
+    return join(this.dir, id, "queue.json");
+  }
+
   private checkId(id: string): void {
     if (!ID.test(id)) throw new ReasonixError("session_id", `invalid session id "${id}"`, { exitCode: 2 });
   }

@@ -2,34 +2,14 @@
 // to keep for itself: busy state, steering with start-if-idle, the queue and
 // the approvals outstanding — beside model, mode and effort. Real engine,
 // scripted model over HTTP.
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SessionHost } from "../session-host.ts";
 import { pollFor } from "../../testing/fresh-wait.ts";
-import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
-import { ToolRegistry } from "../../tools/registry.ts";
-import { registerBuiltinTools } from "../../tools/builtin/index.ts";
 import { steerMessage } from "../../engine/session.ts";
-import { engineFor, makeSandbox, providerConfig } from "../../engine/tests/helpers.ts";
+import { hostRig } from "./host-rig.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-setDefaultTimeout(60_000);
-
-async function setup(script: Parameters<typeof startScriptedOpenAI>[0]) {
-  const sb = makeSandbox();
-  const llm = await startScriptedOpenAI(script);
-  const tools = new ToolRegistry();
-  registerBuiltinTools(tools);
-  const engine = engineFor(sb, llm.url, { config: { ...providerConfig(llm.url), sandbox: { bash: "off" } }, tools, permissionMode: "ask" });
-  cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
-  const host = new SessionHost(engine, await engine.createSession());
-  cleanups.push(() => host.session.close());
-  return { sb, llm, host };
-}
+const { cleanups, setup } = hostRig();
 
 test("busy from a turn started here until it settles; steer with startIfIdle starts a turn when idle and steers a running one", async () => {
   const gate = Promise.withResolvers<void>();
@@ -64,10 +44,10 @@ test("approvals outstanding: listed while one waits, answered through the host, 
 
 test("the queue belongs to the host: it survives a new conversation put in place", async () => {
   const { host } = await setup([]);
-  host.queue.push("after this turn");
+  host.queue.add("after this turn");
   await host.replace(await host.engine.createSession());
   cleanups.push(() => host.session.close());
-  expect(host.queue).toEqual(["after this turn"]);
+  expect(host.queue.texts).toEqual(["after this turn"]);
 });
 
 test("runShell: busy while it runs, an approval through the host in ask mode, the output in the next turn's user message only", async () => {

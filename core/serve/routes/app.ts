@@ -9,6 +9,7 @@ import { loginRoutes } from "./login.ts";
 import { memoryRoutes } from "./memory.ts";
 import { mcpRoutes } from "./mcp.ts";
 import { errorResponse, json, noRoute } from "./respond.ts";
+import { queueRoutes } from "./queue.ts";
 import { sessionIdCheck, sessionRoutes } from "./sessions.ts";
 import { settingsRoutes } from "./settings.ts";
 import { setupRoutes } from "./setup.ts";
@@ -37,6 +38,7 @@ export function serveApp(deps: ServeDeps): ServeApp {
   mcpRoutes(app, deps);
   settingsRoutes(app, deps);
   sessionRoutes(app, deps);
+  queueRoutes(app, deps);
   pageRoutes(app, deps);
 
   app.notFound((c) => noRoute(c.env.head ? "HEAD" : c.req.method.toUpperCase(), c.env.url.pathname));

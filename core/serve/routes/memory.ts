@@ -2,10 +2,9 @@
 // `/memory`): the facts by scope and type with the archive, a fact's
 // revisions, forget, restore and recover, and the recall trace of a session's
 // last turn. The user's own acts — no model approval, validated by the store.
-import { ReasonixError } from "../../errors.ts";
 import { factRevisions, listFacts, recoverFact } from "../../memory/admin.ts";
 import { ID_PATTERN } from "../../memory/fact.ts";
-import { ApiError } from "../api-error.ts";
+import { ApiError, withStatuses } from "../api-error.ts";
 import { need, readJson, type Body } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
 import { json } from "./respond.ts";
@@ -13,14 +12,7 @@ import { json } from "./respond.ts";
 const STATUS: Record<string, number> = { memory_not_found: 404, memory_conflict: 409, memory_archived: 409 };
 
 /** A store refusal keeps its code; a missing fact is 404 and a conflict 409 instead of the usual 400. */
-function store<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof ReasonixError && STATUS[e.code]) throw new ApiError(STATUS[e.code]!, e.code, e.message);
-    throw e;
-  }
-}
+const store = <T>(run: () => T): T => withStatuses(STATUS, run);
 
 function factId(raw: string): string {
   let id: string;

@@ -169,7 +169,7 @@ describe.skipIf(!haveChromium)("web UI v2: broken items", () => {
     // The list refreshes on its own event: wait for it (bounded), still before the turn ends (it waits for the approval).
     await page.waitForFunction((sid) => document.querySelector(`#session-list [data-session="${sid}"] .title`)?.textContent === "run the tests please", id, { timeout: 20_000 });
     // Enter while busy says what it does (guidance for the running turn).
-    await page.waitForFunction(() => (document.querySelector("#composer-hint")?.textContent ?? "").includes("Enter sends guidance"), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => (document.querySelector("#composer-hint")?.textContent ?? "").includes("Enter steers this turn"), undefined, { timeout: 20_000 });
     await page.getByRole("button", { name: "Deny" }).click();
     await page.waitForSelector(".system >> text=Stopped: permission denied.");
     await page.waitForSelector(`#session-list [data-session="${id}"] .meta >> text=1 turn`);

@@ -170,6 +170,7 @@ export function onEnvelope(env: Envelope): void {
 
 function onNotice(n: Json): void {
   if (n.type === "busy") markBusy(n.sessionId, n.busy);
+  else if (n.type === "queue") queueNotice?.(n as never);
   else if (n.type === "sessions_changed") void loadSessions();
   else if (n.type === "engine_error") setBanner(`Engine error: ${n.message}`, "error");
   else if (n.type === "engine_ready") {
@@ -178,6 +179,16 @@ function onNotice(n: Json): void {
   }
   changed();
 }
+
+/** The queue's notice handler (queue.ts registers it: it imports this module). */
+let queueNotice: ((n: Json) => void) | undefined;
+export const onQueueChange = (fn: (n: Json) => void): void => {
+  queueNotice = fn;
+};
+let queueOpen: ((id: string) => void) | undefined;
+export const onSessionOpen = (fn: (id: string) => void): void => {
+  queueOpen = fn;
+};
 
 export function setTransport(t: Transport): void {
   state.transport = t;
@@ -229,6 +240,7 @@ export async function openSession(id: string, push = true): Promise<void> {
     state.view = view;
     state.mode = data.mode ?? null;
     snapshotBusy(id, data.busy, asked);
+    queueOpen?.(id);
     if (state.busy.has(id) && !view.turnOpen) view.turnOpen = view.thinking = true;
     // Live events newer than the snapshot (the snapshot already has the older ones).
     const snap = data.seq ?? 0;

@@ -5,6 +5,7 @@ import { changed, isBusy, openSession, state, useStore } from "../store.ts";
 import type { Item } from "../transcript.ts";
 import { KeyDialog, Login, Setup } from "./Cards.tsx";
 import { Composer, draft } from "./Composer.tsx";
+import { QueueList } from "./QueueList.tsx";
 import { Header } from "./Header.tsx";
 import type { UserActions } from "./Messages.tsx";
 import { Sessions } from "./Sessions.tsx";
@@ -105,6 +106,7 @@ function Main() {
           <Trust />
           <Transcript actions={actions} />
           <GoalBar id={state.current} goal={state.view.goal} view={state.view} />
+          <QueueList id={state.current} />
           <ComposerP current={state.current} busy={busyNow()} mode={state.mode} usage={state.view.usage} models={state.models} model={shownModel()} draft={draft.onSend} />
         </main>
         <SideP todos={state.view.todos} files={state.view.filesV} view={state.view} open={state.changesOpen} />

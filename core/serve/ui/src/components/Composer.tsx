@@ -2,6 +2,7 @@
 // adds a line, Esc cancels; the permission mode and token/cost use below it.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { cancel, send } from "../send.ts";
+import { queueAct } from "../queue.ts";
 import { isBusy, shownModel, state } from "../store.ts";
 import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
@@ -54,8 +55,19 @@ export function Composer() {
     if (!(await send(text))) el.value = text;
     typed();
   };
+  // For after the running turn: the box clears only once the server has it on disk.
+  const enqueue = async () => {
+    const el = box.current!;
+    const text = el.value.trim();
+    if (text && state.current && (await queueAct(state.current, { text }))) el.value = "";
+  };
   const onKey = (e: KeyboardEvent) => {
     if (slash.onKey(e) || mentions.onKey(e)) return;
+    if (e.key === "Enter" && e.altKey && busy) {
+      e.preventDefault();
+      void enqueue();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void submit();
@@ -79,6 +91,7 @@ export function Composer() {
           </select>
         </label>
         <button id="cancel" type="button" class="danger" hidden={!busy} onClick={() => void cancel()}>{t("web.cancel")}</button>
+        <button id="queue-add" type="button" hidden={!busy} onClick={() => void enqueue()}>{t("web.queue")}</button>
         <button id="send" type="submit" class="primary">{busy ? t("web.steer") : t("web.send")}</button>
       </div>
       <UsageLine />

@@ -1,0 +1,233 @@
+/**
+ * The prompts typed while a turn runs, for after it: durable (every change is
+ * on disk before the call returns, core/sessions/queue-file.ts) and
+ * manageable (list, edit, delete, move, pause, resume, retry). A queue found
+ * on disk when a session opens comes back paused: its process died (or left
+ * it), and nothing should run unasked.
+ */
+import { randomBytes } from "node:crypto";
+import { ReasonixError } from "../errors.ts";
+import { processAlive } from "../process/alive.ts";
+import { QUEUE_LIMITS, queuePreview, type QueueView } from "../protocol/queue.ts";
+import { readQueueFile, removeQueueFile, writeQueueFile, type QueueFileData, type QueueItem } from "../sessions/queue-file.ts";
+
+export type { QueueItem };
+
+const bytes = (t: string) => Buffer.byteLength(t, "utf8");
+
+/** A queue limit or a position that does not exist: the message names which. */
+export class QueueError extends ReasonixError {
+  constructor(code: "queue_full" | "queue_item_too_large" | "queue_too_large" | "queue_no_item" | "queue_empty", message: string) {
+    super(code, message, { exitCode: 2 });
+  }
+}
+
+const MIB = 1024 * 1024;
+
+export class PromptQueue {
+  private items: QueueItem[] = [];
+  private running: QueueItem | undefined;
+  private failedItem: QueueItem | undefined;
+  private pausedWhy: string | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  /** `file`: where it lives (absent: in memory only). What is there now comes back paused. */
+  constructor(private file?: string) {
+    if (file) this.adopt(file);
+  }
+
+  /** Take over what `file` holds (a died process's queue): queued again, paused. */
+  private adopt(file: string): void {
+    const d = readQueueFile(file);
+    if (!d) return;
+    const back = [...(d.running ? [{ ...d.running, interrupted: true }] : []), ...d.items];
+    this.items.push(...back);
+    this.failedItem ??= d.failed;
+    if (back.length) this.pausedWhy ??= d.clean ? "restored" : d.pid && d.pid !== process.pid && processAlive(d.pid) ? "restored" : "crash";
+  }
+
+  /** The texts waiting, in order. */
+  get texts(): string[] {
+    return this.items.map((i) => i.text);
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  get paused(): boolean {
+    return this.pausedWhy !== undefined;
+  }
+
+  onChange(l: () => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  private data(clean = false): QueueFileData {
+    return {
+      v: 1,
+      pid: process.pid,
+      clean,
+      paused: this.paused,
+      ...(this.pausedWhy ? { pausedWhy: this.pausedWhy } : {}),
+      items: this.items,
+      ...(this.running ? { running: this.running } : {}),
+      ...(this.failedItem ? { failed: this.failedItem } : {}),
+    };
+  }
+
+  /** On disk first, then listeners: a change the caller was told of is never lost to a crash. */
+  private save(): void {
+    if (this.file) writeQueueFile(this.file, this.data());
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** Apply `change` and save; when the save fails, undo it and throw. */
+  private commit(change: () => void): void {
+    const before = { items: [...this.items], running: this.running, failed: this.failedItem, pausedWhy: this.pausedWhy };
+    change();
+    try {
+      this.save();
+    } catch (e) {
+      Object.assign(this, { items: before.items, running: before.running, failedItem: before.failed, pausedWhy: before.pausedWhy });
+      throw e;
+    }
+  }
+
+  private totalBytes(extra = 0, without?: QueueItem): number {
+    const all = [...this.items, this.running, this.failedItem].filter((i): i is QueueItem => !!i && i !== without);
+    return all.reduce((n, i) => n + bytes(i.text), extra);
+  }
+
+  private checkText(text: string, without?: QueueItem): void {
+    const b = bytes(text);
+    if (b > QUEUE_LIMITS.itemBytes) throw new QueueError("queue_item_too_large", `a queued prompt may hold at most ${QUEUE_LIMITS.itemBytes / MIB} MiB (this one is ${(b / MIB).toFixed(1)} MiB)`);
+    if (this.totalBytes(b, without) > QUEUE_LIMITS.totalBytes) throw new QueueError("queue_too_large", `a session's queue may hold at most ${QUEUE_LIMITS.totalBytes / MIB} MiB in all: delete or run some first`);
+  }
+
+  /** Queue `text` at the end (on disk before this returns). Throws QueueError at a limit. */
+  add(text: string): QueueItem {
+    if (this.items.length >= QUEUE_LIMITS.items) throw new QueueError("queue_full", `the queue holds at most ${QUEUE_LIMITS.items} prompts: delete or run some first (/queue list)`);
+    this.checkText(text);
+    const item: QueueItem = { id: randomBytes(4).toString("hex"), text, addedAt: new Date().toISOString() };
+    this.commit(() => this.items.push(item));
+    return item;
+  }
+
+  private at(n: number): QueueItem {
+    const item = this.items[n - 1];
+    if (!item) throw new QueueError("queue_no_item", this.items.length ? `no queued prompt ${n}: the queue holds ${this.items.length} (1–${this.items.length})` : "the queue is empty");
+    return item;
+  }
+
+  /** Item `n` (1-based). */
+  get(n: number): QueueItem {
+    return this.at(n);
+  }
+
+  edit(n: number, text: string): QueueItem {
+    const old = this.at(n);
+    this.checkText(text, old);
+    const next = { ...old, text, interrupted: undefined };
+    delete next.interrupted;
+    this.commit(() => (this.items[n - 1] = next));
+    return next;
+  }
+
+  delete(n: number): QueueItem {
+    const item = this.at(n);
+    this.commit(() => this.items.splice(n - 1, 1));
+    return item;
+  }
+
+  /** Item `n` to position `to` (clamped to the end). */
+  move(n: number, to: number): QueueItem {
+    const item = this.at(n);
+    this.commit(() => {
+      this.items.splice(n - 1, 1);
+      this.items.splice(Math.min(to, this.items.length + 1) - 1, 0, item);
+    });
+    return item;
+  }
+
+  clear(): number {
+    const n = this.items.length;
+    this.commit(() => (this.items = []));
+    return n;
+  }
+
+  pause(why = "user"): void {
+    this.commit(() => (this.pausedWhy = why));
+  }
+
+  resume(): void {
+    this.commit(() => (this.pausedWhy = undefined));
+  }
+
+  /** The last failed item back at the head of the queue, and the queue resumed. */
+  retry(): QueueItem {
+    const item = this.failedItem;
+    if (!item) throw new QueueError("queue_empty", "no queued prompt has failed (nothing to retry)");
+    if (this.items.length >= QUEUE_LIMITS.items) throw new QueueError("queue_full", `the queue holds at most ${QUEUE_LIMITS.items} prompts: delete one first`);
+    this.commit(() => {
+      this.items.unshift(item);
+      this.failedItem = undefined;
+      this.pausedWhy = undefined;
+    });
+    return item;
+  }
+
+  /** The next item to run (none while paused), marked running until finished(). */
+  take(): QueueItem | undefined {
+    if (this.paused || !this.items.length) return undefined;
+    const item = this.items[0]!;
+    this.commit(() => {
+      this.items.shift();
+      this.running = item;
+    });
+    return item;
+  }
+
+  /** The running item's turn ended: gone when it went well; kept for retry (and the queue paused) when it failed. */
+  finished(item: QueueItem, ok: boolean): void {
+    if (this.running?.id !== item.id) return;
+    this.commit(() => {
+      this.running = undefined;
+      if (!ok) {
+        this.failedItem = item;
+        this.pausedWhy = "failed";
+      }
+    });
+  }
+
+  /** Move to another session's file (a new or resumed conversation): what that one held comes first, paused. */
+  relocate(file: string | undefined): void {
+    if (file === this.file) return;
+    const old = this.file;
+    this.file = file;
+    const mine = this.items;
+    this.items = [];
+    if (file) this.adopt(file);
+    this.items.push(...mine);
+    this.save();
+    if (old) removeQueueFile(old);
+  }
+
+  /** A clean end of the process: marked so, it comes back paused as "restored" rather than "crash". */
+  close(): void {
+    if (this.file && (this.items.length || this.running || this.failedItem)) writeQueueFile(this.file, this.data(true));
+  }
+
+  view(): QueueView {
+    return {
+      paused: this.paused,
+      ...(this.pausedWhy ? { pausedWhy: this.pausedWhy } : {}),
+      items: this.items.map((i, k) => ({ n: k + 1, id: i.id, preview: queuePreview(i.text), bytes: bytes(i.text), addedAt: i.addedAt, ...(i.interrupted ? { interrupted: true } : {}) })),
+      ...(this.running ? { running: { id: this.running.id, preview: queuePreview(this.running.text) } } : {}),
+      ...(this.failedItem ? { failed: { id: this.failedItem.id, preview: queuePreview(this.failedItem.text) } } : {}),
+      bytes: this.totalBytes(),
+      limits: QUEUE_LIMITS,
+    };
+  }
+}

@@ -1,0 +1,28 @@
+// A real engine and session host over the scripted model (HTTP), with the
+// built-in tools and bash unsandboxed, cleaned up after each test.
+import { afterEach, setDefaultTimeout } from "bun:test";
+import { SessionHost } from "../session-host.ts";
+import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
+import { ToolRegistry } from "../../tools/registry.ts";
+import { registerBuiltinTools } from "../../tools/builtin/index.ts";
+import { engineFor, makeSandbox, providerConfig } from "../../engine/tests/helpers.ts";
+
+export function hostRig() {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  setDefaultTimeout(60_000);
+  async function setup(script: Parameters<typeof startScriptedOpenAI>[0]) {
+    const sb = makeSandbox();
+    const llm = await startScriptedOpenAI(script);
+    const tools = new ToolRegistry();
+    registerBuiltinTools(tools);
+    const engine = engineFor(sb, llm.url, { config: { ...providerConfig(llm.url), sandbox: { bash: "off" } }, tools, permissionMode: "ask" });
+    cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
+    const host = new SessionHost(engine, await engine.createSession());
+    cleanups.push(() => host.session.close());
+    return { sb, llm, host };
+  }
+  return { cleanups, setup };
+}

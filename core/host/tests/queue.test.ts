@@ -1,0 +1,164 @@
+// The durable queue (core/host/queue.ts over core/sessions/queue-file.ts):
+// every change on disk (0600, written whole) before the call returns, the
+// limits with errors naming them, a queue left by a dead process back paused,
+// a failed item kept for retry — and the /queue parser (core/protocol/queue.ts).
+import { afterEach, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PromptQueue, QueueError } from "../queue.ts";
+import { parseQueueCommand, queueText, QUEUE_LIMITS } from "../../protocol/queue.ts";
+import { readQueueFile } from "../../sessions/queue-file.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) {
+    try {
+      chmodSync(d, 0o700);
+    } catch {}
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+const fileIn = () => {
+  const d = mkdtempSync(join(tmpdir(), "rx-queue-"));
+  dirs.push(d);
+  return join(d, "sess", "queue.json");
+};
+const onDisk = (f: string) => readQueueFile(f)!;
+const texts = (f: string) => onDisk(f).items.map((i) => i.text);
+
+test("each change is on disk, 0600, before the call returns; texts in files of their own; an emptied queue leaves nothing", () => {
+  const f = fileIn();
+  const q = new PromptQueue(f);
+  q.add("first");
+  expect(texts(f)).toEqual(["first"]);
+  expect(statSync(f).mode & 0o777).toBe(0o600);
+  q.add("second");
+  q.add("third");
+  q.move(3, 1);
+  expect(texts(f)).toEqual(["third", "first", "second"]);
+  q.edit(2, "first, edited");
+  q.delete(3);
+  expect(texts(f)).toEqual(["third", "first, edited"]);
+  // The queue file names the texts (no text inside it); each text is a 0600 file; no temp file and no stale text is left.
+  expect(readFileSync(f, "utf8")).not.toContain("third");
+  const textDir = join(f, "..", "queue");
+  expect(readdirSync(join(f, "..")).sort()).toEqual(["queue", "queue.json"]);
+  const names = readdirSync(textDir);
+  expect(names.sort()).toEqual(JSON.parse(readFileSync(f, "utf8")).items.map((i: any) => i.hash).sort());
+  for (const n of names) expect(statSync(join(textDir, n)).mode & 0o777).toBe(0o600);
+  const a = q.take()!;
+  expect(onDisk(f).running!.text).toBe("third");
+  q.finished(a, true);
+  q.finished(q.take()!, true);
+  expect(() => statSync(f)).toThrow();
+  expect(readdirSync(textDir)).toEqual([]);
+  expect(q.length).toBe(0);
+});
+
+test("a queue left by a process that died comes back paused, the running item first and marked; a clean close says restored", () => {
+  const f = fileIn();
+  const q = new PromptQueue(f);
+  q.add("was running");
+  q.add("waiting");
+  q.take();
+  // The process dies here: its file says running + waiting, not clean, and names a dead pid.
+  const left = JSON.parse(readFileSync(f, "utf8"));
+  writeFileSync(f, JSON.stringify({ ...left, pid: 2 ** 22 + 12345 }));
+  const back = new PromptQueue(f);
+  expect(back.paused).toBe(true);
+  expect(back.view().pausedWhy).toBe("crash");
+  expect(back.view().items.map((i) => [i.preview, !!i.interrupted])).toEqual([["was running", true], ["waiting", false]]);
+  // Paused: nothing is taken until resumed.
+  expect(back.take()).toBeUndefined();
+  back.resume();
+  expect(back.take()!.text).toBe("was running");
+  back.close();
+  const again = new PromptQueue(f);
+  expect([again.paused, again.view().pausedWhy]).toEqual([true, "restored"]);
+});
+
+test("a failed item is kept for retry and pauses the queue; retry puts it first and resumes", () => {
+  const q = new PromptQueue(fileIn());
+  q.add("will fail");
+  q.add("next");
+  const a = q.take()!;
+  q.finished(a, false);
+  expect([q.paused, q.view().pausedWhy, q.view().failed?.preview]).toEqual([true, "failed", "will fail"]);
+  expect(q.take()).toBeUndefined();
+  q.retry();
+  expect([q.paused, q.texts]).toEqual([false, ["will fail", "next"]]);
+  expect(() => q.retry()).toThrow("no queued prompt has failed");
+});
+
+test("limits: 64 items, 4 MiB an item, 64 MiB a session — each error names its limit and changes nothing", () => {
+  const f = fileIn();
+  const q = new PromptQueue(f);
+  const big = "x".repeat(QUEUE_LIMITS.itemBytes + 1);
+  expect(() => q.add(big)).toThrow(/at most 4 MiB/);
+  expect(q.length).toBe(0);
+  for (let i = 0; i < QUEUE_LIMITS.items; i++) q.add(`p${i}`);
+  let e: unknown;
+  try {
+    q.add("one more");
+  } catch (x) {
+    e = x;
+  }
+  expect(e).toBeInstanceOf(QueueError);
+  expect((e as QueueError).code).toBe("queue_full");
+  expect((e as Error).message).toContain("at most 64 prompts");
+  expect(onDisk(f).items).toHaveLength(64);
+  expect(readdirSync(join(f, "..", "queue"))).toHaveLength(64);
+  q.clear();
+  // 15 items of 4 MiB fit (60 MiB); the 16th would pass 64 MiB with what is queued.
+  const four = "y".repeat(QUEUE_LIMITS.itemBytes);
+  for (let i = 0; i < 15; i++) q.add(four);
+  q.add("z".repeat(QUEUE_LIMITS.itemBytes - 64));
+  expect(() => q.add(four)).toThrow(/at most 64 MiB in all/);
+  expect(() => q.edit(1, `${four}!`)).toThrow(/at most 4 MiB/);
+  expect(q.length).toBe(16);
+  // Non-ASCII text counts in bytes (UTF-8).
+  q.clear();
+  expect(() => q.add("é".repeat(QUEUE_LIMITS.itemBytes / 2 + 1))).toThrow(/at most 4 MiB/);
+}, 120_000); // 64 MiB through the disk: slow on a loaded machine, never a timing bet
+
+test("a save that fails changes nothing in memory and leaves the old file whole", () => {
+  if (process.getuid?.() === 0) {
+    // root writes into a read-only directory: make the target a directory instead, so the rename fails.
+    const f = fileIn();
+    const q = new PromptQueue(f);
+    q.add("kept");
+    rmSync(f);
+    require("node:fs").mkdirSync(join(f, "block"), { recursive: true });
+    expect(() => q.add("lost")).toThrow();
+    expect(q.texts).toEqual(["kept"]);
+    expect(readdirSync(join(f, "..")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+    return;
+  }
+  const f = fileIn();
+  const q = new PromptQueue(f);
+  q.add("kept");
+  chmodSync(join(f, ".."), 0o500);
+  expect(() => q.add("lost")).toThrow();
+  expect(q.texts).toEqual(["kept"]);
+  expect(readQueueFile(f)!.items.map((i) => i.text)).toEqual(["kept"]);
+});
+
+test("the /queue parser: subcommands, positions from 1, edit keeps the text's lines, errors name the usage", () => {
+  expect(parseQueueCommand("")).toEqual({ action: "list" });
+  expect(parseQueueCommand("list")).toEqual({ action: "list" });
+  expect(parseQueueCommand("show 2")).toEqual({ action: "show", n: 2 });
+  expect(parseQueueCommand("rm 1")).toEqual({ action: "delete", n: 1 });
+  expect(parseQueueCommand("edit 3 new text\nsecond line")).toEqual({ action: "edit", n: 3, text: "new text\nsecond line" });
+  expect(parseQueueCommand("move 4 1")).toEqual({ action: "move", n: 4, to: 1 });
+  expect(parseQueueCommand("pause")).toEqual({ action: "pause" });
+  expect(parseQueueCommand("retry")).toEqual({ action: "retry" });
+  expect(parseQueueCommand("show 0")).toEqual({ error: "usage: /queue show N (N from /queue list)" });
+  expect(parseQueueCommand("move 1")).toEqual({ error: "usage: /queue move N M (N to position M)" });
+  expect(parseQueueCommand("edit 1")).toEqual({ error: "usage: /queue edit N TEXT" });
+  expect((parseQueueCommand("lsit") as { error: string }).error).toContain('unknown /queue subcommand "lsit"');
+  // The line chat's `/queue <message>` shorthand: only when the first word is no subcommand.
+  expect(queueText("/queue then add a README")).toBe("then add a README");
+  expect(queueText("/queue list")).toBeUndefined();
+  expect(queueText("/queue")).toBeUndefined();
+});

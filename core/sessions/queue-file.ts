@@ -1,0 +1,123 @@
+/**
+ * A session's queue of follow-up prompts on disk, beside its blobs (so
+ * deleting the session deletes it): `<sessions>/<id>/queue.json` holds the
+ * order and state, each prompt's text is its own file under `queue/` named by
+ * its hash. Every file is written whole and atomically (temp file, fsync,
+ * rename), mode 0600: a text before the queue file that names it, so a change
+ * costs the size of what changed, never the whole queue again. `clean` is set
+ * only by a clean close: a file without it was left by a process that died.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../fs/atomic.ts";
+export interface QueueItem {
+  /** Stable while the item is queued (edits keep it). */
+  id: string;
+  text: string;
+  /** ISO time it was queued. */
+  addedAt: string;
+  /** It was running when the process died: it may have been partly done. */
+  interrupted?: boolean;
+}
+
+export interface QueueFileData {
+  v: 1;
+  /** The process that wrote it. */
+  pid: number;
+  /** Set by a clean close. */
+  clean: boolean;
+  paused: boolean;
+  /** Why it is paused: "user", "crash", "failed", "restored". */
+  pausedWhy?: string;
+  items: QueueItem[];
+  /** The item whose turn runs now. */
+  running?: QueueItem;
+  /** The last item whose turn failed (`/queue retry`). */
+  failed?: QueueItem;
+}
+
+/** An item as the queue file stores it: the text is in `queue/<hash>`. */
+interface StoredItem extends Omit<QueueItem, "text"> {
+  hash: string;
+}
+
+const WRITE = { mode: 0o600, dirMode: 0o700 } as const;
+const textDir = (path: string) => join(dirname(path), "queue");
+/** Each item's text hash, computed once (an edit makes a new item). */
+const hashes = new WeakMap<QueueItem, string>();
+function hashOf(i: QueueItem): string {
+  let h = hashes.get(i);
+  if (!h) hashes.set(i, (h = createHash("sha256").update(i.text).digest("hex").slice(0, 32)));
+  return h;
+}
+
+function stored(path: string, i: QueueItem): StoredItem {
+  const hash = hashOf(i);
+  const p = join(textDir(path), hash);
+  if (!existsSync(p)) writeFileAtomic(p, i.text, WRITE);
+  const { text: _text, ...rest } = i;
+  return { ...rest, hash };
+}
+
+function loaded(path: string, x: unknown): QueueItem | undefined {
+  const s = x as StoredItem;
+  if (!s || typeof s.id !== "string" || typeof s.hash !== "string" || !/^[0-9a-f]{32}$/.test(s.hash)) return undefined;
+  try {
+    const { hash: _hash, ...rest } = s;
+    return { ...rest, text: readFileSync(join(textDir(path), s.hash), "utf8") };
+  } catch {
+    return undefined; // its text is gone: the item cannot be sent
+  }
+}
+
+/** The queue file at `path`, or undefined when there is none (or it cannot be read as one). */
+export function readQueueFile(path: string): QueueFileData | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const d = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    if (!Array.isArray(d.items)) return undefined;
+    const running = loaded(path, d.running);
+    const failed = loaded(path, d.failed);
+    return {
+      v: 1,
+      pid: typeof d.pid === "number" ? d.pid : 0,
+      clean: d.clean === true,
+      paused: d.paused === true,
+      ...(typeof d.pausedWhy === "string" ? { pausedWhy: d.pausedWhy } : {}),
+      items: d.items.map((x) => loaded(path, x)).filter((i): i is QueueItem => !!i),
+      ...(running ? { running } : {}),
+      ...(failed ? { failed } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Write the queue (new texts first, then the queue file naming them), 0600; texts no longer named are removed. An empty queue removes it all. */
+export function writeQueueFile(path: string, data: QueueFileData): void {
+  if (!data.items.length && !data.running && !data.failed) return removeQueueFile(path);
+  const keep = (i: QueueItem | undefined) => (i ? stored(path, i) : undefined);
+  const out = { ...data, items: data.items.map((i) => stored(path, i)), running: keep(data.running), failed: keep(data.failed) };
+  writeFileAtomic(path, `${JSON.stringify(out)}\n`, WRITE);
+  const named = new Set([...out.items, out.running, out.failed].filter((i): i is StoredItem => !!i).map((i) => i.hash));
+  sweep(path, named);
+}
+
+/** Remove the texts not in `named` (and temp files a crash left). */
+function sweep(path: string, named: Set<string>): void {
+  let names: string[];
+  try {
+    names = readdirSync(textDir(path));
+  } catch {
+    return;
+  }
+  for (const n of names) if (!named.has(n)) try { unlinkSync(join(textDir(path), n)); } catch {}
+}
+
+export function removeQueueFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+  sweep(path, new Set());
+}
