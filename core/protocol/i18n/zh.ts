@@ -19,6 +19,7 @@ export const zh: Record<string, string> = {
   "cmd.todo": "智能体的待办清单",
   "cmd.jobs": "本会话的后台 shell 任务：编号、命令、状态、运行时间",
   "cmd.memory": "记住的事实：列表、上次召回的选择、指令文件、修订、归档、恢复",
+  "cmd.queue": "排在当前轮之后的提示：列表、查看、编辑、删除、移动、暂停、继续、重试",
   "cmd.goal": "目标模式：跨多轮持续工作，直到目标完成、受阻或暂停",
   "cmd.web": "同时在浏览器界面中打开本会话",
   "cmd.sandbox": "沙箱状态",
