@@ -14,6 +14,8 @@ export type { ImageInput } from "../protocol/contract.ts";
 /** Per image; vendors cap around 5 MB (Anthropic) to 20 MB (OpenAI): the smallest wins. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_IMAGES = 10;
+/** All the pictures of one message together (decoded): vendors cap a whole request around 20–32 MB. */
+export const MAX_MESSAGE_IMAGE_BYTES = 20 * 1024 * 1024;
 
 const TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
 export const isImagePath = (p: string): boolean => extname(p).toLowerCase() in TYPES;
@@ -46,9 +48,18 @@ export function imageFromBase64(data: string, mediaType: string, name = "pasted 
   return { mediaType: type, data: buf.toString("base64"), name };
 }
 
+/** The pictures of one message together stay under MAX_MESSAGE_IMAGE_BYTES. */
+export function checkImageTotal(images: ImageInput[]): void {
+  const total = images.reduce((n, i) => n + (i.data ? Math.floor((i.data.length * 3) / 4) : 0), 0);
+  if (total > MAX_MESSAGE_IMAGE_BYTES) {
+    throw new ReasonixError("image", `the images of one message add up to ${(total / 1048576).toFixed(1)} MiB; at most ${MAX_MESSAGE_IMAGE_BYTES / 1048576} MiB together`, { hint: "send fewer or smaller pictures" });
+  }
+}
+
 export function checkVision(images: ImageInput[] | undefined, vision: boolean, model: string, provider: string): void {
   if (!images || images.length === 0) return;
   if (images.length > MAX_IMAGES) throw new ReasonixError("image", `${images.length} images in one message; at most ${MAX_IMAGES}`);
+  checkImageTotal(images);
   if (!vision) {
     throw new ReasonixError("image", `model ${model} (provider "${provider}") is not marked as accepting images, so ${images.map((i) => i.name ?? "the image").join(", ")} cannot be sent`, {
       hint: `if it does, set vision = true in its [[providers]] entry`,
