@@ -14,6 +14,7 @@ import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext }
 import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
 import { noteFromChat } from "./note.ts";
+import { PastedImages } from "./pasted-images.ts";
 import { shellFromChat } from "./shell-line.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
@@ -73,6 +74,9 @@ export async function runChatApp(
   let lastCtrlC = 0;
   let lastEsc = 0;
   const clock = new BusyClock(() => renderer.request());
+  /** Ctrl+V (Alt+V on Windows) and /paste-image: the clipboard's picture as an `[image #N]` token. */
+  const pasted = new PastedImages();
+  const pasteImage = () => pasted.pasteInto((t) => editor.insertTextAtCursor(t), (m) => transcript.info([c.yellow(m)])).then(() => renderer.request());
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
 
@@ -154,6 +158,7 @@ export async function runChatApp(
       if (kind === "resumed") replay();
     },
     startWeb: undefined,
+    pasteImage,
   };
 
   /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
@@ -163,7 +168,7 @@ export async function runChatApp(
     sentHere.push(text);
     clock.start();
     st.session
-      .submit(text)
+      .submit(text, pasted.options(text))
       .catch((e) => transcript.info([`${c.red("error:")} ${errorMessage(e)}`]))
       .finally(() => {
         const next = st.queue.shift();
@@ -200,6 +205,8 @@ export async function runChatApp(
       renderer.request();
       return;
     }
+    // A message with a picture is not a steer (those are text): it waits for the turn.
+    if (st.session.busy && pasted.images(text).length) return void st.queue.push(text), flash("queued: a message with a picture is sent after this turn");
     if (st.session.busy) {
       // Enter while a turn runs steers it (Tab queues the text for after the turn instead).
       steering.send(st.session, text);
@@ -287,6 +294,7 @@ export async function runChatApp(
     }
     if (matchesKey(data, "ctrl+y")) return flash(`permission mode: ${st.toggleYolo()}`);
     if (matchesKey(data, "ctrl+l")) return renderer.redraw();
+    if (matchesKey(data, process.platform === "win32" ? "alt+v" : "ctrl+v")) return void pasteImage();
     // Enter on the `/` menu completes the command and runs it at once.
     if (matchesKey(data, "enter") && editor.isShowingAutocomplete() && /^\/\S*$/.test(editor.getText())) {
       editor.handleInput(data);

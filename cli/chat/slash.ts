@@ -32,6 +32,8 @@ export interface SlashContext {
   startWeb?(): Promise<string>;
   /** The workspace's command catalog, once loaded. */
   commands?: CommandRegistry;
+  /** Put the clipboard's picture into the composer as an `[image #N]` token (the full-screen chat only). */
+  pasteImage?(): Promise<void>;
 }
 
 export interface SlashCommand {
@@ -120,6 +122,7 @@ export const slashCommands: SlashCommand[] = [
         `  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn`,
         `  Ctrl-O expand the last output (again: the one before) · Ctrl-T the whole transcript · Ctrl-L redraw · Ctrl-C clear, twice exit`,
         `  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)`,
+        `  ${process.platform === "win32" ? "Alt+V" : "Ctrl+V"} paste the clipboard's picture as [image #N] (delete the token to drop it) · @shot.png attaches a picture file`,
       ]);
     },
   },
@@ -265,6 +268,10 @@ export const slashCommands: SlashCommand[] = [
         ...(r.trusted ? [] : [p.dim("review and approve with: reasonix trust (the session keeps its current settings)")]),
       ]);
     },
+  },
+  {
+    ...builtinCommandEntry("paste-image"),
+    run: (ctx) => (ctx.pasteImage ? ctx.pasteImage() : ctx.print([ctx.paint.yellow("line mode cannot paste a picture: write @name.png in the message to attach a file")])),
   },
   {
     ...builtinCommandEntry("exit"),

@@ -20,8 +20,8 @@ export const MAX_MESSAGE_IMAGE_BYTES = 20 * 1024 * 1024;
 const TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
 export const isImagePath = (p: string): boolean => extname(p).toLowerCase() in TYPES;
 
-/** Check the first bytes, so a renamed file is not sent as a picture. */
-function sniff(buf: Buffer): string | undefined {
+/** Check the first bytes, so a renamed file is not sent as a picture: the media type, or undefined. */
+export function sniff(buf: Buffer): string | undefined {
   if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
   if (buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return "image/jpeg";
   if (buf.subarray(0, 6).toString("latin1") === "GIF87a" || buf.subarray(0, 6).toString("latin1") === "GIF89a") return "image/gif";
