@@ -5,7 +5,8 @@
 // sends nothing. The token stays in the text the model reads, so it knows
 // where each picture belongs, and a resumed session shows it in place.
 import { errorMessage } from "../../core/errors.ts";
-import { imageFromBase64, MAX_IMAGES, sniff, type ImageInput } from "../../core/providers/images.ts";
+import { imageFromBase64, MAX_IMAGES, type ImageInput } from "../../core/providers/images.ts";
+import { imageType } from "../../core/protocol/image-type.ts";
 import type { SubmitOptions } from "../../core/protocol/contract.ts";
 import { readClipboardImage, type ClipboardImage } from "./clipboard.ts";
 
@@ -28,7 +29,7 @@ export class PastedImages {
       return { error: `cannot read the clipboard: ${errorMessage(e)}` };
     }
     if (!got.ok) return { error: got.message };
-    const type = sniff(got.data);
+    const type = imageType(got.data);
     if (!type) return { error: "the clipboard's content is not a PNG, JPEG, GIF or WebP picture" };
     const n = this.next++;
     try {

@@ -6,6 +6,8 @@ import { isBusy, shownModel, state } from "../store.ts";
 import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
+import { Attachments, dropImages, onPasteImages } from "./Attachments.tsx";
+import { attachments } from "../attachments.ts";
 import { SELECTABLE_MODES } from "../../../../protocol/modes.ts";
 
 const LABELS: Record<(typeof SELECTABLE_MODES)[number], string> = {
@@ -45,7 +47,7 @@ export function Composer() {
   const submit = async () => {
     const el = box.current!;
     const text = el.value;
-    if (!text.trim()) return;
+    if (!text.trim() && !attachments.list.length) return;
     el.value = "";
     const custom = draft.onSend;
     draft.onSend = null;
@@ -60,9 +62,10 @@ export function Composer() {
     }
   };
   return (
-    <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+    <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }} {...dropImages}>
+      <Attachments />
       <div class="prompt-wrap">
-        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput())} />
+        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? "Add guidance for the running turn…" : "Message Reasonix… (@ to mention a file)"} aria-label="Prompt" aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onPaste={onPasteImages} onInput={() => (mentions.onInput(), slash.onInput())} />
         <Mentions m={mentions} />
         <SlashMenu m={slash} />
       </div>
