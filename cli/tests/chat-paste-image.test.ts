@@ -33,8 +33,8 @@ function fakeXclip(root: string): { dir: string; log: string } {
 const userParts = (req: { body: any }) => req.body.messages.filter((m: any) => m.role === "user").at(-1)!.content;
 
 describe.skipIf(skip)("compiled binary: pasting a picture", () => {
-  test("Ctrl+V inserts [image #N], a deleted token sends nothing, the kept one reaches the model as an image part; /paste-image too", async () => {
-    await f.setup([{ text: "a red dot" }, { text: "the same dot" }], "vision = true\n");
+  test("Ctrl+V inserts [image #N], a deleted token sends nothing, the kept one reaches the model as an image part; /paste-image too; a resume shows the token and still sends the picture", async () => {
+    await f.setup([{ text: "a red dot" }, { text: "the same dot" }, { text: "still the dot" }], "vision = true\n");
     const xclip = fakeXclip(join(f.ce.workspace, ".."));
     delete f.ce.env.WAYLAND_DISPLAY;
     const p = f.chat([], { bin: [binary()], env: { DISPLAY: ":77", PATH: `${xclip.dir}:${process.env.PATH}` } });
@@ -68,6 +68,18 @@ describe.skipIf(skip)("compiled binary: pasting a picture", () => {
       { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
     ]);
     await quit(p);
+
+    // Resumed: the replay shows the tokens; the conversation sent is the same, pictures included (the cached prefix holds).
+    const id = /reasonix chat --resume (\S+)/.exec(p.all())![1]!;
+    const r = f.chat(["chat", "--resume", id], { bin: [binary()], env: { DISPLAY: ":77", PATH: `${xclip.dir}:${process.env.PATH}` } });
+    await r.waitFor("what is [image #1] and", { all: true });
+    await ready(r);
+    r.send("and now?");
+    await r.waitFor("still the dot", { all: true });
+    const third = await pollFor("the third request", () => f.llm.chatRequests()[2], (x) => x !== undefined);
+    const before = JSON.stringify(second!.body.messages);
+    expect(JSON.stringify(third!.body.messages).slice(0, before.length - 1)).toBe(before.slice(0, -1));
+    await quit(r);
   });
 
   test("no display (over SSH): Ctrl+V says why no clipboard can be read and what to do; nothing is inserted", async () => {
