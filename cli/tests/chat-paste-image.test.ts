@@ -82,6 +82,32 @@ describe.skipIf(skip)("compiled binary: pasting a picture", () => {
     await quit(r);
   });
 
+  test("a message with a picture typed during a turn waits for it (no steer), then goes with its picture", async () => {
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    await f.setup([{ text: "first answer", until: held }, { text: "saw the queued dot" }], "vision = true\n");
+    const xclip = fakeXclip(join(f.ce.workspace, ".."));
+    delete f.ce.env.WAYLAND_DISPLAY;
+    const p = f.chat([], { bin: [binary()], env: { DISPLAY: ":77", PATH: `${xclip.dir}:${process.env.PATH}` } });
+    await ready(p);
+    p.send("start");
+    await p.waitFor("Esc cancels");
+    p.keys("C-v");
+    await p.waitFor("[image #1]");
+    p.send(" look");
+    // Queued (shown until the held turn ends), not sent as guidance (a brief hint says why: not asserted, it fades).
+    const s = await p.waitFor("queued › [image #1] look");
+    expect(s).not.toContain("» [image #1]");
+    release();
+    await p.waitFor("saw the queued dot", { all: true });
+    const reqs = f.llm.chatRequests();
+    expect(reqs).toHaveLength(2);
+    expect(userParts(reqs[1]!)).toEqual([
+      { type: "text", text: "[image #1] look" },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+    await quit(p);
+  });
+
   test("no display (over SSH): Ctrl+V says why no clipboard can be read and what to do; nothing is inserted", async () => {
     await f.setup([]);
     // No display, whatever the machine running the tests has.
