@@ -16,6 +16,7 @@ import { statusFields, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
 import { queuedBelow } from "./queue-lines.ts";
 import { noteFromChat } from "./note.ts";
+import { PastedImages } from "./pasted-images.ts";
 import { shellFromChat } from "./shell-line.ts";
 import { c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
@@ -77,6 +78,9 @@ export async function runChatApp(
   let lastCtrlC = 0;
   let lastEsc = 0;
   const clock = new BusyClock(() => renderer.request());
+  /** Ctrl+V (Alt+V on Windows) and /paste-image: the clipboard's picture as an `[image #N]` token. */
+  const pasted = new PastedImages();
+  const pasteImage = () => pasted.pasteInto((t) => editor.insertTextAtCursor(t), (m) => transcript.info([c.yellow(m)])).then(() => renderer.request());
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
 
@@ -164,6 +168,7 @@ export async function runChatApp(
       if (kind === "resumed") replay();
     },
     startWeb: undefined,
+    pasteImage,
   };
 
   /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
@@ -173,7 +178,7 @@ export async function runChatApp(
     sentHere.push(text);
     clock.start();
     const host = st.sessionHost!;
-    const turn = host.submit(text);
+    const turn = host.submit(text, pasted.options(text));
     turn
       .catch((e) => transcript.info([`${c.red(t("chat.error"))} ${errorMessage(e)}`]))
       .finally(() => {
@@ -211,6 +216,11 @@ export async function runChatApp(
       transcript.info([c.yellow(t("chat.unknownCommand", { name: text.split(/\s/)[0]! }))]);
       renderer.request();
       return;
+    }
+    // A message with a picture is not a steer (those are text): it waits for the turn.
+    if (st.session.busy && pasted.images(text).length) {
+      const refused = st.enqueue(text);
+      return refused ? void transcript.info([c.red(refused)]) : flash("queued: a message with a picture is sent after this turn");
     }
     if (st.session.busy) {
       // Enter while a turn runs steers it (Tab queues the text for after the turn instead).
@@ -315,6 +325,7 @@ export async function runChatApp(
     }
     if (matchesKey(data, "ctrl+y")) return flash(t("chat.modeChanged", { mode: st.toggleYolo() }));
     if (matchesKey(data, "ctrl+l")) return renderer.redraw();
+    if (matchesKey(data, process.platform === "win32" ? "alt+v" : "ctrl+v")) return void pasteImage();
     // Enter on the `/` menu completes the command and runs it at once.
     if (matchesKey(data, "enter") && editor.isShowingAutocomplete() && /^\/\S*$/.test(editor.getText())) {
       editor.handleInput(data);

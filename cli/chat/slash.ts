@@ -34,6 +34,8 @@ export interface SlashContext {
   startWeb?(): Promise<string>;
   /** The workspace's command catalog, once loaded. */
   commands?: CommandRegistry;
+  /** Put the clipboard's picture into the composer as an `[image #N]` token (the full-screen chat only). */
+  pasteImage?(): Promise<void>;
 }
 
 export interface SlashCommand {
@@ -120,6 +122,7 @@ export const slashCommands: SlashCommand[] = [
         ...(more.length ? [p.bold(t("help.custom")), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${origin(e)})`)))] : []),
         p.bold(t("help.keys")),
         ...["help.keys1", "help.keys2", "help.keys3", "help.keys4", "help.keys5"].map((k) => t(k)),
+        t("help.keys6", { key: process.platform === "win32" ? "Alt+V" : "Ctrl+V" }),
       ]);
     },
   },
@@ -269,6 +272,10 @@ export const slashCommands: SlashCommand[] = [
   },
   { ...builtinCommandEntry("language"), run: (ctx, arg) => reply(ctx, languageCommand(ctx.st.opts.config, arg)) },
   { ...builtinCommandEntry("reasoning-language"), run: (ctx, arg) => reply(ctx, reasoningLanguageCommand(ctx.st.opts.config, arg)) },
+  {
+    ...builtinCommandEntry("paste-image"),
+    run: (ctx) => (ctx.pasteImage ? ctx.pasteImage() : ctx.print([ctx.paint.yellow("line mode cannot paste a picture: write @name.png in the message to attach a file")])),
+  },
   {
     ...builtinCommandEntry("exit"),
     run: (ctx) => ctx.exit(),

@@ -67,7 +67,8 @@ export function startChat(ce: CliEnv, args: string[] = ["chat"], opts: { env?: R
   // server inherits this process's environment and `-e` only adds to it, so a
   // variable the test removed (CI, NO_COLOR, DO_NOT_TRACK…) is unset here.
   const unset = Object.keys(process.env).filter((k) => !(k in env)).flatMap((k) => ["-u", k]);
-  const cmd = ["env", ...unset, `TERM=${env.TERM}`, ...(opts.bin ?? [process.execPath, mainTs]), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  // PATH likewise: the shell tmux starts resets it (a test's fake tools on PATH would be lost).
+  const cmd = ["env", ...unset, `TERM=${env.TERM}`, ...(opts.env?.PATH ? [`PATH=${env.PATH}`] : []), ...(opts.bin ?? [process.execPath, mainTs]), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   // remain-on-exit keeps the pane (and its last screen) after the program ends.
   // Ctrl-C in line mode is a SIGINT to the whole foreground group: the shell
   // around the program must outlive it (a trap, unlike ignoring, is reset for the program).

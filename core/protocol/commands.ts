@@ -39,6 +39,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("trust", "Workspace trust status"),
   c("language", "Interface language: zh, en or auto (from the environment)", "[zh|en|auto]"),
   c("reasoning-language", "Language the model is asked to reason in: zh, en or auto (follows the interface)", "[zh|en|auto]"),
+  c("paste-image", "Paste the clipboard's picture into the message as [image #N] (also Ctrl+V; Alt+V on Windows)"),
   c("exit", "Leave the chat"),
 ];
 
@@ -145,6 +146,7 @@ const ELSEWHERE: Record<string, Partial<Record<Surface, string>>> = {
   web: { web: "this is the browser UI", run: "run reasonix serve" },
   sandbox: { web: "run reasonix doctor in a terminal", acp: "run reasonix doctor in a terminal", run: "run reasonix doctor" },
   trust: { web: "run reasonix trust in a terminal", acp: "run reasonix trust in a terminal", run: "run reasonix trust" },
+  "paste-image": { web: "paste or drop the picture into the prompt box", acp: "attach the picture in your editor", run: "write @name.png in the prompt", mcp: "write @name.png in the prompt" },
   exit: { web: "close the tab", acp: "close the session in your editor", run: "a run ends by itself" },
 };
 

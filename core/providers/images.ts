@@ -9,30 +9,18 @@ import { extname } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import type { ImageInput } from "../protocol/contract.ts";
 export type { ImageInput } from "../protocol/contract.ts";
-
-
-/** Per image; vendors cap around 5 MB (Anthropic) to 20 MB (OpenAI): the smallest wins. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MAX_IMAGES = 10;
+import { imageType, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MESSAGE_IMAGE_BYTES } from "../protocol/image-type.ts";
+export { MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MESSAGE_IMAGE_BYTES } from "../protocol/image-type.ts";
 
 const TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
 export const isImagePath = (p: string): boolean => extname(p).toLowerCase() in TYPES;
-
-/** Check the first bytes, so a renamed file is not sent as a picture. */
-function sniff(buf: Buffer): string | undefined {
-  if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
-  if (buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return "image/jpeg";
-  if (buf.subarray(0, 6).toString("latin1") === "GIF87a" || buf.subarray(0, 6).toString("latin1") === "GIF89a") return "image/gif";
-  if (buf.subarray(0, 4).toString("latin1") === "RIFF" && buf.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
-  return undefined;
-}
 
 /** Read an image file (already cleared by the path policy), with size and type checks. */
 export function loadImage(abs: string, name = abs): ImageInput {
   const st = statSync(abs);
   if (st.size > MAX_IMAGE_BYTES) throw new ReasonixError("image", `${name} is ${(st.size / 1048576).toFixed(1)} MiB; images may be at most ${MAX_IMAGE_BYTES / 1048576} MiB`, { hint: "shrink or crop it first" });
   const buf = readFileSync(abs);
-  const type = sniff(buf);
+  const type = imageType(buf); // by the first bytes: a renamed file is not a picture
   if (!type) throw new ReasonixError("image", `${name} is not a PNG, JPEG, GIF or WebP image`);
   return { mediaType: type, data: buf.toString("base64"), name };
 }
@@ -41,14 +29,23 @@ export function loadImage(abs: string, name = abs): ImageInput {
 export function imageFromBase64(data: string, mediaType: string, name = "pasted image"): ImageInput {
   const buf = Buffer.from(data, "base64");
   if (buf.length > MAX_IMAGE_BYTES) throw new ReasonixError("image", `${name} is ${(buf.length / 1048576).toFixed(1)} MiB; images may be at most ${MAX_IMAGE_BYTES / 1048576} MiB`);
-  const type = sniff(buf);
+  const type = imageType(buf); // by the first bytes: a renamed file is not a picture
   if (!type || type !== mediaType) throw new ReasonixError("image", `${name} is not a ${mediaType} image`);
   return { mediaType: type, data: buf.toString("base64"), name };
+}
+
+/** The pictures of one message together stay under MAX_MESSAGE_IMAGE_BYTES. */
+export function checkImageTotal(images: ImageInput[]): void {
+  const total = images.reduce((n, i) => n + (i.data ? Math.floor((i.data.length * 3) / 4) : 0), 0);
+  if (total > MAX_MESSAGE_IMAGE_BYTES) {
+    throw new ReasonixError("image", `the images of one message add up to ${(total / 1048576).toFixed(1)} MiB; at most ${MAX_MESSAGE_IMAGE_BYTES / 1048576} MiB together`, { hint: "send fewer or smaller pictures" });
+  }
 }
 
 export function checkVision(images: ImageInput[] | undefined, vision: boolean, model: string, provider: string): void {
   if (!images || images.length === 0) return;
   if (images.length > MAX_IMAGES) throw new ReasonixError("image", `${images.length} images in one message; at most ${MAX_IMAGES}`);
+  checkImageTotal(images);
   if (!vision) {
     throw new ReasonixError("image", `model ${model} (provider "${provider}") is not marked as accepting images, so ${images.map((i) => i.name ?? "the image").join(", ")} cannot be sent`, {
       hint: `if it does, set vision = true in its [[providers]] entry`,

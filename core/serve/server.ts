@@ -13,6 +13,7 @@ import type { RunningServer, ServerOptions } from "./options.ts";
 import { serveApp } from "./routes/app.ts";
 import type { ServeBindings, ServeDeps, WsData } from "./routes/context.ts";
 import { eventSocket } from "./routes/events.ts";
+import { MAX_PROMPT_BODY } from "./routes/body.ts";
 import { errorResponse, problem } from "./routes/respond.ts";
 import { SessionManager } from "./sessions.ts";
 import { trustApi } from "./trust.ts";
@@ -23,7 +24,12 @@ const LOGIN_LIMIT = 5;
 /** Login attempts per window from all clients together (rotating addresses does not multiply guesses). */
 const LOGIN_GLOBAL_LIMIT = 20;
 const LOGIN_WINDOW_MS = 60_000;
-const MAX_BODY = 4 * 1024 * 1024;
+/**
+ * Bun's own cap, past which it answers 413 with no explanation. Each route
+ * refuses a larger body than its own limit with a sentence saying why (the
+ * declared length before reading a byte, else as it streams in: routes/body.ts).
+ */
+const MAX_BODY = 2 * MAX_PROMPT_BODY;
 
 /** Start listening. Resolves once the socket is bound. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {

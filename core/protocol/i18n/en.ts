@@ -56,6 +56,7 @@ export const en: Record<string, string> = {
   "help.keys3": "  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn",
   "help.keys4": "  Ctrl-O expand the last output (again: the one before) · Ctrl-T the whole transcript · Ctrl-L redraw · Ctrl-C clear, twice exit",
   "help.keys5": "  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)",
+  "help.keys6": "  {key} paste the clipboard's picture as [image #N] (delete the token to drop it) · @shot.png attaches a picture file",
   // /language.
   "language.show": "interface language: {lang} (setting: {setting}) · reasoning language: {reasoning}",
   "language.saved": "interface language: {lang} (saved in {path})",

@@ -2,14 +2,43 @@
 // `readJson` and its fields through these checkers, so a malformed body is a
 // 400 with a code and a sentence naming the field, never a 500.
 import { errorMessage } from "../../errors.ts";
-import { imageFromBase64, MAX_IMAGES, type ImageInput } from "../../providers/images.ts";
+import { checkImageTotal, imageFromBase64, MAX_IMAGES, MAX_MESSAGE_IMAGE_BYTES, type ImageInput } from "../../providers/images.ts";
 import { ApiError } from "../api-error.ts";
 
 export type Body = Record<string, unknown>;
 
-/** The body as a JSON object; an empty body is `{}`. */
-export async function readJson(req: Request): Promise<Body> {
-  const text = await req.text();
+/** What an ordinary JSON body may weigh. */
+export const MAX_JSON_BODY = 4 * 1024 * 1024;
+/** A prompt with pasted pictures: their base64 (a third more than the bytes) plus the text. */
+export const MAX_PROMPT_BODY = Math.ceil((MAX_MESSAGE_IMAGE_BYTES * 4) / 3) + MAX_JSON_BODY;
+export const PROMPT_BODY_WHY = `the pictures of one message may add up to ${MAX_MESSAGE_IMAGE_BYTES / 1048576} MiB`;
+
+const tooLarge = (limit: number, why?: string) => new ApiError(413, "body_too_large", `request body is larger than ${(limit / 1048576).toFixed(0)} MiB${why ? ` (${why})` : ""}`);
+
+/** The body's text, refused with 413 as soon as it passes `limit` bytes (a declared length is checked before reading). */
+async function boundedText(req: Request, limit: number, why?: string): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit, why);
+  if (!req.body) return "";
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit, why);
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
+
+/** The body as a JSON object; an empty body is `{}`. At most `limit` bytes (413 past it, with `why` said). */
+export async function readJson(req: Request, limit = MAX_JSON_BODY, why?: string): Promise<Body> {
+  const text = await boundedText(req, limit, why);
   if (text.trim() === "") return {};
   let v: unknown;
   try {
@@ -56,15 +85,21 @@ export function turnNumber(v: unknown, optional = false): number | undefined {
 export function pastedImages(v: unknown): ImageInput[] | undefined {
   if (v === undefined) return undefined;
   if (!Array.isArray(v) || v.length > MAX_IMAGES) throw new ApiError(400, "bad_request", `"images" must be a list of at most ${MAX_IMAGES} { mediaType, data } objects`);
-  return v.map((x, i) => {
-    const o = x as { mediaType?: unknown; data?: unknown };
+  const out = v.map((x, i) => {
+    const o = x as { mediaType?: unknown; data?: unknown; name?: unknown };
     if (typeof o?.mediaType !== "string" || typeof o?.data !== "string") throw new ApiError(400, "bad_request", `images[${i}]: needs mediaType and base64 data`);
     try {
-      return imageFromBase64(o.data, o.mediaType, `images[${i}]`);
+      return imageFromBase64(o.data, o.mediaType, typeof o.name === "string" && o.name ? o.name.slice(0, 200) : `images[${i}]`);
     } catch (e) {
       throw new ApiError(400, "bad_image", errorMessage(e));
     }
   });
+  try {
+    checkImageTotal(out);
+  } catch (e) {
+    throw new ApiError(400, "bad_image", errorMessage(e));
+  }
+  return out;
 }
 
 /** The `inputs` object of a POST /api/trust body: relative path → sha256. */

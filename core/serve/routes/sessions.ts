@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { APPROVAL_DECISIONS as DECISIONS, REWIND_MODES, type PermissionMode } from "../../protocol/modes.ts";
 import { ApiError } from "../api-error.ts";
 import { commandRoute } from "../command-route.ts";
-import { flag, need, oneOf, pastedImages, readJson, str, turnNumber } from "./body.ts";
+import { flag, MAX_PROMPT_BODY, need, PROMPT_BODY_WHY, oneOf, pastedImages, readJson, str, turnNumber } from "./body.ts";
 import type { ServeApp, ServeDeps, ServeEnv } from "./context.ts";
 import { json, problem } from "./respond.ts";
 
@@ -105,7 +105,8 @@ export function sessionRoutes(app: ServeApp, { sessions, hub }: ServeDeps): void
     return json({ model: name });
   });
   on("POST", "prompt", async (c, id) => {
-    const b = await body(c);
+    // Pasted pictures make this body larger than the others (routes/body.ts).
+    const b = await readJson(c.req.raw, MAX_PROMPT_BODY, PROMPT_BODY_WHY);
     const prompt = need(b, "prompt");
     await sessions.submit(id, prompt, pastedImages(b.images));
     return json({ accepted: true, id }, 202);

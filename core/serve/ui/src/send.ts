@@ -2,6 +2,7 @@
 // `#note`, `/goal` and session commands that are answered instead of sent, and
 // Cancel. The state and the busy bookkeeping live in store.ts.
 import { api, sessionPath } from "./api.ts";
+import { attachments, clearAttachments, withAttachments } from "./attachments.ts";
 import { goalCommand, goalRequest, goalStatusText } from "./goal.ts";
 import { addNote, noteText, runSessionCommand, sessionCommandName } from "./session-commands.ts";
 import { changed, createSession, inFlight, markBusy, state } from "./store.ts";
@@ -15,7 +16,7 @@ export const onBuiltinCommand = (run: (text: string) => Promise<boolean>): void 
 
 /** Send a prompt; while a turn runs it becomes guidance for that turn (steering). */
 export async function send(prompt: string): Promise<boolean> {
-  if (!prompt.trim()) return false;
+  if (!prompt.trim() && !attachments.list.length) return false;
   // The chat's built-in commands (/model, /new, /help…): answered, never sent to the model.
   if (await builtinRunner?.(prompt)) return true;
   const id = state.current ?? (await createSession());
@@ -63,6 +64,11 @@ export async function send(prompt: string): Promise<boolean> {
   // A prompt still on its way goes first: this text steers the turn it starts.
   const pending = inFlight.get(id);
   if (pending) await pending.catch(() => {});
+  if (state.busy.has(id) && attachments.list.length) {
+    addSystem(state.view, "Not sent: pictures go with a prompt, not with guidance for a running turn; send it when the turn has ended.", "error");
+    changed();
+    return false;
+  }
   if (state.busy.has(id)) {
     try {
       const r = await api<{ disposition: string }>("POST", sessionPath(id, "steer"), { text: prompt, start_if_idle: true });
@@ -91,10 +97,12 @@ export async function send(prompt: string): Promise<boolean> {
     state.sessions = [...state.sessions];
   }
   changed();
-  const sent = api("POST", sessionPath(id, "prompt"), { prompt });
+  // Pasted or dropped pictures go with it, each named in the text as [image #N].
+  const sent = api("POST", sessionPath(id, "prompt"), withAttachments(prompt));
   inFlight.set(id, sent);
   try {
     await sent;
+    clearAttachments();
     return true;
   } catch (x) {
     markBusy(id, false);

@@ -7,6 +7,8 @@ import { isBusy, shownModel, state } from "../store.ts";
 import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
+import { Attachments, dropImages, onPasteImages } from "./Attachments.tsx";
+import { attachments } from "../attachments.ts";
 import { SELECTABLE_MODES } from "../../../../protocol/modes.ts";
 import { shellLine } from "../../../../protocol/shell-line.ts";
 import { t } from "../../../../protocol/i18n/index.ts";
@@ -46,7 +48,7 @@ export function Composer() {
   const submit = async () => {
     const el = box.current!;
     const text = el.value;
-    if (!text.trim()) return;
+    if (!text.trim() && !attachments.list.length) return;
     el.value = "";
     typed();
     const custom = draft.onSend;
@@ -74,9 +76,10 @@ export function Composer() {
     }
   };
   return (
-    <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+    <form id="composer" class="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }} {...dropImages}>
+      <Attachments />
       <div class="prompt-wrap">
-        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? t("web.placeholderBusy") : t("web.placeholder")} aria-label={t("web.prompt")} aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onInput={() => (mentions.onInput(), slash.onInput(), typed())} />
+        <textarea id="prompt" ref={box} rows={3} placeholder={busy ? t("web.placeholderBusy") : t("web.placeholder")} aria-label={t("web.prompt")} aria-describedby="composer-hint" data-slash-settled={slash.settled} data-slash-answered={slash.answered} data-mentions-answered={mentions.answered} onKeyDown={onKey} onPaste={onPasteImages} onInput={() => (mentions.onInput(), slash.onInput(), typed())} />
         <Mentions m={mentions} />
         <SlashMenu m={slash} />
       </div>
