@@ -7,6 +7,14 @@ import { join } from "node:path";
 import { probeSandbox } from "../../core/sandbox/index.ts";
 import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { processesMentioning } from "../../core/testing/processes.ts";
+
+const commOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
+};
 import { startScriptedOpenAI } from "../../core/testing/scripted-llm.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 
@@ -52,8 +60,11 @@ describe("reasonix run with a background job", () => {
     const ce = await setup([startJob(marker), { text: "never sent", until: held }], "enforce");
     const proc = Bun.spawn([process.execPath, mainTs, "run", "--permission-mode", "yolo", "start", "a", "watcher"], { cwd: ce.workspace, env: ce.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     cleanups.push(() => proc.kill("SIGKILL"));
-    // The job's processes appear because the run started it (none mention the marker before).
-    await pollFor("the job running", () => processesMentioning(marker), (ps) => ps.length > 0, { timeoutMs: 60_000 });
+    // The job's own shell appears because the run started it (none mention the marker before). Not bwrap's
+    // argv alone: until bwrap has set itself to die with its parent, a kill -9 would orphan it by design of
+    // the kernel, not of ours; the shell inside runs only after that setup.
+    const shells = () => processesMentioning(marker).filter((pid) => commOf(pid) === "bash");
+    await pollFor("the job's shell running", shells, (ps) => ps.length > 0, { timeoutMs: 60_000 });
     proc.kill("SIGKILL");
     await proc.exited;
     await pollFor("no process of the job left after kill -9", () => processesMentioning(marker), (ps) => ps.length === 0, { timeoutMs: 10_000 });
