@@ -124,6 +124,8 @@ export async function runRound(s: SessionCore, turn: number, calls: ToolCall[], 
 export async function execute(s: SessionCore, tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   let r: ToolResult;
   try {
+    // A tool that changes something acts only once the log holding its call is on disk; reads need not wait.
+    if (tool.kind !== "read") await s.file.flushed();
     r = await tool.run(input, ctx);
   } catch (e) {
     if (ctx.signal.aborted) return { ok: false, output: "cancelled" };
