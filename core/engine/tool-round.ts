@@ -125,7 +125,13 @@ export async function execute(s: SessionCore, tool: ToolDefinition, input: unkno
   let r: ToolResult;
   try {
     // A tool that changes something acts only once the log holding its call is on disk; reads need not wait.
-    if (tool.kind !== "read") await s.file.flushed();
+    if (tool.kind !== "read") {
+      const synced = s.file.flushed();
+      if (tool.awaitsLogItself) {
+        synced.catch(() => {}); // the tool awaits it (and reports its failure)
+        ctx = { ...ctx, logSynced: synced };
+      } else await synced;
+    }
     r = await tool.run(input, ctx);
   } catch (e) {
     if (ctx.signal.aborted) return { ok: false, output: "cancelled" };

@@ -16,6 +16,8 @@ export interface RunOptions extends SandboxOptions {
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   /** Text fed to stdin (default: no stdin). */
   stdin?: string;
+  /** Awaited after the sandbox is built and before the command starts (the session log's flush); a rejection starts nothing. */
+  beforeSpawn?: Promise<void>;
   /** After the command exited, how long to wait for its pipes to drain (an unconfined background child may hold them). Default 250 ms. */
   drainGraceMs?: number;
 }
@@ -47,6 +49,16 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
   const wrapped = await wrapCommand(argv, opts);
   if (!wrapped.ok) return wrapped;
   let t0 = traceStart();
+  if (opts.beforeSpawn) {
+    try {
+      await opts.beforeSpawn;
+    } catch (e) {
+      wrapped.finish();
+      throw e;
+    }
+    traceStep("bash:log", t0);
+    t0 = traceStart();
+  }
   const started = performance.now();
   const limit = opts.maxOutputBytes ?? 1 << 20;
   const unconfined = wrapped.backend === "unconfined";

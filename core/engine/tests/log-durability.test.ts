@@ -10,7 +10,8 @@ import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted
 import { pollFor } from "../../testing/fresh-wait.ts";
 import { logDisk } from "../../sessions/log.ts";
 import type { ToolDefinition } from "../../tools/types.ts";
-import { engineFor, makeSandbox, testTools, type Sandbox } from "./helpers.ts";
+import { bashTool } from "../../tools/builtin/bash.ts";
+import { engineFor, makeSandbox, providerConfig, testTools, type Sandbox } from "./helpers.ts";
 
 const realSync = logDisk.fdatasync;
 let sb: Sandbox | undefined;
@@ -24,14 +25,18 @@ afterEach(async () => {
 /**
  * Wrap the log's sync: `synced` is how many bytes of the log are known to be
  * on disk (the size when a sync started, once it ended); while `hold` is set,
- * syncs wait for its release.
+ * syncs wait for its release; `slowMs` makes the disk that much slower.
  */
 function watchSyncs() {
-  const w = { synced: 0, calls: 0, hold: undefined as Promise<void> | undefined };
+  const w = { synced: 0, calls: 0, hold: undefined as Promise<void> | undefined, slowMs: 0, ended: [] as { atMs: number; size: number }[] };
   logDisk.fdatasync = ((fd: number, cb: (e: NodeJS.ErrnoException | null) => void) => {
     w.calls++;
     const size = fstatSync(fd).size;
-    const go = () => realSync(fd, (e) => ((w.synced = e ? w.synced : Math.max(w.synced, size)), cb(e)));
+    const go = () =>
+      realSync(fd, (e) => setTimeout(() => {
+        if (!e) (w.synced = Math.max(w.synced, size)), w.ended.push({ atMs: performance.timeOrigin + performance.now(), size });
+        cb(e);
+      }, w.slowMs));
     if (w.hold) void w.hold.then(go);
     else go();
   }) as typeof logDisk.fdatasync;
@@ -102,6 +107,31 @@ describe("session log durability", () => {
     expect(seen.afterCheckpoint!.size).toBeGreaterThan(seen.start!.size);
     expect(seen.start!.synced).toBe(seen.start!.size);
     expect(seen.afterCheckpoint!.synced).toBe(seen.afterCheckpoint!.size);
+    await engine.close();
+  });
+
+  test("bash builds its sandbox while the log flushes, and its command starts only once the call is on disk", async () => {
+    sb = makeSandbox();
+    llm = await startScriptedOpenAI([]);
+    const w = watchSyncs();
+    // A slow disk: a command that did not wait for the flush would start long before it ends.
+    w.slowMs = 150;
+    const tools = testTools();
+    tools.register(bashTool);
+    const engine = engineFor(sb, llm.url, { tools, config: { ...providerConfig(llm.url), sandbox: { bash: "off" } } });
+    const session = await engine.createSession();
+    const log = join(sb.home, "sessions", `${session.id}.jsonl`);
+    // The command reports when it started and how long the log was then.
+    llm.push({ toolCalls: [{ name: "bash", arguments: { command: `date +%s%N; stat -c %s ${log}` } }] }, { text: "done" });
+    const results: string[] = [];
+    session.subscribe((e) => {
+      if (e.type === "tool_result") results.push(e.output);
+    });
+    expect(await session.submit("run it")).toBe("done");
+    const [startedNs, sizeThen] = results[0]!.trim().split("\n").map(Number);
+    const startedMs = startedNs! / 1e6;
+    // A flush that covered the whole log as the command saw it had ended before the command started.
+    expect(w.ended.some((x) => x.size >= sizeThen! && x.atMs < startedMs)).toBe(true);
     await engine.close();
   });
 });
