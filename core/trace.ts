@@ -25,11 +25,11 @@ export function traceFile(): string | undefined {
 }
 
 /** Appends one milestone (a no-op without REASONIX_TRACE). */
-export function traceMark(mark: string, fields?: TraceFields): void {
+export function traceMark(mark: string, fields?: TraceFields, at = performance.now()): void {
   const file = traceFile();
   if (!file) return;
   const { user, system } = process.cpuUsage();
-  const line = { mark, ms: round(performance.now()), cpuMs: round((user + system) / 1000), ...fields };
+  const line = { mark, ms: round(at), cpuMs: round((user + system) / 1000), ...fields };
   try {
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   } catch {
@@ -43,7 +43,9 @@ export const traceStart = (): number => (traceFile() ? performance.now() : 0);
 /** The end of a step that began at `t0` (from traceStart): a mark with its duration. */
 export function traceStep(mark: string, t0: number, fields?: TraceFields): void {
   if (t0 === 0 || !traceFile()) return;
-  traceMark(mark, { durMs: round(performance.now() - t0), ...fields });
+  // One clock reading for both: a step's start is exactly ms - durMs, even if the thread is preempted in between.
+  const now = performance.now();
+  traceMark(mark, { durMs: round(now - t0), ...fields }, now);
 }
 
 /** Runs `f` as one step (synchronous work only). */

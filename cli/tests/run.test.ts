@@ -134,6 +134,29 @@ describe("reasonix run (headless) against the scripted server", () => {
     expect(readFileSync(join(shared, "out.txt"), "utf8")).toBe("o");
   });
 
+  test("kill -9 the moment a turn is reported done: the session log holds the whole turn", async () => {
+    await setup([{ text: "the acknowledged answer" }]);
+    const proc = Bun.spawn([process.execPath, mainTs, "run", "--output-format", "stream-json", "one question"], { cwd: ce.workspace, env: ce.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    cleanups.push(() => proc.kill("SIGKILL"));
+    // Read the event stream until turn_end arrives, then kill at once (the log's sync may still be in flight
+    // for everything before it; the turn is only reported once all of it is on disk).
+    const reader = proc.stdout.getReader();
+    let out = "";
+    for (let i = 0; i < 10_000 && !out.includes('"type":"turn_end"'); i++) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    proc.kill("SIGKILL");
+    await proc.exited;
+    expect(out).toContain('"type":"turn_end"');
+    const sessionId = JSON.parse(out.split("\n")[0]!).sessionId as string;
+    const show = JSON.parse((await runCli(ce, ["sessions", "show", sessionId, "--json"])).stdout);
+    expect(show.turns.map((t: any) => t.prompt)).toEqual(["one question"]);
+    expect(show.history).toContainEqual(expect.objectContaining({ type: "assistant", text: "the acknowledged answer" }));
+    expect(show.history.at(-1)).toMatchObject({ type: "turn_end", reason: "done" });
+  });
+
   test("kill -9 of a running `reasonix run`, then --resume and -c finish the work", async () => {
     await setup([
       { toolCalls: [{ name: "write_file", arguments: { path: "first.txt", content: "before the crash\n" } }] },

@@ -76,7 +76,7 @@ describe("REASONIX_TRACE", () => {
     expect(marks.slice(w[0], w[3]! + 1).filter((m) => m.tool).every((m) => m.tool === "write_file")).toBe(true);
     const rd = inOrder(marks, ["request", "tool:permission", "tool:run", "tool:log"], w[3]);
     expect(marks[rd[3]!]!.tool).toBe("read_file");
-    const bashSteps = ["tool:permission", "bash:options", "bash:git-scan", ...(sandboxed ? ["bash:layout", "bash:sandbox"] : []), "bash:spawn", "bash:exit", "bash:output", "bash:git-check", "tool:run", "tool:log"];
+    const bashSteps = ["tool:permission", "bash:options", "bash:git-scan", ...(sandboxed ? ["bash:layout", "bash:sandbox"] : []), "bash:log", "bash:spawn", "bash:exit", "bash:output", "bash:git-check", "tool:run", "tool:log"];
     const b = inOrder(marks, ["request", ...bashSteps], rd[3]);
     expect(marks[b.at(-1)!]!.tool).toBe("bash");
     inOrder(marks, ["request", "run:done"], b.at(-1));

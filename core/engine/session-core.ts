@@ -200,7 +200,11 @@ export abstract class SessionCore {
       sessionId: this.id,
       tmpDir: this.tmpDir(),
       signal,
-      beforeWrite: async (absPath: string) => captureFile(this.file, turn, absPath, checkpointed),
+      // The checkpoint is on disk before the write it allows (a power cut never leaves a change without its undo).
+      beforeWrite: async (absPath: string) => {
+        captureFile(this.file, turn, absPath, checkpointed);
+        await this.file.flushed();
+      },
       readStamps: this.readStamps,
       config: this.deps.config,
       extraWriteRoots: this.deps.extraWriteRoots,

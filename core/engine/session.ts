@@ -170,6 +170,13 @@ export class LiveSession extends SessionCore implements EngineSession {
           this.notice("planner_rolled_back", error ?? "the planner failed; the turn was rolled back");
         }
       } finally {
+        // The turn is reported done only once its records are on disk (docs/how-fast.md, "Durability").
+        const unsynced = await this.file.flushed().then(() => undefined, (e: unknown) => e);
+        if (unsynced !== undefined) {
+          reason = "error";
+          error = `the session log could not be written to disk: ${errorMessage(unsynced)}`;
+          this.emit({ type: "error", code: "session_log", message: error });
+        }
         this.abort = null;
         this.turnProvider = undefined;
         this.approvals.denyAll();

@@ -124,6 +124,14 @@ export async function runRound(s: SessionCore, turn: number, calls: ToolCall[], 
 export async function execute(s: SessionCore, tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   let r: ToolResult;
   try {
+    // A tool that changes something acts only once the log holding its call is on disk; reads need not wait.
+    if (tool.kind !== "read") {
+      const synced = s.file.flushed();
+      if (tool.awaitsLogItself) {
+        synced.catch(() => {}); // the tool awaits it (and reports its failure)
+        ctx = { ...ctx, logSynced: synced };
+      } else await synced;
+    }
     r = await tool.run(input, ctx);
   } catch (e) {
     if (ctx.signal.aborted) return { ok: false, output: "cancelled" };

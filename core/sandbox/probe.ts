@@ -63,14 +63,14 @@ export async function probeBwrap(path: string | null = findBwrap() ?? null): Pro
       fix: `install it (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) ${OFF_HINT}`,
     };
   }
-  const versionRun = await run([path, "--version"], PROBE_TIMEOUT_MS);
+  const argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--new-session", "--die-with-parent"];
+  if (isRoot()) argv.push("--cap-drop", "ALL");
+  // Both at once: the first sandboxed command waits for the slower of them, not for their sum.
+  const [versionRun, res] = await Promise.all([run([path, "--version"], PROBE_TIMEOUT_MS), run([...argv, "true"], PROBE_TIMEOUT_MS)]);
   if (versionRun.spawnError) {
     return { ...base, path, code: "bwrap-failed", cause: `cannot execute ${path}: ${versionRun.spawnError}`, fix: `check the file's permissions or reinstall bubblewrap ${OFF_HINT}` };
   }
   const version = versionRun.out.replace(/^bubblewrap\s+/, "") || undefined;
-  const argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--new-session", "--die-with-parent"];
-  if (isRoot()) argv.push("--cap-drop", "ALL");
-  const res = await run([...argv, "true"], PROBE_TIMEOUT_MS);
   if (res.code === 0) return { ...base, path, version, available: true };
   const msg = res.timedOut ? `timed out after ${PROBE_TIMEOUT_MS} ms` : res.out || `exit ${res.code}`;
   if (/namespace|uid map|setting up uid|Operation not permitted|Permission denied/i.test(msg)) {

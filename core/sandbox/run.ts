@@ -16,6 +16,10 @@ export interface RunOptions extends SandboxOptions {
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   /** Text fed to stdin (default: no stdin). */
   stdin?: string;
+  /** Awaited after the sandbox is built and before the command starts (the session log's flush); a rejection starts nothing. */
+  beforeSpawn?: Promise<void>;
+  /** After the command exited, how long to wait for its pipes to drain (an unconfined background child may hold them). Default 250 ms. */
+  drainGraceMs?: number;
 }
 
 export type RunResult =
@@ -45,6 +49,16 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
   const wrapped = await wrapCommand(argv, opts);
   if (!wrapped.ok) return wrapped;
   let t0 = traceStart();
+  if (opts.beforeSpawn) {
+    try {
+      await opts.beforeSpawn;
+    } catch (e) {
+      wrapped.finish();
+      throw e;
+    }
+    traceStep("bash:log", t0);
+    t0 = traceStart();
+  }
   const started = performance.now();
   const limit = opts.maxOutputBytes ?? 1 << 20;
   const unconfined = wrapped.backend === "unconfined";
@@ -104,8 +118,12 @@ export async function runSandboxed(argv: string[], opts: RunOptions): Promise<Ru
   t0 = traceStart();
   // An unconfined command may leave a background child holding the pipes
   // open; do not wait for it. (Under bwrap everything is dead by now.)
+  // The grace timer is cleared once the pipes drain: left running it kept the process alive for its
+  // whole length after the last command (a one-shot `run` exited 250 ms late).
   let drained = false;
-  await Promise.race([pumps.then(() => (drained = true)), Bun.sleep(250)]);
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([pumps.then(() => (drained = true)), new Promise<void>((resolve) => (grace = setTimeout(resolve, opts.drainGraceMs ?? 250)))]);
+  clearTimeout(grace);
   if (!drained) {
     for (const s of [proc.stdout, proc.stderr]) s.cancel().catch(() => {});
   }

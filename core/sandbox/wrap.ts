@@ -142,6 +142,8 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
   const platform = opts.platform ?? process.platform;
   const cwd = opts.cwd ?? opts.policy.workspaceRoot;
   const base = opts.env ?? process.env;
+  // The backend's probe (once per process: two bwrap starts) runs while the git state is scanned.
+  const probe = opts.mode === "off" ? undefined : probeSandbox(platform);
   // Planted git state, found by git's rules at any depth, in every mode.
   const t0 = traceStart();
   const watch = opts.watchGit ? gitGuardBegin(opts.policy.writeRoots, opts.policy.reasonixHome) : undefined;
@@ -158,7 +160,7 @@ export async function wrapCommand(argv: string[], opts: SandboxOptions): Promise
     return { ok: true, backend: "unconfined", argv, env, cwd, fds: [], finish: noGuard, killWith };
   }
 
-  const status = await probeSandbox(platform);
+  const status = await probe!;
   if (!status.available) return (noGuard(), { ok: false, refusal: refusal(status) });
   // Repositories the planted-state watch knows at any depth get their git state mounted read-only too.
   // With a complete watch its repositories stand in for the bounded scan (layout.ts).

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { traceStart, traceStep } from "../trace.ts";
 
@@ -34,20 +34,30 @@ export function parseJsonl<T>(text: string): LoadedLog<T> {
   return { records, tornTail, badLines };
 }
 
+/** The disk call behind a group sync (a test seam: tests wrap it to hold or observe syncs). */
+export const logDisk = { fdatasync };
+
 /**
  * An append-only JSONL file. Every append is one write of a whole line, so a
  * crash can only tear the line being written, and a killed process loses
- * nothing it appended. The fsync (durability across a power loss) is group
- * committed: records appended in one synchronous stretch (a turn's start and
- * its prompt, a reply and its usage) share one fsync, run as a microtask, so
- * before any code that awaits after the append goes on (a tool write after its
- * checkpoint, the next request). close() syncs what is pending first.
+ * nothing it appended (the bytes are in the kernel at once). Durability across
+ * a power loss is group committed and runs beside the caller: records appended
+ * in one synchronous stretch (a turn's start and its prompt, a reply and its
+ * usage) share one fdatasync, started as a microtask on the thread pool, so a
+ * model request can leave while it is in flight. Code that must not act before
+ * the records are on disk (a tool about to change something, the end of a turn
+ * being reported, a file write after its checkpoint) awaits flushed().
+ * close() syncs what is pending first. docs/how-fast.md ("Durability").
  */
 export class AppendLog<T> {
   private fd: number | null;
-  /** Appended but not yet fsynced. */
+  /** Appended but no fdatasync started for it yet. */
   private dirty = false;
-  /** A failed group fsync, thrown by the next append (never swallowed). */
+  /** The group sync running on the thread pool, if any. */
+  private running: Promise<void> | null = null;
+  /** The one sync queued behind it: it covers everything appended until it starts. */
+  private queued: Promise<void> | null = null;
+  /** A failed group sync, thrown by the next append and by flushed() (never swallowed). */
   private failed: unknown;
   private constructor(readonly path: string, fd: number) {
     this.fd = fd;
@@ -86,32 +96,77 @@ export class AppendLog<T> {
     while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
     if (!this.dirty) {
       this.dirty = true;
-      queueMicrotask(() => {
-        try {
-          this.sync();
-        } catch (e) {
-          this.failed = e;
-        }
-      });
+      queueMicrotask(() => void this.startSync().catch(() => {}));
     }
   }
 
-  /** fsync what was appended since the last sync (normally left to the microtask). */
-  sync(): void {
-    if (!this.dirty || this.fd === null) return;
+  /**
+   * Resolves once everything appended so far is on disk (rejects if that sync
+   * failed). Cheap when nothing is pending.
+   */
+  flushed(): Promise<void> {
+    if (this.failed !== undefined) return Promise.reject(this.failed);
+    return this.startSync();
+  }
+
+  /**
+   * A promise for everything appended so far being on disk. At most one sync
+   * runs and one waits behind it; appends made meanwhile join the waiting one.
+   */
+  private startSync(): Promise<void> {
+    if (!this.dirty) return this.queued ?? this.running ?? Promise.resolve();
+    if (this.queued) return this.queued;
+    if (this.running) {
+      const next = () => ((this.queued = null), this.runOne());
+      return (this.queued = this.running.then(next, next));
+    }
+    return this.runOne();
+  }
+
+  private runOne(): Promise<void> {
+    const fd = this.fd;
+    if (!this.dirty || fd === null) return Promise.resolve();
     this.dirty = false;
     const t0 = traceStart();
-    fsyncSync(this.fd);
+    const p = new Promise<void>((resolve, reject) => {
+      // fdatasync: the file's size (what a reader needs) is flushed with the data; timestamps need not be.
+      logDisk.fdatasync(fd, (e) => {
+        traceStep("log:fsync", t0);
+        if (this.running === p) this.running = null;
+        if (e && this.fd !== null) {
+          this.failed = e;
+          reject(e);
+        } else resolve();
+      });
+    });
+    this.running = p;
+    return p;
+  }
+
+  /** fsync what was appended and not yet synced, blocking (close, and callers that cannot await). */
+  sync(): void {
+    if (this.fd === null) return;
+    if (this.failed !== undefined) throw this.failed;
+    if (!this.dirty) return;
+    this.dirty = false;
+    const t0 = traceStart();
+    fdatasyncSync(this.fd);
     traceStep("log:fsync", t0);
   }
 
   close(): void {
-    if (this.fd === null) return;
+    const fd = this.fd;
+    if (fd === null) return;
+    const inFlight = this.queued ?? this.running;
     try {
+      // Also covers what a group sync still in flight was syncing.
+      this.dirty = this.dirty || inFlight !== null;
       this.sync();
     } finally {
-      closeSync(this.fd);
       this.fd = null;
+      // Never close the descriptor under a group sync still running on the thread pool.
+      if (!inFlight) closeSync(fd);
+      else void inFlight.then(() => closeSync(fd), () => closeSync(fd));
     }
   }
 }

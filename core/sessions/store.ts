@@ -31,6 +31,11 @@ export class SessionFile {
     this.records.push(r);
   }
 
+  /** Resolves once every record appended so far is on disk (AppendLog.flushed). */
+  flushed(): Promise<void> {
+    return this.log.flushed();
+  }
+
   state(): SessionState {
     return replay(this.records);
   }

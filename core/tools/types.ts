@@ -49,6 +49,8 @@ export interface ToolContext {
   emitTodo?(items: { content: string; status: "pending" | "in_progress" | "completed" }[]): void;
   /** Goal mode's side of the session, for update_goal and complete_step (core/goal). */
   goal?: import("../goal/types.ts").GoalToolPort;
+  /** For tools with `awaitsLogItself`: resolves once the session log holding this call is on disk. */
+  logSynced?: Promise<void>;
   /** The id of the tool call being run (set by the loop; subagents record it as their parent call). */
   callId?: string;
   /** Progress of a long call (MCP progress notifications), shown by front ends. */
@@ -90,6 +92,13 @@ export interface ToolDefinition<I = any> {
    * same round, as readers do (the `task` tool: its own scheduler bounds it).
    */
   parallel?: boolean;
+  /**
+   * A tool that is not a reader starts only once the session log holding its
+   * call is on disk. With this set it starts at once and awaits
+   * `ctx.logSynced` itself, right before it acts (bash: after building the
+   * sandbox), so the log's flush overlaps its set-up.
+   */
+  awaitsLogItself?: boolean;
   /** One-line summary for approval prompts and logs. */
   summarize(input: I): string;
   /**

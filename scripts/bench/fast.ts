@@ -17,7 +17,8 @@
 // our binary, in the same run): exec until it answers HTTP, the CPU spent
 // until then, and its memory after a second idle.
 // A last traced run (REASONIX_TRACE) splits a bash round into its steps and
-// the streamed answer into its model step (model:stream).
+// the streamed answer into its model step (model:stream); a traced one-request
+// run shows its startup milestones and its log syncs.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -115,6 +116,14 @@ const sm = readMarks();
 const response = sm.find((m) => m.mark === "response");
 const modelStream = sm.find((m) => m.mark === "model:stream");
 const streamTrace = response && modelStream ? { cpuMs: modelStream.cpuMs - response.cpuMs, wallMs: modelStream.ms - response.ms, deltas: modelStream.deltas, emitMs: modelStream.emitMs } : undefined;
+// The traced one-request run: its startup milestones (ms since exec) and the log syncs it waited on or ran beside.
+rmSync(traceFile);
+await runOnce("oneShot", { REASONIX_TRACE: traceFile });
+const om = readMarks();
+const oneShotTrace = {
+  marks: om.filter((m) => m.durMs === undefined).map((m) => ({ mark: m.mark, ms: m.ms, cpuMs: m.cpuMs })),
+  fsyncs: om.filter((m) => m.mark === "log:fsync").map((m) => m.durMs!),
+};
 await llm.close();
 
 const med = (k: string, f: (m: Measured) => number) => median(results[k]!.map(f));
@@ -139,7 +148,7 @@ const idleMed = (k: "serve" | "bare", f: (x: IdleServer) => number) => median(id
 const serveFig = { readyMs: idleMed("serve", (x) => x.readyMs), readyCpuMs: idleMed("serve", (x) => x.readyCpuMs), rssMiB: idleMed("serve", (x) => x.rssMiB), bareReadyMs: idleMed("bare", (x) => x.readyMs), bareRssMiB: idleMed("bare", (x) => x.rssMiB) };
 
 if (json) {
-  console.log(JSON.stringify({ machine: machine(), loads, runs: RUNS, files: FILES, version, oneShot, cpuRatio, bashTrue, perRead, perBash, streamCpu, rss, goals, steps: stepTable, streamTrace, idleServe: serveFig }));
+  console.log(JSON.stringify({ machine: machine(), loads, runs: RUNS, files: FILES, version, oneShot, cpuRatio, bashTrue, perRead, perBash, streamCpu, rss, goals, steps: stepTable, streamTrace, oneShotTrace, idleServe: serveFig }));
 } else {
   console.log(`fast bench: ${RUNS} interleaved runs, medians; ${machine()}`);
   console.log(`load average during the runs (1-min): ${loads.map((l) => l.split(" ")[0]).join(", ")}`);
@@ -160,5 +169,7 @@ if (json) {
   if (Number.isFinite(cpuRatio)) console.log(`  (CPU: one-request run ÷ --version ${cpuRatio.toFixed(2)}×)`);
   console.log("one traced bash run, median per step (REASONIX_TRACE):");
   for (const s of stepTable) console.log(`  ${s.mark.padEnd(20)} ${s.medianMs.toFixed(2).padStart(8)} ms  ×${s.count}`);
+  console.log(`one traced one-request run (ms since exec): ${oneShotTrace.marks.map((m) => `${m.mark} ${m.ms.toFixed(1)}`).join(", ")}`);
+  console.log(`  its log syncs (beside the request, except the one before run:done): ${oneShotTrace.fsyncs.map((d) => d.toFixed(2)).join(", ")} ms`);
   if (streamTrace) console.log(`one traced streamed answer: ${fmt(streamTrace.cpuMs, "ms CPU", 1)} from the response to the whole answer (${fmt(streamTrace.wallMs, "ms", 1)} wall), ${streamTrace.deltas} deltas, ${fmt(streamTrace.emitMs ?? NaN, "ms", 1)} handing them to the front end`);
 }

@@ -1,6 +1,8 @@
 // The session log's group commit: records appended in one synchronous stretch
-// share one fsync (run as a microtask, before code awaiting after them goes
-// on); a killed process still loses nothing it appended; close() syncs.
+// share one fdatasync, run beside the caller (started as a microtask); code
+// that must not act before they are on disk awaits flushed(); appends made
+// while a sync runs share the next one; a killed process still loses nothing
+// it appended; close() syncs.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -32,26 +34,51 @@ describe("session log group commit", () => {
     expect(records()).toEqual([0, 1, 2]);
   });
 
-  test.skipIf(!hasStrace)("one fsync per synchronous stretch, before code awaiting after it; close() syncs the rest", () => {
+  test.skipIf(!hasStrace)("one fdatasync per synchronous stretch, done before flushed() resolves; appends during a sync share the next; close() syncs the rest", () => {
     sb = makeSandbox();
     const r = run(
       `const log = AppendLog.create(path);
        log.append({ n: 0 }); log.append({ n: 1 }); log.append({ n: 2 });
+       await log.flushed();
+       console.log("after-first");
+       log.append({ n: 3 });
        await Promise.resolve();
-       console.log("after-await");
-       log.append({ n: 3 }); log.append({ n: 4 });
-       await new Promise((r) => setTimeout(r, 5));
+       log.append({ n: 4 });
+       await Promise.resolve();
        log.append({ n: 5 });
+       await log.flushed();
+       console.log("after-second");
+       log.append({ n: 6 });
        log.close();`,
       true,
     );
     expect(r.status).toBe(0);
-    expect(records()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(records()).toEqual([0, 1, 2, 3, 4, 5, 6]);
     const trace = readFileSync(join(sb.home, "trace"), "utf8").split("\n");
-    const fsyncAt = trace.map((l, i) => (/\bf(data)?sync\(/.test(l) && !l.includes("resumed") ? i : -1)).filter((i) => i >= 0);
-    expect(fsyncAt.length).toBe(3);
-    // The first stretch is on disk before the code after its await printed anything.
-    const printed = trace.findIndex((l) => l.includes("after-await"));
-    expect(printed).toBeGreaterThan(fsyncAt[0]!);
+    const isSync = (l: string) => /\bf(data)?sync\(/.test(l) || /<\.\.\. f(data)?sync resumed>/.test(l);
+    const started = trace.filter((l) => /\bf(data)?sync\(/.test(l));
+    // Where each sync returned: its whole line, or its "resumed" line when strace split it.
+    const ended = trace.map((l, i) => (isSync(l) && !l.includes("<unfinished") ? i : -1)).filter((i) => i >= 0);
+    const first = trace.findIndex((l) => l.includes("after-first"));
+    const second = trace.findIndex((l) => l.includes("after-second"));
+    // 0-2 share one; 3 starts one, 4 and 5 (appended while it ran) share at most one more; close() syncs 6.
+    expect(started.length).toBeGreaterThanOrEqual(3);
+    expect(started.length).toBeLessThanOrEqual(4);
+    expect(ended[0]!).toBeLessThan(first);
+    expect(ended.filter((i) => i < second).length).toBe(started.length - 1);
+    expect(ended.at(-1)!).toBeGreaterThan(second);
+  });
+
+  test("flushed() after close, and with nothing appended, resolves at once", async () => {
+    sb = makeSandbox();
+    const { AppendLog } = await import("../log.ts");
+    const log = AppendLog.create<{ n: number }>(join(sb.home, "t.jsonl"));
+    await log.flushed();
+    log.append({ n: 1 });
+    const pending = log.flushed();
+    log.close();
+    await pending;
+    await log.flushed();
+    expect(records()).toEqual([1]);
   });
 });

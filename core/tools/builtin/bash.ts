@@ -124,11 +124,28 @@ export const bashTool: ToolDefinition<Input> = {
     additionalProperties: false,
   },
   kind: "bash",
+  // The session log's flush runs while the sandbox is built; the command starts once it is done.
+  awaitsLogItself: true,
   // A background job says so where it is approved and listed.
   summarize: (i) => `bash${i?.run_in_background === true ? " (background)" : ""}: ${String(i?.command ?? "").replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200)}`,
   run: guarded(async (input, ctx) => {
     const command = str(input, "command");
-    if (bool(input, "run_in_background")) return startBackground(command, ctx);
+    // Set when the session log could not be flushed: then nothing runs.
+    let logFailed: unknown;
+    const logSynced = ctx.logSynced?.catch((e: unknown) => {
+      logFailed = e;
+      throw e;
+    });
+    logSynced?.catch(() => {}); // awaited below where the command would start; handled on every other path
+    const unlogged = () => fail(`not run: the session log could not be written to disk (${(logFailed as Error)?.message ?? logFailed})`);
+    if (bool(input, "run_in_background")) {
+      try {
+        await logSynced;
+      } catch {
+        return unlogged();
+      }
+      return startBackground(command, ctx);
+    }
     const timeoutS = timeoutFor(input, ctx);
     const limit = bashOutputLimit(ctx.config);
     const mode = (getDotted(ctx.config, "sandbox.bash") ?? "enforce") as SandboxMode;
@@ -146,8 +163,10 @@ export const bashTool: ToolDefinition<Input> = {
         // Output is kept here (head and tail); the runner keeps none.
         maxOutputBytes: 0,
         onOutput: (chunk) => collected.push(chunk),
+        ...(logSynced ? { beforeSpawn: logSynced } : {}),
       });
     } catch (e) {
+      if (logFailed !== undefined) return unlogged();
       // A backend that is present but cannot even start must refuse, never fall back to unconfined.
       const why = (e as Error)?.message ?? String(e);
       if (mode === "off") return fail(`bash could not start: ${why}`);
