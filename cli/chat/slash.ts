@@ -11,6 +11,8 @@ import { runCommand, type CommandContext, type CommandResult } from "../../core/
 import { SessionHost } from "../../core/host/session-host.ts";
 import type { CommandEntry } from "../../core/commands/types.ts";
 import { plural } from "../../core/plural.ts";
+import type { Theme } from "../../core/protocol/theme.ts";
+import { applyTheme } from "./theme.ts";
 
 export interface PickItem<T> {
   label: string;
@@ -25,6 +27,10 @@ export interface SlashContext {
   /** `what`: the items, plural ("models"), for the picker's "No matching …" line. */
   pick<T>(title: string, items: PickItem<T>[], what?: string): Promise<T | undefined>;
   clearScreen(): void;
+  /** Ctrl+O / /verbose: reasoning and command output in full, or folded again (says which; absent: line mode shows everything). */
+  toggleVerbose?(): void;
+  /** This front end's Reasonix home (the user config /theme saves to). */
+  home?: string;
   exit(): void;
   /** The live session changed (new, resumed, rewound): show its history or a header. */
   sessionChanged(kind: "new" | "resumed"): void;
@@ -71,6 +77,7 @@ function origin(e: CommandEntry): string {
 /** The open session as core/host/commands sees it (read only by the commands that need it). */
 const hostContext = (ctx: SlashContext): CommandContext => ({
   surface: "chat",
+  ...(ctx.home ? { home: ctx.home } : {}),
   get host() {
     // A bare session (no chat state around it): a host with the session's own mode and effort.
     return ctx.st.sessionHost ?? new SessionHost(ctx.st.engine, ctx.st.session);
@@ -118,7 +125,8 @@ export const slashCommands: SlashCommand[] = [
         `  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history`,
         `  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan`,
         `  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn`,
-        `  Ctrl-O expand the last output (again: the one before) · Ctrl-T the whole transcript · Ctrl-L redraw · Ctrl-C clear, twice exit`,
+        `  Ctrl-O verbose on/off (reasoning and command output in full) · Ctrl-T the whole transcript · PgUp, Ctrl-Home scroll it`,
+        `  Ctrl-L clear the screen · Ctrl-Y YOLO on/off · Ctrl-C clear, twice exit · Ctrl-D exit (empty input)`,
         `  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)`,
       ]);
     },
@@ -134,12 +142,22 @@ export const slashCommands: SlashCommand[] = [
   {
     ...builtinCommandEntry("clear"),
     run: async (ctx) => {
+      if (busyGuard(ctx)) return;
+      // The context goes (the session stays in /sessions): asked first, except in YOLO.
+      if (ctx.st.mode !== "yolo") {
+        const yes = await ctx.pick("Clear the context and start a new conversation? (this one stays in /sessions)", [
+          { label: "Yes, clear it", value: true },
+          { label: "No, keep it", value: false },
+        ]);
+        if (!yes) return ctx.print([ctx.paint.dim("kept the conversation")]);
+      }
       const r = await viaHost(ctx, "clear", "");
       if (r?.changed !== "new") return show(ctx, r);
       ctx.clearScreen();
       ctx.sessionChanged("new");
     },
   },
+  { ...builtinCommandEntry("cls"), run: (ctx) => ctx.clearScreen() },
   {
     ...builtinCommandEntry("model"),
     run: async (ctx, arg) => {
@@ -240,6 +258,22 @@ export const slashCommands: SlashCommand[] = [
       } catch (e) {
         ctx.print([ctx.paint.red(`web: ${errorMessage(e)}`)]);
       }
+    },
+  },
+  {
+    ...builtinCommandEntry("theme"),
+    run: async (ctx, arg) => {
+      const r = await viaHost(ctx, "theme", arg);
+      const t = r?.changed === "theme" ? (r.data?.theme as Theme | undefined) : undefined;
+      if (t) applyTheme(t);
+      show(ctx, r, ctx.paint.cyan);
+    },
+  },
+  {
+    ...builtinCommandEntry("verbose"),
+    run: (ctx) => {
+      if (!ctx.toggleVerbose) return ctx.print(["/verbose is for the full-screen chat (line mode prints one line a step)"]);
+      ctx.toggleVerbose();
     },
   },
   {

@@ -18,7 +18,8 @@ const c = (name: string, description: string, args?: string): BuiltinCommand => 
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("help", "Commands and keys"),
   c("new", "Start a new conversation"),
-  c("clear", "Clear the screen and start a new conversation"),
+  c("clear", "Clear the context: start a new conversation (asks first, except in YOLO)"),
+  c("cls", "Clear the screen only (Ctrl+L); the conversation goes on"),
   c("model", "Pick the model (the conversation goes on with it)", "[name]"),
   c("mode", "Permission mode for the rest of the session", "[ask|auto|plan|yolo|read-only]"),
   c("effort", "Reasoning effort for the rest of the session (each vendor maps it onto its own scale)", "[none|minimal|low|medium|high|xhigh|max|default]"),
@@ -34,6 +35,8 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("memory", "Remembered facts: list, what the last recall chose, instruction files, revisions, archive, recover", "[recall|instructions|archived|revisions <id>|restore <id> <rev>|forget <id>|recover <path>]"),
   c("goal", "Goal mode: keep working across turns until the objective is complete, blocked or paused", "<objective> | status | pause | resume | clear"),
   c("web", "Open this session in the browser UI too"),
+  c("theme", "Colours of the chat and the web UI, saved in your config", "[auto|light|dark|default|ocean|forest|rose|amber]"),
+  c("verbose", "Show reasoning and command output in full, or fold them again (Ctrl+O)"),
   c("sandbox", "Sandbox state"),
   c("trust", "Workspace trust status"),
   c("exit", "Leave the chat"),
@@ -118,6 +121,7 @@ export const COMMAND_SURFACES: Record<string, readonly Surface[]> = {
   mcp: ["chat", "web", "acp", "run"],
   goal: LIVE,
   jobs: LIVE,
+  theme: ["chat", "web"],
   memory: ["chat", "web", "acp", "run"],
 };
 
@@ -132,6 +136,9 @@ const ELSEWHERE: Record<string, Partial<Record<Surface, string>>> = {
   goal: { run: "pass --goal", mcp: "use reasonix run --goal" },
   jobs: { run: "a run's background jobs end with it", mcp: "background jobs end with each reasonix_run" },
   memory: { mcp: "run reasonix memory" },
+  theme: { acp: "your editor has its own colours", run: "run reasonix config set ui.theme …", mcp: "run reasonix config set ui.theme …" },
+  cls: { web: "the browser keeps its own page" },
+  verbose: { web: "reasoning and tool output unfold with a click" },
   sessions: { web: "the session list shows this workspace's sessions", acp: "your editor lists the sessions", run: "run reasonix sessions" },
   resume: { web: "pick the session in the session list", acp: "load the session from your editor", run: "pass --resume ID or -c" },
   context: { web: "the usage line under the prompt box shows the context use" },

@@ -35,6 +35,8 @@ export class SessionManager {
    */
   private readonly starting = new Map<string, { cancelled: boolean }>();
   private closing = false;
+  /** The user config commands such as /theme save to (the server's Reasonix home). */
+  configHome: string | undefined;
 
   constructor(
     private readonly factory: EngineFactory | undefined,
@@ -275,7 +277,7 @@ export class SessionManager {
   /** The web UI's view of a loaded session for the command dispatcher. */
   private commandContext(id: string): CommandContext {
     const l = this.live.get(id)!;
-    return { surface: "web", host: l.host, busy: () => l.host.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
+    return { surface: "web", ...(this.configHome ? { home: this.configHome } : {}), host: l.host, busy: () => l.host.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
   }
 
   /**

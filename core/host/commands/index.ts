@@ -6,6 +6,7 @@ import "./session.ts";
 import "./history.ts";
 import "./jobs.ts";
 import "./memory.ts";
+import "./theme.ts";
 
 export { commandsOn, dispatch, hostRuns, resultText, runCommand } from "./registry.ts";
 export type { Choice, CommandContext, CommandResult, Surface } from "./types.ts";

@@ -1,7 +1,7 @@
 // The server and engine at a glance: status (header, setup state, last event
 // number), the models on offer, and the model new sessions start with.
 import { providerSetupStatus } from "../setup-provider.ts";
-import { userTheme } from "../settings-view.ts";
+import { effectiveTheme } from "../../config/theme.ts";
 import { need, readJson } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
 import { json } from "./respond.ts";
@@ -11,6 +11,7 @@ export function statusRoutes(app: ServeApp, deps: ServeDeps): void {
   const status = () => {
     const sel = sessions.selected();
     const first = deps.noProvider();
+    const shown = effectiveTheme(deps.setupHome);
     return {
       version: opts.version,
       host: deps.hostname,
@@ -27,8 +28,9 @@ export function statusRoutes(app: ServeApp, deps: ServeDeps): void {
         apiKeyEnv: sel?.apiKeyEnv ?? null,
       },
       lastSeq: hub.lastSeq,
-      /** The settings panel's theme, applied as the page loads. */
-      theme: userTheme(deps.setupHome),
+      /** The saved theme (`[ui] theme`, REASONIX_THEME for this run) and accent style, applied as the page loads. */
+      theme: shown.mode,
+      themeStyle: shown.style,
     };
   };
 

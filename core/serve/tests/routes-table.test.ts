@@ -47,6 +47,7 @@ const API: [string[], string][] = [
   ),
   [["GET", "DELETE"], "/api/sessions/s1"],
   [["GET"], "/api/sessions/s1/history"],
+  [["GET"], "/api/sessions/s1/jobs"],
   [["GET", "POST"], "/api/sessions/s1/goal"],
   ...["resume", "prompt", "cancel", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "approvals/call_1"].map(
     (a): [string[], string] => [["POST"], `/api/sessions/s1/${a}`],
@@ -181,7 +182,7 @@ describe("what no route takes", () => {
 describe("session ids", () => {
   test("a malformed id is 400 bad_id on the session and each of its actions, whatever the method (HEAD too)", async () => {
     const actions = ["", ...API.map(([, p]) => /^\/api\/sessions\/s1\/(.+)$/.exec(p)?.[1]).filter((a): a is string => !!a)];
-    expect(actions.length).toBe(15);
+    expect(actions.length).toBe(16);
     for (const bad of ["bad!id", "..%2F..%2Fetc", ".hidden", "x".repeat(129)]) {
       for (const a of actions) {
         const p = `/api/sessions/${bad}${a ? `/${a}` : ""}`;
