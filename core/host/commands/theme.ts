@@ -17,11 +17,12 @@ registerCommand({
     if ("show" in parsed) {
       const t = effectiveTheme(home);
       const env = [t.fromEnv.mode ? "REASONIX_THEME" : "", t.fromEnv.style ? "REASONIX_THEME_STYLE" : ""].filter(Boolean);
-      return result("theme", [`${describe(t)}${env.length ? ` (${env.join(" and ")} set for this run)` : ""}`, ...t.problems], {
+      const now = `${describe(t)}${env.length ? ` (${env.join(" and ")} set for this run)` : ""}`;
+      return result("theme", [now, ...t.problems], {
         choose: {
           title: "Theme",
           what: "themes",
-          note: describe(t),
+          note: now,
           items: [
             ...THEME_MODES.map((m) => ({ label: m, value: m, description: m === "auto" ? "follow the terminal's or the browser's light or dark" : `${m} background` })),
             ...THEME_STYLES.map((s) => ({ label: s, value: s, description: `accent: ${THEME_STYLE_TEXT[s]}` })),
