@@ -6,6 +6,7 @@ import { goalAction, type GoalReply } from "./goal.ts";
 import { runCommand, resultText, type CommandContext, type CommandResult } from "../host/commands/index.ts";
 import { BUILTIN_COMMANDS } from "../protocol/commands.ts";
 import type { CommandSource } from "../commands/types.ts";
+import type { JobInfo } from "../protocol/contract.ts";
 import type { SessionHost } from "../host/session-host.ts";
 import { LiveSessions } from "./live-sessions.ts";
 import { ApiError } from "./api-error.ts";
@@ -35,7 +36,7 @@ export class SessionManager {
    */
   private readonly starting = new Map<string, { cancelled: boolean }>();
   private closing = false;
-  /** The user config commands such as /theme save to (the server's Reasonix home). */
+  /** The Reasonix home whose user config /theme saves to. */
   configHome: string | undefined;
 
   constructor(
@@ -180,6 +181,11 @@ export class SessionManager {
 
   private attach(session: EngineSession): void {
     this.live.attach(this.need(), session);
+  }
+
+  /** Background jobs of a session loaded here (never loads one: the page polls this, also during a delete). */
+  jobs(id: string): JobInfo[] {
+    return this.live.get(id)?.host.session.listJobs() ?? [];
   }
 
   isBusy(id: string): boolean {

@@ -68,7 +68,7 @@ export function sessionRoutes(app: ServeApp, { sessions, hub }: ServeDeps): void
   });
   on("POST", "command", async (c, id) => json(await commandRoute(sessions, id, await body(c))));
   // The session's background shell jobs (bash run_in_background), for the web UI's indicator.
-  on("GET", "jobs", async (_c, id) => json({ jobs: (await sessions.get(id)).listJobs().map(({ id, command, status, exitCode, signal, startedAt, endedAt }) => ({ id, command, status, exitCode, signal, startedAt, ...(endedAt ? { endedAt } : {}) })) }));
+  on("GET", "jobs", (_c, id) => json({ jobs: sessions.jobs(id).map(({ id, command, status, exitCode, signal, startedAt, endedAt }) => ({ id, command, status, exitCode, signal, startedAt, ...(endedAt ? { endedAt } : {}) })) }));
   on("GET", "goal", async (_c, id) => json(await sessions.goal(id, "status")));
   on("POST", "goal", async (c, id) => {
     const b = await body(c);
