@@ -2,7 +2,8 @@
 // at once and saves it (REASONIX_THEME_STYLE for one run), Ctrl+O and
 // /verbose unfold reasoning from then on, /clear asks before dropping the
 // context (not in YOLO), Ctrl+L clears only the screen, Ctrl+D on an empty
-// composer quits, and a running background job shows in the status line.
+// composer quits, PgUp and Ctrl+Home open the transcript view, and a running
+// background job shows in the status line.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -80,7 +81,7 @@ describe.skipIf(skip)("compiled binary: chat moves", () => {
     await quit(q);
   });
 
-  test("Ctrl+O turns verbose on (the last reasoning in full, and the next turn's too) and off again; /verbose does the same", async () => {
+  test("Ctrl+O turns verbose on (the last reasoning in full, and the next turn's too) and off again; /verbose does the same; PgUp and Ctrl+Home open the transcript view", async () => {
     await f.setup([
       { reasoning: "First I think.\nThen I decide.", text: "Answer one." },
       { reasoning: "Second thought.\nSecond detail.", text: "Answer two." },
@@ -111,6 +112,16 @@ describe.skipIf(skip)("compiled binary: chat moves", () => {
     p.send("four");
     s = await p.waitFor("Answer four.");
     expect(s).toContain("Fourth detail.");
+
+    // PgUp and Ctrl+Home: the transcript view (the chat cannot move the terminal's scrollback); q closes it.
+    p.keys("PPage");
+    await p.waitFor((x) => x.includes("transcript ·") && x.includes("q closes"));
+    p.keys("q");
+    await p.waitFor((x) => !x.includes("transcript ·") && x.includes("mode ask"));
+    p.keys("C-Home");
+    await p.waitFor((x) => x.includes("transcript ·") && x.includes("› one"));
+    p.keys("q");
+    await p.waitFor((x) => !x.includes("transcript ·"));
     await quit(p);
   });
 
