@@ -12,13 +12,13 @@ import { InputHistory } from "./history.ts";
 import { BusyClock } from "./busy-clock.ts";
 import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
-import { statusFields, type ChatState } from "./session.ts";
+import { statusFields, watchJobs, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
 import { queuedBelow } from "./queue-lines.ts";
 import { noteFromChat } from "./note.ts";
 import { PastedImages } from "./pasted-images.ts";
 import { shellFromChat } from "./shell-line.ts";
-import { c, editorTheme } from "./theme.ts";
+import { applyTheme, c, editorTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { Views } from "./views.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
@@ -161,6 +161,8 @@ export async function runChatApp(
     print: (lines) => transcript.info(lines),
     pick,
     clearScreen: () => renderer.clearScreen(),
+    toggleVerbose: () => void views.toggleVerbose(),
+    home: early.home,
     exit: () => void quit(),
     sessionChanged: (kind) => {
       transcript.restart(); // the transcript view shows this session only
@@ -251,7 +253,7 @@ export async function runChatApp(
       return;
     }
     if (tele?.prompt?.key(data, editor.getText() === "", (d) => editor.handleInput(d))) return renderer.request();
-    if (views.key(data, transcript.approvals.length > 0)) return renderer.request();
+    if (views.key(data, transcript.approvals.length > 0, editor.getText().includes("\n"))) return renderer.request();
     const pending = transcript.approvals[0];
     const asked = pending ? undefined : transcript.questions[0];
     if (asked) {
@@ -324,7 +326,10 @@ export async function runChatApp(
       return;
     }
     if (matchesKey(data, "ctrl+y")) return flash(t("chat.modeChanged", { mode: st.toggleYolo() }));
-    if (matchesKey(data, "ctrl+l")) return renderer.redraw();
+    // Ctrl-L: a clean screen (the scrollback and the conversation stay; /clear is for the context).
+    if (matchesKey(data, "ctrl+l")) return renderer.clearScreen();
+    // Ctrl-D on an empty composer leaves (as in a shell); with text it deletes the character under the cursor.
+    if (matchesKey(data, "ctrl+d") && editor.getText() === "") return void quit();
     if (matchesKey(data, process.platform === "win32" ? "alt+v" : "ctrl+v")) return void pasteImage();
     // Enter on the `/` menu completes the command and runs it at once.
     if (matchesKey(data, "enter") && editor.isShowingAutocomplete() && /^\/\S*$/.test(editor.getText())) {
@@ -354,10 +359,12 @@ export async function runChatApp(
   };
 
   let quitting = false;
+  let jobsTimer: ReturnType<typeof setInterval> | undefined;
   const quit = async () => {
     if (quitting) return;
     quitting = true;
     clock.stop();
+    clearInterval(jobsTimer);
     clearTimeout(hintTimer);
     if (setup) {
       if (st.sessionHost) st.sessionHost.queueRunner = undefined; // what is queued stays on disk
@@ -397,6 +404,11 @@ export async function runChatApp(
     return done;
   }
   st = setup.st;
+  // The saved colours (/theme), with REASONIX_THEME / REASONIX_THEME_STYLE for this run.
+  const theme = (await import("../../core/config/theme.ts")).effectiveTheme(setup.home);
+  applyTheme(theme);
+  for (const problem of theme.problems) transcript.info([c.yellow(problem)]);
+  jobsTimer = watchJobs(st, () => renderer.request());
   // A mode, effort or model chosen in the browser (/web shares this host) shows at once.
   st.sessionHost?.onChange(() => renderer.request());
   if (st.sessionHost) st.sessionHost.queueRunner = send; // queued prompts (on disk) go out like typed ones

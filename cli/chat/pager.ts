@@ -82,8 +82,8 @@ export class Pager {
     const max = Math.max(0, (this.rowsCache?.lines.length ?? 0) - page);
     const from = Math.min(this.top, max);
     if (move) this.top = Math.max(0, Math.min(max, from + move));
-    else if (matchesKey(data, "home") || data === "g") this.top = 0;
-    else if (matchesKey(data, "end") || data === "G") this.top = Infinity;
+    else if (matchesKey(data, "home") || matchesKey(data, "ctrl+home") || data === "g") this.top = 0;
+    else if (matchesKey(data, "end") || matchesKey(data, "ctrl+end") || data === "G") this.top = Infinity;
     return false;
   }
 

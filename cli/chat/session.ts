@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import type { Engine, EngineEvent, EngineSession, PermissionMode, TodoItem, Usage } from "../../core/engine/types.ts";
 import { SessionHost } from "../../core/host/session-host.ts";
 import { t } from "../../core/protocol/i18n/index.ts";
+import { plural } from "../../core/plural.ts";
 
 export const MODE_CYCLE: PermissionMode[] = ["ask", "auto", "plan"];
 
@@ -191,6 +192,27 @@ export class ChatState {
 
 export const compact = (n: number): string => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 
+/** Background shell jobs (bash run_in_background) still running in the live session. */
+export function runningJobs(st: ChatState): number {
+  try {
+    return st.session.listJobs().filter((j) => j.status === "running").length;
+  } catch {
+    return 0; // no live session yet
+  }
+}
+
+/** Background jobs end on their own: `changed` when the running count does (checked each second). */
+export function watchJobs(st: ChatState, changed: () => void): ReturnType<typeof setInterval> {
+  let shown = 0;
+  const t = setInterval(() => {
+    const n = runningJobs(st);
+    if (n !== shown) changed();
+    shown = n;
+  }, 1000);
+  t.unref?.();
+  return t;
+}
+
 /** The status line's fields, in order (the front end joins and colours them). */
 export function statusFields(st: ChatState, busy: string | undefined): string[] {
   const f = [st.model, t("status.mode", { mode: st.mode })];
@@ -201,6 +223,8 @@ export function statusFields(st: ChatState, busy: string | undefined): string[] 
   if (st.stats.cost) f.push(`${st.stats.cost.total.toFixed(4)} ${st.stats.cost.currency}`);
   f.push(t("status.cache", { n: st.stats.cacheHitPercent }));
   f.push(st.sandboxState());
+  const jobs = runningJobs(st);
+  if (jobs) f.push(`${plural(jobs, "job")} running (/jobs)`);
   if (process.env.SSH_CONNECTION || process.env.SSH_TTY) f.push(hostname());
   if (st.queue.length || st.queuePaused) f.push(`queue ${st.queue.length}${st.queuePaused ? " paused" : ""}`);
   if (busy) f.unshift(busy);

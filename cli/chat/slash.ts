@@ -13,6 +13,8 @@ import type { CommandEntry } from "../../core/commands/types.ts";
 import { plural } from "../../core/plural.ts";
 import { commandDescription, t } from "../../core/protocol/i18n/index.ts";
 import { languageCommand, reasoningLanguageCommand, type LanguageReply } from "./language.ts";
+import type { Theme } from "../../core/protocol/theme.ts";
+import { applyTheme } from "./theme.ts";
 
 export interface PickItem<T> {
   label: string;
@@ -27,6 +29,10 @@ export interface SlashContext {
   /** `what`: the items, plural ("models"), for the picker's "No matching …" line. */
   pick<T>(title: string, items: PickItem<T>[], what?: string): Promise<T | undefined>;
   clearScreen(): void;
+  /** Ctrl+O / /verbose: reasoning and command output in full, or folded again (says which; absent: line mode shows everything). */
+  toggleVerbose?(): void;
+  /** This front end's Reasonix home (the user config /theme saves to). */
+  home?: string;
   exit(): void;
   /** The live session changed (new, resumed, rewound): show its history or a header. */
   sessionChanged(kind: "new" | "resumed"): void;
@@ -75,6 +81,7 @@ function origin(e: CommandEntry): string {
 /** The open session as core/host/commands sees it (read only by the commands that need it). */
 const hostContext = (ctx: SlashContext): CommandContext => ({
   surface: "chat",
+  ...(ctx.home ? { home: ctx.home } : {}),
   get host() {
     // A bare session (no chat state around it): a host with the session's own mode and effort.
     return ctx.st.sessionHost ?? new SessionHost(ctx.st.engine, ctx.st.session);
@@ -121,7 +128,7 @@ export const slashCommands: SlashCommand[] = [
         ...list.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${p.dim(commandDescription(c.name, c.description))}`),
         ...(more.length ? [p.bold(t("help.custom")), ...more.map((e) => cleanText(`  /${e.name}${e.argumentHint ? ` ${e.argumentHint}` : ""}  `) + p.dim(cleanText(`${e.description} (${origin(e)})`)))] : []),
         p.bold(t("help.keys")),
-        ...["help.keys1", "help.keys2", "help.keys3", "help.keys4", "help.keys5"].map((k) => t(k)),
+        ...["help.keys1", "help.keys2", "help.keys3", "help.keys4", "help.keys4b", "help.keys5"].map((k) => t(k)),
         t("help.keys6", { key: process.platform === "win32" ? "Alt+V" : "Ctrl+V" }),
       ]);
     },
@@ -137,12 +144,22 @@ export const slashCommands: SlashCommand[] = [
   {
     ...builtinCommandEntry("clear"),
     run: async (ctx) => {
+      if (busyGuard(ctx)) return;
+      // The context goes (the session stays in /sessions): asked first, except in YOLO.
+      if (ctx.st.mode !== "yolo") {
+        const yes = await ctx.pick("Clear the context and start a new conversation? (this one stays in /sessions)", [
+          { label: "Yes, clear it", value: true },
+          { label: "No, keep it", value: false },
+        ]);
+        if (!yes) return ctx.print([ctx.paint.dim("kept the conversation")]);
+      }
       const r = await viaHost(ctx, "clear", "");
       if (r?.changed !== "new") return show(ctx, r);
       ctx.clearScreen();
       ctx.sessionChanged("new");
     },
   },
+  { ...builtinCommandEntry("cls"), run: (ctx) => ctx.clearScreen() },
   {
     ...builtinCommandEntry("model"),
     run: async (ctx, arg) => {
@@ -244,6 +261,22 @@ export const slashCommands: SlashCommand[] = [
       } catch (e) {
         ctx.print([ctx.paint.red(`web: ${errorMessage(e)}`)]);
       }
+    },
+  },
+  {
+    ...builtinCommandEntry("theme"),
+    run: async (ctx, arg) => {
+      const r = await viaHost(ctx, "theme", arg);
+      const t = r?.changed === "theme" ? (r.data?.theme as Theme | undefined) : undefined;
+      if (t) applyTheme(t);
+      show(ctx, r, ctx.paint.cyan);
+    },
+  },
+  {
+    ...builtinCommandEntry("verbose"),
+    run: (ctx) => {
+      if (!ctx.toggleVerbose) return ctx.print(["/verbose is for the full-screen chat (line mode prints one line a step)"]);
+      ctx.toggleVerbose();
     },
   },
   {

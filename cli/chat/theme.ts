@@ -4,9 +4,41 @@
 // colour goes. TERM=dumb and non-terminals use line mode (line-mode.ts).
 import type { EditorTheme, MarkdownTheme, SelectListTheme } from "@mariozechner/pi-tui";
 
+import type { Theme, ThemeStyle } from "../../core/protocol/theme.ts";
+
 const sgr = (on: string, off: string) => (s: string) => `\x1b[${on}m${s}\x1b[${off}m`;
 const noColour = !!process.env.NO_COLOR;
 const hue = (on: string) => (noColour ? (s: string) => s : sgr(on, "39"));
+
+/** Each style's accent on a dark and on a light background (SGR foreground codes). */
+const ACCENTS: Record<ThemeStyle, { dark: string; light: string }> = {
+  default: { dark: "36", light: "34" },
+  ocean: { dark: "94", light: "38;5;25" },
+  forest: { dark: "32", light: "38;5;28" },
+  rose: { dark: "95", light: "35" },
+  amber: { dark: "33", light: "38;5;130" },
+};
+
+/** Light or dark from the terminal's COLORFGBG ("fg;bg", set by rxvt, Konsole, iTerm2…); dark when it is not set. */
+export function terminalBackground(env: NodeJS.ProcessEnv = process.env): "light" | "dark" {
+  const bg = Number(env.COLORFGBG?.split(";").at(-1));
+  return Number.isInteger(bg) && (bg === 7 || bg === 15) ? "light" : "dark";
+}
+
+let accentCode = ACCENTS.default.dark;
+let applied: Theme & { background: "light" | "dark" } = { mode: "auto", style: "default", background: "dark" };
+
+/** Use `theme` from the next frame on (auto: the terminal's background). */
+export function applyTheme(theme: Theme, env: NodeJS.ProcessEnv = process.env): void {
+  const background = theme.mode === "auto" ? terminalBackground(env) : theme.mode;
+  accentCode = ACCENTS[theme.style][background];
+  applied = { ...theme, background };
+}
+
+export const currentTheme = () => applied;
+
+const accent = (s: string) => (noColour ? s : `\x1b[${accentCode}m${s}\x1b[39m`);
+
 export const c = {
   bold: sgr("1", "22"),
   dim: sgr("2", "22"),
@@ -19,7 +51,8 @@ export const c = {
   yellow: hue("33"),
   blue: hue("34"),
   magenta: hue("35"),
-  cyan: hue("36"),
+  /** The theme's accent (cyan in the default style on a dark background): prompts, headings, the selection. */
+  cyan: accent,
   gray: hue("90"),
 };
 

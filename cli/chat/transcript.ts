@@ -8,6 +8,7 @@ import { answerText } from "../../core/protocol/question.ts";
 import type { PendingQuestion } from "./question.ts";
 import { callSummary, cardLine, changeLines, decisionText, outputLines, savedWhere, type Paint, type PendingApproval } from "./cards.ts";
 import { MarkdownStream, renderMarkdown } from "./markdown-stream.ts";
+import { fullText } from "./pager.ts";
 import { cleanText, scrub } from "./sanitize.ts";
 import { goalEventLine } from "../../core/goal/format.ts";
 import { guardianLine, guardianTone } from "../../core/guardian/format.ts";
@@ -35,6 +36,8 @@ export class Transcript {
   /** The model's questions (`ask`) waiting for an answer, oldest first. */
   readonly questions: PendingQuestion[] = [];
   private notes: string[] = [];
+  /** Ctrl-O / /verbose: reasoning and command output committed whole instead of folded. */
+  verbose = false;
 
   constructor(
     private readonly p: Paint,
@@ -152,7 +155,7 @@ export class Transcript {
         if (e.ok && (WRITERS.has(b.name) || e.diff?.length)) lines.push(...changeLines(this.p, b.name, b.input, e.diff, w));
         if (!e.ok) lines.push(...outputLines(this.p, e.output.split("\n").slice(1).join("\n"), w, 4).filter((l) => l.trim()));
         // A command's output: its first lines and how many more (Ctrl-O and Ctrl-T show them all).
-        else if (SHOWS_OUTPUT.has(b.name) && e.output.trim()) lines.push(...outputLines(this.p, e.output, w, 4));
+        else if (SHOWS_OUTPUT.has(b.name) && e.output.trim()) lines.push(...outputLines(this.p, e.output, w, this.verbose ? Infinity : 4));
         this.commit(lines);
         break;
       }
@@ -231,6 +234,7 @@ export class Transcript {
     const text = (final ?? this.reasoning).trim();
     this.reasoning = "";
     if (!text) return;
+    if (this.verbose) return this.commit([this.p.dim("── reasoning"), ...fullText(this.p, text, this.width())]);
     const first = text.split("\n")[0]!;
     this.commit([truncateToWidth(this.p.dim(`∴ ${first}${text.includes("\n") ? " …" : ""}  (${text.length} chars · Ctrl-O shows it)`), this.width(), "…")]);
   }

@@ -88,6 +88,6 @@ export default defineCommand<ChatCliArgs>({
       .example("reasonix", "on a terminal: open the chat for the current directory")
       .example('reasonix chat "why does the build fail?"', "")
       .example("reasonix chat --resume", "pick an earlier session")
-      .epilog("Keys: Enter sends, Shift+Enter/Alt+Enter new line, Esc cancels, Shift+Tab cycles the mode, / opens commands, @ completes paths, Ctrl-C twice exits.") as any,
+      .epilog("Keys: Enter sends, Shift+Enter/Alt+Enter new line, Esc cancels, Shift+Tab cycles the mode, Ctrl-O verbose, Ctrl-L clears the screen, / opens commands (/theme, /verbose, /clear…), @ completes paths, Ctrl-D or Ctrl-C twice exits.") as any,
   run: (args) => chatMain(args),
 });

@@ -419,7 +419,7 @@ describe.skipIf(skip)("custom commands and skills in the / menu", () => {
 });
 
 describe.skipIf(skip)("informational commands", () => {
-  test("/cost, /context, /todo, /sessions, /mode and /clear", async () => {
+  test("/cost, /context, /todo, /sessions, /mode and /clear (after its question)", async () => {
     await setup([{ toolCalls: [{ name: "todo_write", arguments: { todos: [{ content: "write the tests", status: "in_progress" }] } }] }, { text: "planned" }], 'context_window = 1000\nprices = { input = 1.0, output = 4.0, currency = "USD" }');
     const p = chat();
     await ready(p);
@@ -440,7 +440,10 @@ describe.skipIf(skip)("informational commands", () => {
     await run("/mode plan", "permission mode plan");
     await p.waitFor("mode plan ·");
     const before = sessionId(p.all());
-    await run("/clear", (s: string) => !s.includes("planned") && s.includes("session "));
+    // /clear asks before the context goes (Enter: the first choice, yes).
+    await run("/clear", "Clear the context and start a new conversation?");
+    p.keys("Enter");
+    await p.waitFor((s: string) => !s.includes("planned") && s.includes("session "));
     expect(sessionId(p.screen())).not.toBe(before);
   });
 });

@@ -7,6 +7,7 @@ import { DEFAULT_CRASH_ENDPOINT } from "../crash/endpoint.ts";
 import { DEFAULT_TELEMETRY_ENDPOINT } from "../telemetry/endpoint.ts";
 import { EFFORTS, PERMISSION_MODES } from "../protocol/modes.ts";
 import { LANGUAGE_SETTINGS } from "../protocol/i18n/index.ts";
+import { THEME_MODES, THEME_STYLES } from "../protocol/theme.ts";
 
 export type FieldSpec =
   | { type: "string" | "boolean" | "number" | "integer"; default?: unknown; doc?: string }
@@ -253,7 +254,15 @@ export const configSchema: Record<string, FieldSpec> = {
   web: {
     type: "table",
     doc: "the browser UI of `reasonix web` and `reasonix serve` (user config only; docs/serve.md)",
-    fields: { theme: { type: "enum", values: ["auto", "light", "dark"], default: "auto", doc: "colours: auto follows the browser's light or dark preference" } },
+    fields: { theme: { type: "enum", values: THEME_MODES, default: "auto", doc: "older name of [ui] theme, read when that is unset" } },
+  },
+  ui: {
+    type: "table",
+    doc: "colours of the terminal chat and the web UI (user config only; /theme sets them; docs/cli.md#themes)",
+    fields: {
+      theme: { type: "enum", values: THEME_MODES, default: "auto", doc: "light, dark, or auto: the terminal's or the browser's own preference (REASONIX_THEME overrides it for one run)" },
+      theme_style: { type: "enum", values: THEME_STYLES, default: "default", doc: "accent palette (REASONIX_THEME_STYLE overrides it for one run)" },
+    },
   },
   mcp_server: {
     type: "table",
@@ -263,7 +272,7 @@ export const configSchema: Record<string, FieldSpec> = {
 };
 
 /** Sections only the user's own config may set: a cloned repo must not steer them. */
-export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server", "memory", "web"]);
+export const userOnlySections = new Set(["remote", "serve", "secrets", "telemetry", "report", "trust", "mcp_server", "memory", "web", "ui"]);
 
 /** Single keys only the user's own config may set, trusted workspace or not. */
 export const userOnlyKeys = new Set(["agent.subagent_model", "agent.subagent_models", "sandbox.ssh_agent", "sandbox.env_passthrough", "web_fetch.allow_private", "guardian.model", "agent.planner_model", "mcp.registry_url"]);

@@ -39,6 +39,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // First use: the engine runs but has no provider to offer.
   const noProvider = () => sessions.ready && sessions.models().length === 0;
   const sessions = new SessionManager(opts.engineFactory, hub, opts.workspace, opts.model, opts.defaultModel);
+  sessions.configHome = setupHome;
   const behindProxy = opts.behindProxy ?? false;
   const guard = new RequestGuard(opts.host, opts.publicHosts ?? [], behindProxy);
   const auth = opts.auth;

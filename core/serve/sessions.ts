@@ -6,6 +6,7 @@ import { goalAction, type GoalReply } from "./goal.ts";
 import { runCommand, resultText, type CommandContext, type CommandResult } from "../host/commands/index.ts";
 import { BUILTIN_COMMANDS } from "../protocol/commands.ts";
 import type { CommandSource } from "../commands/types.ts";
+import type { JobInfo } from "../protocol/contract.ts";
 import type { SessionHost } from "../host/session-host.ts";
 import { LiveSessions, type Live } from "./live-sessions.ts";
 import { ApiError } from "./api-error.ts";
@@ -35,6 +36,8 @@ export class SessionManager {
    */
   private readonly starting = new Map<string, { cancelled: boolean }>();
   private closing = false;
+  /** The Reasonix home whose user config /theme saves to. */
+  configHome: string | undefined;
 
   constructor(
     private readonly factory: EngineFactory | undefined,
@@ -184,6 +187,11 @@ export class SessionManager {
     this.live.attach(this.need(), session, (id, text) => this.submit(id, text));
   }
 
+  /** Background jobs of a session loaded here (never loads one: the page polls this, also during a delete). */
+  jobs(id: string): JobInfo[] {
+    return this.live.get(id)?.host.session.listJobs() ?? [];
+  }
+
   isBusy(id: string): boolean {
     return this.live.get(id)?.host.busy ?? false;
   }
@@ -288,7 +296,7 @@ export class SessionManager {
   /** The web UI's view of a loaded session for the command dispatcher. */
   private commandContext(id: string): CommandContext {
     const l = this.live.get(id)!;
-    return { surface: "web", host: l.host, busy: () => l.host.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
+    return { surface: "web", ...(this.configHome ? { home: this.configHome } : {}), host: l.host, busy: () => l.host.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
   }
 
   /**

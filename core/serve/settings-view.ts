@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { loadConfig, projectConfigPath, readConfigFile, type ConfigTable } from "../config/load.ts";
 import { homePaths } from "../home.ts";
+import { savedTheme } from "../config/theme.ts";
 import { serverRows } from "../mcp/report.ts";
 import type { McpServerStatus } from "../protocol/mcp.ts";
 import { providerStatuses, type ProviderStatus } from "../setup/providers.ts";
@@ -57,6 +58,8 @@ export interface SettingsView {
   mode: string;
   modeFile: string;
   theme: string;
+  /** `[ui] theme_style`: the accent palette. */
+  themeStyle: string;
   mcp: McpRow[];
   mcpProblems: string[];
 }
@@ -78,14 +81,9 @@ export function isTrusted(workspace: string, home: string): boolean {
   return trustReport(workspace, home).trusted;
 }
 
-/** The saved theme (`web.theme` in the user config), "auto" when unset or unreadable. */
+/** The saved theme mode (`[ui] theme`, else the older `[web] theme`), "auto" when unset or unreadable. */
 export function userTheme(home: string): string {
-  try {
-    const t = ((readConfigFile(homePaths(home).config, "user", [])?.data.web as ConfigTable | undefined) ?? {}).theme;
-    return typeof t === "string" && (THEMES as readonly string[]).includes(t) ? t : "auto";
-  } catch {
-    return "auto";
-  }
+  return savedTheme(home).mode;
 }
 
 export function settingsView(c: ViewContext): SettingsView {
@@ -125,6 +123,7 @@ export function settingsView(c: ViewContext): SettingsView {
     mode: String(loaded.values.permissions && (loaded.values.permissions as ConfigTable).mode),
     modeFile: loaded.sources.get("permissions.mode") ?? "default",
     theme: userTheme(c.home),
+    themeStyle: savedTheme(c.home).style,
     mcp,
     mcpProblems: problems,
   };

@@ -1,12 +1,14 @@
 /**
  * The settings panel's writes, each through the editor the CLI uses for the
  * same change: `reasonix setup add/default/effort/key` (core/setup),
- * `reasonix config set` (permissions.mode, web.theme), the approval's
+ * `reasonix config set` (permissions.mode, ui.theme), the approval's
  * "allow always" (core/permissions/persist.ts), `reasonix mcp enable/disable`.
  * Every editor re-parses what it would write and replaces the file atomically;
  * the key file stays 0600. A refused edit is an ApiError whose sentence names
  * the form field, never a command-line flag.
  */
+import { saveTheme } from "../config/theme.ts";
+import type { ThemeMode, ThemeStyle } from "../protocol/theme.ts";
 import { readFileSync } from "node:fs";
 import { setConfigValue } from "../config/edit.ts";
 import { projectConfigPath } from "../config/load.ts";
@@ -88,8 +90,9 @@ export const settingsWrites = ({ home, workspace }: WriteContext) => ({
     setConfigValue(homePaths(home).config, "permissions.mode", mode);
   },
 
-  theme(theme: string): void {
-    setConfigValue(homePaths(home).config, "web.theme", theme);
+  /** `[ui] theme` / `[ui] theme_style`: the one setting the chat's /theme saves too. */
+  theme(theme: { mode: ThemeMode } | { style: ThemeStyle }): void {
+    saveTheme(home, theme);
   },
 
   setDefault(name: string): void {

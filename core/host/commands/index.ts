@@ -7,6 +7,7 @@ import "./history.ts";
 import "./jobs.ts";
 import "./memory.ts";
 import "./queue.ts";
+import "./theme.ts";
 
 export { commandsOn, dispatch, hostRuns, resultText, runCommand } from "./registry.ts";
 export type { Choice, CommandContext, CommandResult, Surface } from "./types.ts";

@@ -15,6 +15,8 @@ export interface CommandContext {
   readonly host: SessionHost;
   /** True while a turn runs (default: the host's session says so). A front end that starts turns itself adds its own. */
   busy?(): boolean;
+  /** The front end's own Reasonix home (its user config: /theme saves there); default $REASONIX_HOME or ~/.reasonix. */
+  home?: string;
   /** Open a new conversation in place of this one (chat, web): resolves with its id. */
   newSession?(): Promise<string>;
 }
@@ -45,7 +47,7 @@ export interface CommandResult {
     note?: string;
   };
   /** What the command changed in the session. */
-  changed?: "new" | "model" | "mode" | "effort" | "rewound" | "compacted";
+  changed?: "new" | "model" | "mode" | "effort" | "rewound" | "compacted" | "theme";
   /** Structured detail for front ends that show more than lines (help: the commands; rewind: the files). */
   data?: Record<string, unknown>;
   /** /goal start or resume: the goal loop running in the background. */

@@ -23,7 +23,7 @@ export const en: Record<string, string> = {
   "status.workingFor": "working {s}s",
   "status.escCancels": "Esc cancels",
   "chat.starting": "starting…",
-  "chat.header": "session {id} · /help for commands · Shift+Tab mode · Ctrl-C twice exits",
+  "chat.header": "session {id} · /help for commands · Shift+Tab mode · Ctrl-D or Ctrl-C twice exits",
   "chat.ctrlCAgain": "press Ctrl-C again to exit",
   "chat.modeChanged": "permission mode: {mode}",
   "chat.deniedHint": "denied · type why (or what to do instead) and press Enter to tell the model",
@@ -54,7 +54,8 @@ export const en: Record<string, string> = {
   "help.keys1": "  Enter send · Shift+Enter, Alt+Enter or \\ Enter new line · Up/Down history",
   "help.keys2": "  Esc cancel the turn · Esc Esc rewind · Shift+Tab mode ask → auto → plan",
   "help.keys3": "  while a turn runs: Enter steers it (the model sees the text at its next step) · Tab queues it for after the turn",
-  "help.keys4": "  Ctrl-O expand the last output (again: the one before) · Ctrl-T the whole transcript · Ctrl-L redraw · Ctrl-C clear, twice exit",
+  "help.keys4": "  Ctrl-O verbose on/off (reasoning and command output in full) · Ctrl-T the whole transcript · PgUp, Ctrl-Home scroll it",
+  "help.keys4b": "  Ctrl-L clear the screen · Ctrl-Y YOLO on/off · Ctrl-C clear, twice exit · Ctrl-D exit (empty input)",
   "help.keys5": "  @path reference a file (Tab completes) · approvals: ↑↓ Enter or 1–5 from an empty input (typing stays text)",
   "help.keys6": "  {key} paste the clipboard's picture as [image #N] (delete the token to drop it) · @shot.png attaches a picture file",
   // /language.

@@ -16,7 +16,7 @@ type Handler = (c: Context<ServeEnv>, id: string) => Response | Promise<Response
 const SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /** What may follow `/api/sessions/:id/` (":x" = one segment): each needs its `on(…)` below. */
-const ACTIONS = ["history", "resume", "prompt", "cancel", "goal", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "approvals/:approval", "questions/:question", "queue", "queue/:n"] as const;
+const ACTIONS = ["history", "resume", "prompt", "cancel", "goal", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "jobs", "approvals/:approval", "questions/:question", "queue", "queue/:n"] as const;
 type SessionAction = (typeof ACTIONS)[number];
 const ACTION_PATHS = ACTIONS.map((a) => new RegExp(`^${a.replace(/:[A-Za-z]+/g, "[^/]+")}$`));
 
@@ -67,6 +67,8 @@ export function sessionRoutes(app: ServeApp, { sessions, hub }: ServeDeps): void
     return json({ id: s.id, workspace: s.workspace, busy: s.busy, seq: hub.lastSeq, model: s.model, ...(sessions.mode(id) ? { mode: sessions.mode(id) } : {}), events: s.history() });
   });
   on("POST", "command", async (c, id) => json(await commandRoute(sessions, id, await body(c))));
+  // The session's background shell jobs (bash run_in_background), for the web UI's indicator.
+  on("GET", "jobs", (_c, id) => json({ jobs: sessions.jobs(id).map(({ id, command, status, exitCode, signal, startedAt, endedAt }) => ({ id, command, status, exitCode, signal, startedAt, ...(endedAt ? { endedAt } : {}) })) }));
   on("GET", "goal", async (_c, id) => json(await sessions.goal(id, "status")));
   on("POST", "goal", async (c, id) => {
     const b = await body(c);

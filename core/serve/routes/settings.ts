@@ -9,6 +9,7 @@ import { ApiError } from "../api-error.ts";
 import { providerSetupRoute, providerSetupStatus } from "../setup-provider.ts";
 import { McpSignIns } from "../settings-signin.ts";
 import { RULE_KINDS, settingsView, THEMES } from "../settings-view.ts";
+import { THEME_STYLES } from "../../protocol/theme.ts";
 import { FieldError, settingsWrites, webError } from "../settings-write.ts";
 import { need, oneOf, readJson, type Body } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
@@ -91,7 +92,7 @@ export function settingsRoutes(app: ServeApp, deps: ServeDeps): void {
   });
   // yolo stays a config/CLI choice, as in the session's mode menu.
   write("/api/settings/mode", (b) => writes().mode(oneOf(b, "mode", SELECTABLE_MODES, "invalid", `Default mode must be one of ${SELECTABLE_MODES.join(", ")} (yolo is set with reasonix config set permissions.mode yolo)`)));
-  write("/api/settings/theme", (b) => writes().theme(oneOf(b, "theme", THEMES, "invalid", `Theme must be one of ${THEMES.join(", ")}`)), false);
+  write("/api/settings/theme", (b) => writes().theme(b.style !== undefined && b.theme === undefined ? { style: oneOf(b, "style", THEME_STYLES, "invalid", `Style must be one of ${THEME_STYLES.join(", ")}`) } : { mode: oneOf(b, "theme", THEMES, "invalid", `Theme must be one of ${THEMES.join(", ")}`) }), false);
 
   const mcpRow = (b: Body) => {
     const name = need(b, "name");

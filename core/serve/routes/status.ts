@@ -1,8 +1,8 @@
 // The server and engine at a glance: status (header, setup state, last event
 // number), the models on offer, and the model new sessions start with.
 import { providerSetupStatus } from "../setup-provider.ts";
-import { userTheme } from "../settings-view.ts";
 import { uiLanguage } from "../ui-language.ts";
+import { effectiveTheme } from "../../config/theme.ts";
 import { need, readJson } from "./body.ts";
 import type { ServeApp, ServeDeps } from "./context.ts";
 import { json } from "./respond.ts";
@@ -12,6 +12,7 @@ export function statusRoutes(app: ServeApp, deps: ServeDeps): void {
   const status = () => {
     const sel = sessions.selected();
     const first = deps.noProvider();
+    const shown = effectiveTheme(deps.setupHome);
     return {
       version: opts.version,
       host: deps.hostname,
@@ -28,8 +29,9 @@ export function statusRoutes(app: ServeApp, deps: ServeDeps): void {
         apiKeyEnv: sel?.apiKeyEnv ?? null,
       },
       lastSeq: hub.lastSeq,
-      /** The settings panel's theme, applied as the page loads. */
-      theme: userTheme(deps.setupHome),
+      /** The saved theme (`[ui] theme`, REASONIX_THEME for this run) and accent style, applied as the page loads. */
+      theme: shown.mode,
+      themeStyle: shown.style,
       /** The interface language (core/protocol/i18n), applied as the page loads. */
       language: uiLanguage(deps.setupHome),
     };

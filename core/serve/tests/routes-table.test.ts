@@ -47,6 +47,7 @@ const API: [string[], string][] = [
   ),
   [["GET", "DELETE"], "/api/sessions/s1"],
   [["GET"], "/api/sessions/s1/history"],
+  [["GET"], "/api/sessions/s1/jobs"],
   [["GET", "POST"], "/api/sessions/s1/goal"],
   [["GET", "POST"], "/api/sessions/s1/queue"],
   [["GET", "POST"], "/api/sessions/s1/queue/1"],
@@ -183,7 +184,7 @@ describe("what no route takes", () => {
 describe("session ids", () => {
   test("a malformed id is 400 bad_id on the session and each of its actions, whatever the method (HEAD too)", async () => {
     const actions = ["", ...API.map(([, p]) => /^\/api\/sessions\/s1\/(.+)$/.exec(p)?.[1]).filter((a): a is string => !!a)];
-    expect(actions.length).toBe(18);
+    expect(actions.length).toBe(19);
     for (const bad of ["bad!id", "..%2F..%2Fetc", ".hidden", "x".repeat(129)]) {
       for (const a of actions) {
         const p = `/api/sessions/${bad}${a ? `/${a}` : ""}`;

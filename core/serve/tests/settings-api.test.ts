@@ -91,6 +91,7 @@ test("validation: a bad field is 400 naming the field in web wording; nothing is
   expect((await bad("/api/settings/mode", { mode: "yolo" })).error.code).toBe("invalid");
   expect((await bad("/api/settings/provider/effort", { name: "scripted", effort: "huge" })).error.code).toBe("invalid");
   expect((await bad("/api/settings/theme", { theme: "neon" })).error.message).toBe("Theme must be one of auto, light, dark");
+  expect((await bad("/api/settings/theme", { style: "neon" })).error.message).toBe("Style must be one of default, ocean, forest, rose, amber");
   expect(readFileSync(join(home, "config.toml"), "utf8")).toBe(before);
 });
 
@@ -105,12 +106,15 @@ test("rules, mode, effort and theme land in the user config as the CLI writes th
   expect(r.settings.rules).toEqual([{ rule: "Bash(rm -rf *)", kind: "deny", scope: "user", file: join(home, "config.toml"), inEffect: true }]);
   expect((await ok("/api/settings/mode", { mode: "plan" })).settings.mode).toBe("plan");
   expect((await ok("/api/settings/theme", { theme: "dark" })).settings.theme).toBe("dark");
+  expect(((await ok("/api/settings/theme", { style: "forest" })).settings as unknown as { themeStyle: string }).themeStyle).toBe("forest");
   expect((await ok("/api/settings/provider/effort", { name: "scripted", effort: "high" })).settings.providers[0]!.effort).toBe("high");
   const cfg = parse(readFileSync(join(home, "config.toml"), "utf8")) as Record<string, any>;
   expect(cfg.permissions).toEqual({ deny: ["Bash(rm -rf *)"], mode: "plan" });
-  expect(cfg.web).toEqual({ theme: "dark" });
+  // One setting for the web UI and the terminal chat's /theme ([ui]; the older [web] theme is only read).
+  expect(cfg.ui).toEqual({ theme: "dark", theme_style: "forest" });
+  expect(cfg.web).toBeUndefined();
   expect(cfg.providers[0].reasoning_effort).toBe("high");
-  expect((await (await call(base, "GET", "/api/status")).json()).theme).toBe("dark");
+  expect((await (await call(base, "GET", "/api/status")).json())).toMatchObject({ theme: "dark", themeStyle: "forest" });
   await ok("/api/settings/rules", { op: "remove", scope: "user", kind: "deny", rule: "Bash(rm -rf *)" });
   expect((parse(readFileSync(join(home, "config.toml"), "utf8")) as Record<string, any>).permissions.deny).toEqual([]);
 });

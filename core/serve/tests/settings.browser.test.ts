@@ -148,7 +148,7 @@ describe.skipIf(!haveChromium)("settings panel (compiled binary, chromium)", () 
     await run(["setup", "default", "second"]);
     persistRule(join(cli, "config.toml"), "Bash(npm test)", "allow");
     await run(["mcp", "disable", "files"]);
-    await run(["config", "set", "web.theme", "dark"]);
+    await run(["config", "set", "ui.theme", "dark"]);
     expect(readFileSync(join(home, "config.toml"), "utf8")).toBe(readFileSync(join(cli, "config.toml"), "utf8"));
     expect(readFileSync(join(home, ".env"), "utf8")).toBe(readFileSync(join(cli, ".env"), "utf8"));
     expect(statSync(join(home, ".env")).mode & 0o777).toBe(0o600);

@@ -11,6 +11,7 @@ import { onBuiltinCommand } from "./send.ts";
 import { changed, createSession, flashBanner, isBusy, loadModels, loadSessions, newSession, openSession, setBanner, state } from "./store.ts";
 import { addSystem } from "./transcript.ts";
 import { openMcpDialog } from "./components/mcp/mcp-state.ts";
+import { applyTheme } from "./components/settings/model.ts";
 import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
 
 /** Continue the open session on provider entry `name` (new sessions use it too). */
@@ -94,6 +95,12 @@ interface Reply {
 async function follow(id: string, r: Reply): Promise<string | undefined> {
   if (r.changed === "rewound") await openSession(id, false);
   if (r.changed === "mode") state.mode = String(r.data?.mode);
+  if (r.changed === "theme") {
+    // Saved in the user config by the server (the chat's /theme writes the same setting): shown here at once.
+    const t = r.data?.theme as { mode: string; style: string } | undefined;
+    if (t) applyTheme(t.mode, t.style);
+    if (state.status) Object.assign(state.status, { theme: t?.mode, themeStyle: t?.style });
+  }
   if (r.changed === "effort") {
     chosenEffort.set(id, String(r.data?.effort));
     flashBanner(`Reasoning effort ${r.data?.effort} from the next request on.`, 2500);

@@ -12,6 +12,7 @@ import { Sessions } from "./Sessions.tsx";
 import { Side } from "./Side.tsx";
 import { Transcript } from "./Transcript.tsx";
 import { GoalBar } from "./GoalBar.tsx";
+import { Jobs } from "./Jobs.tsx";
 import { Trust } from "./Trust.tsx";
 import { Rewind, rewindTo } from "./Rewind.tsx";
 import { MemoryPanel } from "./Memory.tsx";
@@ -107,6 +108,7 @@ function Main() {
           <Transcript actions={actions} />
           <GoalBar id={state.current} goal={state.view.goal} view={state.view} />
           <QueueList id={state.current} />
+          <Jobs id={state.current} />
           <ComposerP current={state.current} busy={busyNow()} mode={state.mode} usage={state.view.usage} models={state.models} model={shownModel()} draft={draft.onSend} />
         </main>
         <SideP todos={state.view.todos} files={state.view.filesV} view={state.view} open={state.changesOpen} />

@@ -31,9 +31,10 @@ function trapTab(e: KeyboardEvent): void {
 export function SettingsDialog(extras: McpExtras) {
   const saved = state.status?.theme as string | undefined;
   const theme = panel.data?.theme ?? saved;
+  const style = panel.data?.themeStyle ?? (state.status?.themeStyle as string | undefined);
   useEffect(() => {
-    if (theme) applyTheme(theme);
-  }, [theme]);
+    if (theme) applyTheme(theme, style);
+  }, [theme, style]);
   const heading = useRef<HTMLHeadingElement>(null);
   // The focus moves in as the dialog is put on the page (not after paint), so the first key lands
   // inside it; Escape closes it wherever the focus is (components/modals.ts).

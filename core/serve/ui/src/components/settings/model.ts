@@ -1,6 +1,7 @@
 // The settings panel's data (GET /api/settings) and its writes. Each write
 // answers with the fresh settings, so the panel redraws from what the server
 // now reads back from the files, never from what the form sent.
+import { isThemeStyle, THEME_MODES, THEME_STYLES } from "../../../../../protocol/theme.ts";
 import { api, HttpError, type Json } from "../../api.ts";
 import { changed, loadModels, state } from "../../store.ts";
 
@@ -9,7 +10,7 @@ export interface RuleRow { rule: string; kind: "allow" | "ask" | "deny"; scope: 
 export interface McpRow { name: string; type: string; scope: string; file: string; target: string; enabled: boolean; status: string; error?: string; tools: number; editable: boolean; remote: boolean; signIn?: { state: string; message?: string } }
 export interface Settings {
   userConfig: string; projectConfig: string; dotenv: string; trusted: boolean; secretsAllowed: boolean;
-  providers: ProviderRow[]; presets: { id: string; label: string; needsKey: boolean; hasModel: boolean; custom: boolean }[]; rules: RuleRow[]; mode: string; modeFile: string; theme: string; mcp: McpRow[]; mcpProblems: string[]; pending?: boolean;
+  providers: ProviderRow[]; presets: { id: string; label: string; needsKey: boolean; hasModel: boolean; custom: boolean }[]; rules: RuleRow[]; mode: string; modeFile: string; theme: string; themeStyle: string; mcp: McpRow[]; mcpProblems: string[]; pending?: boolean;
 }
 
 /** Hooks the lead connects to the MCP registry dialogs (absent: the buttons are not shown). */
@@ -73,7 +74,8 @@ export async function write(path: string, body: Json, note: string): Promise<Jso
 
 export const failed = (r: Json | WriteError): r is WriteError => typeof (r as WriteError).message === "string" && !("settings" in r) && !("ok" in r);
 
-export const THEMES = ["auto", "light", "dark"] as const;
+export const THEMES = THEME_MODES;
+export { THEME_STYLES };
 
 const prefersDark = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : undefined;
 let chosen = "auto";
@@ -81,20 +83,23 @@ let chosen = "auto";
 /**
  * Show the page in THEME at once: data-theme on <html> picks the palette
  * (base.css); "auto" follows the browser's preference, also when it changes.
- * The choice is remembered in this browser too, so the next load starts in it.
+ * STYLE (an accent palette, core/protocol/theme.ts) sets data-style; absent,
+ * the style stays. Both are remembered in this browser too, so the next load starts in them.
  */
-export function applyTheme(theme: string | undefined): void {
+export function applyTheme(theme: string | undefined, style?: string): void {
   chosen = theme === "light" || theme === "dark" ? theme : "auto";
   const dark = chosen === "dark" || (chosen === "auto" && !!prefersDark?.matches);
   document.documentElement.dataset.theme = dark ? "dark" : "light";
+  if (style !== undefined) document.documentElement.dataset.style = isThemeStyle(style) ? style : "default";
   try {
     localStorage.setItem("reasonix.theme", chosen);
+    if (style !== undefined) localStorage.setItem("reasonix.themeStyle", document.documentElement.dataset.style!);
   } catch {}
 }
 
 prefersDark?.addEventListener("change", () => chosen === "auto" && applyTheme("auto"));
 try {
-  applyTheme(localStorage.getItem("reasonix.theme") ?? "auto");
+  applyTheme(localStorage.getItem("reasonix.theme") ?? "auto", localStorage.getItem("reasonix.themeStyle") ?? "default");
 } catch {
-  applyTheme("auto");
+  applyTheme("auto", "default");
 }
