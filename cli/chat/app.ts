@@ -2,10 +2,10 @@
 // own scrollback-friendly renderer (live.ts).
 import { Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings, TUI_KEYBINDINGS, truncateToWidth, type TUI } from "@mariozechner/pi-tui";
 import { errorMessage } from "../../core/errors.ts";
+import type { ApprovalDecision, QuestionAnswer } from "../../core/engine/types.ts";
 import { type Paint } from "./cards.ts";
-import { approvalBody, ApprovalPrompt } from "./approval.ts";
-import { QuestionPrompt } from "./question.ts";
-import { atToken, ChatCompletions } from "./complete.ts";
+import { CardDesk } from "./card-desk.ts";
+import { ChatCompletions } from "./complete.ts";
 import { LiveRenderer, terminalReflows } from "./live.ts";
 import { Picker } from "./picker.ts";
 import { InputHistory } from "./history.ts";
@@ -14,7 +14,7 @@ import type { ChatSetup } from "./setup.ts";
 import { routeSlash, runSlash, slashCommands, type PickItem, type SlashContext } from "./slash.ts";
 import { statusFields, watchJobs, type ChatState } from "./session.ts";
 import { SteerLines } from "./steer.ts";
-import { queuedBelow } from "./queue-lines.ts";
+import { queuedBelow, queueOnTab } from "./queue-lines.ts";
 import { noteFromChat } from "./note.ts";
 import { PastedImages } from "./pasted-images.ts";
 import { shellFromChat } from "./shell-line.ts";
@@ -113,25 +113,11 @@ export async function runChatApp(
     }
     below.push(truncateToWidth(c.dim(statusFields(st, clock.label(st.session.busy)).join(" · ")), w, "…"));
     if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === "", w));
-    const pending = transcript.approvals[0];
-    approval.sync(pending);
-    // A question waits behind the approvals (one card at a time).
-    const asked = pending ? undefined : transcript.questions[0];
-    question.sync(asked);
-    // The approval's body gets the rows the rest leaves (it scrolls when longer); the choices always show.
-    const card = pending
-      ? approval.render(paint, pending, w, term.rows - 2 - below.length, editor.getText() === "", transcript.approvals.length - 1)
-      : asked && question.render(paint, asked, w, editor.getText() === "", transcript.questions.length - 1);
-    if (card) {
-      // What else is live (a parallel call's card, notes) only where the card leaves room.
-      out.splice(0, Math.max(0, out.length - Math.max(0, term.rows - 2 - below.length - card.length)));
-      out.push("", ...card);
-    }
+    cards.place(out, w, term.rows, below.length, editor.getText() === "");
     out.push(...below);
     return out;
   };
-  const approval = new ApprovalPrompt(() => renderer.request());
-  const question = new QuestionPrompt(() => renderer.request());
+  const cards = new CardDesk(paint, transcript, () => renderer.request());
   const views = new Views(paint, transcript, width, () => term.rows, (lines) => transcript.info(lines), (draw) => renderer.overlay(draw));
   renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; }, reflows: terminalReflows(process.env) }, live);
 
@@ -254,47 +240,16 @@ export async function runChatApp(
     }
     if (tele?.prompt?.key(data, editor.getText() === "", (d) => editor.handleInput(d))) return renderer.request();
     if (views.key(data, transcript.approvals.length > 0, editor.getText().includes("\n"))) return renderer.request();
-    const pending = transcript.approvals[0];
-    const asked = pending ? undefined : transcript.questions[0];
-    if (asked) {
-      const taken = question.key(data, asked, {
-        composerEmpty: editor.getText() === "",
-        feed: (d) => editor.handleInput(d),
-        answer: (a) => {
-          try {
-            st.sessionHost!.answerQuestion(asked.callId, a);
-          } catch (e) {
-            transcript.info([c.red(errorMessage(e))]);
-          }
-        },
-      });
-      if (taken) return renderer.request();
-    }
-    if (pending) {
-      if (matchesKey(data, "ctrl+o")) {
-        // The whole command or change, into the scrollback above.
-        transcript.info([c.dim(`── ${pending.summary}`), ...approvalBody(paint, pending, width())]);
-        return;
-      }
-      const taken = approval.key(data, pending, {
-        composerEmpty: editor.getText() === "",
-        feed: (d) => editor.handleInput(d),
-        answer: (decision) => {
-          try {
-            st.session.approve(pending.callId, decision);
-          } catch (e) {
-            transcript.info([c.red(errorMessage(e))]);
-          }
-          // A refusal ends the turn: the next message is the place to say why.
-          if (decision === "deny") {
-            hint = t("chat.deniedHint");
-            clearTimeout(hintTimer);
-          }
-          renderer.request();
-        },
-      });
-      if (taken) return renderer.request();
-    }
+    const answers = {
+      approve: (id: string, d: ApprovalDecision) => st.session.approve(id, d),
+      answer: (id: string, a: QuestionAnswer) => st.sessionHost!.answerQuestion(id, a),
+      denied: () => {
+        hint = t("chat.deniedHint");
+        clearTimeout(hintTimer);
+        renderer.request();
+      },
+    };
+    if (cards.key(data, width(), editor.getText() === "", (d) => editor.handleInput(d), answers)) return renderer.request();
     if (matchesKey(data, "ctrl+c")) {
       const now = Date.now();
       if (now - lastCtrlC < DOUBLE_MS) return void quit();
@@ -342,18 +297,7 @@ export async function runChatApp(
       renderer.request();
       return;
     }
-    // Tab while a turn runs: queue the message for after it (unless it completes a command or @path).
-    if (matchesKey(data, "tab") && st.session.busy && editor.getText().trim() && !editor.isShowingAutocomplete() && !/^\/\S*$/.test(editor.getText()) && atToken(editor.getText()) === undefined) {
-      const text = editor.getText().trim();
-      // On disk first; the box clears only then (a refused one stays to edit).
-      const refused = st.enqueue(text);
-      if (refused) transcript.info([c.red(refused)]);
-      else editor.setText("");
-      history.add(text);
-      editor.addToHistory(text);
-      renderer.request();
-      return;
-    }
+    if (queueOnTab(data, editor, st, (m) => transcript.info([c.red(m)]), (text) => (history.add(text), editor.addToHistory(text)))) return renderer.request();
     editor.handleInput(data);
     renderer.request();
   };

@@ -3,8 +3,7 @@ import { errorMessage, ReasonixError } from "../errors.ts";
 import type { ImageInput } from "../providers/images.ts";
 import type { EventHub } from "./events.ts";
 import { goalAction, type GoalReply } from "./goal.ts";
-import { runCommand, resultText, type CommandContext, type CommandResult } from "../host/commands/index.ts";
-import { BUILTIN_COMMANDS } from "../protocol/commands.ts";
+import { endpointCommand, webCommand, type DispatchDeps } from "./session-dispatch.ts";
 import type { CommandSource } from "../commands/types.ts";
 import type { JobInfo } from "../protocol/contract.ts";
 import type { SessionHost } from "../host/session-host.ts";
@@ -273,41 +272,13 @@ export class SessionManager {
     return this.engine?.commandSources() ?? [];
   }
 
-  /**
-   * A built-in command on a session (POST /api/sessions/:id/command), run by
-   * the dispatcher every front end uses (core/host/commands). A command the
-   * web UI cannot show answers so (ok false, unavailable); /new answers the
-   * new session's id.
-   */
-  async command(id: string, name: string, arg = ""): Promise<CommandReply> {
-    if (!BUILTIN_COMMANDS.some((c) => c.name === name)) throw new ApiError(400, "bad_command", `"name" must be a built-in command (${BUILTIN_COMMANDS.map((c) => c.name).join(", ")})`);
-    const session = await this.get(id);
-    if (name === "compact" && session.busy) throw new ApiError(409, "busy", "cannot compact while a turn is running; wait for it or cancel it first");
-    const r = (await runCommand(this.commandContext(id), name, arg))!;
-    if (r.loop) {
-      // A goal loop drives turns in the background: clients see it as busy, like POST …/goal.
-      this.hub.notice({ type: "busy", sessionId: id, busy: true });
-      r.loop.catch((e) => this.hub.emit(id, { type: "error", code: "goal_failed", message: errorMessage(e) })).finally(() => this.live.settled(id));
-    }
-    if (r.changed) this.hub.notice({ type: "sessions_changed" });
-    return { ok: r.ok, text: resultText(r), ...(r.changed === "compacted" ? { compacted: true } : {}), ...(r.unavailable ? { unavailable: true } : {}), ...(r.changed ? { changed: r.changed } : {}), ...(r.choose ? { choose: r.choose } : {}), ...(r.data ? { data: r.data } : {}) };
+  /** A built-in command on a session (POST /api/sessions/:id/command; core/serve/session-dispatch.ts). */
+  command(id: string, name: string, arg = ""): Promise<CommandReply> {
+    return webCommand(this.dispatch, id, name, arg);
   }
 
-  /** The web UI's view of a loaded session for the command dispatcher. */
-  private commandContext(id: string): CommandContext {
-    const l = this.live.get(id)!;
-    return { surface: "web", ...(this.configHome ? { home: this.configHome } : {}), host: l.host, busy: () => l.host.busy || !!l.running, newSession: async () => (await this.create(l.host.model)).id };
-  }
-
-  /**
-   * Built-in `/name arg` for an endpoint of its own (…/mode, …/effort,
-   * …/model): the dispatcher's rules, the endpoint's errors (`refused`).
-   */
-  private async hostCommand(id: string, name: string, arg: string, refused: (r: CommandResult) => ApiError): Promise<CommandResult> {
-    await this.get(id);
-    const r = (await runCommand(this.commandContext(id), name, arg))!;
-    if (!r.ok) throw refused(r);
-    return r;
+  private get dispatch(): DispatchDeps {
+    return { get: (id) => this.get(id), live: this.live, hub: this.hub, configHome: this.configHome, newSession: (m) => this.create(m) };
   }
 
   /** Goal mode (GET/POST /api/sessions/:id/goal); the loop runs in the background (core/serve/goal.ts). */
@@ -370,12 +341,12 @@ export class SessionManager {
 
   async setMode(id: string, mode: PermissionMode): Promise<void> {
     if (!(SELECTABLE_MODES as readonly string[]).includes(mode)) throw new ApiError(400, "bad_mode", `mode must be one of ${SELECTABLE_MODES.join(", ")}`);
-    await this.hostCommand(id, "mode", mode, (r) => new ApiError(400, "bad_mode", r.lines.join("\n")));
+    await endpointCommand(this.dispatch, id, "mode", mode, (r) => new ApiError(400, "bad_mode", r.lines.join("\n")));
   }
 
   /** The session's reasoning effort ("default": the provider entry's reasoning_effort). */
   async setEffort(id: string, effort: string): Promise<string> {
-    const r = await this.hostCommand(id, "effort", effort, (r) => new ApiError(400, "bad_effort", `${r.lines.join("\n")}, or default`));
+    const r = await endpointCommand(this.dispatch, id, "effort", effort, (r) => new ApiError(400, "bad_effort", `${r.lines.join("\n")}, or default`));
     return r.data!.effort as string;
   }
 
@@ -389,7 +360,7 @@ export class SessionManager {
    */
   async setSessionModel(id: string, name: string): Promise<void> {
     if (!this.models().some((m) => m.name === name)) throw new ApiError(400, "unknown_model", `no provider named "${name}"`);
-    await this.hostCommand(id, "model", name, (r) =>
+    await endpointCommand(this.dispatch, id, "model", name, (r) =>
       r.tone === "warn" ? new ApiError(409, "busy", "cannot switch the model while a turn is running") : new ApiError(400, String(r.data?.code ?? "model_switch_failed"), r.lines.join("\n")));
     this.hub.notice({ type: "sessions_changed" });
   }

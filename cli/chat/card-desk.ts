@@ -1,0 +1,79 @@
+// The one card the chat shows at a time above the composer: the oldest
+// pending approval, else the oldest question from the model (`ask`). Where
+// it goes in the live area and which keys it takes.
+import { matchesKey } from "@mariozechner/pi-tui";
+import type { ApprovalDecision, QuestionAnswer } from "../../core/engine/types.ts";
+import { errorMessage } from "../../core/errors.ts";
+import { approvalBody, ApprovalPrompt } from "./approval.ts";
+import type { Paint } from "./cards.ts";
+import { QuestionPrompt } from "./question.ts";
+import type { Transcript } from "./transcript.ts";
+
+export interface CardAnswers {
+  approve: (callId: string, decision: ApprovalDecision) => void;
+  answer: (callId: string, a: QuestionAnswer) => void;
+  /** After a refusal (the turn ends: the next message is the place to say why). */
+  denied: () => void;
+}
+
+export class CardDesk {
+  readonly approval: ApprovalPrompt;
+  readonly question: QuestionPrompt;
+
+  constructor(
+    private readonly paint: Paint,
+    private readonly transcript: Transcript,
+    request: () => void,
+  ) {
+    this.approval = new ApprovalPrompt(request);
+    this.question = new QuestionPrompt(request);
+  }
+
+  /**
+   * Puts the card at the end of `out` (what else is live keeps only the rows
+   * the card and the `below` rows leave); the approval's body scrolls when longer.
+   */
+  place(out: string[], w: number, rows: number, belowRows: number, composerEmpty: boolean): void {
+    const t = this.transcript;
+    const pending = t.approvals[0];
+    this.approval.sync(pending);
+    // A question waits behind the approvals (one card at a time).
+    const asked = pending ? undefined : t.questions[0];
+    this.question.sync(asked);
+    const card = pending
+      ? this.approval.render(this.paint, pending, w, rows - 2 - belowRows, composerEmpty, t.approvals.length - 1)
+      : asked && this.question.render(this.paint, asked, w, composerEmpty, t.questions.length - 1);
+    if (!card) return;
+    out.splice(0, Math.max(0, out.length - Math.max(0, rows - 2 - belowRows - card.length)));
+    out.push("", ...card);
+  }
+
+  /** A key for the card on screen; true when the card took it (typing meant for the composer never answers). */
+  key(data: string, w: number, composerEmpty: boolean, feed: (d: string) => void, to: CardAnswers): boolean {
+    const t = this.transcript;
+    const pending = t.approvals[0];
+    const asked = pending ? undefined : t.questions[0];
+    const guard = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        t.info([this.paint.red(errorMessage(e))]);
+      }
+    };
+    if (asked) return this.question.key(data, asked, { composerEmpty, feed, answer: (a) => guard(() => to.answer(asked.callId, a)) });
+    if (!pending) return false;
+    if (matchesKey(data, "ctrl+o")) {
+      // The whole command or change, into the scrollback above.
+      t.info([this.paint.dim(`── ${pending.summary}`), ...approvalBody(this.paint, pending, w)]);
+      return true;
+    }
+    return this.approval.key(data, pending, {
+      composerEmpty,
+      feed,
+      answer: (decision) => {
+        guard(() => to.approve(pending.callId, decision));
+        if (decision === "deny") to.denied();
+      },
+    });
+  }
+}
