@@ -5,7 +5,7 @@
  * on disk when a session opens comes back paused: its process died (or left
  * it), and nothing should run unasked.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { ReasonixError } from "../errors.ts";
 import { processAlive } from "../process/alive.ts";
 import { QUEUE_LIMITS, queuePreview, type QueueView } from "../protocol/queue.ts";
@@ -27,6 +27,9 @@ const MIB = 1024 * 1024;
 export class PromptQueue {
   private items: QueueItem[] = [];
   private running: QueueItem | undefined;
+  /** The views' order (QueueView.epoch/rev). */
+  private readonly epoch = randomUUID();
+  private rev = 0;
   private failedItem: QueueItem | undefined;
   private pausedWhy: string | undefined;
   private readonly listeners = new Set<() => void>();
@@ -80,6 +83,7 @@ export class PromptQueue {
   /** On disk first, then listeners: a change the caller was told of is never lost to a crash. */
   private save(): void {
     if (this.file) writeQueueFile(this.file, this.data());
+    this.rev++;
     for (const l of [...this.listeners]) l();
   }
 
@@ -228,6 +232,8 @@ export class PromptQueue {
       ...(this.failedItem ? { failed: { id: this.failedItem.id, preview: queuePreview(this.failedItem.text) } } : {}),
       bytes: this.totalBytes(),
       limits: QUEUE_LIMITS,
+      epoch: this.epoch,
+      rev: this.rev,
     };
   }
 }

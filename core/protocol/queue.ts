@@ -39,6 +39,18 @@ export interface QueueView {
   failed?: { id: string; preview: string };
   bytes: number;
   limits: typeof QUEUE_LIMITS;
+  /**
+   * Which view is newer: `rev` grows with every change of one queue object
+   * (`epoch` names it; a restarted server has another). A client that gets
+   * views by two paths (an HTTP answer, a live notice) keeps the newest.
+   */
+  epoch: string;
+  rev: number;
+}
+
+/** True when `next` should replace `shown` (another queue, or a later change of the same one). */
+export function newerQueueView(shown: QueueView | null | undefined, next: QueueView): boolean {
+  return !shown || shown.epoch !== next.epoch || next.rev >= shown.rev;
 }
 
 /** One line of `text`, at most `n` characters. */

@@ -2,12 +2,12 @@
 // every change on disk (0600, written whole) before the call returns, the
 // limits with errors naming them, a queue left by a dead process back paused,
 // a failed item kept for retry — and the /queue parser (core/protocol/queue.ts).
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PromptQueue, QueueError } from "../queue.ts";
-import { parseQueueCommand, queueText, QUEUE_LIMITS } from "../../protocol/queue.ts";
+import { newerQueueView, parseQueueCommand, queueText, QUEUE_LIMITS } from "../../protocol/queue.ts";
 import { readQueueFile } from "../../sessions/queue-file.ts";
 
 const dirs: string[] = [];
@@ -161,4 +161,19 @@ test("the /queue parser: subcommands, positions from 1, edit keeps the text's li
   expect(queueText("/queue then add a README")).toBe("then add a README");
   expect(queueText("/queue list")).toBeUndefined();
   expect(queueText("/queue")).toBeUndefined();
+});
+
+describe("views by two paths (an HTTP answer and a live notice)", () => {
+  test("a later change's view wins over an earlier one that arrives after it; another queue's view always shows", () => {
+    const q = new PromptQueue(undefined);
+    const first = q.view();
+    q.add("one");
+    const later = q.view();
+    expect(later.rev).toBeGreaterThan(first.rev);
+    expect(newerQueueView(later, first)).toBe(false);
+    expect(newerQueueView(first, later)).toBe(true);
+    expect(newerQueueView(later, later)).toBe(true);
+    expect(newerQueueView(later, new PromptQueue(undefined).view())).toBe(true);
+    expect(newerQueueView(null, first)).toBe(true);
+  });
 });

@@ -5,15 +5,17 @@
 import { api, sessionPath } from "./api.ts";
 import { changed, onQueueChange, onSessionOpen, state } from "./store.ts";
 import { addSystem } from "./transcript.ts";
-import type { QueueView } from "../../../protocol/queue.ts";
+import { newerQueueView, type QueueView } from "../../../protocol/queue.ts";
 
 export const queue = { id: null as string | null, view: null as QueueView | null, editing: null as { n: number; text: string } | null };
 
 /** The queue of the session open now (null while another one's is shown). */
 export const shownQueue = (): QueueView | null => (queue.id && queue.id === state.current ? queue.view : null);
 
+/** Shows `v` unless the one shown is newer (an HTTP answer can arrive after a later notice). */
 function take(id: string, v: QueueView | undefined): void {
   if (!v || id !== state.current) return;
+  if (queue.id === id && !newerQueueView(queue.view, v)) return;
   queue.id = id;
   queue.view = v;
   changed();
