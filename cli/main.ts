@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 // Entry point. `--version` is answered before anything else is loaded so it
 // stays instant; the chat on a terminal and the common forms of `run` skip the
-// argument parser; everything else goes through the yargs app.
+// argument parser, and so does `serve` as a remote connect starts it;
+// everything else goes through the yargs app.
 import { buildInfo } from "../core/version.ts";
 import { traceFile, traceMark } from "../core/trace.ts";
 
@@ -49,6 +50,13 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
       const args = fastRunArgs(argv.slice(1));
       if (!args) return import("./app.ts").then(({ runCli }) => runCli(argv));
       return import("./commands/run.ts").then(({ runCommand }) => runCommand(args)).catch((e) => import("./output.ts").then(({ reportError }) => reportError(e)));
+    }).then(done);
+  } else if (argv[0] === "serve") {
+    // The form a remote connect starts serve with skips yargs too (cli/serve-args.ts).
+    import("./serve-args.ts").then(({ fastServeArgs }) => {
+      const args = fastServeArgs(argv.slice(1));
+      if (!args) return import("./app.ts").then(({ runCli }) => runCli(argv));
+      return import("./commands/serve.ts").then(({ serveMain }) => serveMain(args)).catch((e) => import("./output.ts").then(({ reportError }) => reportError(e)));
     }).then(done);
   } else import("./app.ts").then(({ runCli }) => runCli(argv)).then(done);
 }

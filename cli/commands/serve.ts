@@ -120,15 +120,18 @@ export default defineCommand<ServeArgs & { hashPassword?: boolean }>({
       .option("hash-password", { type: "boolean", describe: "print a bcrypt hash of --password for [serve].password_hash and exit" })
       .example("$0 serve --auth token --token-file ~/.reasonix/token", "token auth, token kept out of ps")
       .example("$0 serve --hash-password --password 'correct horse'", "hash for [serve].password_hash") as never,
-  run: async (args) => {
-    if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("serve");
-    if (args.hashPassword) {
-      const { UsageError } = await import("../../core/errors.ts");
-      if (!args.password) throw new UsageError("--hash-password needs --password");
-      const { hashPassword } = await import("../../core/serve/auth.ts");
-      process.stdout.write(`${await hashPassword(args.password)}\n`);
-      return 0;
-    }
-    return runServeCommand("serve", args);
-  },
+  run: (args) => serveMain(args),
 });
+
+/** `reasonix serve` once its arguments are read (by yargs, or by cli/serve-args.ts). */
+export async function serveMain(args: ServeArgs & { hashPassword?: boolean }): Promise<number> {
+  if (process.env.REASONIX_TEST_CRASH) (await import("../test-crash.ts")).testCrash("serve");
+  if (args.hashPassword) {
+    const { UsageError } = await import("../../core/errors.ts");
+    if (!args.password) throw new UsageError("--hash-password needs --password");
+    const { hashPassword } = await import("../../core/serve/auth.ts");
+    process.stdout.write(`${await hashPassword(args.password)}\n`);
+    return 0;
+  }
+  return runServeCommand("serve", args);
+}

@@ -70,8 +70,13 @@ export interface AdaptiveOptions {
   controller: UploadController;
   /** Start at this raw byte (resuming). */
   from?: number;
-  /** Write the stream here too, when it starts at 0 and no segment goes raw (a copy the next install sends as is). */
-  cachePath?: (minLevel: number) => string;
+  /**
+   * Write the stream here too, when it starts at 0 and no segment goes raw (a copy the next
+   * install sends as is). Asked at the end; a name still being worked out (the binary's hash)
+   * may come as a promise, and then the copy is written to `cacheTemp` meanwhile.
+   */
+  cachePath?: (minLevel: number) => string | Promise<string>;
+  cacheTemp?: string;
   now?: () => number;
   segmentBytes?: number;
 }
@@ -82,14 +87,15 @@ interface Job {
   out: Buffer;
 }
 
-export function adaptiveStream(art: BinaryArtifact, o: AdaptiveOptions): AdaptiveStream {
+export function adaptiveStream(art: Pick<BinaryArtifact, "path" | "size">, o: AdaptiveOptions): AdaptiveStream {
   const ctl = o.controller;
   const now = o.now ?? (() => performance.now());
   const seg = o.segmentBytes ?? SEGMENT_BYTES;
   const from = o.from ?? 0;
   let rawDone = 0;
   let aborted = false;
-  const tmp = o.cachePath && from === 0 ? tempBeside(o.cachePath(0)) : null;
+  const first = o.cachePath && from === 0 ? (o.cacheTemp ?? o.cachePath(0)) : null;
+  const tmp = typeof first === "string" ? (o.cacheTemp ?? tempBeside(first)) : null;
   let fd = tmp ? openSync(tmp, "w", 0o600) : -1;
   let minLevel = Infinity;
   const dropCache = () => {
@@ -160,7 +166,9 @@ export function adaptiveStream(art: BinaryArtifact, o: AdaptiveOptions): Adaptiv
       if (fd >= 0 && !aborted) {
         closeSync(fd);
         fd = -1;
-        renameSync(tmp!, o.cachePath!(minLevel));
+        const dest = await Promise.resolve(o.cachePath!(minLevel)).catch(() => null);
+        if (dest) renameSync(tmp!, dest);
+        else unlinkSync(tmp!);
       }
     } finally {
       dropCache();

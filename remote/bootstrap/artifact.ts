@@ -127,6 +127,40 @@ export function prefetchSha(o: { binaryPath?: string; cacheDir: string }): void 
   } catch {}
 }
 
+/**
+ * A name for this very file (path, size, mtime, inode) that needs no read of it: what an
+ * upload's leftover `.part` on the remote is named by, so an upload starts (and resumes)
+ * before the binary's SHA-256 is known. The hash is still what decides: the remote
+ * compares it before the binary is put in place.
+ */
+export function identityKey(path: string, st = statSync(path)): string {
+  return createHash("sha256").update(`${path}\0${st.size}\0${st.mtimeMs}\0${st.ino}`).digest("hex").slice(0, 32);
+}
+
+/** An artifact whose SHA-256 may still be being computed, and its identity key. */
+export type LateArtifact = Omit<BinaryArtifact, "sha256"> & { sha256: Promise<string>; key: string };
+
+/**
+ * resolveArtifact without waiting for the hash where it is not known yet (an explicit
+ * executable, or this very build): the upload goes out while it is computed. Release
+ * files are verified against SHA256SUMS first, as always.
+ */
+export async function resolveArtifactLate(o: ResolveArtifactOptions): Promise<LateArtifact> {
+  const version = o.version ?? buildInfo().version;
+  const self = !o.binaryPath && isCompiledBinary() && platformId() === o.platform && buildInfo().version === version;
+  // A release artifact kept by `reasonix upgrade` is adopted by the eager path (it needs the hash).
+  const kept = self && existsSync(join(o.cacheDir, `release-${version}`, `reasonix-${o.platform}.zst`));
+  const path = o.binaryPath ?? (self && !kept ? process.execPath : undefined);
+  if (path) {
+    const st = statSync(path);
+    const sha256 = cachedSha(path, o.cacheDir);
+    sha256.catch(() => {}); // awaited where it is needed
+    return { platform: o.platform, version, path, size: st.size, sha256, key: identityKey(path, st), source: o.binaryPath ?? "this executable" };
+  }
+  const art = await resolveArtifact(o);
+  return { ...art, sha256: Promise.resolve(art.sha256), key: identityKey(art.path) };
+}
+
 async function describe(path: string, platform: string, version: string, source: string, sha: string | undefined, cacheDir: string): Promise<BinaryArtifact> {
   return { platform, version, path, size: statSync(path).size, sha256: sha ?? (await cachedSha(path, cacheDir)), source };
 }

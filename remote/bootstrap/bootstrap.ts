@@ -12,7 +12,7 @@ import { normalisePlatform } from "../hosts/probe.ts";
 import { runScript } from "../ssh/exec.ts";
 import { httpViaSsh, parseHostPort, type HostPort } from "../tunnel/http.ts";
 import { prefetchSha } from "./artifact.ts";
-import { binPath, install, kv, uploadCacheDir } from "./install.ts";
+import { binPath, install, kv, uploadCacheDir, type Placement } from "./install.ts";
 import { holdLock, isLockLost, lockLost, lockStaleSeconds, type Fence } from "./lock.ts";
 import { LOCK_SCRIPT, START_SCRIPT, STATE_SCRIPT, STOP_SCRIPT, VERIFY_SCRIPT, parseKv } from "./scripts.ts";
 import type { BootstrapEvent, BootstrapOptions, RemoteState, ServeInfo } from "./types.ts";
@@ -141,14 +141,19 @@ export async function stopServe(client: Client, slug: string, pid: number, fence
   throw fail("stop_failed", `could not stop remote serve ${pid}: ${r.get("error") ?? r.get("stderr") ?? "unknown error"}`);
 }
 
-async function startServe(client: Client, s: RemoteState, version: string, token: string, fence: Fence): Promise<ServeInfo> {
+async function startServe(client: Client, s: RemoteState, version: string, token: string, fence: Fence, placement?: Placement): Promise<ServeInfo> {
   const startedAt = new Date().toISOString();
   // The record's fields after pid and addr (which the script fills in): recorded and the lock
   // released in the same fenced run that started the serve.
   const record = JSON.stringify({ workspace: s.workspace, version, started_at: startedAt }).slice(1);
-  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token, fence.lockId, record], 90_000);
+  // An upload still to be put in place: its hash was computed here while it went out.
+  const place = placement ? [placement.key, await placement.sha256] : [];
+  const r = await kv(client, START_SCRIPT, [binPath(s, version), s.workspace, s.slug, token, fence.lockId, record, ...place], 90_000);
   // With an address, the serve was started and the lock lost before recording it: the new holder adopts it.
   if (r.get("lost_lock")) throw lockLost(r.get("addr") ? "recording the serve it started" : "starting the serve");
+  if (r.has("checksum_mismatch")) {
+    throw fail("install_failed", `uploading reasonix ${version} failed: checksum mismatch (the remote received bytes hashing to ${r.get("checksum_mismatch")}, expected ${place[1]}); the upload was removed and never run`, "connect again to upload it anew");
+  }
   if (r.get("error")) throw fail("serve_start_failed", `remote serve did not start: ${r.get("error")}`);
   if (r.get("adopt")) {
     // A serve for this workspace is already up (its starter held the lock while we were
@@ -237,11 +242,11 @@ async function ensureServeOnce(client: Client, o: BootstrapOptions): Promise<Ser
       o.onEvent?.({ event: "stopping_old", pid: s.pid, version: s.json?.version ?? "unknown" });
       await stopServe(client, s.slug, s.pid, fence);
     }
-    if (!s.haveBin) await install(client, s, version, o, fence);
+    const placement = s.haveBin ? undefined : await install(client, s, version, o, fence);
     o.onEvent?.({ event: "starting" });
     // Keep the token of the serve this replaces: open tabs and the printed URL stay valid.
     const token = !o.newToken && s.token && /^[0-9a-f]{64}$/.test(s.token) ? s.token : randomBytes(32).toString("hex");
-    return await startServe(client, s, version, token, fence);
+    return await startServe(client, s, version, token, fence, placement);
   } finally {
     clearInterval(keeper);
     const holder = await holding;

@@ -10,9 +10,10 @@ import { ReasonixError } from "../../core/errors.ts";
 import { homePaths } from "../../core/home.ts";
 import { fetchText, parseSums, releaseBase } from "../../core/release/download.ts";
 import { runScript } from "../ssh/exec.ts";
-import { compressedCacheName, findCompressed, resolveArtifact, type BinaryArtifact } from "./artifact.ts";
+import { compressedCacheName, findCompressed, resolveArtifactLate, type LateArtifact } from "./artifact.ts";
 import { adaptiveStream } from "./adaptive-stream.ts";
-import { FETCH_SCRIPT, NPM_INSTALL_SCRIPT, parseKv } from "./scripts.ts";
+import { FETCH_SCRIPT, NPM_INSTALL_SCRIPT } from "./install-scripts.ts";
+import { parseKv } from "./scripts.ts";
 import type { Fence } from "./lock.ts";
 import { fileChunks } from "./stream-compress.ts";
 import { UploadController } from "./upload-controller.ts";
@@ -30,7 +31,21 @@ export const uploadCacheDir = (o: BootstrapOptions) => o.cacheDir ?? join(homePa
 
 export const binPath = (s: RemoteState, version: string) => `${s.home}/.reasonix/remote/bin/reasonix-${version}`;
 
-export async function install(client: Client, s: RemoteState, version: string, o: BootstrapOptions, fence: Fence): Promise<void> {
+/**
+ * An upload the remote received but has not put in place: the fenced start compares
+ * its hash with `sha256` (computed here while it was sent) before it renames it.
+ */
+export interface Placement {
+  key: string;
+  sha256: Promise<string>;
+}
+
+/** The value of `p` if it has settled already (a remembered hash), else undefined. */
+async function settled<T>(p: Promise<T>): Promise<T | undefined> {
+  return Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => setImmediate(() => r(undefined)))]);
+}
+
+export async function install(client: Client, s: RemoteState, version: string, o: BootstrapOptions, fence: Fence): Promise<Placement | undefined> {
   const mode = o.install ?? "auto";
   if (mode === "never") {
     throw fail("serve_missing", `reasonix ${version} is not installed on the remote (${binPath(s, version)}) and serve_install = "never"`, 'install it there yourself, or set serve_install = "auto"');
@@ -45,7 +60,7 @@ export async function install(client: Client, s: RemoteState, version: string, o
   if (await remoteDownload(client, s, version, o, started)) return;
   const cacheDir = uploadCacheDir(o);
   const progress = (phase: "download" | "extract" | "compress", done: number, total: number) => o.onEvent?.({ event: "installing", phase, done, total });
-  const art = await resolveArtifact({ platform: s.platform!, version, binaryPath: o.binaryPath, releaseDir: o.releaseDir, cacheDir, onProgress: progress });
+  const art = await resolveArtifactLate({ platform: s.platform!, version, binaryPath: o.binaryPath, releaseDir: o.releaseDir, cacheDir, onProgress: progress });
   if (!["sha256sum", "shasum", "openssl"].some((t) => s.tools.has(t))) {
     throw fail("install_failed", "the remote has none of sha256sum, shasum or openssl to verify the upload", 'install coreutils there, or use serve_install = "npm"');
   }
@@ -55,6 +70,7 @@ export async function install(client: Client, s: RemoteState, version: string, o
   // ms covers the whole install (lookup, cache, upload, remote check), not just the transfer.
   const adaptive = up.summary ? { levels: up.summary.levels, ...(up.summary.linkBytesPerSec ? { link_bytes_per_s: Math.round(up.summary.linkBytesPerSec) } : {}) } : {};
   o.onEvent?.({ event: "installed", bytes: up.bytesSent, binary_size: art.size, codec: payload.codec, ms: Math.round(performance.now() - started), ...(up.resumedFrom ? { resumed_from: up.resumedFrom } : {}), ...adaptive });
+  return { key: art.key, sha256: art.sha256 };
 }
 
 /**
@@ -109,9 +125,12 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
  * segments when the link outruns compression). The segmented and raw payloads
  * can start midway (resuming an upload a lost link cut short).
  */
-async function choosePayload(art: BinaryArtifact, s: RemoteState, o: BootstrapOptions, cacheDir: string): Promise<{ payload: PayloadSource; source: InstallSource }> {
+async function choosePayload(art: LateArtifact, s: RemoteState, o: BootstrapOptions, cacheDir: string): Promise<{ payload: PayloadSource; source: InstallSource }> {
   const codecs = { zstd: s.tools.has("zstd"), gzip: s.tools.has("gzip") };
-  const ready = findCompressed(art, cacheDir, codecs);
+  // A compressed copy is found by the binary's hash: looked for only when the hash is known
+  // already (remembered, or a release's). A binary still being hashed was never sent from here.
+  const sha = await settled(art.sha256);
+  const ready = sha ? findCompressed({ ...art, sha256: sha }, cacheDir, codecs) : null;
   if (ready) {
     const size = statSync(ready.path).size;
     const open = (from: number) => (from > 0 ? null : Promise.resolve<Payload>({ codec: ready.codec, chunks: fileChunks(ready.path), progress: (sent) => [sent, size] }));
@@ -129,7 +148,13 @@ async function choosePayload(art: BinaryArtifact, s: RemoteState, o: BootstrapOp
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const open = async (from: number): Promise<Payload> => {
     const controller = new UploadController({ codec, fixed });
-    const stream = adaptiveStream(art, { controller, from, cachePath: (level) => join(cacheDir, compressedCacheName(art.sha256, codec, level)) });
+    const stream = adaptiveStream(art, {
+      controller,
+      from,
+      // Named by the hash at the end of the stream, when it is long known.
+      cachePath: (level) => art.sha256.then((sha) => join(cacheDir, compressedCacheName(sha, codec, level))),
+      cacheTemp: join(cacheDir, `upload-${art.key}.${process.pid}.${Date.now()}.tmp`),
+    });
     return { codec, chunks: stream.chunks, progress: () => [from + stream.rawDone(), art.size], abort: () => stream.abort(), summary: () => stream.summary() };
   };
   const start = new UploadController({ codec, fixed }).level;

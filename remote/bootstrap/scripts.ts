@@ -11,7 +11,7 @@
  */
 
 // Core tools by well-known directories first: a login PATH is never relied on.
-const PRELUDE = `PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+export const PRELUDE = `PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 export PATH
 umask 077
 R="$HOME/.reasonix/remote"
@@ -187,111 +187,6 @@ echo stopped=1
 `;
 
 /**
- * Receive a binary as a (compressed) stream right after this script on stdin,
- * verify its SHA-256, chmod 755 and rename it into place atomically.
- * sh (dash at least) reads stdin in blocks, so the payload must not be in the
- * pipe while the script is still being parsed: the script says `ready=1` once
- * it runs, and only then is the payload sent.
- * Nothing is renamed into place unless we still hold the lock (LOCK_ID).
- * Args: VERSION CODEC(zstd|gzip|raw) SHA256 SLUG LOCK_ID SIZE
- */
-export const INSTALL_SCRIPT = `${PRELUDE}
-install_main() {
-  B="$R/bin"; mkdir -p "$B" || return 1
-  # The decompressed bytes that arrived so far, kept across a lost link (any prefix the
-  # decompressor wrote is a prefix of the binary): the next upload resumes from there.
-  part="$B/.reasonix-$1.$3.part"
-  # openssl first: it uses the CPU's SHA instructions, coreutils often does not (3x slower).
-  if command -v openssl >/dev/null 2>&1; then H="openssl dgst -sha256 -r"
-  elif command -v sha256sum >/dev/null 2>&1; then H=sha256sum
-  else H="shasum -a 256"; fi
-  # A writer from an earlier session (its link died unnoticed by the server) may still
-  # hold the part open: stop it, so nothing but ours appends to it.
-  wp=$(cat "$part.pid" 2>/dev/null)
-  case $wp in ''|*[!0-9]*) ;; *)
-    case " $(ps -p "$wp" -o args= 2>/dev/null) " in *" tee -a "*|*" zstd -dcq "*|*" gzip -dc "*|*" cat "*)
-      kill -TERM "$wp" 2>/dev/null; n=0
-      while kill -0 "$wp" 2>/dev/null && [ $n -lt 50 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done ;;
-    esac ;;
-  esac
-  have=0; [ -f "$part" ] && have=$(wc -c < "$part" | tr -d ' ')
-  printf 'have=%s\n' "$have"
-  echo ready=1
-  # The client answers where its payload starts: from what we have, or from zero.
-  IFS= read -r from || { echo "error=no start offset from the client"; return 1; }
-  [ "$from" = "from=$have" ] && [ -f "$part" ] || : > "$part" || return 1
-  case $2 in zstd) D="zstd -dcq" ;; gzip) D="gzip -dc" ;; *) D=cat ;; esac
-  # Decompression and hashing run while the upload streams in: the hasher reads what the
-  # part already had (a resumed upload), then a copy of every byte appended to it. The
-  # appender (tee) records its pid, which is what a later session stops. In the
-  # background, whose stdin is /dev/null: it reads ours through fd 3.
-  exec 3<&0
-  { cat "$part" && $D <&3 | sh -c 'echo $$ > "$1.pid"; exec tee -a "$1"' sh "$part"; } | $H > "$part.sum" &
-  exec 3<&-
-  wait $!
-  rm -f "$part.pid"
-  got=$(wc -c < "$part" | tr -d ' ')
-  # Short (the stream broke off, or did not decode): keep what arrived for a resume.
-  [ "$got" = "$6" ] || { own_lock "$4" "$5" || echo lost_lock=1; echo "error=decompression failed ($got of $6 bytes written)"; return 1; }
-  sum=$(cut -d' ' -f1 < "$part.sum"); rm -f "$part.sum"
-  if [ "$sum" != "$3" ]; then rm -f "$part"; echo "error=checksum mismatch (got \${sum:-nothing})"; return 1; fi
-  own_lock "$4" "$5" || { echo lost_lock=1; return 1; }
-  chmod 755 "$part" && mv -f "$part" "$B/reasonix-$1" || { echo "error=cannot move the binary into place"; return 1; }
-  echo installed=1
-}
-install_main "$@"; exit $?
-`;
-
-/**
- * The remote fetches the release artifact itself (fastest when it has a good
- * internet link): download to a temp file, check its SHA-256 against the value
- * the local side read from SHA256SUMS, then decompress it into place. Prints
- * progress=BYTES lines while downloading. Args: VERSION URL KIND(zst|tgz) SHA256
- */
-export const FETCH_SCRIPT = `${PRELUDE}
-fetch_main() {
-  B="$R/bin"; mkdir -p "$B" || return 1
-  dl="$B/.download-$1.$$.tmp"; tmp="$B/.reasonix-$1.$$.tmp"
-  trap 'rm -f "$dl" "$tmp"' EXIT
-  if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --connect-timeout 5 --max-time 900 -o "$dl" "$2" 2>"$dl.err" &
-  elif command -v wget >/dev/null 2>&1; then
-    wget -q -T 5 -O "$dl" "$2" 2>"$dl.err" &
-  else echo "error=neither curl nor wget on the remote"; return 1; fi
-  job=$!
-  while kill -0 $job 2>/dev/null; do
-    printf 'progress=%s\\n' "$(wc -c < "$dl" 2>/dev/null | tr -d ' ')"; sleep 0.3 2>/dev/null || sleep 1
-  done
-  wait $job || { echo "error=download failed: $(head -c 300 "$dl.err" | tr '\\n' ' ')"; rm -f "$dl.err"; return 1; }
-  rm -f "$dl.err"
-  if command -v openssl >/dev/null 2>&1; then H="openssl dgst -sha256 -r"
-  elif command -v sha256sum >/dev/null 2>&1; then H=sha256sum
-  else H="shasum -a 256"; fi
-  sum=$($H < "$dl" | cut -d' ' -f1)
-  [ "$sum" = "$4" ] || { echo "error=checksum mismatch for the downloaded file (got \${sum:-nothing})"; return 1; }
-  case $3 in
-    zst) zstd -dcq --long=27 < "$dl" > "$tmp" ;;
-    *) gzip -dc < "$dl" | tar -xOf - reasonix > "$tmp" ;;
-  esac || { echo "error=cannot unpack the download"; return 1; }
-  [ -s "$tmp" ] || { echo "error=the download held no reasonix executable"; return 1; }
-  chmod 755 "$tmp" && mv -f "$tmp" "$B/reasonix-$1" || { echo "error=cannot move the binary into place"; return 1; }
-  printf 'installed=1\\nbytes=%s\\n' "$(wc -c < "$dl" | tr -d ' ')"
-}
-fetch_main "$@"; exit 0
-`;
-
-/** Install through npm and link the result as the version-matched binary. Args: VERSION */
-export const NPM_INSTALL_SCRIPT = `${PRELUDE}
-command -v npm >/dev/null 2>&1 || { echo "error=npm is not installed on the remote"; exit 0; }
-npm i -g "reasonix@$1" >&2 || { echo "error=npm i -g reasonix@$1 failed"; exit 0; }
-bin="$(npm prefix -g)/bin/reasonix"
-[ -x "$bin" ] || { echo "error=npm installed no reasonix executable at $bin"; exit 0; }
-got=$("$bin" --version 2>/dev/null)
-case $got in *"$1"*) ;; *) echo "error=npm installed version '$got', expected $1"; exit 0 ;; esac
-mkdir -p "$R/bin" && ln -sf "$bin" "$R/bin/reasonix-$1" && echo installed=1
-`;
-
-/**
  * Start `serve` detached (setsid + nohup where setsid exists, a double fork +
  * nohup where it does not, as on macOS; no channel held open), wait for its
  * port file. The token comes in on stdin and goes to a 0600 file. Only while we
@@ -301,7 +196,11 @@ mkdir -p "$R/bin" && ln -sf "$bin" "$R/bin/reasonix-$1" && echo installed=1
  * serve it started is recorded in serve-<slug>.json and the lock released, in the
  * same fenced run (the client stops the serve, which removes the record, if its
  * health check then fails).
- * Args: BIN WORKSPACE SLUG TOKEN LOCK_ID [RECORD]
+ * With KEY and SHA256 (an upload INSTALL_SCRIPT received for this start), the
+ * upload's `.part` is put in place first, in the same fenced run, and only when the
+ * hash the remote computed over the bytes it received is SHA256 (the client's): a
+ * corrupted or swapped upload is removed, never made executable or run.
+ * Args: BIN WORKSPACE SLUG TOKEN LOCK_ID [RECORD [KEY SHA256]]
  */
 export const START_SCRIPT = `${PRELUDE}
 BIN=$1; W=$2; S=$3
@@ -313,6 +212,14 @@ case $old in ''|*[!0-9]*) ;; *)
     printf 'adopt=1\\naddr=%s\\npid=%s\\ntoken=%s\\n' "$(cat "$P")" "$old" "$(cat "$T" 2>/dev/null)"; exit 0
   fi ;;
 esac
+if [ -n "$7" ]; then
+  case $7 in *[!0-9a-f]*) echo "error=bad upload key"; exit 0 ;; esac
+  part="$(dirname "$BIN")/.$(basename "$BIN").$7.part"
+  sum=$(cut -d' ' -f1 < "$part.sum" 2>/dev/null)
+  if [ -z "$sum" ] || [ "$sum" != "$8" ]; then rm -f "$part" "$part.sum"; printf 'checksum_mismatch=%s\\n' "\${sum:-nothing}"; exit 0; fi
+  chmod 755 "$part" && mv -f "$part" "$BIN" && rm -f "$part.sum" || { echo "error=cannot move the binary into place"; exit 0; }
+  echo placed=1
+fi
 printf '%s\\n' "$4" > "$T.$$.tmp" && mv -f "$T.$$.tmp" "$T" || { echo "error=cannot write $T"; exit 0; }
 # The old record describes a serve that is going away: never pair its address with the new pid.
 rm -f "$P" "$PF" "$R/serve-$S.json"

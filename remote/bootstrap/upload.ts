@@ -1,15 +1,18 @@
 /**
  * Upload a (compressed) binary to the remote over one exec channel: the
  * install script goes first on stdin, the payload right after it. The remote
- * decompresses while we send, checks the SHA-256 and renames atomically.
+ * decompresses and hashes while we send, and keeps the result as a `.part` named
+ * by the artifact's identity key; the fenced start script compares the hash with
+ * ours and only then makes it executable and renames it into place (bootstrap.ts).
  */
 import type { Client } from "ssh2";
 import { ReasonixError } from "../../core/errors.ts";
 import { REMOTE_SH, execChannel, shQuote } from "../ssh/exec.ts";
-import type { BinaryArtifact, Codec } from "./artifact.ts";
+import type { Codec, LateArtifact } from "./artifact.ts";
 import { SshError } from "../ssh/errors.ts";
 import { lockLost, type Fence } from "./lock.ts";
-import { INSTALL_SCRIPT, parseKv } from "./scripts.ts";
+import { INSTALL_SCRIPT } from "./install-scripts.ts";
+import { parseKv } from "./scripts.ts";
 import type { LevelRun } from "./upload-controller.ts";
 
 export interface UploadResult {
@@ -45,14 +48,14 @@ export interface PayloadSource {
 
 export async function uploadBinary(
   client: Client,
-  art: BinaryArtifact,
+  art: Pick<LateArtifact, "version" | "size" | "key">,
   source: PayloadSource,
   fence: Fence,
   onProgress?: (done: number, total: number) => void,
 ): Promise<UploadResult> {
   const started = performance.now();
   const ch = await execChannel(client, REMOTE_SH);
-  const header = `set -- ${[art.version, source.codec, art.sha256, fence.slug, fence.lockId, String(art.size)].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
+  const header = `set -- ${[art.version, source.codec, art.key, fence.slug, fence.lockId, String(art.size)].map(shQuote).join(" ")}\n${INSTALL_SCRIPT}`;
   let out = "";
   let err = "";
   let onReady: () => void = () => {};
@@ -107,12 +110,12 @@ export async function uploadBinary(
     throw e;
   }
   const kv = parseKv(out);
-  if (kv.get("installed") !== "1" && !kv.has("error") && exitCode === null && !kv.has("lost_lock")) {
+  if (kv.get("received") !== "1" && !kv.has("error") && exitCode === null && !kv.has("lost_lock")) {
     // No exit status: the channel went with the connection, not with the script.
     throw new SshError("link_lost", `the link was lost during the upload (${sent} bytes sent)`);
   }
-  if (kv.get("lost_lock")) throw lockLost("putting the uploaded binary in place");
-  if (kv.get("installed") !== "1") {
+  if (kv.get("lost_lock")) throw lockLost("receiving the uploaded binary");
+  if (kv.get("received") !== "1") {
     const detail = err.trim().split("\n").slice(-3).join("; ");
     const why = `${kv.get("error") ?? `install script exited with ${exitCode}`}${detail ? ` (${detail})` : ""}`;
     throw new ReasonixError("install_failed", `uploading reasonix ${art.version} failed: ${why}`);
