@@ -52,6 +52,8 @@ describe("chat line width", () => {
       contextPercent: () => 87,
       stats: { total: { inputTokens: 1_234_567, outputTokens: 89_012, cacheHitTokens: 0 }, lastInput: 120_000, cacheHitPercent: 93, cost: { total: 1.2345, currency: "CNY" } },
       sandboxState: () => t("status.sandboxOn"),
+      queue: [],
+      queuePaused: false,
     } as unknown as ChatState;
     setLanguage("zh");
     try {

@@ -18,7 +18,7 @@ test("/effort high, a bad value, /effort default", async () => {
   const session = await engine.createSession();
   const printed: string[] = [];
   const paint = new Proxy({}, { get: () => (s: string) => s }) as SlashContext["paint"];
-  const ctx = { st: { session }, paint, print: (l: string[]) => printed.push(...l), pick: async () => "low" } as unknown as SlashContext;
+  const ctx = { st: { session, engine }, paint, print: (l: string[]) => printed.push(...l), pick: async () => "low" } as unknown as SlashContext;
   const effort = slashCommands.find((c) => c.name === "effort")!;
   await effort.run(ctx, "high");
   expect(printed.at(-1)).toBe("reasoning effort high from the next request on");
