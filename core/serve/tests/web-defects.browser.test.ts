@@ -64,8 +64,10 @@ describe.skipIf(!haveChromium)("web UI: issue 27 item 13", () => {
       await say(page, `fruit table ${i}`);
       // The answer has received exactly `at` characters (the .md element counts them).
       await page.waitForSelector(`.msg.assistant.streaming .md[data-chars="${at}"]`);
-      const mid = await page.locator(".msg.assistant.streaming").innerText();
-      const cells = await page.locator(".msg.assistant.streaming td").allInnerTexts();
+      // textContent, not innerText: a settled block sits in a content-visibility group, whose text
+      // innerText leaves out until a frame has laid it out (a loaded machine reads before that frame).
+      const mid = (await page.locator(".msg.assistant.streaming").textContent()) ?? "";
+      const cells = (await page.locator(".msg.assistant.streaming td").allTextContents()).map((c) => c.trim());
       resume();
       expect(mid).toContain("Fruit:");
       expect(mid).not.toContain("|");
@@ -98,7 +100,7 @@ describe.skipIf(!haveChromium)("web UI: issue 27 item 13", () => {
     expect(await shape(page)).toEqual({ answers: 1, copies: 1, tools: 2 });
     await shot(page, "turn-answer");
     // The tool cards stay where they ran: between the steps' text.
-    const order = await page.locator(".msg.assistant").innerText();
+    const order = (await page.locator(".msg.assistant").textContent()) ?? ""; // not innerText: content-visibility groups not yet laid out have none
     expect(order.indexOf("First I read a.txt.")).toBeLessThan(order.indexOf("a.txt", order.indexOf("First I read a.txt.") + 19));
     await page.locator(".msg.assistant .msg-actions button", { hasText: "Copy" }).click();
     await page.waitForSelector(".msg.assistant .msg-actions button >> text=Copied");
