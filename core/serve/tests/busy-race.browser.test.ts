@@ -18,11 +18,15 @@ if (!haveChromium) console.warn("SKIPPED web UI busy state under slow responses:
  * calls release(). `mark` may rewrite the held body, so that the page shows
  * when it has applied it.
  */
-async function deliverLate(page: Page, method: string, pattern: RegExp, mark: (body: string) => string = (b) => b): Promise<{ held: () => number; release: () => void }> {
+async function deliverLate(page: Page, method: string, pattern: RegExp, mark: (body: string) => string = (b) => b, holdLater = false): Promise<{ held: () => number; release: () => void; releaseLater: () => void }> {
   let held = 0;
   const { promise: gate, resolve: release } = Promise.withResolvers<void>();
+  // With holdLater, requests after the held one wait until releaseLater(): nothing fresher overtakes it.
+  const { promise: laterGate, resolve: releaseLater } = Promise.withResolvers<void>();
+  if (!holdLater) releaseLater();
   const handler = async (route: Route) => {
-    if (held > 0 || route.request().method() !== method) return route.continue();
+    if (route.request().method() !== method) return route.continue();
+    if (held > 0) return laterGate.then(() => route.continue());
     const response = await route.fetch();
     const body = await response.text();
     if (held === 0 && body.includes('"busy":true')) {
@@ -33,7 +37,7 @@ async function deliverLate(page: Page, method: string, pattern: RegExp, mark: (b
     await route.fulfill({ response, body });
   };
   await page.route(pattern, handler);
-  return { held: () => held, release };
+  return { held: () => held, release, releaseLater };
 }
 
 const idle = (page: Page) => page.waitForFunction(() => (document.querySelector("#cancel") as HTMLElement).hidden && !(document.querySelector("#send") as HTMLButtonElement).disabled, undefined, { timeout: 15_000 });
@@ -80,15 +84,20 @@ describe.skipIf(!haveChromium)("web UI busy state under slow responses", () => {
       const data = JSON.parse(body) as { sessions: { busy?: boolean; title?: string }[] };
       for (const row of data.sessions) if (row.busy) row.title = marker;
       return JSON.stringify(data);
-    });
+    }, true);
     rig.llm.push({ text: "quick answer", delayMs: 300 });
     await say(page, "be quick");
     await page.waitForSelector(".msg.assistant >> text=quick answer");
     await page.waitForFunction(() => (document.querySelector("#cancel") as HTMLElement).hidden);
     expect(late.held()).toBe(1);
     late.release();
-    // The busy flag and the title come from the same delivered list, applied in one render.
+    // The busy flag and the title come from the same delivered list, applied in one render; fresher
+    // lists (the server's own notices after the turn) wait until it is on screen, then come.
     await page.waitForSelector(`#session-list li .title >> text=${marker}`, { timeout: 15_000 });
+    // The stale list is on screen and nothing fresher has come: it must not have made anything busy.
+    expect(await page.locator("#session-list li.busy").count()).toBe(0);
+    expect(await page.locator("#cancel").isHidden()).toBe(true);
+    late.releaseLater();
     await idle(page);
     expect(await page.locator("#session-list li.busy").count()).toBe(0);
     // And the next Enter is a prompt again, not steering.
