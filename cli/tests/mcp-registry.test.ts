@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
-import { npxStandIn, sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
+import { npxStandIn, OCI_ENTRY, PYPI_ENTRY, runtimeEntries, sampleEntries, startRegistryFixture, toolStandIn, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { hasTmux, startChat } from "./chat-helpers.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
@@ -111,6 +111,49 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     const again = await runCli(ce, ["mcp", "install", "io.github.modelcontextprotocol/everything"]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("already exists");
+  });
+
+  test("install of a pypi entry writes uvx pkg==version, and the server starts at once with its tools, prompts and resources", async () => {
+    await setup();
+    reg.entries.push(...runtimeEntries());
+    const want = `${PYPI_ENTRY.identifier}==${PYPI_ENTRY.version} stdio`;
+    // The stand-in uvx also checks that the entry's default reached the server's environment.
+    toolStandIn(ce.workspace, { tool: "uvx", want, everythingJs, nodeBin, requireEnv: { LOG_LEVEL: "info" } });
+    const r = await runCli(ce, ["mcp", "install", PYPI_ENTRY.name]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`installed ${PYPI_ENTRY.name} ${PYPI_ENTRY.version} as MCP server everything-py`);
+    expect(r.stdout).toContain(`uvx ${want}`);
+    expect(r.stdout).toMatch(/^ok everything-py/m);
+    expect(r.stdout).toContain("mcp__everything-py__echo");
+    expect(r.stdout).toMatch(/^prompts \(\d+\): .*\/mcp__everything-py__/m);
+    expect(r.stdout).toMatch(/^resources \(\d+\): /m);
+    expect(readFileSync(join(ce.workspace, "uvx-ran.txt"), "utf8")).toBe(`${want}\n`);
+    const get = JSON.parse((await runCli(ce, ["mcp", "get", "everything-py", "--json"])).stdout);
+    expect(get).toMatchObject({ scope: "user", type: "stdio", command: "uvx", args: [`${PYPI_ENTRY.identifier}==${PYPI_ENTRY.version}`, "stdio"], env: { LOG_LEVEL: "info" }, sandbox: true });
+  });
+
+  test("install of an oci entry writes docker run -i --rm … image:tag; its secret reaches the container's environment from .env and the server starts", async () => {
+    await setup();
+    reg.entries.push(...runtimeEntries());
+    const SECRET = "oci-secret-5150";
+    const want = `run -i --rm --pull=never -e OCI_TOKEN ${OCI_ENTRY.identifier} stdio`;
+    toolStandIn(ce.workspace, { tool: "docker", want, everythingJs, nodeBin, requireEnv: { OCI_TOKEN: SECRET } });
+    const r = await runCli(ce, ["mcp", "install", OCI_ENTRY.name, "--env", `OCI_TOKEN=${SECRET}`, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ name: "everything-oci", installed: true, source: `oci ${OCI_ENTRY.identifier}`, secrets: ["MCP_EVERYTHING_OCI_OCI_TOKEN"] });
+    expect(out.test).toMatchObject({ ok: true, status: "ready" });
+    expect(out.test.tools).toContainEqual({ name: "mcp__everything-oci__echo", raw: "echo", readOnly: true });
+    expect(out.test.prompts.length).toBeGreaterThan(0);
+    expect(out.test.resources.length).toBeGreaterThan(0);
+    expect(readFileSync(join(ce.workspace, "docker-ran.txt"), "utf8")).toBe(`${want}\n`);
+    const config = readFileSync(join(ce.home, "config.toml"), "utf8");
+    expect(config).not.toContain(SECRET);
+    expect(config).toContain('env = { OCI_TOKEN = "${MCP_EVERYTHING_OCI_OCI_TOKEN}" }');
+    expect(readFileSync(join(ce.home, ".env"), "utf8")).toContain(`MCP_EVERYTHING_OCI_OCI_TOKEN=${SECRET}`);
+    expect(statSync(join(ce.home, ".env")).mode & 0o777).toBe(0o600);
   });
 
   test("install of a remote with a secret header: the secret goes to .env (0600), the config references it, the server connects", async () => {
