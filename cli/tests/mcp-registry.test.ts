@@ -82,7 +82,19 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
 
     r = await runCli(ce, ["mcp", "browse", "filler", "--json"]);
     expect(JSON.parse(r.stdout).stale).toBeNull();
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--json"]);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: false, stale: null });
     reg.close();
+    // An entry read before: install works from the saved answer, and says so (on stderr, or as stale in --json).
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--json"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: false, missing: [{ key: "EXAMPLE_TOKEN" }], stale: { error: expect.stringContaining("cannot reach the MCP Registry") } });
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--env", "EXAMPLE_TOKEN=t", "--no-test", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: true, name: "needs-secret", stale: { fetchedAt: expect.any(String) } });
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--as", "needs-secret-2", "--env", "EXAMPLE_TOKEN=t", "--no-test"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("(stale)");
     r = await runCli(ce, ["mcp", "browse", "filler", "--json"]);
     expect(r.code).toBe(0);
     const page = JSON.parse(r.stdout);
