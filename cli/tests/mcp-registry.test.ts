@@ -11,7 +11,7 @@ import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
 import { npxStandIn, OCI_ENTRY, PYPI_ENTRY, runtimeEntries, sampleEntries, startRegistryFixture, toolStandIn, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
-import { hasTmux, startChat } from "./chat-helpers.ts";
+import { hasTmux, quit, ready, startChat } from "./chat-helpers.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 import { everythingJs, haveServers, nodeBin, skipWithoutServers } from "./mcp-helpers.ts";
 
@@ -249,6 +249,27 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     let r = await runCli(ce, ["run", "hello"]);
     expect(r.code).toBe(0);
     r = await runCli(ce, ["mcp", "list"]);
+    expect(reg.requests).toEqual([]);
+  });
+
+  test.skipIf(!hasTmux())("the terminal chat starts, with an installed server running, and makes no registry request", async () => {
+    await setup();
+    expect((await runCli(ce, ["mcp", "install", "io.github.modelcontextprotocol/everything", "--no-test"])).code).toBe(0);
+    reg.requests.length = 0;
+    const p = startChat(ce, ["chat"], { env: { NO_COLOR: "1" }, cols: 200, bin: ["env", `PATH=${ce.env.PATH}`, process.execPath, mainTs] });
+    cleanups.push(() => p.kill());
+    await ready(p);
+    // The server starts in the background: ask /mcp again (bounded) until the last answer says ready.
+    let state = "";
+    for (let i = 0; i < 30 && state !== "ready"; i++) {
+      if (i) await Bun.sleep(500);
+      p.send("/mcp");
+      const s = await p.waitFor(/everything \[stdio, user\] (ready|starting|failed|idle)/, { timeoutMs: 10_000 });
+      state = [...s.matchAll(/everything \[stdio, user\] (\w+)/g)].at(-1)?.[1] ?? "";
+    }
+    expect(state).toBe("ready");
+    expect(readFileSync(join(ce.workspace, "npx-ran.txt"), "utf8")).toContain("@modelcontextprotocol/server-everything@");
+    await quit(p);
     expect(reg.requests).toEqual([]);
   });
 });
