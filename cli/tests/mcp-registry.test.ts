@@ -5,7 +5,7 @@
 // not given (manual setup, nothing written), and no registry request at all
 // from `reasonix run`.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
@@ -59,6 +59,18 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     expect(r.stdout).toContain("npm");
     expect(r.stdout).toContain("remote streamable-http");
     expect(reg.requests.some((q) => q.includes("search=filler") && q.includes("limit=2") && q.includes("cursor="))).toBe(true);
+  });
+
+  test("a project's reasonix.toml cannot point the registry elsewhere ([mcp] registry_url is a user-config key)", async () => {
+    await setup();
+    const other = startRegistryFixture(sampleEntries("http://127.0.0.1:9/mcp", everythingVersion));
+    cleanups.push(() => other.close());
+    writeFileSync(join(ce.workspace, "reasonix.toml"), `[mcp]\nregistry_url = ${JSON.stringify(other.url)}\n`);
+    const r = await runCli(ce, ["mcp", "browse", "filler", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).servers).toHaveLength(5);
+    expect(other.requests).toEqual([]);
+    expect(reg.requests.some((q) => q.startsWith("/v0/servers?search=filler"))).toBe(true);
   });
 
   test("text from the registry reaches the terminal without control characters", async () => {
