@@ -119,13 +119,13 @@ const install = defineCommand<{ name: string; as?: string; env?: string[]; heade
       plan = planInstall(s, name, answers, args.remote);
     }
     if (!plan || plan.missing.length) {
-      if (args.json) printJson({ name, registryName: s.name, version: s.version, installed: false, source: plan?.source ?? null, missing: plan?.missing ?? [], inputs: plan?.inputs ?? [] });
+      if (args.json) printJson({ name, registryName: s.name, version: s.version, installed: false, source: plan?.source ?? null, missing: plan?.missing ?? [], inputs: plan?.inputs ?? [], stale: s.stale ?? null });
       else process.stderr.write(manualSetup(s, name, plan));
       return 1;
     }
     const { homePaths } = await import("../../core/home.ts");
     addServerWithSecrets(plan.server, plan.secrets, file, homePaths().dotenv);
-    const base = { name, registryName: s.name, version: s.version, installed: true, source: plan.source, file, secrets: Object.keys(plan.secrets) };
+    const base = { name, registryName: s.name, version: s.version, installed: true, source: plan.source, file, secrets: Object.keys(plan.secrets), stale: s.stale ?? null };
     if (!args.json) {
       const runs = plan.server.type === "stdio" ? [plan.server.command, ...(plan.server.args ?? [])].join(" ") : plan.server.url;
       process.stdout.write(`installed ${bold(visible(s.name))} ${visible(s.version)} as MCP server ${bold(name)} in ${file} ${dim(`(${visible(plan.source)})`)}\n  ${visible(runs ?? "")}\n`);

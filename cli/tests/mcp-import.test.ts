@@ -6,6 +6,9 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { startEverythingHttp } from "../../core/testing/everything-http.ts";
+import { freePort } from "../../core/testing/free-port.ts";
+import { bundleEverything } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { hasTmux, startChat } from "./chat-helpers.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
@@ -178,5 +181,92 @@ describe.skipIf(skip)("reasonix mcp import", () => {
     expect(config).toContain('name = "ws-fs"');
     expect(config).not.toContain('name = "proj-remote"');
     expect(readFileSync(join(ce.home, ".env"), "utf8")).toContain("MCP_EVERYTHING_EVERYTHING_API_KEY=sk-inline-123");
+  });
+
+  test("a server from each agent's file, in each transport its format has, imports and connects (stdio in the sandbox, Streamable HTTP, SSE)", async () => {
+    const home = await setup();
+    const [httpPort, ssePort] = [await freePort(), await freePort()];
+    const http = await startEverythingHttp(nodeBin, everythingJs, "streamableHttp", httpPort);
+    cleanups.push(http.stop);
+    const sse = await startEverythingHttp(nodeBin, everythingJs, "sse", ssePort);
+    cleanups.push(sse.stop);
+    const httpUrl = `http://127.0.0.1:${httpPort}/mcp`;
+    const sseUrl = `http://127.0.0.1:${ssePort}/sse`;
+    // The server as a file the sandbox shows (the workspace), for the stdio entries.
+    const bundle = bundleEverything(join(ce.workspace, ".shim-bin"), everythingJs);
+    const stdio = { command: nodeBin, args: [bundle, "stdio"] };
+    // Replace the listing fixtures with working servers only; a project folder holds the workspace files.
+    const proj = join(ce.workspace, "..", "proj");
+    put(
+      join(home, ".claude.json"),
+      JSON.stringify({
+        mcpServers: { "cc-stdio": { type: "stdio", ...stdio, env: { EVERYTHING_API_KEY: "sk-cc-1" } } },
+        projects: { [proj]: { mcpServers: { "cc-project-http": { type: "http", url: httpUrl, headers: { Authorization: "Bearer cc-proj-2" } } } } },
+      }),
+    );
+    put(join(proj, ".mcp.json"), JSON.stringify({ mcpServers: { "cc-mcpjson-sse": { type: "sse", url: sseUrl } } }));
+    put(join(home, ".config", "Claude", "claude_desktop_config.json"), JSON.stringify({ mcpServers: { "desktop-stdio": stdio } }));
+    put(join(home, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { "cursor-http": { url: httpUrl, headers: { API_KEY: "cursor-3" } } } }));
+    put(join(proj, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { "cursor-project-stdio": stdio } }));
+    // ${workspaceFolder} becomes "." — the folder the server runs in (the workspace where the bundle is).
+    put(join(proj, ".vscode", "mcp.json"), `{\n  // the workspace's servers\n  "servers": { "vs-workspace": { "type": "stdio", "command": ${JSON.stringify(nodeBin)}, "args": ["\${workspaceFolder}/.shim-bin/everything/dist/everything.mjs", "stdio"] } },\n}\n`);
+    put(join(home, ".config", "Code", "User", "mcp.json"), `{ "servers": { "vs-user-sse": { "type": "sse", "url": ${JSON.stringify(sseUrl)} } } }`);
+    put(join(home, ".config", "Code", "User", "settings.json"), `{\n  "editor.fontSize": 14,\n  "mcp": { "servers": { "vs-settings-http": { "type": "http", "url": ${JSON.stringify(httpUrl)} } } },\n}\n`);
+    put(
+      join(home, ".codex", "config.toml"),
+      `[mcp_servers.codex-stdio]\ncommand = ${JSON.stringify(nodeBin)}\nargs = [${JSON.stringify(bundle)}, "stdio"]\nenv = { "GREETING" = "hi" }\n\n[mcp_servers.codex-http]\nurl = ${JSON.stringify(httpUrl)}\nbearer_token_env_var = "CODEX_TOKEN"\n`,
+    );
+    ce.env.CODEX_TOKEN = "codex-4";
+    put(join(home, ".gemini", "settings.json"), JSON.stringify({ mcpServers: { "gemini-http": { httpUrl, headers: { Authorization: "Bearer gem-5" } }, "gemini-sse": { url: sseUrl }, "gemini-stdio": stdio } }));
+    put(join(home, ".codeium", "windsurf", "mcp_config.json"), JSON.stringify({ mcpServers: { "windsurf-http": { serverUrl: httpUrl }, "windsurf-stdio": stdio } }));
+
+    type Imported = Row & { imported: boolean; test: { ok: boolean; status: string; error?: string; backend?: string; tools: { raw: string }[] } };
+    const check = (list: Imported[]) => {
+      for (const x of list) {
+        expect({ name: x.name, ok: x.test.ok, error: x.test.error }).toEqual({ name: x.name, ok: true, error: undefined });
+        expect(x.test.tools.map((t) => t.raw)).toContain("echo");
+        if (x.type === "stdio") expect(x.test.backend).toBe("bwrap");
+      }
+      return list.map((x) => [x.agent, x.name, x.type]);
+    };
+    let r = await runCli(ce, ["mcp", "import", "--all", "--test", "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(check(JSON.parse(r.stdout).imported).sort()).toEqual(
+      [
+        ["Claude Code", "cc-stdio", "stdio"],
+        ["Claude Code", "cc-project-http", "http"],
+        ["Claude Desktop", "desktop-stdio", "stdio"],
+        ["Cursor", "cursor-http", "http"],
+        ["VS Code", "vs-user-sse", "sse"],
+        ["VS Code", "vs-settings-http", "http"],
+        ["Codex", "codex-stdio", "stdio"],
+        ["Codex", "codex-http", "http"],
+        ["Gemini CLI", "gemini-http", "http"],
+        ["Gemini CLI", "gemini-sse", "sse"],
+        ["Gemini CLI", "gemini-stdio", "stdio"],
+        ["Windsurf", "windsurf-http", "http"],
+        ["Windsurf", "windsurf-stdio", "stdio"],
+      ].sort(),
+    );
+    // The project's own files, named (run from the workspace, whose config they join).
+    r = await runCli(ce, ["mcp", "import", "--dir", proj, "cc-mcpjson-sse", "cursor-project-stdio", "vs-workspace", "--test", "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(check(JSON.parse(r.stdout).imported)).toEqual([
+      ["Claude Code", "cc-mcpjson-sse", "sse"],
+      ["Cursor", "cursor-project-stdio", "stdio"],
+      ["VS Code", "vs-workspace", "stdio"],
+    ]);
+    // The inline secrets are in .env (0600), not in the config.
+    const config = readFileSync(join(ce.home, "config.toml"), "utf8");
+    const dotenv = readFileSync(join(ce.home, ".env"), "utf8");
+    for (const secret of ["sk-cc-1", "cc-proj-2", "cursor-3", "gem-5"]) {
+      expect(config).not.toContain(secret);
+      expect(dotenv).toContain(secret);
+    }
+    expect(statSync(join(ce.home, ".env")).mode & 0o777).toBe(0o600);
+    expect(config).toContain('url = "http://127.0.0.1:');
+    expect(config).toContain('Authorization = "Bearer ${CODEX_TOKEN}"');
   });
 });

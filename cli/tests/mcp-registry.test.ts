@@ -5,13 +5,13 @@
 // not given (manual setup, nothing written), and no registry request at all
 // from `reasonix run`.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEverythingHttp } from "../../core/testing/everything-http.ts";
 import { freePort } from "../../core/testing/free-port.ts";
-import { npxStandIn, sampleEntries, startRegistryFixture, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
+import { npxStandIn, OCI_ENTRY, PYPI_ENTRY, runtimeEntries, sampleEntries, startRegistryFixture, toolStandIn, type RegistryFixture } from "../../core/testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
-import { hasTmux, startChat } from "./chat-helpers.ts";
+import { hasTmux, quit, ready, startChat } from "./chat-helpers.ts";
 import { mainTs, makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 import { everythingJs, haveServers, nodeBin, skipWithoutServers } from "./mcp-helpers.ts";
 
@@ -61,6 +61,18 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     expect(reg.requests.some((q) => q.includes("search=filler") && q.includes("limit=2") && q.includes("cursor="))).toBe(true);
   });
 
+  test("a project's reasonix.toml cannot point the registry elsewhere ([mcp] registry_url is a user-config key)", async () => {
+    await setup();
+    const other = startRegistryFixture(sampleEntries("http://127.0.0.1:9/mcp", everythingVersion));
+    cleanups.push(() => other.close());
+    writeFileSync(join(ce.workspace, "reasonix.toml"), `[mcp]\nregistry_url = ${JSON.stringify(other.url)}\n`);
+    const r = await runCli(ce, ["mcp", "browse", "filler", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).servers).toHaveLength(5);
+    expect(other.requests).toEqual([]);
+    expect(reg.requests.some((q) => q.startsWith("/v0/servers?search=filler"))).toBe(true);
+  });
+
   test("text from the registry reaches the terminal without control characters", async () => {
     await setup();
     reg.entries.push({ server: { name: "com.example/evil\u001b[2J", description: "clears\u001b]0;owned\u0007 the screen", version: "1.0.0\u001b[31m", remotes: [{ type: "sse", url: "https://evil.example/sse" }] } });
@@ -82,7 +94,19 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
 
     r = await runCli(ce, ["mcp", "browse", "filler", "--json"]);
     expect(JSON.parse(r.stdout).stale).toBeNull();
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--json"]);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: false, stale: null });
     reg.close();
+    // An entry read before: install works from the saved answer, and says so (on stderr, or as stale in --json).
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--json"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: false, missing: [{ key: "EXAMPLE_TOKEN" }], stale: { error: expect.stringContaining("cannot reach the MCP Registry") } });
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--env", "EXAMPLE_TOKEN=t", "--no-test", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ installed: true, name: "needs-secret", stale: { fetchedAt: expect.any(String) } });
+    r = await runCli(ce, ["mcp", "install", "com.example/needs-secret", "--as", "needs-secret-2", "--env", "EXAMPLE_TOKEN=t", "--no-test"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("(stale)");
     r = await runCli(ce, ["mcp", "browse", "filler", "--json"]);
     expect(r.code).toBe(0);
     const page = JSON.parse(r.stdout);
@@ -111,6 +135,49 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     const again = await runCli(ce, ["mcp", "install", "io.github.modelcontextprotocol/everything"]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("already exists");
+  });
+
+  test("install of a pypi entry writes uvx pkg==version, and the server starts at once with its tools, prompts and resources", async () => {
+    await setup();
+    reg.entries.push(...runtimeEntries());
+    const want = `${PYPI_ENTRY.identifier}==${PYPI_ENTRY.version} stdio`;
+    // The stand-in uvx also checks that the entry's default reached the server's environment.
+    toolStandIn(ce.workspace, { tool: "uvx", want, everythingJs, nodeBin, requireEnv: { LOG_LEVEL: "info" } });
+    const r = await runCli(ce, ["mcp", "install", PYPI_ENTRY.name]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`installed ${PYPI_ENTRY.name} ${PYPI_ENTRY.version} as MCP server everything-py`);
+    expect(r.stdout).toContain(`uvx ${want}`);
+    expect(r.stdout).toMatch(/^ok everything-py/m);
+    expect(r.stdout).toContain("mcp__everything-py__echo");
+    expect(r.stdout).toMatch(/^prompts \(\d+\): .*\/mcp__everything-py__/m);
+    expect(r.stdout).toMatch(/^resources \(\d+\): /m);
+    expect(readFileSync(join(ce.workspace, "uvx-ran.txt"), "utf8")).toBe(`${want}\n`);
+    const get = JSON.parse((await runCli(ce, ["mcp", "get", "everything-py", "--json"])).stdout);
+    expect(get).toMatchObject({ scope: "user", type: "stdio", command: "uvx", args: [`${PYPI_ENTRY.identifier}==${PYPI_ENTRY.version}`, "stdio"], env: { LOG_LEVEL: "info" }, sandbox: true });
+  });
+
+  test("install of an oci entry writes docker run -i --rm … image:tag; its secret reaches the container's environment from .env and the server starts", async () => {
+    await setup();
+    reg.entries.push(...runtimeEntries());
+    const SECRET = "oci-secret-5150";
+    const want = `run -i --rm --pull=never -e OCI_TOKEN ${OCI_ENTRY.identifier} stdio`;
+    toolStandIn(ce.workspace, { tool: "docker", want, everythingJs, nodeBin, requireEnv: { OCI_TOKEN: SECRET } });
+    const r = await runCli(ce, ["mcp", "install", OCI_ENTRY.name, "--env", `OCI_TOKEN=${SECRET}`, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ name: "everything-oci", installed: true, source: `oci ${OCI_ENTRY.identifier}`, secrets: ["MCP_EVERYTHING_OCI_OCI_TOKEN"] });
+    expect(out.test).toMatchObject({ ok: true, status: "ready" });
+    expect(out.test.tools).toContainEqual({ name: "mcp__everything-oci__echo", raw: "echo", readOnly: true });
+    expect(out.test.prompts.length).toBeGreaterThan(0);
+    expect(out.test.resources.length).toBeGreaterThan(0);
+    expect(readFileSync(join(ce.workspace, "docker-ran.txt"), "utf8")).toBe(`${want}\n`);
+    const config = readFileSync(join(ce.home, "config.toml"), "utf8");
+    expect(config).not.toContain(SECRET);
+    expect(config).toContain('env = { OCI_TOKEN = "${MCP_EVERYTHING_OCI_OCI_TOKEN}" }');
+    expect(readFileSync(join(ce.home, ".env"), "utf8")).toContain(`MCP_EVERYTHING_OCI_OCI_TOKEN=${SECRET}`);
+    expect(statSync(join(ce.home, ".env")).mode & 0o777).toBe(0o600);
   });
 
   test("install of a remote with a secret header: the secret goes to .env (0600), the config references it, the server connects", async () => {
@@ -194,6 +261,27 @@ describe.skipIf(skip)("reasonix mcp browse / install", () => {
     let r = await runCli(ce, ["run", "hello"]);
     expect(r.code).toBe(0);
     r = await runCli(ce, ["mcp", "list"]);
+    expect(reg.requests).toEqual([]);
+  });
+
+  test.skipIf(!hasTmux())("the terminal chat starts, with an installed server running, and makes no registry request", async () => {
+    await setup();
+    expect((await runCli(ce, ["mcp", "install", "io.github.modelcontextprotocol/everything", "--no-test"])).code).toBe(0);
+    reg.requests.length = 0;
+    const p = startChat(ce, ["chat"], { env: { NO_COLOR: "1" }, cols: 200, bin: ["env", `PATH=${ce.env.PATH}`, process.execPath, mainTs] });
+    cleanups.push(() => p.kill());
+    await ready(p);
+    // The server starts in the background: ask /mcp again (bounded) until the last answer says ready.
+    let state = "";
+    for (let i = 0; i < 30 && state !== "ready"; i++) {
+      if (i) await Bun.sleep(500);
+      p.send("/mcp");
+      const s = await p.waitFor(/everything \[stdio, user\] (ready|starting|failed|idle)/, { timeoutMs: 10_000 });
+      state = [...s.matchAll(/everything \[stdio, user\] (\w+)/g)].at(-1)?.[1] ?? "";
+    }
+    expect(state).toBe("ready");
+    expect(readFileSync(join(ce.workspace, "npx-ran.txt"), "utf8")).toContain("@modelcontextprotocol/server-everything@");
+    await quit(p);
     expect(reg.requests).toEqual([]);
   });
 });

@@ -111,7 +111,7 @@ export function mcpSetup(home: string, workspace: () => string, userHome = () =>
         }
         addServerWithSecrets(plan.server, plan.secrets, file(), homePaths(home).dotenv);
         const target = plan.server.type === "stdio" ? [plan.server.command, ...(plan.server.args ?? [])].join(" ") : plan.server.url ?? "";
-        const done = { installed: true, name, registryName: s.name, version: s.version, source: plan.source, target, file: file(), secrets: Object.keys(plan.secrets) };
+        const done = { installed: true, name, registryName: s.name, version: s.version, source: plan.source, target, file: file(), secrets: Object.keys(plan.secrets), stale: s.stale ?? null };
         return scrub(r.test === false ? done : { ...done, test: await test(name) }, given);
       } catch (e) {
         // An error may quote what it was given: never a secret.

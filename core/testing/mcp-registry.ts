@@ -5,8 +5,8 @@
 // request is counted, so a test can assert that none was made.
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 export interface RegistryFixture {
   url: string;
@@ -81,6 +81,59 @@ export function sampleEntries(remoteUrl: string, everythingVersion: string): Rec
   ];
 }
 
+/**
+ * Entries whose packages run through uvx (pypi) and docker (oci), for tests
+ * that put stand-ins for those tools on PATH: the pypi one has an optional
+ * variable with a default, the oci one a fixed runtime flag and a required
+ * secret the container receives by name.
+ */
+export const PYPI_ENTRY = { name: "com.example/everything-py", identifier: "mcp-server-everything-example", version: "0.3.1" };
+/** The oci package as the current schema has it: the tag in the identifier, no package version. */
+export const OCI_ENTRY = { name: "com.example/everything-oci", identifier: "ghcr.io/example/everything:1.4.0", version: "1.4.0" };
+export function runtimeEntries(): Record<string, unknown>[] {
+  return [
+    {
+      server: {
+        name: PYPI_ENTRY.name,
+        description: "Everything, as a Python package",
+        version: PYPI_ENTRY.version,
+        packages: [
+          {
+            registryType: "pypi",
+            registryBaseUrl: "https://pypi.org",
+            identifier: PYPI_ENTRY.identifier,
+            version: PYPI_ENTRY.version,
+            runtimeHint: "uvx",
+            transport: { type: "stdio" },
+            packageArguments: [{ type: "positional", value: "stdio" }],
+            environmentVariables: [{ name: "LOG_LEVEL", description: "log level", isRequired: false, default: "info" }],
+          },
+        ],
+      },
+      _meta: official(),
+    },
+    {
+      server: {
+        name: OCI_ENTRY.name,
+        description: "Everything, as a container image",
+        version: OCI_ENTRY.version,
+        packages: [
+          {
+            registryType: "oci",
+            identifier: OCI_ENTRY.identifier,
+            runtimeHint: "docker",
+            transport: { type: "stdio" },
+            runtimeArguments: [{ type: "named", name: "--pull", value: "never" }],
+            packageArguments: [{ type: "positional", value: "stdio" }],
+            environmentVariables: [{ name: "OCI_TOKEN", description: "API token", isRequired: true, isSecret: true }],
+          },
+        ],
+      },
+      _meta: official(),
+    },
+  ];
+}
+
 export function startRegistryFixture(entries: Record<string, unknown>[] = []): RegistryFixture {
   const requests: string[] = [];
   const hung: ((r: Response) => void)[] = [];
@@ -122,27 +175,49 @@ export function startRegistryFixture(entries: Record<string, unknown>[] = []): R
 }
 
 /**
- * A stand-in `npx` to put first on PATH (returns its folder): it accepts
- * exactly the command line an install of the everything entry should write,
- * notes that it ran (in npx-ran.txt of the workspace) and runs that package
- * (no network); anything else exits 3 saying what it got. It lives in the
- * workspace, which the sandbox shows the server (a folder elsewhere would be
- * hidden and the real npx found instead) — and so does the package: the
- * checkout's node_modules may sit in a folder the sandbox hides (a clone
- * under /tmp), so the package is bundled into one file next to the stand-in
- * (`everything.mjs`, also usable by an imported server).
+ * server-everything bundled into one file under DIR (made once per folder;
+ * returns its path): the checkout's node_modules may sit in a folder the
+ * sandbox hides (a clone under /tmp), a file in the workspace it shows. Its
+ * docs folder goes beside it, where the server looks for the files it
+ * offers as resources (`<bundle's folder>/../docs`).
  */
-export function npxStandIn(workspace: string, everythingJs: string, nodeBin: string, version: string): string {
-  const dir = join(workspace, ".shim-bin");
-  mkdirSync(dir, { recursive: true });
-  const want = `-y @modelcontextprotocol/server-everything@${version} stdio`;
-  const bundle = join(dir, "everything.mjs");
+export function bundleEverything(dir: string, everythingJs: string): string {
+  const root = join(dir, "everything");
+  const bundle = join(root, "dist", "everything.mjs");
+  if (existsSync(bundle)) return bundle;
   const b = spawnSync(process.execPath, ["build", everythingJs, "--target=node", "--outfile", bundle], { encoding: "utf8" });
   if (b.status !== 0) throw new Error(`bundling server-everything failed: ${b.stderr}`);
+  cpSync(join(dirname(everythingJs), "docs"), join(root, "docs"), { recursive: true });
+  return bundle;
+}
+
+/**
+ * A stand-in for TOOL (npx, uvx, docker) in `.shim-bin` of the workspace
+ * (returns that folder, to put first on PATH): it accepts exactly the
+ * command line WANT, and, when given, only with each of REQUIRE_ENV's
+ * variables set to its value; then notes that it ran (`<tool>-ran.txt` in
+ * the workspace) and runs server-everything over stdio (no network,
+ * no package manager, no container). Anything else exits 3 saying what it
+ * got. It lives in the workspace because the sandbox shows the server that
+ * folder (one elsewhere would be hidden and the real tool found instead).
+ */
+export function toolStandIn(workspace: string, o: { tool: string; want: string; everythingJs: string; nodeBin: string; requireEnv?: Record<string, string> }): string {
+  const dir = join(workspace, ".shim-bin");
+  mkdirSync(dir, { recursive: true });
+  const bundle = bundleEverything(dir, o.everythingJs);
+  const q = JSON.stringify;
+  const envChecks = Object.entries(o.requireEnv ?? {})
+    .map(([k, v]) => `if [ "\${${k}-}" != ${q(v)} ]; then echo "${o.tool} shim: ${k} is not the expected value" >&2; exit 3; fi\n`)
+    .join("");
   writeFileSync(
-    join(dir, "npx"),
-    `#!/bin/sh\nif [ "$*" != ${JSON.stringify(want)} ]; then echo "npx shim: unexpected arguments: $*" >&2; exit 3; fi\necho "$*" >> ${JSON.stringify(join(workspace, "npx-ran.txt"))}\nexec ${JSON.stringify(nodeBin)} ${JSON.stringify(bundle)} stdio\n`,
+    join(dir, o.tool),
+    `#!/bin/sh\nif [ "$*" != ${q(o.want)} ]; then echo "${o.tool} shim: unexpected arguments: $*" >&2; exit 3; fi\n${envChecks}echo "$*" >> ${q(join(workspace, `${o.tool}-ran.txt`))}\nexec ${q(o.nodeBin)} ${q(bundle)} stdio\n`,
   );
-  chmodSync(join(dir, "npx"), 0o755);
+  chmodSync(join(dir, o.tool), 0o755);
   return dir;
+}
+
+/** The stand-in `npx` for an install of the everything entry (`npx -y @modelcontextprotocol/server-everything@VERSION stdio`). */
+export function npxStandIn(workspace: string, everythingJs: string, nodeBin: string, version: string): string {
+  return toolStandIn(workspace, { tool: "npx", want: `-y @modelcontextprotocol/server-everything@${version} stdio`, everythingJs, nodeBin });
 }

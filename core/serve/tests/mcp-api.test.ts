@@ -185,6 +185,12 @@ describe.skipIf(skip)("serve API: MCP registry and import", () => {
     expect(stale.body.servers).toHaveLength(2);
     expect(stale.body.stale.error).toContain("cannot reach the MCP Registry");
     expect(stale.body.stale.fetchedAt).toBeString();
+    // An entry read before: its plan and its install come from the saved answer, and say so.
+    const plan = await call("GET", `/api/mcp/registry/plan?name=${encodeURIComponent("com.example/needs-secret")}`);
+    expect(plan.body.stale.error).toContain("cannot reach the MCP Registry");
+    const inst = await call("POST", "/api/mcp/registry/install", { name: "com.example/needs-secret", as: "needs-secret-outage", values: { env: { EXAMPLE_TOKEN: "outage-token-3141" } }, test: false });
+    expect(inst.status).toBe(200);
+    expect(inst.body).toMatchObject({ installed: true, name: "needs-secret-outage", stale: { error: expect.stringContaining("cannot reach the MCP Registry"), fetchedAt: expect.any(String) } });
     const never = await call("GET", "/api/mcp/registry?q=never-asked");
     expect(never.status).toBe(502);
     expect(never.body.error.message).toContain("cannot reach the MCP Registry");

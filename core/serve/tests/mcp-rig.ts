@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { probeSandbox } from "../../sandbox/index.ts";
-import { npxStandIn, sampleEntries, startRegistryFixture, type RegistryFixture } from "../../testing/mcp-registry.ts";
+import { bundleEverything, npxStandIn, sampleEntries, startRegistryFixture, type RegistryFixture } from "../../testing/mcp-registry.ts";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { cleanup, repoRoot, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
 import { writeScriptedServeHome } from "./token-serve.ts";
@@ -55,7 +55,7 @@ export async function startMcpRig(o: { bin?: string } = {}): Promise<McpRig> {
   reg.entries.push({ server: { name: "com.example/nuget-only", description: "A .NET tool", version: "1.0.0", websiteUrl: "https://nuget.example/tool", packages: [{ registryType: "nuget", identifier: "Example.Tool", transport: { type: "stdio" } }] } });
   const home = writeScriptedServeHome(dir, llm.url, `\n[mcp]\nstartup_grace_seconds = 60\nregistry_url = ${JSON.stringify(reg.url)}\n`);
   const shim = npxStandIn(workspace, everythingJs, nodeBin, everythingVersion);
-  const everything = { command: nodeBin, args: [join(shim, "everything.mjs"), "stdio"] };
+  const everything = { command: nodeBin, args: [bundleEverything(shim, everythingJs), "stdio"] };
   put(join(userHome, ".claude.json"), JSON.stringify({ numStartups: 3, mcpServers: { "claude-everything": { type: "stdio", ...everything } } }));
   put(join(userHome, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { "cursor-everything": { ...everything, env: { EVERYTHING_API_KEY: INLINE_SECRET } } } }));
   put(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { "ws-tool": { command: "sh", args: ["-c", "echo planted"] } } }));
