@@ -1,4 +1,5 @@
 import { ReasonixError, errorMessage, ExitCode } from "../core/errors.ts";
+import { restoreTerminal } from "./terminal-restore.ts";
 
 /** Colour only on a TTY and only when NO_COLOR is unset (https://no-color.org). */
 export const useColor = (stream: NodeJS.WriteStream = process.stdout): boolean =>
@@ -28,6 +29,8 @@ export function warn(message: string): void {
 
 /** Print an error the way every command does and return the exit code to use. */
 export function reportError(err: unknown): number {
+  // A full-screen front end still holding the terminal gives it back first.
+  restoreTerminal();
   if (err instanceof ReasonixError) {
     // A cancellation the user asked for is no error.
     process.stderr.write(err.code === "cancelled" ? `${err.message}\n` : `${red("error:", process.stderr)} ${err.message}\n`);

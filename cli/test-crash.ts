@@ -1,7 +1,8 @@
 // A test-only switch that makes a front end throw, to exercise crash reports
 // end to end. It is inert in every release binary: scripts/build.ts stamps the
 // commit, and the switch only works when there is no stamp (running from
-// source, as the tests do) AND REASONIX_TEST_CRASH names this very front end.
+// source, as the tests do) AND REASONIX_TEST_CRASH names this very front end
+// (or `chat-ui`: the full-screen chat when a prompt is sent).
 import { buildInfo } from "../core/version.ts";
 
 export function testCrash(surface: string): void {

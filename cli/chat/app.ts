@@ -23,6 +23,7 @@ import { Transcript } from "./transcript.ts";
 import { Views } from "./views.ts";
 import { isGoalPrompt } from "../../core/goal/prompts.ts";
 import { startupMark } from "../startup-trace.ts";
+import { holdTerminal } from "../terminal-restore.ts";
 import type { ChatTelemetry } from "./consent.ts";
 import { commandDescription, resolveLanguage, setLanguage, t } from "../../core/protocol/i18n/index.ts";
 
@@ -162,6 +163,7 @@ export async function runChatApp(
   /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
   const sentHere: string[] = [];
   const send = (text: string) => {
+    if (process.env.REASONIX_TEST_CRASH) void import("../test-crash.ts").then(({ testCrash }) => testCrash("chat-ui")); // a crash while the chat is up (tests only)
     transcript.prompt(text);
     sentHere.push(text);
     clock.start();
@@ -317,7 +319,7 @@ export async function runChatApp(
     }
     renderer.stop([]);
     await term.drainInput(200, 30).catch(() => {});
-    term.stop();
+    giveBack();
     if (setup) {
       st.sessionHost?.queue.close();
       await st.leave(st.session);
@@ -330,6 +332,7 @@ export async function runChatApp(
   process.on("SIGHUP", () => void quit());
 
   term.start(onKey, () => renderer.resized());
+  const giveBack = holdTerminal(() => (renderer.stop([]), term.stop())); // also before an uncaught error is printed (output.ts)
   term.setTitle(`reasonix · ${early.workspace.split("/").pop()}`);
   renderer.frame();
   // Let the first frame reach the terminal before loading the engine blocks the event loop for a while.
@@ -339,8 +342,7 @@ export async function runChatApp(
     setup = await load();
   } catch (e) {
     // No model configured, a bad config file…: leave the terminal as it was, then report.
-    renderer.stop([]);
-    term.stop();
+    giveBack();
     throw e;
   }
   if (quitting) {

@@ -261,6 +261,7 @@ export class LiveRenderer {
 
   /** Leave the live region on screen and put the cursor below it. */
   stop(finalLines?: string[]): void {
+    if (this.stopped) return;
     this.overlay(undefined);
     if (finalLines) this.live = () => finalLines;
     this.frame();

@@ -41,6 +41,8 @@ test("a real crash in the binary leaves a scrubbed 0600 report with the build st
   expect(report.commit).not.toBe("dev");
   expect(report.frontEnd).toBe("cli");
   expect(report.message).toContain("~/.reasonix/sessions");
+  // Minified code: a frame in the bundle keeps its line and column (docs/crash-reports.md).
+  expect(report.stack.some((f: string) => /^at .+ \(<bundle>\/[^/\s]+:\d+:\d+\)$/.test(f))).toBe(true);
 });
 
 test("REASONIX_TEST_CRASH is inert in the release binary", async () => {

@@ -4,9 +4,9 @@
 // so in one line; `reasonix report` previews, lists, shows, sends to a
 // loopback collector (deleting only after a 2xx) and deletes.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { box, cli, collector, crash, NEVER, reportFiles, type Box } from "./crash-helpers.ts";
+import { box, cli, collector, crash, EMAIL, NEVER, reportFiles, TOKEN, type Box } from "./crash-helpers.ts";
 
 const FRONT_ENDS: [surface: string, args: string[]][] = [
   ["run", ["run", "hello"]],
@@ -66,13 +66,19 @@ test("the switch is inert in a stamped (release) build, and for another front en
 });
 
 describe("reasonix report", () => {
-  test("send: POSTs the scrubbed report to the configured collector, then deletes it", async () => {
-    const c = collector(201);
+  /** A box whose collector answers STATUS, with one report from a crashed `run`; the collector stops after FN. */
+  async function crashedRun(status: number, fn: (b: Box, c: ReturnType<typeof collector>, file: string) => Promise<void>) {
+    const c = collector(status);
     try {
       const b = box(`[report]\nendpoint = "${c.url}"\n`);
       await crash(b, "run", ["run", "hello"]);
-      const [file] = reportFiles(b);
-      const id = file!.split("/").pop()!.replace(/\.json$/, "");
+      await fn(b, c, reportFiles(b)[0]!);
+    } finally { c.stop(); }
+  }
+
+  test("send: POSTs the scrubbed report to the configured collector, then deletes it", () =>
+    crashedRun(201, async (b, c, file) => {
+      const id = file.split("/").pop()!.replace(/\.json$/, "");
       const r = await cli(b, ["report", "send"]);
       expect(r.code).toBe(0);
       expect(r.out).toContain(`sent crash report ${id}`);
@@ -81,8 +87,29 @@ describe("reasonix report", () => {
       expect(sent).toMatchObject({ id, frontEnd: "run", errorClass: "TypeError" });
       for (const bad of NEVER(b)) expect(c.bodies[0]).not.toContain(bad);
       expect(reportFiles(b)).toEqual([]);
-    } finally { c.stop(); }
-  });
+    }));
+
+  test("the scrubbers run again right before sending: what was added to the file, or became secret, after saving never leaves", () =>
+    crashedRun(200, async (b, c, file) => {
+      // A value that only became a secret later (a key added to .env), and a token, an e-mail
+      // and a home path written into the saved file (by hand, or by an older version).
+      const late = "late-secret-value-xyzzy";
+      appendFileSync(join(b.rx, ".env"), `LATE_PROVIDER_API_KEY=${late}\n`);
+      const report = JSON.parse(readFileSync(file, "utf8"));
+      report.message += ` then ${late} and ${TOKEN} for ${EMAIL} in ${b.root}/x.ts`;
+      report.stack.push(`at edit (${b.root}/src/x.ts:3:4)`);
+      writeFileSync(file, JSON.stringify(report));
+      const show = await cli(b, ["report", "show"]);
+      expect(show.code).toBe(0);
+      expect(JSON.parse(show.out).message).toContain("then <secret> and <token> for <email> in ~/x.ts");
+      const r = await cli(b, ["report", "send"]);
+      expect(r.code).toBe(0);
+      expect(c.bodies).toHaveLength(1);
+      for (const bad of [late, ...NEVER(b)]) {
+        expect(show.out).not.toContain(bad);
+        expect(c.bodies[0]).not.toContain(bad);
+      }
+    }));
 
   test("send: a collector answering 500 keeps the report (exit 1); a dead one too", async () => {
     const c = collector(500);

@@ -1,7 +1,7 @@
 // The one-time question about usage counters in the terminal chat (tmux):
 // it shows the data boundary with [Y/n]; text typed into the composer is not
 // taken as an answer; `n` saves "no" and nothing is ever sent; `y` saves
-// "yes" and the ping at exit passes the allow-list; CI means no question and
+// "yes" and the ping at exit (none before) passes the allow-list; CI means no question and
 // no request; an answered question is not asked again.
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -72,6 +72,8 @@ test.skipIf(!tmuxOk)("text typed while the question is up stays a message; y the
     p.type("y");
     await p.waitFor("usage counters: shared", { all: true });
     expect(choice()).toBe("yes");
+    // Nothing goes out while the chat runs (its start, a turn, the answer): only at exit.
+    expect(c.bodies).toHaveLength(0);
     await quit(p);
     expect(c.bodies).toHaveLength(1);
     const [payload] = checkedPayloads(c.bodies[0]!);
@@ -115,6 +117,7 @@ test.skipIf(!tmuxOk)("line mode: no question; with a yes saved earlier, its coun
     const p = f.chat(["chat", "--line-mode"]);
     await p.waitFor("line mode");
     await talk(p, 1);
+    expect(c.bodies).toHaveLength(0);
     await quit(p);
     expect(p.all()).not.toContain(QUESTION);
     expect(c.bodies).toHaveLength(1);

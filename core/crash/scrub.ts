@@ -102,8 +102,16 @@ export function scrubText(text: string, ctx: ScrubContext = scrubContext()): str
 }
 
 /**
+ * A frame inside a compiled release binary (`/$bunfs/root/…`, `B:\~BUN\root\…`
+ * on Windows): minified code, where only line AND column locate anything —
+ * with the report's commit, in a build of that commit with a source map.
+ */
+const BUNDLE_FRAME = /(?:\/\$bunfs\/|[A-Za-z]:[\\/]~BUN[\\/])(?:root[\\/])?([^\\/\s()]+):(\d+):(\d+)\)?\s*$/;
+
+/**
  * A stack as frames only: `at fn (<path>/file.ts:12)`. The message lines are
- * dropped (the report carries the scrubbed message separately), columns,
+ * dropped (the report carries the scrubbed message separately), columns
+ * (except in a release binary's bundle: `<bundle>/chunk.js:3:48211`),
  * directories and anything that is not a location (arguments, eval text) go.
  */
 export function reduceStack(stack: string | undefined, ctx: ScrubContext = scrubContext()): string[] {
@@ -113,9 +121,11 @@ export function reduceStack(stack: string | undefined, ctx: ScrubContext = scrub
     const line = raw.trim();
     if (!line.startsWith("at ")) continue;
     const loc = /(?:\(|\s|^)((?:[A-Za-z]:)?[^\s()]*?)([^\\/\s()]+\.(?:[cm]?[jt]sx?)):(\d+)(?::\d+)?\)?\s*$/.exec(line);
+    const bundled = BUNDLE_FRAME.exec(line);
     const fnMatch = /^at\s+(?:async\s+)?([A-Za-z0-9_$.<>[\] ]+?)\s+\(/.exec(line);
     const fn = fnMatch ? scrubText(fnMatch[1]!.replace(/\s+/g, " "), ctx) : undefined;
-    if (loc) frames.push(`at ${fn ? `${fn} ` : ""}(<path>/${loc[2]}:${loc[3]})`);
+    if (bundled) frames.push(`at ${fn ?? "<anonymous>"} (<bundle>/${bundled[1]}:${bundled[2]}:${bundled[3]})`);
+    else if (loc) frames.push(`at ${fn ? `${fn} ` : ""}(<path>/${loc[2]}:${loc[3]})`);
     else if (/\bnative\b/.test(line)) frames.push(`at ${fn ?? "<native>"} (native)`);
     else frames.push(`at ${fn ?? "<anonymous>"} (<unknown>)`);
     if (frames.length >= 50) break;

@@ -32,10 +32,11 @@ export interface CrashReport {
 
 export const crashDir = (home = reasonixHome()): string => join(home, "crash-reports");
 
-const ID = /^\d{8}T\d{6}Z-[0-9a-f]{6}$/;
+/** Time to the millisecond (so reports sort in the order they were made), a random suffix; ids without milliseconds are from older versions. */
+const ID = /^\d{8}T\d{6}(?:\d{3})?Z-[0-9a-f]{6}$/;
 
 function newReportId(now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now.toISOString().replace(/[-:.]/g, "");
   return `${stamp}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
 }
 

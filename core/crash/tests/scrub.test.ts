@@ -58,6 +58,20 @@ describe("reduceStack", () => {
     for (const gone of ["alice", "bob", "boom", "sk-proj", ":17", "$bunfs"]) expect(all).not.toContain(gone);
   });
 
+  test("a frame inside a release binary keeps its bundle file, line and column (minified code: the line alone locates nothing)", () => {
+    const stack = [
+      "TypeError: boom",
+      "    at xQ (/$bunfs/root/chunk-7m2k9d1a.js:3:48211)",
+      "    at /$bunfs/root/reasonix-linux-x64:4:1234",
+      "    at Zt (B:\\~BUN\\root\\chunk-7m2k9d1a.js:1:905)",
+    ].join("\n");
+    expect(reduceStack(stack, ctx)).toEqual([
+      "at xQ (<bundle>/chunk-7m2k9d1a.js:3:48211)",
+      "at <anonymous> (<bundle>/reasonix-linux-x64:4:1234)",
+      "at Zt (<bundle>/chunk-7m2k9d1a.js:1:905)",
+    ]);
+  });
+
   test("no stack, no frames", () => {
     expect(reduceStack(undefined, ctx)).toEqual([]);
   });

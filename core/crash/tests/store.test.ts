@@ -39,6 +39,18 @@ test(`at most ${MAX_REPORTS} are kept: the oldest go first`, () => {
   expect(listIds(h)).toEqual(ids.slice(3));
 });
 
+test("reports made within one second keep the order they were made in: the newest is read first, the oldest dropped", () => {
+  const h = home();
+  const ids: string[] = [];
+  for (let i = 0; i < MAX_REPORTS + 2; i++) {
+    const r = buildReport(new Error(`n${i}`), "serve", ctx, new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 10 + i * 70)));
+    writeReport(r, h);
+    ids.push(r.id);
+  }
+  expect(listIds(h)).toEqual(ids.slice(2));
+  expect(readReport(undefined, h)!.id).toBe(ids.at(-1)!);
+});
+
 test("delete removes one report; an unknown or malformed id is an error naming it", () => {
   const h = home();
   const r = buildReport(new Error("x"), "serve", ctx);
