@@ -112,3 +112,27 @@ test("the memory tools over ACP: a secret-looking fact asks even in auto (reject
   expect(store.get(compose.id)!.archived).toBe(true);
   expect(JSON.stringify(llm.chatRequests().map((r) => r.body))).not.toContain("PLANTED");
 });
+
+test("/memory recall over ACP after the agent restarted: the reloaded session shows the trace of its last message", async () => {
+  const llm = await startScriptedOpenAI([{ text: "compose first" }]);
+  const env = makeAcpEnv(llm.url);
+  cleanups.push(() => env.cleanup(), () => llm.close());
+  const id = "tests-need-compose";
+  new MemoryStore(env.home, env.workspace).create({ id, text: "The integration tests need docker compose up -d postgres first.", type: "project", scope: "project" });
+  const first = connect(env);
+  await first.conn.initialize(initParams({}));
+  const s = await first.conn.newSession({ cwd: env.workspace, mcpServers: [] });
+  await first.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "how do the integration tests run?" }] });
+  await first.close();
+
+  const again = connect(env);
+  cleanups.push(() => again.close());
+  await again.conn.initialize(initParams({}));
+  await again.conn.loadSession({ sessionId: s.sessionId, cwd: env.workspace, mcpServers: [] });
+  const before = again.editor.text(s.sessionId).length;
+  await again.conn.prompt({ sessionId: s.sessionId, prompt: [{ type: "text", text: "/memory recall" }] });
+  const trace = again.editor.text(s.sessionId).slice(before);
+  expect(trace).toContain("Last recall for: how do the integration tests run?");
+  expect(trace).toContain(`${id}  score `);
+  expect(llm.chatRequests()).toHaveLength(1);
+});

@@ -3,7 +3,7 @@
 // byte-identical with and without memory; a repository cannot ship facts;
 // `[memory] recall = false` recalls nothing.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { formatFact } from "../../memory/fact.ts";
@@ -124,4 +124,31 @@ test("the model's remember: a short project fact lands without a prompt in ask m
   expect(asked[0]!.name).toBe("remember");
   expect(asked[0]!.summary).toContain("looks like it holds a secret (a token or key, a credential assignment (DEPLOY_TOKEN))");
   expect(store.list().facts.map((f) => f.text)).toEqual(["The integration tests need postgres running"]);
+});
+
+test("the recall trace is kept with the session: another engine (another process) reopening it shows the last trace, another workspace's never does; deleting the session deletes it", async () => {
+  const { sb, llm } = await setup();
+  llm.push({ text: "compose first" });
+  new MemoryStore(sb.home, sb.workspace).create({ id: "tests-need-docker", text: "The integration tests need `docker compose up -d postgres` first.", type: "project", scope: "project" });
+  const first = engineFor(sb, llm.url);
+  const s = await first.createSession();
+  await s.submit(QUESTION);
+  expect(first.memory().lastRecall(s.id)!.picked.map((p) => p.id)).toEqual(["tests-need-docker"]);
+  await first.close();
+
+  const second = engineFor(sb, llm.url);
+  cleanups.push(() => second.close());
+  const trace = second.memory().lastRecall(s.id)!;
+  expect([trace.query, trace.picked.map((p) => p.id), trace.budget]).toEqual([QUESTION, ["tests-need-docker"], { facts: 4, chars: 2400 }]);
+  expect(second.memory().lastRecall("20260101-000000-abcdef")).toBeUndefined();
+  expect(second.memory().lastRecall("../../etc")).toBeUndefined();
+  // Sessions of every workspace share the home: another workspace's engine never shows this trace.
+  const otherWs = join(sb.workspace, "..", "other-ws");
+  mkdirSync(otherWs);
+  const other = engineFor({ ...sb, workspace: otherWs }, llm.url);
+  cleanups.push(() => other.close());
+  expect(other.memory().lastRecall(s.id)).toBeUndefined();
+  await second.deleteSession(s.id);
+  expect(second.memory().lastRecall(s.id)).toBeUndefined();
+  expect(existsSync(join(sb.home, "sessions", s.id))).toBe(false);
 });
