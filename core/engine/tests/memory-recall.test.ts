@@ -1,7 +1,8 @@
 // Recall through the engine against the scripted provider: the fact rides at the end
 // of the user message; the system prompt, the tool block and the earlier messages are
 // byte-identical with and without memory; a repository cannot ship facts;
-// `[memory] recall = false` recalls nothing.
+// `[memory] recall = false` recalls nothing; the trace is kept with the session;
+// a headless run refuses every memory change.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -151,4 +152,24 @@ test("the recall trace is kept with the session: another engine (another process
   await second.deleteSession(s.id);
   expect(second.memory().lastRecall(s.id)).toBeUndefined();
   expect(existsSync(join(sb.home, "sessions", s.id))).toBe(false);
+});
+
+test("a headless run (no user to answer) refuses even a free memory create, in ask and auto mode; recall still reads", async () => {
+  const { sb, llm } = await setup();
+  const store = new MemoryStore(sb.home, sb.workspace);
+  store.create({ id: "tests-need-docker", text: "The integration tests need `docker compose up -d postgres` first.", type: "project", scope: "project" });
+  for (const [i, mode] of (["ask", "auto"] as const).entries()) {
+    // The refusal ends the turn: no model call after it.
+    llm.push({ toolCalls: [{ name: "recall", arguments: { query: "integration tests postgres" } }, { name: "remember", arguments: { text: `Lint runs with biome (${mode})` } }] });
+    const engine = engineFor(sb, llm.url, { headless: true, permissionMode: mode });
+    cleanups.push(() => engine.close());
+    const s = await engine.createSession();
+    await s.submit("remember how lint runs");
+    const results = s.history().filter((e): e is Extract<EngineEvent, { type: "tool_result" }> => e.type === "tool_result");
+    expect(results.map((r) => [r.name, r.ok])).toEqual([["recall", true], ["remember", false]]);
+    expect(results[0]!.output).toContain("tests-need-docker (revision 1");
+    expect(results[1]!.output).toContain("remember needs a user");
+    expect(llm.chatRequests()).toHaveLength(i + 1);
+  }
+  expect(store.list().facts.map((f) => f.id)).toEqual(["tests-need-docker"]);
 });
