@@ -1,13 +1,14 @@
 // /memory in the compiled binary's chat (tmux): the facts by scope and type,
 // what the last recall chose and why, the instruction files in order, and
 // forget → archived → recover from a backup as revision n+1. Facts a
-// repository ships are never listed or recalled.
+// repository ships are never listed or recalled. The model's memory tools ask
+// through the chat's approval prompt as everywhere else.
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatFact } from "../../core/memory/fact.ts";
 import { MemoryStore } from "../../core/memory/store.ts";
-import { chatFixture, compiledChat, ready } from "./chat-helpers.ts";
+import { answer, chatFixture, compiledChat, ready } from "./chat-helpers.ts";
 
 const { skip, binary } = compiledChat("compiled-binary /memory chat test");
 const f = chatFixture();
@@ -76,5 +77,29 @@ describe.skipIf(skip)("compiled binary: /memory in the chat", () => {
 
     p.send("/memory restore nope");
     await p.waitFor("usage: /memory restore <id> <revision>");
+  });
+
+  test("auto mode: a secret-looking fact asks in the chat's approval prompt (refused: nothing stored); a global preference is stored without one", async () => {
+    // A refusal ends the turn: no model call after it.
+    await f.setup([
+      { toolCalls: [{ name: "remember", arguments: { text: "deploy with DEPLOY_TOKEN=ghp_abcdefghijklmnopqrstu" } }] },
+      { toolCalls: [{ name: "remember", arguments: { text: "The user prefers pnpm over npm.", type: "user", scope: "global" } }] },
+      { text: "Noted the pnpm preference." },
+    ]);
+    const store = new MemoryStore(f.ce.home, f.ce.workspace);
+    const p = f.chat(["chat", "--permission-mode", "auto"], { bin: [binary()] });
+    await ready(p);
+    p.send("remember how to deploy");
+    const s = await p.waitFor("Allow remember");
+    expect(s).toContain("looks like it holds a secret");
+    await answer(p, 5);
+    await p.waitFor("denied");
+    expect(store.list().facts).toEqual([]);
+
+    // Nothing answers a prompt now: the turn ends only if none was asked.
+    p.send("remember that I prefer pnpm");
+    await p.waitFor("Noted the pnpm preference.");
+    expect(store.list().facts.map((x) => [x.text, x.type, x.scope])).toEqual([["The user prefers pnpm over npm.", "user", "global"]]);
+    expect(f.llm.chatRequests()).toHaveLength(3); // the refused turn made one call, the other two
   });
 });

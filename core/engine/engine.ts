@@ -37,7 +37,8 @@ import { findProfile } from "../agents/profiles.ts";
 import { childWriteScope } from "../agents/paths.ts";
 import { LiveSession } from "./session.ts";
 import { MemoryStore } from "../memory/store.ts";
-import { Recaller, type RecallTrace } from "../memory/recall.ts";
+import { Recaller } from "../memory/recall.ts";
+import { RecallTraces } from "../memory/traces.ts";
 import { memoryTools } from "../memory/tools.ts";
 import { entryPrices } from "../providers/pricing.ts";
 import type { ProviderConfig } from "../providers/types.ts";
@@ -95,8 +96,8 @@ export function createEngine(opts: EngineOptions): Engine {
   // Remembered facts (core/memory): in the home, keyed by this workspace; recalled into user turns.
   const memory = new MemoryStore(home, workspace);
   const recallOn = (values.memory as { recall?: unknown } | undefined)?.recall !== false;
-  /** Each session's last recall trace, by id: kept when the session is reopened (a model switch). */
-  const recalls = new Map<string, RecallTrace>();
+  /** Each session's last recall trace, by id: kept with the session (its folder), so a reopened session still has it. */
+  const recalls = new RecallTraces((id) => store.recallPath(id), workspace);
   const live = new Set<LiveSession>();
   /** Each open session's full path policy: a subagent reuses its parent's (same inputs; bash re-scans git state per command). */
   const fullPolicies = new WeakMap<LiveSession, PathPolicy>();
@@ -159,11 +160,6 @@ export function createEngine(opts: EngineOptions): Engine {
     resolveModel: (wanted) => selectModel(entries, wanted, defaultModel).name,
   });
 
-  function recalled(id: string, trace: RecallTrace): RecallTrace {
-    recalls.set(id, trace);
-    return trace;
-  }
-
   function takeParked(id: string): JobTable | undefined {
     const jobs = parkedJobs.get(id);
     parkedJobs.delete(id);
@@ -205,7 +201,7 @@ export function createEngine(opts: EngineOptions): Engine {
     const sub = agents.forSession({ child, owner: () => session });
     // Recall serves the user's own turns: a subagent's task comes from the model, not the user.
     const recaller = recallOn && !child ? new Recaller(memory) : undefined;
-    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt, runProfile: sub.runProfile, models: entries.map((e) => e.name), ...(recaller ? { recall: (m: string) => recalled(file.id, recaller.recall(m)) } : {}) });
+    const ext = sessionExtensions({ workspace, home, values, sources, pathPolicy, gate, trustAll: loaded?.trust.viaFlag ?? opts.trustProject, ...mcpExt, runProfile: sub.runProfile, models: entries.map((e) => e.name), ...(recaller ? { recall: (m: string) => recalls.set(file.id, recaller.recall(m)) } : {}) });
     const session: LiveSession = new LiveSession(file, {
       workspace,
       provider,
@@ -315,7 +311,7 @@ export function createEngine(opts: EngineOptions): Engine {
       }
       for (const s of live) if (s.id === id) await s.close();
       store.delete(id);
-      recalls.delete(id);
+      recalls.forget(id);
     },
     async discoverModels(name: string, signal?: AbortSignal): Promise<string[]> {
       const choice = selectModel(entries, name, undefined);

@@ -85,18 +85,26 @@ class FactIndex {
   }
 }
 
-/** Recall for one session: keeps the index between turns and the last trace for `/memory recall`. */
+/**
+ * The index of each store's facts, shared by every Recaller of that store:
+ * a new session of a running process (the serve, ACP, the chat's /new) finds
+ * it built. The store hands back the same Fact objects until a file changes.
+ */
+const indexes = new WeakMap<MemoryStore, FactIndex>();
+
+/** Recall for one session: the store's index (rebuilt when the facts change) and the last trace for `/memory recall`. */
 export class Recaller {
-  private index?: FactIndex;
   last?: RecallTrace;
 
   constructor(private readonly store: MemoryStore, private readonly clock: () => number = Date.now) {}
 
   private current(): FactIndex {
     const facts = this.store.list().facts;
-    const same = this.index && this.index.facts.length === facts.length && this.index.facts.every((f, i) => f === facts[i]);
-    if (!same) this.index = new FactIndex(facts);
-    return this.index!;
+    const index = indexes.get(this.store);
+    if (index && index.facts.length === facts.length && index.facts.every((f, i) => f === facts[i])) return index;
+    const fresh = new FactIndex(facts);
+    indexes.set(this.store, fresh);
+    return fresh;
   }
 
   recall(message: string): RecallTrace {

@@ -85,6 +85,12 @@ export class SessionStore {
     return join(this.dir, id, "queue.json");
   }
 
+  /** Where session `id`'s last recall trace lives (core/memory/traces.ts): beside its blobs, deleted with it. */
+  recallPath(id: string): string {
+    this.checkId(id);
+    return join(this.dir, id, "recall.json");
+  }
+
   private checkId(id: string): void {
     if (!ID.test(id)) throw new ReasonixError("session_id", `invalid session id "${id}"`, { exitCode: 2 });
   }

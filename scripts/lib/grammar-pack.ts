@@ -3,10 +3,11 @@
 // files from node_modules when running from source) for a module that reads
 // the pack embedded as a file, so the binary carries each grammar once,
 // zstd-compressed, and never looks for node_modules.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeGrammarPack } from "../../core/code-index/pack.ts";
+import { removeWhenDone } from "./temp-dirs.ts";
 
 let pack: string | undefined;
 
@@ -14,7 +15,7 @@ let pack: string | undefined;
 export function grammarPack(): string {
   if (!pack) {
     const dir = mkdtempSync(join(tmpdir(), "rx-grammar-pack-"));
-    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    removeWhenDone(dir);
     pack = join(dir, "grammars.pack");
     writeGrammarPack(pack);
   }

@@ -1,9 +1,10 @@
 // Recall through the engine against the scripted provider: the fact rides at the end
 // of the user message; the system prompt, the tool block and the earlier messages are
 // byte-identical with and without memory; a repository cannot ship facts;
-// `[memory] recall = false` recalls nothing.
+// `[memory] recall = false` recalls nothing; the trace is kept with the session;
+// a headless run refuses every memory change.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../testing/scripted-llm.ts";
 import { formatFact } from "../../memory/fact.ts";
@@ -124,4 +125,51 @@ test("the model's remember: a short project fact lands without a prompt in ask m
   expect(asked[0]!.name).toBe("remember");
   expect(asked[0]!.summary).toContain("looks like it holds a secret (a token or key, a credential assignment (DEPLOY_TOKEN))");
   expect(store.list().facts.map((f) => f.text)).toEqual(["The integration tests need postgres running"]);
+});
+
+test("the recall trace is kept with the session: another engine (another process) reopening it shows the last trace, another workspace's never does; deleting the session deletes it", async () => {
+  const { sb, llm } = await setup();
+  llm.push({ text: "compose first" });
+  new MemoryStore(sb.home, sb.workspace).create({ id: "tests-need-docker", text: "The integration tests need `docker compose up -d postgres` first.", type: "project", scope: "project" });
+  const first = engineFor(sb, llm.url);
+  const s = await first.createSession();
+  await s.submit(QUESTION);
+  expect(first.memory().lastRecall(s.id)!.picked.map((p) => p.id)).toEqual(["tests-need-docker"]);
+  await first.close();
+
+  const second = engineFor(sb, llm.url);
+  cleanups.push(() => second.close());
+  const trace = second.memory().lastRecall(s.id)!;
+  expect([trace.query, trace.picked.map((p) => p.id), trace.budget]).toEqual([QUESTION, ["tests-need-docker"], { facts: 4, chars: 2400 }]);
+  expect(second.memory().lastRecall("20260101-000000-abcdef")).toBeUndefined();
+  expect(second.memory().lastRecall("../../etc")).toBeUndefined();
+  // Sessions of every workspace share the home: another workspace's engine never shows this trace.
+  const otherWs = join(sb.workspace, "..", "other-ws");
+  mkdirSync(otherWs);
+  const other = engineFor({ ...sb, workspace: otherWs }, llm.url);
+  cleanups.push(() => other.close());
+  expect(other.memory().lastRecall(s.id)).toBeUndefined();
+  await second.deleteSession(s.id);
+  expect(second.memory().lastRecall(s.id)).toBeUndefined();
+  expect(existsSync(join(sb.home, "sessions", s.id))).toBe(false);
+});
+
+test("a headless run (no user to answer) refuses even a free memory create, in ask and auto mode; recall still reads", async () => {
+  const { sb, llm } = await setup();
+  const store = new MemoryStore(sb.home, sb.workspace);
+  store.create({ id: "tests-need-docker", text: "The integration tests need `docker compose up -d postgres` first.", type: "project", scope: "project" });
+  for (const [i, mode] of (["ask", "auto"] as const).entries()) {
+    // The refusal ends the turn: no model call after it.
+    llm.push({ toolCalls: [{ name: "recall", arguments: { query: "integration tests postgres" } }, { name: "remember", arguments: { text: `Lint runs with biome (${mode})` } }] });
+    const engine = engineFor(sb, llm.url, { headless: true, permissionMode: mode });
+    cleanups.push(() => engine.close());
+    const s = await engine.createSession();
+    await s.submit("remember how lint runs");
+    const results = s.history().filter((e): e is Extract<EngineEvent, { type: "tool_result" }> => e.type === "tool_result");
+    expect(results.map((r) => [r.name, r.ok])).toEqual([["recall", true], ["remember", false]]);
+    expect(results[0]!.output).toContain("tests-need-docker (revision 1");
+    expect(results[1]!.output).toContain("remember needs a user");
+    expect(llm.chatRequests()).toHaveLength(i + 1);
+  }
+  expect(store.list().facts.map((f) => f.id)).toEqual(["tests-need-docker"]);
 });
