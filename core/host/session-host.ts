@@ -157,7 +157,10 @@ export class SessionHost {
 
   /** The model's questions (the `ask` tool) waiting for the user's answer now, held like the approvals. */
   questions(): Extract<EngineEvent, { type: "question_request" }>[] {
-    return this.current.history().filter((e): e is Extract<EngineEvent, { type: "question_request" }> => e.type === "question_request");
+    // The history keeps answered questions too (each followed by its question_resolved).
+    const h = this.current.history();
+    const answered = new Set(h.flatMap((e) => (e.type === "question_resolved" ? [e.callId] : [])));
+    return h.filter((e): e is Extract<EngineEvent, { type: "question_request" }> => e.type === "question_request" && !answered.has(e.callId));
   }
 
   /** Answer (or dismiss) a waiting question. Throws when none waits under that id or the answer does not fit it. */
