@@ -2,7 +2,7 @@
 // own scrollback-friendly renderer (live.ts).
 import { Editor, KeybindingsManager, matchesKey, ProcessTerminal, setKeybindings, TUI_KEYBINDINGS, truncateToWidth, type TUI } from "@mariozechner/pi-tui";
 import { errorMessage } from "../../core/errors.ts";
-import type { ApprovalDecision, QuestionAnswer } from "../../core/engine/types.ts";
+import type { ApprovalDecision, QuestionAnswer, SubmitOptions } from "../../core/engine/types.ts";
 import { type Paint } from "./cards.ts";
 import { CardDesk } from "./card-desk.ts";
 import { ChatCompletions } from "./complete.ts";
@@ -162,13 +162,14 @@ export async function runChatApp(
 
   /** Prompts sent from here (echoed at once); others come from the browser UI (/web). */
   const sentHere: string[] = [];
-  const send = (text: string) => {
+  /** `opts`: a queued prompt's own pictures (kept with it on disk); else the pasted ones its tokens name. */
+  const send = (text: string, opts?: SubmitOptions) => {
     if (process.env.REASONIX_TEST_CRASH) void import("../test-crash.ts").then(({ testCrash }) => testCrash("chat-ui")); // a crash while the chat is up (tests only)
     transcript.prompt(text);
     sentHere.push(text);
     clock.start();
     const host = st.sessionHost!;
-    const turn = host.submit(text, pasted.options(text));
+    const turn = host.submit(text, opts ?? pasted.options(text));
     turn
       .catch((e) => transcript.info([`${c.red(t("chat.error"))} ${errorMessage(e)}`]))
       .finally(() => {
@@ -209,7 +210,7 @@ export async function runChatApp(
     }
     // A message with a picture is not a steer (those are text): it waits for the turn.
     if (st.session.busy && pasted.images(text).length) {
-      const refused = st.enqueue(text);
+      const refused = st.enqueue(text, pasted.images(text));
       return refused ? void transcript.info([c.red(refused)]) : flash("queued: a message with a picture is sent after this turn");
     }
     if (st.session.busy) {
@@ -299,7 +300,7 @@ export async function runChatApp(
       renderer.request();
       return;
     }
-    if (queueOnTab(data, editor, st, (m) => transcript.info([c.red(m)]), (text) => (history.add(text), editor.addToHistory(text)))) return renderer.request();
+    if (queueOnTab(data, editor, st, (m) => transcript.info([c.red(m)]), (text) => (history.add(text), editor.addToHistory(text)), (text) => pasted.images(text))) return renderer.request();
     editor.handleInput(data);
     renderer.request();
   };

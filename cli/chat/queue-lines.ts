@@ -4,6 +4,7 @@
 import { matchesKey, truncateToWidth, type Editor } from "@mariozechner/pi-tui";
 import { atToken } from "./complete.ts";
 import type { ChatState } from "./session.ts";
+import type { ImageInput } from "../../core/protocol/contract.ts";
 import { c } from "./theme.ts";
 import { t } from "../../core/protocol/i18n/index.ts";
 
@@ -19,13 +20,14 @@ export function queuedBelow(texts: readonly string[], paused: boolean, w: number
 /**
  * Tab while a turn runs queues the message for after it (unless it completes
  * a command or an @path). On disk first: the box clears only then, and a
- * refused one stays to edit. True when the key was taken.
+ * refused one stays to edit. `pictures`: the pasted pictures its `[image #N]`s
+ * name, queued (and stored) with it. True when the key was taken.
  */
-export function queueOnTab(data: string, editor: Editor, st: ChatState, refused: (message: string) => void, remember: (text: string) => void): boolean {
+export function queueOnTab(data: string, editor: Editor, st: ChatState, refused: (message: string) => void, remember: (text: string) => void, pictures?: (text: string) => ImageInput[]): boolean {
   const typed = editor.getText();
   if (!matchesKey(data, "tab") || !st.session.busy || !typed.trim() || editor.isShowingAutocomplete() || /^\/\S*$/.test(typed) || atToken(typed) !== undefined) return false;
   const text = typed.trim();
-  const why = st.enqueue(text);
+  const why = st.enqueue(text, pictures?.(text));
   if (why) refused(why);
   else editor.setText("");
   remember(text);

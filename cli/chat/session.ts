@@ -2,7 +2,7 @@
 // the spend so far and the queue of messages typed while a turn runs. Both
 // front ends (full-screen and line mode) drive it.
 import { hostname } from "node:os";
-import type { Engine, EngineEvent, EngineSession, PermissionMode, TodoItem, Usage } from "../../core/engine/types.ts";
+import type { Engine, EngineEvent, EngineSession, ImageInput, PermissionMode, TodoItem, Usage } from "../../core/engine/types.ts";
 import { SessionHost } from "../../core/host/session-host.ts";
 import { t } from "../../core/protocol/i18n/index.ts";
 import { plural } from "../../core/plural.ts";
@@ -54,10 +54,10 @@ export class ChatState {
     return !!this.host?.queue.paused;
   }
 
-  /** Queue `text` for after the running turn (on disk first); at a queue limit, the error to show. */
-  enqueue(text: string): string | undefined {
+  /** Queue `text` (and its pictures) for after the running turn (on disk first); at a queue limit, the error to show. */
+  enqueue(text: string, images?: ImageInput[]): string | undefined {
     try {
-      if (this.host) this.host.enqueue(text);
+      if (this.host) this.host.enqueue(text, images);
       else this.early.push(text);
     } catch (e) {
       return e instanceof Error ? e.message : String(e);

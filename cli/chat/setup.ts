@@ -51,8 +51,10 @@ export async function setupChat(args: ChatArgs): Promise<ChatSetup> {
     if (latest) session = await engine.resumeSession(latest.id);
     else notes.push("no earlier session in this workspace; starting a new one");
   }
+  const created = !session;
   session ??= await engine.createSession({ model: args.model });
-  if ((args.resume || args.continue) && args.model) notes.push("--model is ignored when continuing a session (it keeps its model)");
   st.session = session;
+  // --model on a continued session switches it, as /model does (core/host: mode and effort stay).
+  if (!created && args.model) await st.switchModel(args.model);
   return { st, history: new InputHistory(paths.home, engine.workspace), home: paths.home, pickResume: args.resume === "", notes };
 }

@@ -21,7 +21,7 @@ export default defineCommand<RunArgs>({
   builder: (y) =>
     y
       .positional("prompt", { type: "string", array: true, describe: "The task; read from stdin when omitted" })
-      .option("model", { alias: "m", type: "string", describe: "Provider entry (or entry/model) to use instead of default_model" })
+      .option("model", { alias: "m", type: "string", describe: "Provider entry (or entry/model) to use instead of default_model; with --resume/-c the session goes on on it" })
       .option("auto", { alias: "y", type: "boolean", default: false, describe: "Allow writers and commands no rule holds back (same as --permission-mode auto)" })
       .option("permission-mode", { type: "string", choices: [...PERMISSION_MODES], describe: "Permission mode for this run" })
       .option("max-steps", { type: "number", describe: "Stop after this many model steps (exit 3)" })
@@ -113,7 +113,16 @@ export async function runCommand(args: RunArgs): Promise<number> {
     session = await engine.createSession({ model: args.model });
     created = true;
   }
-  if ((args.resume || args.continue) && args.model) warn("--model is ignored when continuing a session (it keeps its model)");
+  // The one session host (core/host), as every front end: --model on a continued session switches it like the chat's /model.
+  const host = new SessionHost(engine, session);
+  if (!created && args.model) {
+    try {
+      session = await host.switchModel(args.model);
+    } catch (e) {
+      await engine.close();
+      throw e;
+    }
+  }
   // Recorded when the session was made (e.g. a skipped instruction file): shown once, not on every resume.
   if (builtin) {
     try {
@@ -165,7 +174,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (goalMode) {
       goal = objective ? await session.goal.start(objective) : await session.goal.resume();
       reason = goal.status === "complete" ? "done" : interrupted ? "cancelled" : "error";
-    } else reason = await new SessionHost(engine, session).submit(prompt); // the one session host (core/host), as every front end
+    } else reason = await host.submit(prompt);
   } finally {
     process.off("SIGINT", onSigint);
     await engine.close();

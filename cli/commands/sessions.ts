@@ -9,18 +9,19 @@ const store = async () => {
   return new SessionStore(homePaths().sessions);
 };
 
-const list = defineCommand<{ json: boolean; here: boolean; dir?: string }>({
+const list = defineCommand<{ json: boolean; here: boolean; all: boolean; dir?: string }>({
   command: "list",
   describe: "List sessions, newest first",
   builder: (y) =>
     y
       .option("json", { type: "boolean", default: false, describe: "Print as JSON" })
       .option("here", { type: "boolean", default: false, describe: "Only sessions of the current workspace" })
+      .option("all", { type: "boolean", default: false, describe: "Also sessions never prompted (left out otherwise: nothing to resume)" })
       .option("dir", { type: "string", describe: "Only sessions of this workspace" }),
   run: async (args) => {
     const { realpathSync } = await import("node:fs");
     const { resolve } = await import("node:path");
-    let items = (await store()).list();
+    let items = (await store()).list({ all: args.all });
     const dir = args.dir ?? (args.here ? process.cwd() : undefined);
     if (dir) {
       let ws = resolve(dir);

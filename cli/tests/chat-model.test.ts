@@ -3,7 +3,7 @@
 // entries, says "No matching models" for a filter that matches none, and a
 // failed switch speaks chat (no --model flag) and keeps the status line's figures.
 import { describe, expect, test } from "bun:test";
-import { chatFixture, hasTmux, ready } from "./chat-helpers.ts";
+import { chatFixture, hasTmux, quit, ready } from "./chat-helpers.ts";
 
 const skip = !hasTmux();
 if (skip) console.warn("SKIPPED terminal chat /model tests: tmux is not installed (apt-get install tmux)");
@@ -40,6 +40,25 @@ describe.skipIf(skip)("reasonix chat /model", () => {
     await p.waitFor("answer from big");
     expect(f.llm.chatRequests()[1]!.body.model).toBe("scripted-big");
     expect(f.llm.chatRequests()[1]!.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["hello", "hi big"]);
+  });
+
+  test("chat --resume ID --model NAME continues that conversation on the named model", async () => {
+    await f.setup([{ text: "first answer" }, { text: "answer from big" }], undefined, { models: ["scripted-model", "scripted-big"] });
+    const p = f.chat();
+    await ready(p);
+    p.send("hello");
+    await p.waitFor("first answer");
+    await quit(p);
+    const id = /reasonix chat --resume (\S+)/.exec(p.all())![1]!;
+    const r = f.chat(["chat", "--resume", id, "--model", "scripted/scripted-big"]);
+    await ready(r);
+    r.send("hi big");
+    await r.waitFor("answer from big");
+    expect(r.all()).not.toContain("is ignored");
+    const req = f.llm.chatRequests()[1]!;
+    expect(req.body.model).toBe("scripted-big");
+    expect(req.body.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["hello", "hi big"]);
+    await quit(r);
   });
 
   test("an endpoint that does not list its models: /model offers the configured ones and says why in one line", async () => {

@@ -5,7 +5,7 @@
 // still in it as image parts, and a deleted token sends nothing. Without a
 // display (as over SSH) the chat says why no clipboard can be read.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pollFor } from "../../core/testing/fresh-wait.ts";
 import { readClipboardImage } from "../chat/clipboard.ts";
@@ -82,12 +82,13 @@ describe.skipIf(skip)("compiled binary: pasting a picture", () => {
     await quit(r);
   });
 
-  test("a message with a picture typed during a turn waits for it (no steer), then goes with its picture", async () => {
-    const { promise: held, resolve: release } = Promise.withResolvers<void>();
-    await f.setup([{ text: "first answer", until: held }, { text: "saw the queued dot" }], "vision = true\n");
+  /** The chat (fake clipboard) runs a turn held until `held`; "[image #1] look" is typed during it: queued. */
+  async function queuePictureDuringTurn(held: Promise<void>, next: string) {
+    await f.setup([{ text: "first answer", until: held }, { text: next }], "vision = true\n");
     const xclip = fakeXclip(join(f.ce.workspace, ".."));
     delete f.ce.env.WAYLAND_DISPLAY;
-    const p = f.chat([], { bin: [binary()], env: { DISPLAY: ":77", PATH: `${xclip.dir}:${process.env.PATH}` } });
+    const env = { DISPLAY: ":77", PATH: `${xclip.dir}:${process.env.PATH}` };
+    const p = f.chat([], { bin: [binary()], env });
     await ready(p);
     p.send("start");
     await p.waitFor("Esc cancels");
@@ -95,17 +96,59 @@ describe.skipIf(skip)("compiled binary: pasting a picture", () => {
     await p.waitFor("[image #1]");
     p.send(" look");
     // Queued (shown until the held turn ends), not sent as guidance (a brief hint says why: not asserted, it fades).
-    const s = await p.waitFor("queued › [image #1] look");
-    expect(s).not.toContain("» [image #1]");
-    release();
-    await p.waitFor("saw the queued dot", { all: true });
+    const queued = await p.waitFor("queued › [image #1] look");
+    return { p, env, queued };
+  }
+
+  /** The second request is the queued message, its picture as an image part. */
+  function expectQueuedPictureSent() {
     const reqs = f.llm.chatRequests();
     expect(reqs).toHaveLength(2);
     expect(userParts(reqs[1]!)).toEqual([
       { type: "text", text: "[image #1] look" },
       { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
     ]);
+  }
+
+  test("a message with a picture typed during a turn waits for it (no steer), then goes with its picture", async () => {
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    const { p, queued } = await queuePictureDuringTurn(held, "saw the queued dot");
+    expect(queued).not.toContain("» [image #1]");
+    release();
+    await p.waitFor("saw the queued dot", { all: true });
+    expectQueuedPictureSent();
     await quit(p);
+  });
+
+  test("a queued message's picture survives kill -9: stored beside the queued text (0600), the resumed chat sends it after /queue resume", async () => {
+    const held = Promise.withResolvers<void>();
+    try {
+      const q = await queuePictureDuringTurn(held.promise, "saw the dot after the crash");
+      let p = q.p;
+      const env = q.env;
+      // On disk when it showed as queued: the text and the picture's bytes, each 0600.
+      const id = /session (\d{8}-\d{6}-[0-9a-f]{6})/.exec(p.all())![1]!;
+      const dir = join(f.ce.home, "sessions", id, "queue");
+      const pictures = readdirSync(dir).filter((n) => readFileSync(join(dir, n)).equals(Buffer.from(PNG, "base64")));
+      expect(pictures).toHaveLength(1);
+      expect(statSync(join(dir, pictures[0]!)).mode & 0o777).toBe(0o600);
+
+      const pid = Number(readFileSync(join(f.ce.home, "sessions", `${id}.lock`), "utf8").trim());
+      process.kill(pid, "SIGKILL");
+      await p.waitFor("[exit 137]", { all: true });
+      held.resolve();
+      expect(f.llm.chatRequests()).toHaveLength(1);
+
+      p = f.chat(["chat", "--resume", id], { bin: [binary()], env });
+      await ready(p);
+      await p.waitFor("queue paused (1)");
+      p.send("/queue resume");
+      await p.waitFor("saw the dot after the crash", { all: true });
+      expectQueuedPictureSent();
+      await quit(p);
+    } finally {
+      held.resolve();
+    }
   });
 
   test("no display (over SSH): Ctrl+V says why no clipboard can be read and what to do; nothing is inserted", async () => {

@@ -1,14 +1,17 @@
 // `model:` front matter: `reasonix run "/cmd args"` runs that one turn on the
 // named provider entry (two scripted servers: which one got the request);
 // an unknown name fails naming the file and field; a project command may
-// pick a model only in a trusted workspace.
-import { afterEach, expect, test } from "bun:test";
+// pick a model only in a trusted workspace. `reasonix run --resume ID --model
+// NAME` (and `-c --model`) goes on on that entry, recorded for later resumes.
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { startScriptedOpenAI, type ScriptedServer } from "../../core/testing/scripted-llm.ts";
 import { turnModelFor } from "../../core/commands/turn-model.ts";
 import type { CommandEntry } from "../../core/commands/types.ts";
 import { makeCliEnv, runCli, type CliEnv } from "./run-helpers.ts";
 import { put } from "../../core/commands/tests/helpers.ts";
+
+setDefaultTimeout(120_000); // several real CLI runs per test
 
 let main: ScriptedServer;
 let other: ScriptedServer;
@@ -73,6 +76,42 @@ test("a project command's model applies once the workspace trusts it; untrusted,
   expect(r.code).toBe(0);
   expect(other.chatRequests()).toHaveLength(1);
   expect(main.chatRequests()).toHaveLength(0);
+});
+
+test("--resume ID --model NAME continues the conversation on that entry, and a later -c stays on it", async () => {
+  await setup([{ text: "first answer" }], [{ text: "second answer" }, { text: "third answer" }]);
+  const first = await runCli(ce, ["run", "--output-format", "json", "first question"]);
+  expect(first.code).toBe(0);
+  const id = JSON.parse(first.stdout).session_id as string;
+  expect(main.chatRequests()).toHaveLength(1);
+
+  const r = await runCli(ce, ["run", "--resume", id, "--model", "other", "--output-format", "json", "second question"]);
+  expect(r.stderr).not.toContain("ignored");
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({ session_id: id, result: "second answer" });
+  expect(main.chatRequests()).toHaveLength(1);
+  expect(other.chatRequests()).toHaveLength(1);
+  const body = other.chatRequests()[0]!.body;
+  expect(body.model).toBe("other-model");
+  expect(JSON.stringify(body.messages)).toContain("first answer");
+  expect(body.messages.at(-1).content).toBe("second question");
+
+  // Recorded in the session: continuing without --model stays on the new entry.
+  const third = await runCli(ce, ["run", "-c", "third question"]);
+  expect(third.code).toBe(0);
+  expect(other.chatRequests()).toHaveLength(2);
+  expect(main.chatRequests()).toHaveLength(1);
+});
+
+test("--resume ID --model with an unknown name fails naming it; nothing is sent", async () => {
+  await setup([{ text: "first answer" }], []);
+  const first = await runCli(ce, ["run", "--output-format", "json", "first question"]);
+  const id = JSON.parse(first.stdout).session_id as string;
+  const r = await runCli(ce, ["run", "--resume", id, "--model", "nope", "again"]);
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toContain('"nope"');
+  expect(main.chatRequests()).toHaveLength(1);
+  expect(other.chatRequests()).toHaveLength(0);
 });
 
 test("turnModelFor: an untrusted project entry's model is ignored with a warning naming the file; user entries are checked against the configured names", () => {

@@ -301,8 +301,8 @@ export function createEngine(opts: EngineOptions): Engine {
     async renameSession(id, title) {
       return setSessionTitle(store, id, title, { workspace });
     },
-    async listSessions(): Promise<SessionSummary[]> {
-      return store.list().filter((s) => s.workspace === workspace);
+    async listSessions(o = {}): Promise<SessionSummary[]> {
+      return store.list(o).filter((s) => s.workspace === workspace);
     },
     async deleteSession(id) {
       // Sessions of every workspace share one store: never reach into another's.

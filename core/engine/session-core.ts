@@ -171,11 +171,21 @@ export abstract class SessionCore {
     if (snap.version !== this.toolVersion) this.useTools(snap);
   }
 
-  /** The model's question (the `ask` tool): waits on the approval desk in every mode; headless, the turn will end as needs_user. */
-  askUser(q: Question, signal: AbortSignal): Promise<QuestionAnswer> {
-    if (!this.deps.headless) return this.approvals.question(q, signal);
-    this.needsUser ??= q.question;
-    return Promise.resolve({ dismissed: true, reason: "this run cannot ask the user (headless); the run stops here" });
+  /**
+   * The model's question (the `ask` tool): waits on the approval desk in every
+   * mode; headless, the turn will end as needs_user. The question is on disk
+   * before anyone sees it, and its answer once given (records.ts).
+   */
+  async askUser(q: Question, signal: AbortSignal, turn: number): Promise<QuestionAnswer> {
+    if (this.deps.headless) {
+      this.needsUser ??= q.question;
+      return { dismissed: true, reason: "this run cannot ask the user (headless); the run stops here" };
+    }
+    this.commit({ t: "question", turn, question: q, at: now() });
+    await this.file.flushed();
+    const answer = await this.approvals.question(q, signal);
+    this.commit({ t: "question_answer", turn, callId: q.callId, answer, at: now() });
+    return answer;
   }
 
   tmpDir(): string {
@@ -212,7 +222,7 @@ export abstract class SessionCore {
       goal: this.goal,
       jobs: this.jobs,
       elicit: (ask) => this.desk.ask(ask, signal),
-      askUser: (q) => this.askUser(q, signal),
+      askUser: (q) => this.askUser(q, signal, turn),
       emitTodo: (items) => {
         this.commit({ t: "todo", items });
         this.emit({ type: "todo", items });

@@ -92,7 +92,13 @@ export class LiveSession extends SessionCore implements EngineSession {
     const turn = this.state.openTurn ?? this.state.nextTurn - 1;
     for (const c of danglingToolCalls(this.state.messages)) {
       this.recovered.interruptedTools++;
-      this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content: "error: the session stopped before this tool call finished; its effect is unknown", isError: true } });
+      // A question that was waiting (the `ask` tool): shown as not answered; the turn it belonged to is over, so nothing waits.
+      const asked = this.state.openQuestions?.[c.id];
+      if (asked) this.commit({ t: "question_answer", turn, callId: c.id, answer: { dismissed: true, reason: "the session stopped before it was answered" }, at: now() });
+      const content = asked
+        ? "error: the session stopped while the question waited for the user's answer; it was not answered (ask again if it still matters)"
+        : "error: the session stopped before this tool call finished; its effect is unknown";
+      this.commit({ t: "msg", turn, msg: { role: "tool", callId: c.id, name: c.name, content, isError: true } });
     }
     if (this.state.openTurn !== undefined) {
       this.commit({ t: "turn_end", turn: this.state.openTurn, reason: "error", error: "interrupted: the process stopped during this turn", at: now() });

@@ -10,10 +10,15 @@ import { ReasonixError } from "../errors.ts";
 import { processAlive } from "../process/alive.ts";
 import { QUEUE_LIMITS, queuePreview, type QueueView } from "../protocol/queue.ts";
 import { readQueueFile, removeQueueFile, writeQueueFile, type QueueFileData, type QueueItem } from "../sessions/queue-file.ts";
+import type { ImageInput } from "../protocol/contract.ts";
 
 export type { QueueItem };
 
 const bytes = (t: string) => Buffer.byteLength(t, "utf8");
+/** What a picture's bytes take on disk (base64 decoded). */
+const pictureBytes = (images: ImageInput[] | undefined) => (images ?? []).reduce((n, i) => n + (i.data ? Buffer.byteLength(i.data, "base64") : 0), 0);
+/** An item's size: its text and its pictures (both on disk, so both count toward the queue's total). */
+const itemBytes = (i: QueueItem) => bytes(i.text) + pictureBytes(i.images);
 
 /** A queue limit or a position that does not exist: the message names which. */
 export class QueueError extends ReasonixError {
@@ -101,20 +106,24 @@ export class PromptQueue {
 
   private totalBytes(extra = 0, without?: QueueItem): number {
     const all = [...this.items, this.running, this.failedItem].filter((i): i is QueueItem => !!i && i !== without);
-    return all.reduce((n, i) => n + bytes(i.text), extra);
+    return all.reduce((n, i) => n + itemBytes(i), extra);
   }
 
-  private checkText(text: string, without?: QueueItem): void {
+  /**
+   * The text's own limit; the pictures (already within the limits of a
+   * message's pictures, checked again when it is sent) count toward the total.
+   */
+  private checkText(text: string, without?: QueueItem, images = without?.images): void {
     const b = bytes(text);
     if (b > QUEUE_LIMITS.itemBytes) throw new QueueError("queue_item_too_large", `a queued prompt may hold at most ${QUEUE_LIMITS.itemBytes / MIB} MiB (this one is ${(b / MIB).toFixed(1)} MiB)`);
-    if (this.totalBytes(b, without) > QUEUE_LIMITS.totalBytes) throw new QueueError("queue_too_large", `a session's queue may hold at most ${QUEUE_LIMITS.totalBytes / MIB} MiB in all: delete or run some first`);
+    if (this.totalBytes(b + pictureBytes(images), without) > QUEUE_LIMITS.totalBytes) throw new QueueError("queue_too_large", `a session's queue may hold at most ${QUEUE_LIMITS.totalBytes / MIB} MiB in all: delete or run some first`);
   }
 
-  /** Queue `text` at the end (on disk before this returns). Throws QueueError at a limit. */
-  add(text: string): QueueItem {
+  /** Queue `text` (with its pictures) at the end, on disk before this returns. Throws QueueError at a limit. */
+  add(text: string, images?: ImageInput[]): QueueItem {
     if (this.items.length >= QUEUE_LIMITS.items) throw new QueueError("queue_full", `the queue holds at most ${QUEUE_LIMITS.items} prompts: delete or run some first (/queue list)`);
-    this.checkText(text);
-    const item: QueueItem = { id: randomBytes(4).toString("hex"), text, addedAt: new Date().toISOString() };
+    this.checkText(text, undefined, images);
+    const item: QueueItem = { id: randomBytes(4).toString("hex"), text, addedAt: new Date().toISOString(), ...(images?.length ? { images } : {}) };
     this.commit(() => this.items.push(item));
     return item;
   }
@@ -227,7 +236,7 @@ export class PromptQueue {
     return {
       paused: this.paused,
       ...(this.pausedWhy ? { pausedWhy: this.pausedWhy } : {}),
-      items: this.items.map((i, k) => ({ n: k + 1, id: i.id, preview: queuePreview(i.text), bytes: bytes(i.text), addedAt: i.addedAt, ...(i.interrupted ? { interrupted: true } : {}) })),
+      items: this.items.map((i, k) => ({ n: k + 1, id: i.id, preview: queuePreview(i.text), bytes: itemBytes(i), addedAt: i.addedAt, ...(i.interrupted ? { interrupted: true } : {}) })),
       ...(this.running ? { running: { id: this.running.id, preview: queuePreview(this.running.text) } } : {}),
       ...(this.failedItem ? { failed: { id: this.failedItem.id, preview: queuePreview(this.failedItem.text) } } : {}),
       bytes: this.totalBytes(),

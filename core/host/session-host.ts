@@ -8,7 +8,7 @@
  * chat) goes through here, so those choices follow by construction instead of
  * each front end (chat, serve, ACP) remembering to carry them over.
  */
-import type { ApprovalDecision, Engine, EngineEvent, EngineSession, PermissionMode, QuestionAnswer, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
+import type { ApprovalDecision, Engine, EngineEvent, EngineSession, ImageInput, PermissionMode, QuestionAnswer, ShellRun, SteerDisposition, SubmitOptions, TurnEndReason } from "../engine/types.ts";
 import { PromptQueue, type QueueItem } from "./queue.ts";
 
 export interface SessionHostOptions {
@@ -34,7 +34,7 @@ export class SessionHost {
    * How this front end starts a queued prompt as a turn (its echo, busy
    * notices); absent, the queue is kept but nothing here runs it.
    */
-  queueRunner: ((text: string) => Promise<TurnEndReason>) | undefined;
+  queueRunner: ((text: string, opts?: SubmitOptions) => Promise<TurnEndReason>) | undefined;
   /** The front end's own say on whether a queued prompt may start now (serve: its last turn's bookkeeping is done). */
   queueIdle: (() => boolean) | undefined;
 
@@ -122,11 +122,11 @@ export class SessionHost {
   }
 
   /**
-   * Queue `text` for after the running turn (on disk before this returns);
-   * when nothing runs and the queue is not paused it starts at once.
+   * Queue `text` (and its pictures) for after the running turn, on disk
+   * before this returns; when nothing runs and the queue is not paused it starts at once.
    */
-  enqueue(text: string): QueueItem {
-    const item = this.queue.add(text);
+  enqueue(text: string, images?: ImageInput[]): QueueItem {
+    const item = this.queue.add(text, images);
     this.pumpQueue();
     return item;
   }
@@ -141,7 +141,7 @@ export class SessionHost {
       this.queue.finished(item, ok);
       this.pumpQueue();
     };
-    run(item.text).then((r) => ended(r !== "error"), () => ended(false));
+    run(item.text, item.images?.length ? { images: item.images } : undefined).then((r) => ended(r !== "error"), () => ended(false));
     return true;
   }
 
@@ -157,7 +157,10 @@ export class SessionHost {
 
   /** The model's questions (the `ask` tool) waiting for the user's answer now, held like the approvals. */
   questions(): Extract<EngineEvent, { type: "question_request" }>[] {
-    return this.current.history().filter((e): e is Extract<EngineEvent, { type: "question_request" }> => e.type === "question_request");
+    // The history keeps answered questions too (each followed by its question_resolved).
+    const h = this.current.history();
+    const answered = new Set(h.flatMap((e) => (e.type === "question_resolved" ? [e.callId] : [])));
+    return h.filter((e): e is Extract<EngineEvent, { type: "question_request" }> => e.type === "question_request" && !answered.has(e.callId));
   }
 
   /** Answer (or dismiss) a waiting question. Throws when none waits under that id or the answer does not fit it. */

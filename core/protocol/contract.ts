@@ -241,7 +241,8 @@ export interface Engine {
   forkSession(id: string, opts?: { turn?: number }): Promise<EngineSession>;
   /** Set the session's title ("" = back to its first prompt); returns the title now shown. */
   renameSession(id: string, title: string): Promise<string>;
-  listSessions(): Promise<SessionSummary[]>;
+  /** This workspace's sessions, newest first; without `all`, not those never prompted (nothing to resume). */
+  listSessions(o?: { all?: boolean }): Promise<SessionSummary[]>;
   deleteSession(id: string): Promise<void>;
   models(): ModelInfo[];
   /** Ask a provider entry's endpoint which models it serves (models_url or /models). */

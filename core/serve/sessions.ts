@@ -144,7 +144,7 @@ export class SessionManager {
    */
   private async mustOwn(id: string): Promise<void> {
     if (this.live.has(id)) return;
-    if (!(await this.need().listSessions()).some((s) => s.id === id)) throw notFound(id);
+    if (!(await this.need().listSessions({ all: true })).some((s) => s.id === id)) throw notFound(id);
   }
 
   /** The loaded session `id` (loaded now when it is not), for the queue routes (./routes/queue.ts). */

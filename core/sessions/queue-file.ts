@@ -2,8 +2,9 @@
  * A session's queue of follow-up prompts on disk, beside its blobs (so
  * deleting the session deletes it): `<sessions>/<id>/queue.json` holds the
  * order and state, each prompt's text is its own file under `queue/` named by
- * its hash. Every file is written whole and atomically (temp file, fsync,
- * rename), mode 0600: a text before the queue file that names it, so a change
+ * its hash, and so is each picture queued with it (its bytes). Every file is
+ * written whole and atomically (temp file, fsync, rename), mode 0600: a text
+ * or picture before the queue file that names it, so a change
  * costs the size of what changed, never the whole queue again. `clean` is set
  * only by a clean close: a file without it was left by a process that died.
  */
@@ -11,10 +12,13 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import type { ImageInput } from "../protocol/contract.ts";
 export interface QueueItem {
   /** Stable while the item is queued (edits keep it). */
   id: string;
   text: string;
+  /** The pictures sent with it (the chat's pasted `[image #N]`s). */
+  images?: ImageInput[];
   /** ISO time it was queued. */
   addedAt: string;
   /** It was running when the process died: it may have been partly done. */
@@ -37,9 +41,13 @@ export interface QueueFileData {
   failed?: QueueItem;
 }
 
-/** An item as the queue file stores it: the text is in `queue/<hash>`. */
-interface StoredItem extends Omit<QueueItem, "text"> {
+/** A picture as the queue file names it: its bytes are in `queue/<hash>` (a URL one is kept as it is). */
+type StoredImage = Omit<ImageInput, "data"> & { hash?: string };
+
+/** An item as the queue file stores it: the text is in `queue/<hash>`, each picture's bytes too. */
+interface StoredItem extends Omit<QueueItem, "text" | "images"> {
   hash: string;
+  images?: StoredImage[];
 }
 
 const WRITE = { mode: 0o600, dirMode: 0o700 } as const;
@@ -52,22 +60,42 @@ function hashOf(i: QueueItem): string {
   return h;
 }
 
+const imageHashes = new WeakMap<ImageInput, string>();
+function storedImage(path: string, img: ImageInput): StoredImage {
+  const { data, ...rest } = img;
+  if (!data) return rest;
+  let hash = imageHashes.get(img);
+  if (!hash) imageHashes.set(img, (hash = createHash("sha256").update(data).digest("hex").slice(0, 32)));
+  const p = join(textDir(path), hash);
+  if (!existsSync(p)) writeFileAtomic(p, Buffer.from(data, "base64"), WRITE);
+  return { ...rest, hash };
+}
+
 function stored(path: string, i: QueueItem): StoredItem {
   const hash = hashOf(i);
   const p = join(textDir(path), hash);
   if (!existsSync(p)) writeFileAtomic(p, i.text, WRITE);
-  const { text: _text, ...rest } = i;
-  return { ...rest, hash };
+  const { text: _text, images, ...rest } = i;
+  return { ...rest, hash, ...(images?.length ? { images: images.map((img) => storedImage(path, img)) } : {}) };
 }
+
+const HASH = /^[0-9a-f]{32}$/;
 
 function loaded(path: string, x: unknown): QueueItem | undefined {
   const s = x as StoredItem;
-  if (!s || typeof s.id !== "string" || typeof s.hash !== "string" || !/^[0-9a-f]{32}$/.test(s.hash)) return undefined;
+  if (!s || typeof s.id !== "string" || typeof s.hash !== "string" || !HASH.test(s.hash)) return undefined;
   try {
-    const { hash: _hash, ...rest } = s;
-    return { ...rest, text: readFileSync(join(textDir(path), s.hash), "utf8") };
+    const { hash: _hash, images, ...rest } = s;
+    const pictures = Array.isArray(images)
+      ? images.map(({ hash, ...img }): ImageInput => {
+          if (hash === undefined) return img;
+          if (typeof hash !== "string" || !HASH.test(hash)) throw new Error("bad picture name");
+          return { ...img, data: readFileSync(join(textDir(path), hash)).toString("base64") };
+        })
+      : [];
+    return { ...rest, text: readFileSync(join(textDir(path), s.hash), "utf8"), ...(pictures.length ? { images: pictures } : {}) };
   } catch {
-    return undefined; // its text is gone: the item cannot be sent
+    return undefined; // its text (or a picture) is gone: the item cannot be sent as it was queued
   }
 }
 
@@ -100,7 +128,7 @@ export function writeQueueFile(path: string, data: QueueFileData): void {
   const keep = (i: QueueItem | undefined) => (i ? stored(path, i) : undefined);
   const out = { ...data, items: data.items.map((i) => stored(path, i)), running: keep(data.running), failed: keep(data.failed) };
   writeFileAtomic(path, `${JSON.stringify(out)}\n`, WRITE);
-  const named = new Set([...out.items, out.running, out.failed].filter((i): i is StoredItem => !!i).map((i) => i.hash));
+  const named = new Set([...out.items, out.running, out.failed].filter((i): i is StoredItem => !!i).flatMap((i) => [i.hash, ...(i.images ?? []).flatMap((img) => (img.hash ? [img.hash] : []))]));
   sweep(path, named);
 }
 

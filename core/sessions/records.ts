@@ -1,5 +1,5 @@
 /** What a session log (`$REASONIX_HOME/sessions/<id>.jsonl`) holds, one record per line. */
-import type { FileDiff, GoalChange, GoalView, GuardianReview, Plan, PlanRoute, TodoItem, TurnEndReason, Usage, UsageRole } from "../engine/types.ts";
+import type { FileDiff, GoalChange, GoalView, GuardianReview, Plan, PlanRoute, Question, QuestionAnswer, TodoItem, TurnEndReason, Usage, UsageRole } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 
 import type { RewindMode } from "../protocol/modes.ts";
@@ -45,6 +45,16 @@ export type SessionRecord =
    * know a record type skip it (replay.ts), so older builds just lose the card.
    */
   | { t: "shell"; turn: number; callId: string; command: string; ok: boolean; output: string; refused?: boolean; at: string }
+  /**
+   * The model's question (the `ask` tool), on disk before it is shown, and the
+   * user's answer once given (a dismissal too). Replayed as the pair of
+   * events `question_request` + `question_resolved` once answered, so a
+   * reopened session's transcript shows both; one a crash left unanswered is
+   * answered "dismissed" by the repair on open (session.ts). Older readers skip
+   * both records (replay.ts) and show the `ask` call as before.
+   */
+  | { t: "question"; turn: number; question: Question; at: string }
+  | { t: "question_answer"; turn: number; callId: string; answer: QuestionAnswer; at: string }
   /** The Guardian's review of a tool call (core/guardian), before it ran; shown as a `guardian` event. */
   | ({ t: "guardian"; turn: number; at: string } & GuardianReview);
 

@@ -1,4 +1,4 @@
-import type { EngineEvent, RoleSpend, Usage, UsageRole } from "../engine/types.ts";
+import type { EngineEvent, Question, RoleSpend, Usage, UsageRole } from "../engine/types.ts";
 import type { Message } from "../providers/types.ts";
 import type { MetaRecord, SessionRecord } from "./records.ts";
 
@@ -42,6 +42,8 @@ export interface SessionState {
   forkedFrom?: { id: string; turn?: number };
   /** The user's shell lines (`shell` records) run since the last user message: they join the next one. */
   pendingShell?: PendingShell[];
+  /** The model's questions (`question` records) not answered yet, by call id. */
+  openQuestions?: Record<string, Question>;
   /** Spend of the planner and the Guardian (included in total and totalCost). */
   byRole?: Partial<Record<UsageRole, RoleSpend>>;
 }
@@ -168,6 +170,17 @@ export function applyRecord(s: SessionState, records: SessionRecord[], i: number
       s.history.push({ type: "tool_result", callId: r.callId, name: "bash", ok: r.ok, output: r.output });
       if (!r.refused) (s.pendingShell ??= []).push({ command: r.command, ok: r.ok, output: r.output });
       break;
+    case "question":
+      s.openQuestions = { ...s.openQuestions, [r.question.callId]: r.question };
+      break;
+    case "question_answer": {
+      // The question joins the transcript with its answer: never as one still waiting.
+      const q = s.openQuestions?.[r.callId];
+      if (!q) break;
+      delete s.openQuestions![r.callId];
+      s.history.push({ type: "question_request", ...q }, { type: "question_resolved", callId: r.callId, answer: r.answer });
+      break;
+    }
     case "title":
       s.title = r.title || undefined;
       break;

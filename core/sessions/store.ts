@@ -69,6 +69,13 @@ function readLastByte(fd: number, size: number): number {
 /** The user's title, else the first prompt (one line, at most 80 characters). */
 export const shownTitle = (st: SessionState): string => st.title ?? (st.turns[0]?.prompt ?? "").replace(/\s+/g, " ").trim().slice(0, 80);
 
+/**
+ * A session someone can go on with: it has a turn, or the user named it or
+ * forked it. One created but never prompted (a crash, a front end closed
+ * before its first prompt) has nothing to resume.
+ */
+export const offeredForResume = (s: SessionSummary): boolean => s.turns > 0 || !!s.title || !!s.forkedFrom;
+
 /** Sessions under `$REASONIX_HOME/sessions/`: `<id>.jsonl` plus `<id>/blobs/`. */
 export class SessionStore {
   /** Summaries by id, valid while the log's size and mtime are unchanged. */
@@ -201,7 +208,12 @@ export class SessionStore {
     return replay(this.records(id));
   }
 
-  list(): SessionSummary[] {
+  /**
+   * The sessions, newest first. Without `all`, only those worth resuming
+   * (offeredForResume): a log created but never prompted is left out of every
+   * listing — the chat's /resume, `sessions list`, serve's and ACP's lists, `-c`.
+   */
+  list(o: { all?: boolean } = {}): SessionSummary[] {
     if (!existsSync(this.dir)) return [];
     const out: SessionSummary[] = [];
     for (const f of readdirSync(this.dir)) {
@@ -212,7 +224,7 @@ export class SessionStore {
         const stamp = `${stat.size}:${stat.mtimeMs}`;
         const cached = this.summaries.get(id);
         if (cached && cached.stamp === stamp) {
-          out.push(cached.summary);
+          if (o.all || offeredForResume(cached.summary)) out.push(cached.summary);
           continue;
         }
         const st = this.load(id);
@@ -228,7 +240,7 @@ export class SessionStore {
           ...(st.forkedFrom ? { forkedFrom: st.forkedFrom } : {}),
         };
         this.summaries.set(id, { stamp, summary });
-        out.push(summary);
+        if (o.all || offeredForResume(summary)) out.push(summary);
       } catch {
         // A log we cannot read is skipped from the list, never deleted.
       }

@@ -122,6 +122,29 @@ test("limits: 64 items, 4 MiB an item, 64 MiB a session — each error names its
   expect(() => q.add("é".repeat(QUEUE_LIMITS.itemBytes / 2 + 1))).toThrow(/at most 4 MiB/);
 }, 120_000); // 64 MiB through the disk: slow on a loaded machine, never a timing bet
 
+test("a queued prompt's pictures: their bytes in files of their own (0600), back with the item in a new process's queue, counted in the total, swept with it", () => {
+  const f = fileIn();
+  const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+  const q = new PromptQueue(f);
+  q.add("[image #1] look", [{ mediaType: "image/png", data: png.toString("base64"), name: "image #1" }]);
+  q.add("plain");
+  const dir = join(f, "..", "queue");
+  const pictures = readdirSync(dir).filter((n) => readFileSync(join(dir, n)).equals(png));
+  expect(pictures).toHaveLength(1);
+  expect(statSync(join(dir, pictures[0]!)).mode & 0o777).toBe(0o600);
+  expect(q.view().bytes).toBe(Buffer.byteLength("[image #1] lookplain") + png.length);
+  // A dead process's queue: the picture comes back with its item.
+  const again = new PromptQueue(f);
+  expect(again.take()).toBeUndefined(); // paused
+  again.resume();
+  const item = again.take()!;
+  expect(item).toMatchObject({ text: "[image #1] look", images: [{ mediaType: "image/png", data: png.toString("base64"), name: "image #1" }] });
+  expect(readdirSync(dir)).toContain(pictures[0]!); // still named while it runs
+  again.finished(item, true);
+  again.clear();
+  expect(readdirSync(dir).filter((n) => n === pictures[0])).toEqual([]);
+});
+
 test("a save that fails changes nothing in memory and leaves the old file whole", () => {
   if (process.getuid?.() === 0) {
     // root writes into a read-only directory: make the target a directory instead, so the rename fails.

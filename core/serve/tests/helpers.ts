@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -98,4 +98,28 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   const proc = Bun.spawn([process.execPath, cliMain, ...args], { stdout: "pipe", stderr: "pipe", stdin: "ignore", env: { ...process.env, NO_COLOR: "1", ...env } });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
+}
+
+/**
+ * Real `reasonix serve` processes on one home and workspace (under `dir`,
+ * against the scripted provider at `llmUrl`), to kill and start again: the
+ * crash tests. `start` records each server in `servers` (stop them after).
+ */
+export function restartableServe(dir: string, llmUrl: string, token: string, servers: ServeProc[]) {
+  const home = join(dir, "home");
+  const workspace = join(dir, "ws");
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llmUrl}"\nmodel = "m"\n`);
+  const tokenFile = writeSecret(dir, "token", token);
+  const start = async () => {
+    const s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", tokenFile, "--workspace", workspace], { home });
+    servers.push(s);
+    return s;
+  };
+  const call = async (s: ServeProc, path: string, method = "GET", body?: unknown) => {
+    const r = await fetch(`${s.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: method === "GET" ? undefined : JSON.stringify(body ?? {}) });
+    return { status: r.status, body: (await r.json()) as any };
+  };
+  return { home, workspace, start, call };
 }

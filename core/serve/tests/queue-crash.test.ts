@@ -4,11 +4,11 @@
 // server on the same home finds them paused ("crash"), sends nothing until
 // the user resumes, then sends them in order.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pollFor } from "../../testing/fresh-wait.ts";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
-import { cleanup, startServe, tempDir, writeSecret, type ServeProc } from "./helpers.ts";
+import { cleanup, restartableServe, tempDir, type ServeProc } from "./helpers.ts";
 
 setDefaultTimeout(240_000);
 const TOKEN = "crash-token-0123456789abcdefghijklmn";
@@ -24,21 +24,7 @@ afterAll(async () => {
 test("kill -9 mid-turn: the queued prompts come back paused, and run in order once resumed", async () => {
   const llm = await startScriptedOpenAI([{ text: "held answer", until: gate.promise }]);
   try {
-    const home = join(dir, "home");
-    const workspace = join(dir, "ws");
-    mkdirSync(workspace, { recursive: true });
-    mkdirSync(home, { recursive: true, mode: 0o700 });
-    writeFileSync(join(home, "config.toml"), `default_model = "s"\n\n[[providers]]\nname = "s"\nkind = "openai"\nbase_url = "${llm.url}"\nmodel = "m"\n`);
-    const tokenFile = writeSecret(dir, "token", TOKEN);
-    const start = async () => {
-      const s = await startServe(["--addr", "127.0.0.1:0", "--auth", "token", "--token-file", tokenFile, "--workspace", workspace], { home });
-      servers.push(s);
-      return s;
-    };
-    const call = async (s: ServeProc, path: string, method = "GET", body?: unknown) => {
-      const r = await fetch(`${s.base}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: method === "GET" ? undefined : JSON.stringify(body ?? {}) });
-      return { status: r.status, body: (await r.json()) as any };
-    };
+    const { home, start, call } = restartableServe(dir, llm.url, TOKEN, servers);
 
     const first = await start();
     const { id } = (await call(first, "/api/sessions", "POST", {})).body as { id: string };
