@@ -40,7 +40,7 @@ export class SessionHost {
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
-    this.queue = new PromptQueue(engine.queueFile?.(session.id));
+    this.queue = new PromptQueue(engine.queueFile(session.id));
     this.queue.onChange(() => this.changed());
     this.chosenMode = opts.mode;
     if (opts.mode) session.setPermissionMode(opts.mode);
@@ -226,7 +226,7 @@ export class SessionHost {
     if (this.chosenMode) next.setPermissionMode(this.chosenMode);
     if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort(prev.reasoningEffort);
     this.current = next;
-    if (next.id !== prev.id) this.queue.relocate(this.engine.queueFile?.(next.id));
+    if (next.id !== prev.id) this.queue.relocate(this.engine.queueFile(next.id));
     await this.opts.onSession?.(next, prev);
     for (const w of [...this.watchers]) w(next, prev);
     this.changed();
