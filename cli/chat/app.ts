@@ -212,7 +212,7 @@ export async function runChatApp(
     }
     if (st.session.busy) {
       // Enter while a turn runs steers it (Tab queues the text for after the turn instead).
-      steering.send(st.session, text);
+      steering.send(st.sessionHost!, text);
       renderer.request();
       return;
     }

@@ -224,7 +224,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     if (turn) {
       // Typed at a terminal while a turn runs: guidance for that turn, as
       // Enter does in the full-screen chat. Piped lines are prompts in order.
-      const steered = process.stdin.isTTY && route === "text" ? steerNow(st.session, text) : undefined;
+      const steered = process.stdin.isTTY && route === "text" ? steerNow(host, text) : undefined;
       if (steered) {
         breakLine();
         println(steered.ok ? `» ${steered.shown}  ${steered.note}` : steered.error);

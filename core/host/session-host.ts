@@ -112,6 +112,8 @@ export class SessionHost {
    * nothing runs (and no goal loop is between turns) starts a turn as its
    * prompt instead of waiting unseen for the next one.
    */
+  steer(text: string): SteerDisposition;
+  steer(text: string, o: { startIfIdle?: boolean }): SteerDisposition | "started_turn";
   steer(text: string, o: { startIfIdle?: boolean } = {}): SteerDisposition | "started_turn" {
     if (o.startIfIdle && this.startable) {
       // Its end (or failure) reaches the front end through the session's events.
