@@ -321,7 +321,7 @@ export async function runChatApp(
     if (setup) {
       st.sessionHost?.queue.close();
       await st.leave(st.session);
-      await st.engine.close().catch(() => {});
+      await st.close();
     }
     await tele?.session.finish();
     finish(0);

@@ -253,7 +253,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (st.session.history().some((e) => e.type !== "session")) println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
   host.queue.close();
   await st.leave(st.session);
-  await st.engine.close().catch(() => {});
+  await st.close();
   const { TelemetrySession, telemetryConfig } = await import("../../core/telemetry/session.ts");
   await new TelemetrySession(setup.home, telemetryConfig(st.opts.config), "chat", !!(process.stdin.isTTY && process.stdout.isTTY), counters).finish();
   return 0;

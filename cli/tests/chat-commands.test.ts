@@ -288,6 +288,17 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     expect(await renamed.json()).toEqual({ title: "named from the web" });
   });
 
+  test("the chat still exits after /web, full-screen and in line mode: its browser server stops with it", async () => {
+    await setup([{ text: "terminal answer" }]);
+    const { p } = await chatWithWeb();
+    await quit(p);
+    const line = chat(["chat", "--line-mode"], { env: { REASONIX_NO_BROWSER: "1" } });
+    await line.waitFor("line mode");
+    line.send("/web");
+    await line.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\//);
+    await quit(line);
+  });
+
   test("a mode and a model set in the browser show in the chat's status line at once, with no key pressed", async () => {
     await setupWithOther([{ text: "terminal answer" }]);
     const { p, id, post } = await chatWithWeb();
