@@ -215,7 +215,7 @@ export async function runChatApp(
     }
     if (st.session.busy) {
       // Enter while a turn runs steers it (Tab queues the text for after the turn instead).
-      steering.send(st.session, text);
+      steering.send(st.sessionHost!, text);
       renderer.request();
       return;
     }
@@ -324,7 +324,7 @@ export async function runChatApp(
     if (setup) {
       st.sessionHost?.queue.close();
       await st.leave(st.session);
-      await st.engine.close().catch(() => {});
+      await st.close();
     }
     await tele?.session.finish();
     finish(0);

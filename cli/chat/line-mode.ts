@@ -224,7 +224,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
     if (turn) {
       // Typed at a terminal while a turn runs: guidance for that turn, as
       // Enter does in the full-screen chat. Piped lines are prompts in order.
-      const steered = process.stdin.isTTY && route === "text" ? steerNow(st.session, text) : undefined;
+      const steered = process.stdin.isTTY && route === "text" ? steerNow(host, text) : undefined;
       if (steered) {
         breakLine();
         println(steered.ok ? `» ${steered.shown}  ${steered.note}` : steered.error);
@@ -253,7 +253,7 @@ export async function runLineMode(setup: ChatSetup, first?: string, startWeb?: S
   if (st.session.history().some((e) => e.type !== "session")) println(`session ${st.session.id} | continue with: reasonix chat --resume ${st.session.id}`);
   host.queue.close();
   await st.leave(st.session);
-  await st.engine.close().catch(() => {});
+  await st.close();
   const { TelemetrySession, telemetryConfig } = await import("../../core/telemetry/session.ts");
   await new TelemetrySession(setup.home, telemetryConfig(st.opts.config), "chat", !!(process.stdin.isTTY && process.stdout.isTTY), counters).finish();
   return 0;

@@ -120,6 +120,19 @@ export class ChatState {
     if (empty) await this.engine.deleteSession(s.id).catch(() => {});
   }
 
+  private readonly closers: (() => Promise<void>)[] = [];
+
+  /** Something that lives as long as the chat (the /web server), ended by close(). */
+  onClose(stop: () => Promise<void>): void {
+    this.closers.push(stop);
+  }
+
+  /** The chat ends: what it started stops (else the /web server would keep the process alive), then the engine closes. */
+  async close(): Promise<void> {
+    for (const stop of this.closers.splice(0)) await stop().catch(() => {});
+    await this.engine.close().catch(() => {});
+  }
+
   async newSession(model?: string): Promise<EngineSession> {
     const s = await this.engine.createSession({ model: model ?? this.opts.model });
     if (model) this.opts.model = model;

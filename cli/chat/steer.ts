@@ -1,9 +1,11 @@
 // Steering from the full-screen chat: Enter while a turn runs hands the text
-// to the engine (session.steer), which adds it at the turn's next model step.
+// to the session host (core/host, as every front end steers), which adds it
+// at the turn's next model step.
 // The line shows in the live area with its disposition and moves into the
 // scrollback at the next step boundary, so a streaming answer is never cut.
 import { truncateToWidth } from "@mariozechner/pi-tui";
-import type { EngineEvent, EngineSession, SteerDisposition } from "../../core/engine/types.ts";
+import type { EngineEvent, SteerDisposition } from "../../core/engine/types.ts";
+import type { SessionHost } from "../../core/host/session-host.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
@@ -14,9 +16,9 @@ const label: Record<SteerDisposition, string> = {
 };
 
 /** Steer the running turn with `text`; the plain words to show for it (line mode uses them as they are). */
-export function steerNow(session: EngineSession, text: string): { ok: true; shown: string; note: string } | { ok: false; error: string } {
+export function steerNow(host: SessionHost, text: string): { ok: true; shown: string; note: string } | { ok: false; error: string } {
   try {
-    const d = session.steer(text);
+    const d = host.steer(text);
     return { ok: true, shown: cleanText(text).replace(/\s+/g, " "), note: `(${label[d]})` };
   } catch (e) {
     return { ok: false, error: `not sent: ${errorMessage(e)}` };
@@ -29,8 +31,8 @@ export class SteerLines {
   constructor(private readonly p: Paint) {}
 
   /** Give `text` to the running turn; the line to show (or the error). */
-  send(session: EngineSession, text: string): void {
-    const r = steerNow(session, text);
+  send(host: SessionHost, text: string): void {
+    const r = steerNow(host, text);
     this.pending.push(r.ok ? `${this.p.cyan("» ")}${r.shown}  ${this.p.dim(r.note)}` : this.p.red(r.error));
   }
 

@@ -25,7 +25,6 @@ function borrowed(engine: Engine): Engine {
 export function webStarter(setup: ChatSetup, open = true): () => Promise<string> {
   let server: RunningServer | undefined;
   let token = "";
-  process.once("exit", () => void server?.stop());
   return async () => {
     if (!server) {
       const { startServer } = await import("../../core/serve/server.ts");
@@ -39,6 +38,9 @@ export function webStarter(setup: ChatSetup, open = true): () => Promise<string>
         version: buildInfo().version,
         engineFactory: () => borrowed(setup.st.engine),
       });
+      // It stops when the chat ends (its listening socket would keep the process alive).
+      const running = server;
+      setup.st.onClose(() => running.stop());
       // One host for both front ends: a model, mode or effort change in either is the other's.
       server.sessions.share(setup.st.sessionHost!);
     }

@@ -1,6 +1,7 @@
 import { defineCommand } from "../command.ts";
 import type { EngineEvent } from "../../core/engine/types.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../../core/protocol/modes.ts";
+import { emptyTranscript, fold } from "../../core/protocol/fold.ts";
 import { cacheSavedText, roleSpendText } from "../../core/sessions/cost.ts";
 import { dim, printJson, printJsonLine, warn, yellow } from "../output.ts";
 import type { RunArgs } from "../run-args.ts";
@@ -145,16 +146,16 @@ export async function runCommand(args: RunArgs): Promise<number> {
   }
   const { TextRunOutput } = await import("../run-text-output.ts");
   const text = fmt === "text" ? new TextRunOutput() : undefined;
-  let continuing = false;
+  // The json result is the last answer as the one transcript fold has it (a continuation joins the cut answer).
+  const answers = emptyTranscript();
   session.subscribe((e) => {
     counters.observe(e);
     // A warning (e.g. an MCP server that failed to start) is for the person too, whatever the format.
     if (e.type === "warning" && fmt !== "text") warn(e.message);
     if (e.type === "warning") warnings.push(e);
     if (fmt === "stream-json") return printJsonLine(e);
-    // A continuation (answer cut off by the output limit) extends the answer.
-    if (e.type === "assistant") finalText = continuing ? finalText + e.text : e.text;
-    if (e.type === "assistant" || e.type === "continuation") continuing = e.type === "continuation";
+    const s = fold(answers, e);
+    if (s.op === "answer") finalText = s.block.text;
     if (e.type === "usage") lastUsage = e;
     if (e.type === "error") errorText = e.message;
     if (e.type === "turn_end" && e.error && !errorText) errorText = e.error;

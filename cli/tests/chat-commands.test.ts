@@ -6,9 +6,12 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { answer, chatFixture, closeMenu, hasTmux, quit, ready } from "./chat-helpers.ts";
 import { runCli } from "./run-helpers.ts";
+import { CHROMIUM, haveChromium, LAUNCH_ARGS } from "../../core/serve/tests/ui-helpers.ts";
+import { cleanup, tempDir } from "../../core/serve/tests/helpers.ts";
 
 const skip = !hasTmux();
 if (skip) console.warn("SKIPPED terminal chat command tests: tmux is not installed (apt-get install tmux)");
+if (!haveChromium) console.warn(`SKIPPED the /web mode control in the browser: ${CHROMIUM} not found (Debian: chromium)`);
 
 const f = chatFixture();
 const { setup, chat } = f;
@@ -286,6 +289,43 @@ describe.skipIf(skip)("/web: the browser UI on the chat's own session", () => {
     const renamed = await post(`/api/sessions/${id}/title`, { title: "named from the web" });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toEqual({ title: "named from the web" });
+  });
+
+  test("the chat still exits after /web, full-screen and in line mode: its browser server stops with it", async () => {
+    await setup([{ text: "terminal answer" }]);
+    const { p } = await chatWithWeb();
+    await quit(p);
+    const line = chat(["chat", "--line-mode"], { env: { REASONIX_NO_BROWSER: "1" } });
+    await line.waitFor("line mode");
+    line.send("/web");
+    await line.waitFor(/browser UI: http:\/\/127\.0\.0\.1:\d+\//);
+    await quit(line);
+  });
+
+  test.skipIf(!haveChromium)("a session put in yolo with Ctrl-Y shows yolo, by name, in the browser's mode control (Chromium)", async () => {
+    await setup([{ text: "terminal answer" }]);
+    const { p, url } = await chatWithWeb();
+    p.keys("C-y");
+    await p.waitFor("mode yolo");
+    const { chromium } = await import("playwright-core");
+    const profile = tempDir("udd");
+    const ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    try {
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(url.href);
+      // The session's mode arrives with the session: the control holds a value from then on.
+      await page.waitForFunction(() => (document.querySelector("#mode") as HTMLSelectElement | null)?.value);
+      const mode = page.locator("#mode");
+      expect(await mode.inputValue()).toBe("yolo");
+      expect(await mode.locator("option:checked").textContent()).toContain("YOLO");
+      expect(errors).toEqual([]);
+    } finally {
+      await ctx.close();
+      cleanup(profile);
+    }
+    await quit(p);
   });
 
   test("a mode and a model set in the browser show in the chat's status line at once, with no key pressed", async () => {

@@ -192,6 +192,12 @@ describe("reasonix chat without a terminal: approvals", () => {
   });
 });
 
+/** Line mode is idle again after `text`: its "> " prompt is the last line on screen. */
+const turnOver = (text: string) => (s: string) => {
+  const at = s.lastIndexOf(text);
+  return at >= 0 && /\n>\s*$/.test(s.slice(at));
+};
+
 describe.skipIf(skip)("reasonix chat line mode (--line-mode, TERM=dumb)", () => {
   // NO_COLOR alone keeps the full-screen chat (chat-no-color.test.ts); line mode is asked for here.
   test("--line-mode with NO_COLOR=1: the same chat with no escape sequence in anything it writes; approvals answered by line", async () => {
@@ -200,7 +206,9 @@ describe.skipIf(skip)("reasonix chat line mode (--line-mode, TERM=dumb)", () => 
     const p = chat(["chat", "--line-mode"], { env: { NO_COLOR: "1" }, record: rec });
     await p.waitFor("line mode");
     p.send("notes please");
-    await p.waitFor("That is all.");
+    // The turn's end, not its answer: a line typed while the turn still runs steers it
+    // (it would never start the write below). The prompt comes back after the answer.
+    await p.waitFor(turnOver("That is all."));
     p.send("write nc.txt");
     await p.waitFor("? allow write_file");
     p.send("y");

@@ -1,33 +1,27 @@
 /** Session modes, models and config options as ACP advertises them. */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ModelInfo, PermissionMode } from "../engine/types.ts";
-import { EFFORT_CHOICES, SELECTABLE_MODES } from "../protocol/modes.ts";
+import { EFFORT_CHOICES, modesOffered, SELECTABLE_MODES } from "../protocol/modes.ts";
 import { GOAL_COMMAND } from "../goal/command.ts";
 import { builtinCommandEntry } from "../protocol/commands.ts";
 
 /** "default" = the provider entry's own reasoning_effort. */
 export const EFFORT_VALUES = EFFORT_CHOICES;
 
-const SHOWN: Record<(typeof SELECTABLE_MODES)[number], { name: string; description: string }> = {
+const SHOWN: Record<PermissionMode, { name: string; description: string }> = {
   ask: { name: "Ask", description: "Ask before writers, commands and anything no rule allows" },
   auto: { name: "Auto", description: "Run writers and commands that no rule holds back" },
   plan: { name: "Plan", description: "Read and plan only; nothing changes until you leave plan mode" },
   "read-only": { name: "Read-only", description: "Reading tools only" },
+  yolo: { name: "YOLO", description: "Skip approvals except deny rules (set in config)" },
 };
-const MODES: { id: PermissionMode; name: string; description: string }[] = SELECTABLE_MODES.map((id) => ({ id, ...SHOWN[id] }));
-const YOLO = { id: "yolo" as const, name: "YOLO", description: "Skip approvals except deny rules (set in config)" };
 
-export const isMode = (m: string): m is PermissionMode => MODES.some((x) => x.id === m) || m === "yolo";
-
+/** The modes offered (core/protocol modesOffered: yolo only when the user's config already chose it). */
 export function modeState(current: PermissionMode): acp.SessionModeState {
-  // yolo is offered only when the user's config already chose it.
-  const list = current === "yolo" ? [...MODES, YOLO] : MODES;
-  return { currentModeId: current, availableModes: list.map((m) => ({ id: m.id, name: m.name, description: m.description })) };
+  return { currentModeId: current, availableModes: modesOffered(current).map((id) => ({ id, ...SHOWN[id] })) };
 }
 
-export function modeSelectable(current: PermissionMode, wanted: string): wanted is PermissionMode {
-  return modeState(current).availableModes.some((m) => m.id === wanted) || (wanted === "yolo" && current === "yolo");
-}
+export const modeSelectable = (current: PermissionMode, wanted: string): wanted is PermissionMode => (modesOffered(current) as readonly string[]).includes(wanted);
 
 /** `effort`: the session's reasoning effort ("default" when unset); omitted when the engine cannot set one. */
 export function configOptions(mode: PermissionMode, model: string, models: ModelInfo[], effort?: string): acp.SessionConfigOption[] {

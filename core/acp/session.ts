@@ -250,7 +250,7 @@ export class AcpSession {
     if (shellLine(text) !== undefined) throw RequestError.invalidRequest({ sessionId: this.id }, this.busy ? SHELL_LINE_BUSY : "a shell line (!command) is a prompt, not guidance: send it with session/prompt");
     // While a prompt is being set up (before the engine turn starts) the guidance is queued
     // for that turn's first step: the round takes it, so it counts as accepted.
-    const d = this.live.steer(text);
+    const d = this.host.steer(text);
     return this.prompting ? "steer_accepted" : d;
   }
 

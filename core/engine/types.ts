@@ -9,8 +9,8 @@ import type { Engine as ProtocolEngine } from "../protocol/contract.ts";
 export interface Engine extends ProtocolEngine {
   /** Remembered facts of this workspace and what recall did (`/memory`, the web UI's Memory panel). */
   memory(): EngineMemory;
-  /** Where session `id`'s queue of follow-up prompts lives (core/host/queue.ts); absent: kept in memory only. */
-  queueFile?(id: string): string;
+  /** Where session `id`'s queue of follow-up prompts lives (core/host/queue.ts), beside its log. */
+  queueFile(id: string): string;
 }
 
 /** The engine's memory as front ends read and manage it (core/memory). */

@@ -40,7 +40,7 @@ export class SessionHost {
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
-    this.queue = new PromptQueue(engine.queueFile?.(session.id));
+    this.queue = new PromptQueue(engine.queueFile(session.id));
     this.queue.onChange(() => this.changed());
     this.chosenMode = opts.mode;
     if (opts.mode) session.setPermissionMode(opts.mode);
@@ -112,6 +112,8 @@ export class SessionHost {
    * nothing runs (and no goal loop is between turns) starts a turn as its
    * prompt instead of waiting unseen for the next one.
    */
+  steer(text: string): SteerDisposition;
+  steer(text: string, o: { startIfIdle?: boolean }): SteerDisposition | "started_turn";
   steer(text: string, o: { startIfIdle?: boolean } = {}): SteerDisposition | "started_turn" {
     if (o.startIfIdle && this.startable) {
       // Its end (or failure) reaches the front end through the session's events.
@@ -229,7 +231,7 @@ export class SessionHost {
     if (this.chosenMode) next.setPermissionMode(this.chosenMode);
     if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort(prev.reasoningEffort);
     this.current = next;
-    if (next.id !== prev.id) this.queue.relocate(this.engine.queueFile?.(next.id));
+    if (next.id !== prev.id) this.queue.relocate(this.engine.queueFile(next.id));
     await this.opts.onSession?.(next, prev);
     for (const w of [...this.watchers]) w(next, prev);
     this.changed();

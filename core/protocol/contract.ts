@@ -123,7 +123,7 @@ export interface EngineSession {
   readonly id: string;
   readonly workspace: string;
   /** What opening this session had to repair: tool calls a stopped process left unanswered. */
-  readonly recovered?: { readonly interruptedTools: number };
+  readonly recovered: { readonly interruptedTools: number };
   /** The provider entry the session runs on (default_model, --model or the last model switch). */
   readonly model: string;
   /** Subscribe to events; returns an unsubscribe function. */

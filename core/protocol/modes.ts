@@ -11,6 +11,13 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 /** Modes a session may be switched to from a front end (yolo stays a config/CLI choice). */
 export const SELECTABLE_MODES = ["ask", "auto", "plan", "read-only"] as const satisfies readonly PermissionMode[];
 
+/**
+ * The modes a front end other than the chat offers a session now: the
+ * selectable ones, and yolo only when the session already runs in it (set in
+ * config or on the command line). The chat offers every mode.
+ */
+export const modesOffered = (current: PermissionMode | undefined): readonly PermissionMode[] => (current === "yolo" ? [...SELECTABLE_MODES, "yolo"] : SELECTABLE_MODES);
+
 /** The modes from most to least restrictive (a cloned repository's config may only tighten the mode). */
 export const MODES_BY_STRICTNESS = ["read-only", "plan", "ask", "auto", "yolo"] as const satisfies readonly PermissionMode[];
 // Every mode is ranked: a mode added to PERMISSION_MODES and not here fails to type-check.

@@ -1,6 +1,6 @@
 // /help, /new, /clear, /model, /mode, /effort: what the session is and runs on.
 import { errorMessage, ReasonixError } from "../../errors.ts";
-import { EFFORTS, PERMISSION_MODES, SELECTABLE_MODES, type PermissionMode } from "../../protocol/modes.ts";
+import { EFFORTS, modesOffered, PERMISSION_MODES, type PermissionMode } from "../../protocol/modes.ts";
 import { commandsOn, failed, registerCommand, result } from "./registry.ts";
 import type { Choice, CommandContext, CommandResult } from "./types.ts";
 
@@ -92,7 +92,7 @@ registerCommand({
 /** The chat offers every mode; elsewhere yolo stays a config/CLI choice (kept when the session already runs in it). */
 function modesOn(ctx: CommandContext): readonly PermissionMode[] {
   if (ctx.surface === "chat") return PERMISSION_MODES;
-  return ctx.host.mode === "yolo" ? [...SELECTABLE_MODES, "yolo"] : SELECTABLE_MODES;
+  return modesOffered(ctx.host.mode);
 }
 
 registerCommand({

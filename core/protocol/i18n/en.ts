@@ -106,6 +106,7 @@ export const en: Record<string, string> = {
   "web.mode.auto": "Auto (allow edits)",
   "web.mode.plan": "Plan (read only, plan first)",
   "web.mode.read-only": "Read only",
+  "web.mode.yolo": "YOLO (skip approvals except deny rules)",
   "web.cancel": "Cancel (Esc)",
   "web.send": "Send",
   "web.steer": "Steer",

@@ -119,6 +119,7 @@ export const zh: Record<string, string> = {
   "web.mode.auto": "自动（允许编辑）",
   "web.mode.plan": "计划（只读，先做计划）",
   "web.mode.read-only": "只读",
+  "web.mode.yolo": "YOLO（除拒绝规则外不再询问）",
   "web.cancel": "取消 (Esc)",
   "web.send": "发送",
   "web.steer": "引导",

@@ -9,12 +9,9 @@ import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
 import { Attachments, dropImages, onPasteImages } from "./Attachments.tsx";
 import { attachments } from "../attachments.ts";
-import { SELECTABLE_MODES } from "../../../../protocol/modes.ts";
+import { modeOptions } from "../modes.ts";
 import { shellLine } from "../../../../protocol/shell-line.ts";
 import { t } from "../../../../protocol/i18n/index.ts";
-
-/** The modes and their labels in the interface language (web.mode.<mode>). */
-const modes = () => SELECTABLE_MODES.map((m) => [m, t(`web.mode.${m}`)] as const);
 
 /** Text the composer should take (Edit on an earlier message). */
 export const draft = { text: "", onSend: null as null | ((text: string) => Promise<void>) };
@@ -90,7 +87,7 @@ export function Composer() {
           <span class="sr">{t("web.permissionMode")}</span>
           <select id="mode" aria-label={t("web.permissionMode")} value={state.mode ?? ""} onChange={(e) => void setMode((e.target as HTMLSelectElement).value)}>
             {state.mode ? null : <option value="">{t("web.modeConfigured")}</option>}
-            {modes().map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+            {modeOptions(state.mode).map(([v, l]) => <option key={v} value={v}>{l}</option>)}
           </select>
         </label>
         <button id="cancel" type="button" class="danger" hidden={!busy} onClick={() => void cancel()}>{t("web.cancel")}</button>
