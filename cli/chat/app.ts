@@ -113,7 +113,7 @@ export async function runChatApp(
     }
     below.push(truncateToWidth(c.dim(statusFields(st, clock.label(st.session.busy)).join(" · ")), w, "…"));
     if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === "", w));
-    cards.place(out, w, term.rows, below.length, editor.getText() === "");
+    cards.place(out, w, term.rows, below.length, editor.getText() === "", renderer.holding);
     out.push(...below);
     return out;
   };

@@ -19,6 +19,8 @@ export interface CardAnswers {
 export class CardDesk {
   readonly approval: ApprovalPrompt;
   readonly question: QuestionPrompt;
+  /** The card last placed and the width it was drawn at. */
+  private drawn: { id: string; width: number } | undefined;
 
   constructor(
     private readonly paint: Paint,
@@ -33,13 +35,18 @@ export class CardDesk {
    * Puts the card at the end of `out` (what else is live keeps only the rows
    * the card and the `below` rows leave); the approval's body scrolls when longer.
    */
-  place(out: string[], w: number, rows: number, belowRows: number, composerEmpty: boolean): void {
+  place(out: string[], width: number, rows: number, belowRows: number, composerEmpty: boolean, hold = false): void {
     const t = this.transcript;
     const pending = t.approvals[0];
     this.approval.sync(pending);
     // A question waits behind the approvals (one card at a time).
     const asked = pending ? undefined : t.questions[0];
     this.question.sync(asked);
+    // While a resize left the card's first rows in the scrollback (`hold`), the card keeps
+    // the width it had, so those rows stay what they are (the renderer cuts wider rows at the edge).
+    const id = pending?.callId ?? asked?.callId;
+    const w = hold && this.drawn && this.drawn.id === id ? this.drawn.width : width;
+    this.drawn = id === undefined ? undefined : { id, width: w };
     const card = pending
       ? this.approval.render(this.paint, pending, w, rows - 2 - belowRows, composerEmpty, t.approvals.length - 1)
       : asked && this.question.render(this.paint, asked, w, composerEmpty, t.questions.length - 1);
