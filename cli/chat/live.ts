@@ -255,8 +255,14 @@ export class LiveRenderer {
     this.frames++;
   }
 
+  /**
+   * Each row is cleared on its own and the rows below from the end of the
+   * last one: an erase-below at the screen's top-left corner is a clear
+   * screen to tmux (scroll-on-clear), which moves the whole screen into its
+   * history — every row on it would be there twice.
+   */
   private redrawAll(lines: string[]): string {
-    return `${up(this.cursorRow)}\r\x1b[J${lines.join("\r\n")}`;
+    return `${up(this.cursorRow)}\r${lines.map((l) => `\x1b[2K${l}`).join("\r\n")}\x1b[J`;
   }
 
   /**

@@ -57,6 +57,35 @@ describe.skipIf(skip)("compiled binary: narrowing the terminal under a tall live
     await quit(p);
   });
 
+  test("a tall approval card and a shorter window: the rows the terminal moved to the scrollback are not drawn again", async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `echo 'C${id(i + 1)} ${"lorem ipsum dolor sit amet ".repeat(2)}end'`);
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    await f.setup([{ toolCalls: [{ name: "bash", arguments: { command: lines.join("\n") } }], until: held }, { text: "ran them all" }]);
+    const p = f.chat(["chat"], { bin: [binary()], cols: 80, rows: 24, record: join(f.ce.home, "pane.bytes") });
+    try {
+      await ready(p);
+      p.send("run it");
+      await p.waitFor("› run it", { all: true });
+      release();
+      const s = await p.waitFor("Allow bash");
+      expect(s).toContain("PgDn for more");
+
+      // 4 rows fewer: tmux moves the card's first rows into its history (the cursor is on the last row).
+      p.resize(80, 20);
+      // The redraw after a resize writes the card's rows below what went there (an arming redraw writes only the hint).
+      await p.waitFor("5. No, and tell the model", { written: true });
+      const all = history(p);
+      const twice = [...lines.map((_, i) => `C${id(i + 1)}`), "Allow bash", "run it"].filter((m) => count(all, m) > 1);
+      expect(twice).toEqual([]);
+      expect(count(all, "Allow bash")).toBe(1);
+      await answer(p, 1);
+      await p.waitFor("ran them all");
+    } finally {
+      release();
+    }
+    await quit(p);
+  });
+
   test("a long unfinished paragraph streaming: after narrowing mid-stream each of its words is in the scrollback once", async () => {
     // One line of 12 sentences (about 13 rows at 80 columns), paused before its end: all of it is live.
     const sentence = (n: number) => `<W${id(n)}> lorem ipsum dolor sit amet consectetur adipiscing elit #W${id(n)}#`;

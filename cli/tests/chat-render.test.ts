@@ -142,6 +142,8 @@ describe("renderer and a shorter screen", () => {
     const ups = [...out.matchAll(/\x1b\[(\d+)A/g)].map((m) => Number(m[1]));
     expect(Math.max(...ups)).toBeLessThanOrEqual(7);
     expect(out).toContain("\x1b[J");
+    // Never an erase-below at a row's start (at the screen's top-left tmux moves the whole screen into its history).
+    expect(out).not.toContain("\r\x1b[J");
     // Rows 0–6 went to the scrollback: they are not drawn again.
     expect(out).not.toMatch(/row [0-6]\b/);
     expect(r.holding).toBe(true);
