@@ -2,7 +2,8 @@
 // binary in a tmux pane at 80×24 with a tall approval card (a long command)
 // or a long unfinished paragraph streaming, then the pane narrowed to 40
 // columns, where every full-width live row becomes two and tmux pushes the
-// top of the old live area into its history. The pane's whole history, read
+// top of the old live area into its history (or made 4 rows shorter, which
+// pushes the card's first rows there too). The pane's whole history, read
 // with capture-pane -S - (wrapped rows joined), must hold no row twice and
 // lose none.
 import { describe, expect, test } from "bun:test";
@@ -21,68 +22,58 @@ const count = (all: string, s: string) => all.split(s).length - 1;
 /** The live area was redrawn at 40 columns: its editor border is 39 columns. */
 const narrowed = (s: string) => /(^|[^─])─{39}([^─]|$)/m.test(s);
 
+/** 30 command lines of about 70 columns: one row each at 80 columns, two at 40. */
+const commandLines = Array.from({ length: 30 }, (_, i) => `echo 'C${id(i + 1)} ${"lorem ipsum dolor sit amet ".repeat(2)}end'`);
+/** No command line, nor the card's head or the prompt, more than once in the pane's history. */
+const twice = (all: string) => [...commandLines.map((_, i) => `C${id(i + 1)}`), "Allow bash", "run it"].filter((m) => count(all, m) > 1);
+
+/** The chat at 80×24 with the approval for that command on screen: the card fills the screen. */
+async function tallCard(): Promise<Pane> {
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
+  await f.setup([{ toolCalls: [{ name: "bash", arguments: { command: commandLines.join("\n") } }], until: held }, { text: "ran them all" }]);
+  const p = f.chat(["chat"], { bin: [binary()], cols: 80, rows: 24, record: join(f.ce.home, "pane.bytes") });
+  try {
+    await ready(p);
+    p.send("run it");
+    await p.waitFor("› run it", { all: true });
+  } finally {
+    release();
+  }
+  const s = await p.waitFor("Allow bash");
+  expect(s).toContain("C01");
+  // The body is longer than the rows left for it: the card takes the whole screen.
+  expect(s).toContain("PgDn for more");
+  return p;
+}
+
 describe.skipIf(skip)("compiled binary: narrowing the terminal under a tall live area repeats no row in the scrollback", () => {
   test("a tall approval card (a long command): its rows are in the scrollback at most once after narrowing", async () => {
-    // 30 lines of about 70 columns: one row each at 80 columns, two at 40; the card fills the screen.
-    const lines = Array.from({ length: 30 }, (_, i) => `echo 'C${id(i + 1)} ${"lorem ipsum dolor sit amet ".repeat(2)}end'`);
-    const { promise: held, resolve: release } = Promise.withResolvers<void>();
-    await f.setup([{ toolCalls: [{ name: "bash", arguments: { command: lines.join("\n") } }], until: held }, { text: "ran them all" }]);
-    const rec = join(f.ce.home, "pane.bytes");
-    const p = f.chat(["chat"], { bin: [binary()], cols: 80, rows: 24, record: rec });
-    try {
-      await ready(p);
-      p.send("run it");
-      await p.waitFor("› run it", { all: true });
-      release();
-      const s = await p.waitFor("Allow bash");
-      expect(s).toContain("C01");
-      // The body is longer than the rows left for it: the card takes the whole screen.
-      expect(s).toContain("PgDn for more");
-
-      p.resize(40, 24);
-      await p.waitFor(narrowed, { written: true });
-      const all = history(p);
-      const twice = [...lines.map((_, i) => `C${id(i + 1)}`), "Allow bash", "run it"].filter((m) => count(all, m) > 1);
-      expect(twice).toEqual([]);
-      // The card is still there to answer.
-      expect(count(all, "Allow bash")).toBe(1);
-      await answer(p, 1);
-      await p.waitFor("ran them all");
-      const after = history(p);
-      expect(count(after, "Allow bash")).toBe(1);
-      expect(count(after, "› run it")).toBe(1);
-    } finally {
-      release();
-    }
+    const p = await tallCard();
+    p.resize(40, 24);
+    await p.waitFor(narrowed, { written: true });
+    const all = history(p);
+    expect(twice(all)).toEqual([]);
+    // The card is still there to answer.
+    expect(count(all, "Allow bash")).toBe(1);
+    await answer(p, 1);
+    await p.waitFor("ran them all");
+    const after = history(p);
+    expect(count(after, "Allow bash")).toBe(1);
+    expect(count(after, "› run it")).toBe(1);
     await quit(p);
   });
 
   test("a tall approval card and a shorter window: the rows the terminal moved to the scrollback are not drawn again", async () => {
-    const lines = Array.from({ length: 30 }, (_, i) => `echo 'C${id(i + 1)} ${"lorem ipsum dolor sit amet ".repeat(2)}end'`);
-    const { promise: held, resolve: release } = Promise.withResolvers<void>();
-    await f.setup([{ toolCalls: [{ name: "bash", arguments: { command: lines.join("\n") } }], until: held }, { text: "ran them all" }]);
-    const p = f.chat(["chat"], { bin: [binary()], cols: 80, rows: 24, record: join(f.ce.home, "pane.bytes") });
-    try {
-      await ready(p);
-      p.send("run it");
-      await p.waitFor("› run it", { all: true });
-      release();
-      const s = await p.waitFor("Allow bash");
-      expect(s).toContain("PgDn for more");
-
-      // 4 rows fewer: tmux moves the card's first rows into its history (the cursor is on the last row).
-      p.resize(80, 20);
-      // The redraw after a resize writes the card's rows below what went there (an arming redraw writes only the hint).
-      await p.waitFor("5. No, and tell the model", { written: true });
-      const all = history(p);
-      const twice = [...lines.map((_, i) => `C${id(i + 1)}`), "Allow bash", "run it"].filter((m) => count(all, m) > 1);
-      expect(twice).toEqual([]);
-      expect(count(all, "Allow bash")).toBe(1);
-      await answer(p, 1);
-      await p.waitFor("ran them all");
-    } finally {
-      release();
-    }
+    const p = await tallCard();
+    // 4 rows fewer: tmux moves the card's first rows into its history (the cursor is on the last row).
+    p.resize(80, 20);
+    // The redraw after a resize writes the card's rows below what went there (an arming redraw writes only the hint).
+    await p.waitFor("5. No, and tell the model", { written: true });
+    const all = history(p);
+    expect(twice(all)).toEqual([]);
+    expect(count(all, "Allow bash")).toBe(1);
+    await answer(p, 1);
+    await p.waitFor("ran them all");
     await quit(p);
   });
 
