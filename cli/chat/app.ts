@@ -114,11 +114,19 @@ export async function runChatApp(
     }
     below.push(truncateToWidth(c.dim(statusFields(st, clock.label(st.session.busy)).join(" · ")), w, "…"));
     if (tele?.prompt) out.push(...tele.prompt.render(paint, editor.getText() === "", w));
-    cards.place(out, w, term.rows, below.length, editor.getText() === "");
+    cards.place(out, w, term.rows, below.length, editor.getText() === "", renderer.holding);
     out.push(...below);
     return out;
   };
-  const cards = new CardDesk(paint, transcript, () => renderer.request());
+  const cards = new CardDesk(paint, transcript, () => renderer.request(), {
+    approve: (id: string, d: ApprovalDecision) => st.session.approve(id, d),
+    answer: (id: string, a: QuestionAnswer) => st.sessionHost!.answerQuestion(id, a),
+    denied: () => {
+      hint = t("chat.deniedHint");
+      clearTimeout(hintTimer);
+      renderer.request();
+    },
+  });
   const views = new Views(paint, transcript, width, () => term.rows, (lines) => transcript.info(lines), (draw) => renderer.overlay(draw));
   renderer = new LiveRenderer({ write: (s) => term.write(s), get columns() { return term.columns; }, get rows() { return term.rows; }, reflows: terminalReflows(process.env) }, live);
 
@@ -243,16 +251,7 @@ export async function runChatApp(
     }
     if (tele?.prompt?.key(data, editor.getText() === "", (d) => editor.handleInput(d))) return renderer.request();
     if (views.key(data, transcript.approvals.length > 0, editor.getText().includes("\n"))) return renderer.request();
-    const answers = {
-      approve: (id: string, d: ApprovalDecision) => st.session.approve(id, d),
-      answer: (id: string, a: QuestionAnswer) => st.sessionHost!.answerQuestion(id, a),
-      denied: () => {
-        hint = t("chat.deniedHint");
-        clearTimeout(hintTimer);
-        renderer.request();
-      },
-    };
-    if (cards.key(data, width(), editor.getText() === "", (d) => editor.handleInput(d), answers)) return renderer.request();
+    if (cards.key(data, width(), editor.getText() === "", (d) => editor.handleInput(d))) return renderer.request();
     if (matchesKey(data, "ctrl+c")) {
       const now = Date.now();
       if (now - lastCtrlC < DOUBLE_MS) return void quit();

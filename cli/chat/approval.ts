@@ -11,7 +11,7 @@ import type { ApprovalDecision, FileDiff } from "../../core/engine/types.ts";
 import { diffLines, type Paint, type PendingApproval } from "./cards.ts";
 import { t } from "../../core/protocol/i18n/index.ts";
 
-import { Arming, BURST_MS } from "./arming.ts";
+import { ArmedCard, BURST_MS } from "./arming.ts";
 export { ARM_MS, BURST_MS } from "./arming.ts";
 
 export interface Choice {
@@ -117,47 +117,19 @@ const PGDN = "\x1b[6~";
 const ENTER = ["\r", "\n"];
 
 /** State of the prompt for the approval at the head of the queue. */
-export class ApprovalPrompt {
-  private readonly arming: Arming;
+export class ApprovalPrompt extends ArmedCard<PendingApproval, KeyContext> {
   private selected: number | undefined;
   private scroll = 0;
-  private held: { digit: string; timer: ReturnType<typeof setTimeout> } | undefined;
 
-  constructor(
-    private readonly redraw: () => void,
-    now: () => number = Date.now,
-  ) {
-    this.arming = new Arming(redraw, now);
-  }
-
-  /** Follow the head of the queue; a new approval starts unarmed with nothing selected. */
-  sync(a: PendingApproval | undefined): void {
-    if (!this.arming.follow(a?.callId)) return;
+  protected reset(): void {
     this.selected = undefined;
     this.scroll = 0;
-    if (this.held) clearTimeout(this.held.timer);
-    this.held = undefined;
   }
 
-  /** Answer keys count now (the composer must also be empty). */
-  armed(): boolean {
-    return this.arming.armed();
-  }
-
-  /** Handle one key while A is pending; false: not for the prompt (the caller goes on as usual). */
-  key(data: string, a: PendingApproval, ctx: KeyContext): boolean {
-    this.sync(a);
-    const wasArmed = this.armed();
-    const taken = this.take(data, a, ctx, wasArmed);
-    // Typing (anything the prompt did not take) restarts the pause the prompt waits for.
-    if (!taken) this.arming.typed();
-    return taken;
-  }
-
-  private take(data: string, a: PendingApproval, ctx: KeyContext, wasArmed: boolean): boolean {
+  protected take(data: string, a: PendingApproval, ctx: KeyContext, wasArmed: boolean): boolean {
     if (this.held) {
       clearTimeout(this.held.timer);
-      const d = this.held.digit;
+      const d = this.held.key;
       this.held = undefined;
       // Enter confirms the digit at once; any other key right after it: the digit was the start of text.
       if (ENTER.includes(data)) {
@@ -196,7 +168,7 @@ export class ApprovalPrompt {
       const decision = choices[Number(data) - 1]!.decision;
       this.selected = Number(data) - 1;
       this.held = {
-        digit: data,
+        key: data,
         timer: setTimeout(() => {
           this.held = undefined;
           if (this.arming.current === a.callId) ctx.answer(decision);

@@ -49,3 +49,48 @@ export class Arming {
     this.timer = setTimeout(() => this.redraw(), ARM_MS + 20);
   }
 }
+
+/**
+ * What the approval prompt and the question card share: the card they follow
+ * (the head of its queue), its arming, and a card key held for BURST_MS (it
+ * answers unless another key follows at once: then it was text).
+ */
+export abstract class ArmedCard<T extends { callId: string }, C> {
+  protected readonly arming: Arming;
+  protected held: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
+
+  constructor(
+    protected readonly redraw: () => void,
+    now: () => number = Date.now,
+  ) {
+    this.arming = new Arming(redraw, now);
+  }
+
+  /** Follow the head of the queue; a new card starts unarmed with nothing selected (reset). */
+  sync(card: T | undefined): void {
+    if (!this.arming.follow(card?.callId)) return;
+    if (this.held) clearTimeout(this.held.timer);
+    this.held = undefined;
+    this.reset();
+  }
+
+  /** Answer keys count now (the composer must also be empty). */
+  armed(): boolean {
+    return this.arming.armed();
+  }
+
+  /** Handle one key while CARD is pending; false: not for the card (the caller goes on as usual). */
+  key(data: string, card: T, ctx: C): boolean {
+    this.sync(card);
+    const taken = this.take(data, card, ctx, this.armed());
+    // Typing (anything the card did not take) restarts the pause the card waits for.
+    if (!taken) this.arming.typed();
+    return taken;
+  }
+
+  /** A new card: its own state starts over. */
+  protected abstract reset(): void;
+
+  /** One key for CARD; WASARMED: whether it was armed before the key. */
+  protected abstract take(data: string, card: T, ctx: C, wasArmed: boolean): boolean;
+}

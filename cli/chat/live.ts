@@ -52,14 +52,33 @@ export function rewriteLine(was: string, now: string): string {
   return `\x1b[${col + 1}G${styles}${now.slice(cut)}${cut < was.length || now.length < was.length ? "\x1b[K" : ""}`;
 }
 
+/** How many lines `a` and `b` share from the start. */
+function shared(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
 export class LiveRenderer {
   /** Bytes written to the terminal (benchmarks and tests read it). */
   bytes = 0;
   frames = 0;
   private prev: string[] = [];
+  /** The lines of `prev` as the live region gave them (before cutting to the width). */
+  private prevRaw: string[] = [];
   /** Row of the cursor inside the live region (always its last line after a frame). */
   private cursorRow = 0;
+  /** The screen row of the live region's top, at least (where the chat started on the screen is not known). */
+  private top = 0;
+  /**
+   * The first lines of the live region that a resize pushed off the top of
+   * the screen into the terminal's scrollback (see resizedFrom): while the
+   * live region still starts with them they are not drawn again, and once
+   * committed they are not written again.
+   */
+  private gone: string[] = [];
   private prevColumns = 0;
+  private prevRows = 0;
   private commits: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastFrameAt = 0;
@@ -93,28 +112,61 @@ export class LiveRenderer {
   }
 
   /**
-   * Called by frame() when the width changed since the last frame. Terminals
-   * differ here: tmux and most emulators re-wrap a line wider than the new
-   * width into more rows, xterm and rxvt cut it. Where they re-wrap, the old
-   * live region now takes the rows its lines wrap into, and the cursor (at the
-   * end of its last line) is on the last of them: moving up that many rows
-   * reaches its top, so no piece of it stays above the new one. Where they cut,
-   * one row per old line is exact. Finished output is never erased.
+   * Rows of the live region a resize pushed into the scrollback (the cursor
+   * stays at the start of its last line; finished output is never erased).
+   * A shorter screen: the terminal drops the empty rows below the cursor,
+   * then pushes rows off the top. A narrower one, where the terminal re-wraps
+   * (tmux and most emulators; xterm and rxvt cut, see terminalReflows): each
+   * line wider than the new width takes more rows, the rows at and below the
+   * cursor keep their place, and what no longer fits above goes to the
+   * scrollback. Lines whole or partly there cannot be taken back: they become
+   * `gone` (never drawn or written again, see frame) and the redraw starts
+   * below them; the rest of the old region is redrawn from its re-wrapped top.
+   * The cursor's row is known only as a lower bound, so more lines may count
+   * as gone than went: those stay on screen above the region, also shown once.
    */
-  private reflowed(): void {
-    const cols = this.screen.columns;
-    // Frames leave the cursor at the start of the region's last line: the rows of the lines above it.
-    const above = this.prev.slice(0, -1);
-    const rows = this.screen.reflows === false ? above.length : above.reduce((n, l) => n + Math.max(1, Math.ceil(lineWidth(l) / cols)), 0);
-    this.cursorRow = Math.min(rows, this.screen.rows - 1);
+  private resizedFrom(prevColumns: number, prevRows: number): void {
+    const { columns: cols, rows } = this.screen;
+    const n = this.prev.length;
+    if (n === 0) {
+      this.top = Math.min(this.top, rows - 1);
+      return;
+    }
+    const y0 = Math.min(this.top + this.cursorRow, prevRows - 1);
+    // The shorter screen: one row per line (every line fits the old width).
+    const y1 = Math.min(y0, rows - 1);
+    const first = Math.max(0, this.cursorRow - y1);
+    const h = this.prev.map((l) => (cols !== prevColumns && this.screen.reflows !== false ? Math.max(1, Math.ceil(lineWidth(l) / cols)) : 1));
+    // The last line's own extra rows are below the cursor: the cursor moves up by them.
+    const y = Math.max(0, y1 - (h[n - 1]! - 1));
+    let above = 0;
+    for (let i = first; i < n - 1; i++) above += h[i]!;
+    const pushed = Math.max(0, above - y);
+    let k = first;
+    let off = 0;
+    while (off < pushed) off += h[k++]!;
+    // Only lines drawn whole can be matched later (a cut one is in the scrollback cut).
+    let whole = 0;
+    while (whole < k && this.prev[whole] === this.prevRaw[whole]) whole++;
+    this.gone.push(...this.prevRaw.slice(0, whole));
+    this.cursorRow = above - off;
+    this.top = y - this.cursorRow;
     this.full = true;
+  }
+
+  /** Whether the first lines of the live region are in the scrollback (a card drawn there keeps its width so they stay the same). */
+  get holding(): boolean {
+    return this.gone.length > 0;
   }
 
   /** Clear the visible screen (never the scrollback) and draw the live region at its top (/clear). */
   clearScreen(): void {
     this.write("\x1b[H\x1b[2J");
     this.prev = [];
+    this.prevRaw = [];
+    this.gone = [];
     this.cursorRow = 0;
+    this.top = 0;
     this.request();
   }
 
@@ -161,31 +213,40 @@ export class LiveRenderer {
     this.lastFrameAt = performance.now();
     if (this.overlayDraw) return this.drawOverlay(this.overlayDraw);
     // A resize is handled here, not in the resize event: a frame may run first.
-    if (this.prevColumns > 0 && this.screen.columns !== this.prevColumns) this.reflowed();
+    if (this.prevColumns > 0 && (this.screen.columns !== this.prevColumns || this.screen.rows < this.prevRows)) this.resizedFrom(this.prevColumns, this.prevRows);
     this.prevColumns = this.screen.columns;
-    // The screen got shorter than the live region: its top is gone; redraw from the screen's top.
-    if (this.cursorRow > this.screen.rows - 1) {
-      this.cursorRow = this.screen.rows - 1;
-      this.full = true;
-    }
+    this.prevRows = this.screen.rows;
     // One column short of the edge: a full-width line leaves the cursor in the
     // terminal's pending-wrap state, where erase sequences behave differently.
     const width = Math.max(10, this.screen.columns - 1);
     const rows = Math.max(4, this.screen.rows);
-    let next = this.live(width).map((l) => (lineWidth(l) > width ? truncateToWidth(l, width, "") : l));
-    if (next.length > rows - 1) next = next.slice(next.length - (rows - 1));
+    let raw = this.live(width);
+    let commits = this.commits;
+    this.commits = [];
+    if (this.gone.length) {
+      // Lines a resize left in the scrollback: not written again when committed, not drawn while live.
+      const c = shared(commits, this.gone);
+      commits = commits.slice(c);
+      this.gone = this.gone.slice(c);
+      this.gone = this.gone.slice(0, shared(raw, this.gone));
+      raw = raw.slice(this.gone.length);
+    }
+    if (raw.length > rows - 1) raw = raw.slice(raw.length - (rows - 1));
+    const next = raw.map((l) => (lineWidth(l) > width ? truncateToWidth(l, width, "") : l));
     // Finished lines take the live region's place; the live region follows them.
     // Usually they were on screen already as the live tail, so the diff below
     // finds them unchanged and writes nothing for them.
     // Every row must fit: a line the terminal wraps would shift all cursor arithmetic.
     const fit = (l: string) => (lineWidth(l) > width ? wrapTextWithAnsi(l, width) : [l]);
-    const lines = this.commits.length ? [...this.commits.flatMap(fit), ...next] : next;
-    this.commits = [];
+    const lines = commits.length ? [...commits.flatMap(fit), ...next] : next;
     const old = this.prev;
     const out = this.full ? this.redrawAll(lines) : this.diff(old, lines, rows);
     this.full = false;
     this.prev = next;
+    this.prevRaw = raw;
     this.cursorRow = Math.max(0, next.length - 1);
+    // The lines were written from the region's top down, the screen scrolling at its bottom.
+    if (lines.length) this.top = Math.max(0, Math.min(this.screen.rows - 1, this.top + lines.length - 1) - this.cursorRow);
     if (!out) return;
     // Synchronized output keeps a multi-line update from tearing; a small one
     // (a row or two) does not need the extra bytes.
@@ -194,8 +255,14 @@ export class LiveRenderer {
     this.frames++;
   }
 
+  /**
+   * Each row is cleared on its own and the rows below from the end of the
+   * last one: an erase-below at the screen's top-left corner is a clear
+   * screen to tmux (scroll-on-clear), which moves the whole screen into its
+   * history — every row on it would be there twice.
+   */
   private redrawAll(lines: string[]): string {
-    return `${up(this.cursorRow)}\r\x1b[J${lines.join("\r\n")}`;
+    return `${up(this.cursorRow)}\r${lines.map((l) => `\x1b[2K${l}`).join("\r\n")}\x1b[J`;
   }
 
   /**

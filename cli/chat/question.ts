@@ -8,7 +8,7 @@
 // and Enter, or Space): only then do typed keys go to it.
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { QuestionAnswer } from "../../core/engine/types.ts";
-import { Arming, BURST_MS } from "./arming.ts";
+import { ArmedCard, BURST_MS } from "./arming.ts";
 import type { Paint } from "./cards.ts";
 
 /** A question_request still waiting for an answer. */
@@ -35,39 +35,22 @@ const ESC = "\x1b";
 const BACKSPACE = ["\x7f", "\b"];
 
 /** State of the card for the question at the head of the queue. */
-export class QuestionPrompt {
-  private readonly arming: Arming;
+export class QuestionPrompt extends ArmedCard<PendingQuestion, QuestionKeys> {
   private selected: number | undefined;
   private readonly picked = new Set<number>();
   private text = "";
   private editing = false;
-  private held: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
 
-  constructor(
-    private readonly redraw: () => void,
-    now: () => number = Date.now,
-  ) {
-    this.arming = new Arming(redraw, now);
-  }
-
-  /** Follow the head of the queue; a new question starts unarmed with nothing selected. */
-  sync(q: PendingQuestion | undefined): void {
-    if (!this.arming.follow(q?.callId)) return;
+  protected reset(): void {
     this.selected = undefined;
     this.picked.clear();
     this.text = "";
     this.editing = false;
-    if (this.held) clearTimeout(this.held.timer);
-    this.held = undefined;
   }
 
   /** The own-answer field has the keys. */
   get writing(): boolean {
     return this.editing;
-  }
-
-  armed(): boolean {
-    return this.arming.armed();
   }
 
   /** Rows of the card: the options, then the own-answer row when allowed. */
@@ -76,13 +59,9 @@ export class QuestionPrompt {
   }
 
   /** Handle one key while Q is pending; false: not for the card (the caller goes on as usual). */
-  key(data: string, q: PendingQuestion, ctx: QuestionKeys): boolean {
+  override key(data: string, q: PendingQuestion, ctx: QuestionKeys): boolean {
     this.sync(q);
-    if (this.editing) return this.write(data, q, ctx);
-    const wasArmed = this.armed();
-    const taken = this.take(data, q, ctx, wasArmed);
-    if (!taken) this.arming.typed();
-    return taken;
+    return this.editing ? this.write(data, q, ctx) : super.key(data, q, ctx);
   }
 
   private write(data: string, q: PendingQuestion, ctx: QuestionKeys): boolean {
@@ -134,7 +113,7 @@ export class QuestionPrompt {
     this.redraw();
   }
 
-  private take(data: string, q: PendingQuestion, ctx: QuestionKeys, wasArmed: boolean): boolean {
+  protected take(data: string, q: PendingQuestion, ctx: QuestionKeys, wasArmed: boolean): boolean {
     if (this.held) {
       clearTimeout(this.held.timer);
       const k = this.held.key;

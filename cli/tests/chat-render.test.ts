@@ -142,6 +142,11 @@ describe("renderer and a shorter screen", () => {
     const ups = [...out.matchAll(/\x1b\[(\d+)A/g)].map((m) => Number(m[1]));
     expect(Math.max(...ups)).toBeLessThanOrEqual(7);
     expect(out).toContain("\x1b[J");
+    // Never an erase-below at a row's start (at the screen's top-left tmux moves the whole screen into its history).
+    expect(out).not.toContain("\r\x1b[J");
+    // Rows 0–6 went to the scrollback: they are not drawn again.
+    expect(out).not.toMatch(/row [0-6]\b/);
+    expect(r.holding).toBe(true);
   });
 });
 
@@ -282,6 +287,8 @@ describe("renderer and a narrower screen", () => {
     let out = "";
     const screen = { write: (s: string) => (out += s), columns: 80, rows: 40, reflows };
     const r = new LiveRenderer(screen, () => ["─".repeat(79), "text", "─".repeat(79), "status"], 0);
+    // Finished output fills the screen above the region: the region's last line is on the screen's last row.
+    r.commit(Array.from({ length: 40 }, (_, i) => `done ${i}`));
     r.frame();
     out = "";
     screen.columns = 40;
@@ -292,5 +299,47 @@ describe("renderer and a narrower screen", () => {
     // Above the last line: two 79-column borders (two rows each at 40 columns) and one short line.
     expect(upAfterNarrowing(true)).toBe(5);
     expect(upAfterNarrowing(false)).toBe(3);
+  });
+
+  test("lines the re-wrap pushes off the screen's top are not drawn again while live, nor written again when committed", () => {
+    let out = "";
+    const screen = { write: (s: string) => (out += s), columns: 80, rows: 10, reflows: true };
+    const wide = (i: number) => `wide ${i} ${"x".repeat(70)}`;
+    let live = [...Array.from({ length: 8 }, (_, i) => wide(i)), "status"];
+    const r = new LiveRenderer(screen, () => live, 0);
+    r.frame();
+    expect(r.holding).toBe(false);
+    out = "";
+    // At 40 columns each wide line takes two rows: 16 rows above the cursor's row 8 — 8 rows
+    // (lines 0–3) went to the scrollback; the redraw starts at line 4, 8 rows up.
+    screen.columns = 40;
+    r.frame();
+    expect(r.holding).toBe(true);
+    expect(/^(?:\x1b\[\?2026h)?\x1b\[(\d+)A/.exec(out)?.[1]).toBe("8");
+    for (let i = 0; i < 4; i++) expect(out).not.toContain(`wide ${i} `);
+    expect(out).toContain("wide 4 ");
+    // Lines 0–5 finish: 0–3 are in the scrollback already; 4 and 5 are written as finished lines.
+    out = "";
+    live = [...Array.from({ length: 2 }, (_, i) => wide(i + 6)), "status"];
+    r.commit(Array.from({ length: 6 }, (_, i) => wide(i)));
+    r.frame();
+    for (let i = 0; i < 4; i++) expect(out).not.toContain(`wide ${i} `);
+    expect(r.holding).toBe(false);
+  });
+
+  test("a live region that no longer starts with the pushed lines draws all it has", () => {
+    let out = "";
+    const screen = { write: (s: string) => (out += s), columns: 80, rows: 8, reflows: true };
+    let live = [...Array.from({ length: 5 }, (_, i) => `card ${i} ${"y".repeat(70)}`), "status"];
+    const r = new LiveRenderer(screen, () => live, 0);
+    r.frame();
+    screen.columns = 40;
+    r.frame();
+    expect(r.holding).toBe(true);
+    out = "";
+    live = ["answered", "status"];
+    r.frame();
+    expect(r.holding).toBe(false);
+    expect(out).toContain("answered");
   });
 });

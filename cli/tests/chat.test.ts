@@ -104,7 +104,8 @@ describe.skipIf(skip)("reasonix chat in tmux", () => {
     const p = chat(["chat"], { record: rec });
     await ready(p);
     p.send("long answer");
-    await p.waitFor("line 59 of the earlier answer");
+    // The turn has ended (the status line no longer offers Esc): "now write" starts the next one instead of steering this one.
+    await p.waitFor((s) => s.includes("line 59 of the earlier answer") && !s.includes("Esc cancels"));
     p.send("now write");
     await p.waitFor("Allow write_file");
     // The approval stays on screen through a resize: wait for its redraw at the new size (what the chat wrote since).
