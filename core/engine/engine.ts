@@ -179,7 +179,8 @@ export function createEngine(opts: EngineOptions): Engine {
     // One path policy for the permission check and the file tools' enforcement.
     const policyOpts = { config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home };
     const parent = child?.parent && [...live].find((s) => s.id === child.parent!.id);
-    const pathPolicy = (parent && fullPolicies.get(parent)) || createPathPolicy(policyOpts);
+    // Its nested-repository scan waits for the session's first tool round (tool-round.ts): a run that calls no tool never pays for it.
+    const pathPolicy = (parent && fullPolicies.get(parent)) || createPathPolicy({ ...policyOpts, scan: "deferred" });
     // A subagent's tools and bash sandbox write only in its write paths (none when read-only); refusals reach its model.
     const onlyWrite = childWriteScope(workspace, child);
     const toolPolicy = onlyWrite ? createPathPolicy({ ...policyOpts, onlyWrite, full: pathPolicy }) : pathPolicy;
@@ -231,7 +232,11 @@ export function createEngine(opts: EngineOptions): Engine {
       pathPolicy: toolPolicy,
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
       prices: entryPrices(choice.entry),
-      onClose: () => live.delete(session),
+      onClose: () => {
+        live.delete(session);
+        // A scan still running when the session closes: nobody needs it (a later use scans again).
+        if (!parent) pathPolicy.stop();
+      },
       ...((jobs) => (jobs ? { jobs } : {}))(takeParked(file.id)),
       parkJobs: (jobs) => parkedJobs.set(file.id, jobs),
     });

@@ -34,7 +34,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { reasonixHome as defaultReasonixHome } from "../home.ts";
-import { gitProtection, gitStateReason } from "./git.ts";
+import { gitProtection, gitStateReason, scanReposAsync, type GitProtection, type RepoScan } from "./git.ts";
 import { gitLayoutWriteReason } from "./git-watch.ts";
 
 /** The `[sandbox]` config section as loaded (all fields optional). */
@@ -73,6 +73,16 @@ export interface PathPolicyOptions {
   onlyWrite?: readonly string[];
   /** With onlyWrite: the policy of the same options without it, when the caller has built it already. */
   full?: PathPolicy;
+  /**
+   * When the nested-repository scan runs. "now" (the default): during
+   * construction. "deferred": when `ready()` is first called (the engine's
+   * tool round calls it before it judges or runs a session's first tool call,
+   * so a session that calls no tool never scans), reading directories on
+   * Bun's I/O threads. Whatever needs the protected paths before then
+   * (`protectedPaths`, `checkWrite`, `checkRemove`) scans synchronously there
+   * and then, so no decision is ever made without them.
+   */
+  scan?: "now" | "deferred";
 }
 
 export type PathDenyCode =
@@ -114,6 +124,10 @@ export interface PathPolicy {
   checkWrite(p: string): PathDecision;
   /** Like checkWrite, and also refuses removing/renaming an ancestor of a protected path. */
   checkRemove(p: string): PathDecision;
+  /** Resolves once the protected paths are known (a deferred scan starts here). */
+  ready(): Promise<void>;
+  /** Ends a deferred scan still running (its session closed); the policy keeps working, scanning when asked. */
+  stop(): void;
 }
 
 /** Expand `${VAR}`, `$VAR` and a leading `~`; an unset variable is an error (fail closed). */
@@ -241,21 +255,18 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   for (const f of cfg.forbid_read ?? []) addForbid(f, "sandbox.forbid_read");
   for (const f of opts.extraForbidRead ?? []) addForbid(f, "--forbid-read");
 
-  const protectedPaths: ProtectedPath[] = [];
-  const listed = new Set<string>();
-  const protect = (path: string, root: string, name: string) => {
-    if (!listed.has(path)) (listed.add(path), protectedPaths.push({ path, root, name }));
-  };
   // Git state of the roots' repositories and of every nested one the bounded
   // scan finds (hooks, config, commondir, gitdir, worktree and submodule git
   // dirs, `.git` pointer files). Links are resolved: a planted
   // `.git -> elsewhere` protects the real target.
-  const git = gitProtection(writeRoots, (p) => resolveReal(p));
-  const gitName = (path: string, root: string) => (isWithin(path, root) ? path.slice(root.length + 1) : path);
-  for (const { path, root } of [...git.existing, ...git.missing, ...git.pointers]) protect(path, root, gitName(path, root));
-  for (const root of writeRoots) {
-    for (const name of PROTECTED_NAMES) protect(resolveReal(join(root, name)), root, name);
-  }
+  const real = (p: string) => resolveReal(p);
+  let known: ProtectedPath[] | undefined;
+  const settle = (scan?: RepoScan): ProtectedPath[] => (known ??= protectedIn(writeRoots, gitProtection(writeRoots, real, [], scan ? { scan } : {})));
+  let stopped = false;
+  let scanning: Promise<void> | undefined;
+  if (opts.scan !== "deferred") settle();
+  /** The protected paths, scanned now if the deferred scan has not brought them yet. */
+  const protectedPaths = (): ProtectedPath[] => known ?? settle();
 
   const resolvePath = (p: string) => resolveReal(p, workspaceRoot);
 
@@ -289,7 +300,7 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
         reason: `${path} is outside the writable roots (${writeRoots.join(", ")}); add it with --add-dir or sandbox.allow_write`,
       };
     }
-    const hit = protectedPaths.find((pp) => isWithin(path, pp.path));
+    const hit = protectedPaths().find((pp) => isWithin(path, pp.path));
     if (hit) {
       return { allowed: false, path, code: "protected-path", reason: `${path} is protected (${hit.name} stays read-only inside ${hit.root})` };
     }
@@ -305,7 +316,7 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   const checkRemove = (p: string): PathDecision => {
     const d = checkWrite(p);
     if (!d.allowed) return d;
-    const hit = protectedPaths.find((pp) => isWithin(pp.path, d.path) && pp.path !== d.path);
+    const hit = protectedPaths().find((pp) => isWithin(pp.path, d.path) && pp.path !== d.path);
     if (hit) {
       return { allowed: false, path: d.path, code: "protected-path", reason: `${d.path} contains the protected ${hit.name}; it cannot be removed or renamed` };
     }
@@ -320,10 +331,36 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     writeRoots,
     forbidRead,
     reasonixHome: stateDir,
-    protectedPaths,
+    get protectedPaths() {
+      return protectedPaths();
+    },
     resolve: resolvePath,
     checkRead,
     checkWrite,
     checkRemove,
+    ready: async () => {
+      // A scan that fails here (a link loop under a root) leaves them unknown: the synchronous one below then throws.
+      scanning ??= known || stopped ? undefined : scanReposAsync(writeRoots, real, () => stopped || known !== undefined).then((scan) => void (scan && settle(scan)), () => {});
+      await scanning;
+      protectedPaths();
+    },
+    stop: () => {
+      stopped = true;
+    },
   };
+}
+
+/** The protected paths of the roots: their repositories' git state (`git`), then Reasonix's own names in each root. */
+function protectedIn(writeRoots: readonly string[], git: GitProtection): ProtectedPath[] {
+  const out: ProtectedPath[] = [];
+  const listed = new Set<string>();
+  const protect = (path: string, root: string, name: string) => {
+    if (!listed.has(path)) (listed.add(path), out.push({ path, root, name }));
+  };
+  const gitName = (path: string, root: string) => (isWithin(path, root) ? path.slice(root.length + 1) : path);
+  for (const { path, root } of [...git.existing, ...git.missing, ...git.pointers]) protect(path, root, gitName(path, root));
+  for (const root of writeRoots) {
+    for (const name of PROTECTED_NAMES) protect(resolveReal(join(root, name)), root, name);
+  }
+  return out;
 }
