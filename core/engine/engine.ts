@@ -80,7 +80,7 @@ export function resolveWorkspace(dir: string): string {
 export function createEngine(opts: EngineOptions): Engine {
   const workspace = resolveWorkspace(opts.workspace);
   const home = opts.home ?? reasonixHome();
-  const loaded = opts.config ? undefined : loadConfig({ cwd: workspace, home });
+  const loaded = opts.loaded ?? (opts.config ? undefined : loadConfig({ cwd: workspace, home }));
   const values = opts.config ?? loaded!.values;
   checkPermissionRules(values, loaded?.sources ?? opts.configSources);
   // A process started behind a provider proxy ($REASONIX_PROVIDER_PROXY_FILE, see
