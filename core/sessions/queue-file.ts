@@ -7,7 +7,7 @@
  * costs the size of what changed, never the whole queue again. `clean` is set
  * only by a clean close: a file without it was left by a process that died.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../trust/inputs.ts";
 import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
@@ -48,7 +48,7 @@ const textDir = (path: string) => join(dirname(path), "queue");
 const hashes = new WeakMap<QueueItem, string>();
 function hashOf(i: QueueItem): string {
   let h = hashes.get(i);
-  if (!h) hashes.set(i, (h = createHash("sha256").update(i.text).digest("hex").slice(0, 32)));
+  if (!h) hashes.set(i, (h = sha256(i.text).slice(0, 32)));
   return h;
 }
 
