@@ -36,6 +36,7 @@ import { ReasonixError } from "../errors.ts";
 import { reasonixHome as defaultReasonixHome } from "../home.ts";
 import { gitProtection, gitStateReason, scanReposAsync, type GitProtection, type RepoScan } from "./git.ts";
 import { gitLayoutWriteReason } from "./git-watch.ts";
+import { traceStart, traceStep } from "../trace.ts";
 
 /** The `[sandbox]` config section as loaded (all fields optional). */
 export interface SandboxConfig {
@@ -340,7 +341,12 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     checkRemove,
     ready: async () => {
       // A scan that fails here (a link loop under a root) leaves them unknown: the synchronous one below then throws.
-      scanning ??= known || stopped ? undefined : scanReposAsync(writeRoots, real, () => stopped || known !== undefined).then((scan) => void (scan && settle(scan)), () => {});
+      // Traced as policy:scan (docs/how-fast.md), once.
+      const t0 = scanning || known ? 0 : traceStart();
+      scanning ??= known || stopped ? undefined : scanReposAsync(writeRoots, real, () => stopped || known !== undefined).then((scan) => {
+        if (scan) settle(scan);
+        traceStep("policy:scan", t0, { dirs: scan?.dirsVisited ?? 0 });
+      }, () => {});
       await scanning;
       protectedPaths();
     },
