@@ -179,7 +179,7 @@ export function createEngine(opts: EngineOptions): Engine {
     // One path policy for the permission check and the file tools' enforcement.
     const policyOpts = { config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home };
     const parent = child?.parent && [...live].find((s) => s.id === child.parent!.id);
-    // Its nested-repository scan waits for the session's first tool round (tool-round.ts): a run that calls no tool never pays for it.
+    // Its nested-repository scan waits for the first write, removal or bash command: a run that only reads or answers never pays for it.
     const pathPolicy = (parent && fullPolicies.get(parent)) || createPathPolicy({ ...policyOpts, scan: "deferred" });
     // A subagent's tools and bash sandbox write only in its write paths (none when read-only); refusals reach its model.
     const onlyWrite = childWriteScope(workspace, child);
@@ -232,11 +232,7 @@ export function createEngine(opts: EngineOptions): Engine {
       pathPolicy: toolPolicy,
       retry: { ...defaultRetryPolicy, ...(opts.retry ?? {}) },
       prices: entryPrices(choice.entry),
-      onClose: () => {
-        live.delete(session);
-        // A scan still running when the session closes: nobody needs it (a later use scans again).
-        if (!parent) pathPolicy.stop();
-      },
+      onClose: () => live.delete(session),
       ...((jobs) => (jobs ? { jobs } : {}))(takeParked(file.id)),
       parkJobs: (jobs) => parkedJobs.set(file.id, jobs),
     });

@@ -55,8 +55,6 @@ export async function runRound(s: SessionCore, turn: number, calls: ToolCall[], 
     await Promise.all(batch);
     batch = [];
   };
-  // The path policy's protected paths (its repository scan, deferred until the first round) before any call is judged or run.
-  await s.deps.pathPolicy?.ready();
   const ctx = s.toolContext(turn, signal, checkpointed);
   for (const call of calls) {
     const args = parseArgs(call.arguments);

@@ -14,7 +14,7 @@
  *   missing pieces; `diffRepos` finds `.git` entries a command created.
  */
 import { spawnSync } from "node:child_process";
-import { lstatSync, readdir, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { HOST_GIT_ARGS, hostGitEnv } from "./git-host.ts";
 
@@ -110,102 +110,50 @@ function gitDirOf(dotGit: string, kind: FoundRepo["kind"], real: (p: string) => 
  * levels below a root and SCAN_MAX_DIRS directories in all. Symbolic links
  * to directories are not followed; `node_modules` and git dirs are skipped.
  */
-export function scanRepos(roots: readonly string[], real: (p: string) => string, bounds = SCAN_BOUNDS): RepoScan {
-  const walk = repoWalk(roots, real, bounds);
-  for (let dir = walk.next(); dir !== undefined; dir = walk.next()) {
-    let entries: Dirent[] | undefined;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {}
-    walk.take(entries);
-  }
-  return walk.result();
-}
-
-/**
- * scanRepos without blocking: the directories are read on Bun's I/O threads
- * (a few ahead of the one being looked at), and looked at in the same order,
- * so the result is the one scanRepos would give. Undefined when `stop()` said
- * to stop (the caller no longer needs it).
- */
-export async function scanReposAsync(roots: readonly string[], real: (p: string) => string, stop: () => boolean, bounds = SCAN_BOUNDS): Promise<RepoScan | undefined> {
-  const walk = repoWalk(roots, real, bounds);
-  const reads = new Map<string, Promise<Dirent[] | undefined>>();
-  for (let dir = walk.next(); dir !== undefined; dir = walk.next()) {
-    if (stop()) return undefined;
-    for (const d of [dir, ...walk.ahead(SCAN_READ_AHEAD)]) if (!reads.has(d)) reads.set(d, readDir(d));
-    const entries = await reads.get(dir);
-    reads.delete(dir);
-    walk.take(entries);
-  }
-  return stop() ? undefined : walk.result();
-}
-
-/** One directory's entries, read on Bun's I/O threads (node:fs's callback form: node:fs/promises costs a few ms to load). */
-const readDir = (dir: string): Promise<Dirent[] | undefined> => new Promise((done) => readdir(dir, { withFileTypes: true }, (e, entries) => done(e ? undefined : entries)));
-
-const SCAN_BOUNDS = { maxDepth: SCAN_MAX_DEPTH, maxDirs: SCAN_MAX_DIRS };
-/** Directory reads scanReposAsync keeps in flight beyond the one it waits for. */
-const SCAN_READ_AHEAD = 8;
-
-/** The breadth-first walk of scanRepos: `next()` names the directory to read, `take()` gets its entries (undefined: unreadable). */
-function repoWalk(roots: readonly string[], real: (p: string) => string, bounds: { maxDepth: number; maxDirs: number }) {
+export function scanRepos(roots: readonly string[], real: (p: string) => string, bounds = { maxDepth: SCAN_MAX_DEPTH, maxDirs: SCAN_MAX_DIRS }): RepoScan {
   const repos: FoundRepo[] = [];
   const seen = new Set<string>();
   let visited = 0;
   let truncated = false;
   const queue: [string, number][] = roots.map((r) => [r, 0]);
-  let qi = 0;
-  return {
-    next(): string | undefined {
-      if (qi >= queue.length) return undefined;
-      if (visited >= bounds.maxDirs) {
+  for (let qi = 0; qi < queue.length; qi++) {
+    const [dir, depth] = queue[qi]!;
+    if (visited >= bounds.maxDirs) {
+      truncated = true;
+      break;
+    }
+    visited++;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    // A bare repository (HEAD, objects/, refs/) is a git dir under another
+    // name: protect it like one, and do not walk its object store.
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    if (byName.get("HEAD")?.isFile() && byName.get("objects")?.isDirectory() && byName.get("refs")?.isDirectory()) {
+      if (!seen.has(dir)) (seen.add(dir), repos.push({ dotGit: dir, kind: "dir", gitDir: real(dir) }));
+      continue;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.name === ".git") {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        const kind = e.isSymbolicLink() ? "link" : e.isDirectory() ? "dir" : "file";
+        repos.push({ dotGit: p, kind, gitDir: gitDirOf(p, kind, real) });
+        continue;
+      }
+      if (!e.isDirectory() || SCAN_SKIP.has(e.name)) continue;
+      if (depth + 1 > bounds.maxDepth) {
         truncated = true;
-        return undefined;
+        continue;
       }
-      visited++;
-      return queue[qi]![0];
-    },
-    /** Up to `n` directories queued after the current one (within the bound): worth reading ahead. */
-    ahead(n: number): string[] {
-      return queue.slice(qi + 1, qi + 1 + Math.min(n, bounds.maxDirs - visited)).map(([d]) => d);
-    },
-    take(entries: Dirent[] | undefined): void {
-      const [dir, depth] = queue[qi++]!;
-      if (!entries) return;
-      // A bare repository (HEAD, objects/, refs/) is a git dir under another
-      // name: protect it like one, and do not walk its object store.
-      let head = false;
-      let objects = false;
-      let refs = false;
-      for (const e of entries) {
-        if (e.name === "HEAD") head = e.isFile();
-        else if (e.name === "objects") objects = e.isDirectory();
-        else if (e.name === "refs") refs = e.isDirectory();
-      }
-      if (head && objects && refs) {
-        if (!seen.has(dir)) (seen.add(dir), repos.push({ dotGit: dir, kind: "dir", gitDir: real(dir) }));
-        return;
-      }
-      for (const e of entries) {
-        if (e.name === ".git") {
-          const p = join(dir, e.name);
-          if (seen.has(p)) continue;
-          seen.add(p);
-          const kind = e.isSymbolicLink() ? "link" : e.isDirectory() ? "dir" : "file";
-          repos.push({ dotGit: p, kind, gitDir: gitDirOf(p, kind, real) });
-          continue;
-        }
-        if (!e.isDirectory() || SCAN_SKIP.has(e.name)) continue;
-        if (depth + 1 > bounds.maxDepth) {
-          truncated = true;
-          continue;
-        }
-        queue.push([join(dir, e.name), depth + 1]);
-      }
-    },
-    result: (): RepoScan => ({ repos, truncated, dirsVisited: visited }),
-  };
+      queue.push([p, depth + 1]);
+    }
+  }
+  return { repos, truncated, dirsVisited: visited };
 }
 
 function isDir(p: string): boolean {
@@ -312,10 +260,9 @@ export interface GitProtection {
  * the planted-state watch, at any depth). Git dirs outside every root are
  * skipped: the sandbox cannot write there anyway.
  */
-export function gitProtection(writeRoots: readonly string[], real: (p: string) => string, extra: readonly FoundRepo[] = [], opts: { scan?: boolean | RepoScan } = {}): GitProtection {
-  // scan: false when `extra` already holds every repository under the roots (a complete planted-state watch);
-  // a RepoScan when the roots were scanned already (scanReposAsync).
-  const scan = opts.scan === false ? { repos: [], truncated: false, dirsVisited: 0 } : typeof opts.scan === "object" ? opts.scan : scanRepos(writeRoots, real);
+export function gitProtection(writeRoots: readonly string[], real: (p: string) => string, extra: readonly FoundRepo[] = [], opts: { scan?: boolean } = {}): GitProtection {
+  // scan: false when `extra` already holds every repository under the roots (a complete planted-state watch).
+  const scan = opts.scan === false ? { repos: [], truncated: false, dirsVisited: 0 } : scanRepos(writeRoots, real);
   const out: GitProtection = { existing: [], missing: [], pointers: [], scan };
   const seen = new Set<string>();
   const rootOf = (p: string) => writeRoots.find((r) => isWithinDir(p, r));

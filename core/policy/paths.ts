@@ -34,7 +34,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { reasonixHome as defaultReasonixHome } from "../home.ts";
-import { gitProtection, gitStateReason, scanReposAsync, type GitProtection, type RepoScan } from "./git.ts";
+import { gitProtection, gitStateReason, type GitProtection } from "./git.ts";
 import { gitLayoutWriteReason } from "./git-watch.ts";
 import { traceStart, traceStep } from "../trace.ts";
 
@@ -76,12 +76,12 @@ export interface PathPolicyOptions {
   full?: PathPolicy;
   /**
    * When the nested-repository scan runs. "now" (the default): during
-   * construction. "deferred": when `ready()` is first called (the engine's
-   * tool round calls it before it judges or runs a session's first tool call,
-   * so a session that calls no tool never scans), reading directories on
-   * Bun's I/O threads. Whatever needs the protected paths before then
-   * (`protectedPaths`, `checkWrite`, `checkRemove`) scans synchronously there
-   * and then, so no decision is ever made without them.
+   * construction. "deferred" (the engine's sessions): the first time
+   * something needs the protected paths (`protectedPaths`, `checkWrite`,
+   * `checkRemove`: a write, a removal, a bash command's sandbox), before that
+   * decision is made. Every change a tool makes passes one of them first, so
+   * the scan still sees the workspace as it was before the agent changed
+   * anything; a session that only reads or answers never scans.
    */
   scan?: "now" | "deferred";
 }
@@ -125,10 +125,6 @@ export interface PathPolicy {
   checkWrite(p: string): PathDecision;
   /** Like checkWrite, and also refuses removing/renaming an ancestor of a protected path. */
   checkRemove(p: string): PathDecision;
-  /** Resolves once the protected paths are known (a deferred scan starts here). */
-  ready(): Promise<void>;
-  /** Ends a deferred scan still running (its session closed); the policy keeps working, scanning when asked. */
-  stop(): void;
 }
 
 /** Expand `${VAR}`, `$VAR` and a leading `~`; an unset variable is an error (fail closed). */
@@ -262,12 +258,15 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   // `.git -> elsewhere` protects the real target.
   const real = (p: string) => resolveReal(p);
   let known: ProtectedPath[] | undefined;
-  const settle = (scan?: RepoScan): ProtectedPath[] => (known ??= protectedIn(writeRoots, gitProtection(writeRoots, real, [], scan ? { scan } : {})));
-  let stopped = false;
-  let scanning: Promise<void> | undefined;
-  if (opts.scan !== "deferred") settle();
-  /** The protected paths, scanned now if the deferred scan has not brought them yet. */
-  const protectedPaths = (): ProtectedPath[] => known ?? settle();
+  /** The protected paths, scanned now if they are not known yet (a deferred scan is traced as policy:scan, docs/how-fast.md). */
+  const protectedPaths = (): ProtectedPath[] => {
+    if (known) return known;
+    const t0 = traceStart();
+    known = protectedIn(writeRoots, gitProtection(writeRoots, real));
+    traceStep("policy:scan", t0);
+    return known;
+  };
+  if (opts.scan !== "deferred") protectedPaths();
 
   const resolvePath = (p: string) => resolveReal(p, workspaceRoot);
 
@@ -339,20 +338,6 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     checkRead,
     checkWrite,
     checkRemove,
-    ready: async () => {
-      // A scan that fails here (a link loop under a root) leaves them unknown: the synchronous one below then throws.
-      // Traced as policy:scan (docs/how-fast.md), once.
-      const t0 = scanning || known ? 0 : traceStart();
-      scanning ??= known || stopped ? undefined : scanReposAsync(writeRoots, real, () => stopped || known !== undefined).then((scan) => {
-        if (scan) settle(scan);
-        traceStep("policy:scan", t0, { dirs: scan?.dirsVisited ?? 0 });
-      }, () => {});
-      await scanning;
-      protectedPaths();
-    },
-    stop: () => {
-      stopped = true;
-    },
   };
 }
 

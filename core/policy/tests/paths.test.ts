@@ -216,63 +216,39 @@ describe("createPathPolicy", () => {
   });
 });
 
-describe("the nested-repository scan deferred to the first tool round (scan: \"deferred\", the engine's sessions)", () => {
+describe("the nested-repository scan deferred to the first decision that needs it (scan: \"deferred\", the engine's sessions)", () => {
   const nestedRepo = (dir: string) => {
     mkdirSync(join(dir, "repo", ".git", "hooks"), { recursive: true });
     writeFileSync(join(dir, "repo", ".git", "HEAD"), "ref: refs/heads/main\n");
     writeFileSync(join(dir, "repo", ".git", "config"), "[core]\n");
   };
 
-  test("after ready() it protects what the scan found, like a scan during construction, even once the repository is gone", async () => {
-    const nested = join(ws, "nested-bg");
+  test("the first write decision scans; what it found stays protected once the repository is gone", () => {
+    const nested = join(ws, "nested-deferred");
     nestedRepo(nested);
     const p = policy({ scan: "deferred" });
-    await p.ready();
+    // Reading needs no scan; the first write decision makes it, before deciding.
+    expect(p.checkRead("nested-deferred/repo/.git/config").allowed).toBe(true);
+    expect(p.checkRemove("nested-deferred")).toMatchObject({ allowed: false, code: "protected-path" });
     rmSync(nested, { recursive: true, force: true });
-    const eager = policy();
-    expect(eager.protectedPaths.some((x) => x.path.startsWith(nested))).toBe(false);
+    expect(policy().protectedPaths.some((x) => x.path.startsWith(nested))).toBe(false);
     expect(p.protectedPaths.some((x) => x.path === join(nested, "repo", ".git", "config"))).toBe(true);
-    expect(p.checkWrite("nested-bg/repo/.git/config")).toMatchObject({ allowed: false, code: "protected-path" });
-    expect(p.checkRemove("nested-bg")).toMatchObject({ allowed: false, code: "protected-path" });
+    expect(p.checkWrite("nested-deferred/repo/.git/config")).toMatchObject({ allowed: false, code: "protected-path" });
+    expect(p.checkRemove("nested-deferred")).toMatchObject({ allowed: false, code: "protected-path" });
   });
 
-  test("a decision asked before the scan finished scans there and then: never made without the nested repositories", () => {
-    const nested = join(ws, "nested-early");
+  test("protectedPaths (the bash sandbox's layout) scans too, and finds what a scan during construction finds", () => {
+    const nested = join(ws, "nested-layout");
     nestedRepo(nested);
     try {
-      const p = policy({ scan: "deferred" });
-      // Before ready(): nothing has been scanned yet.
-      expect(p.checkRemove("nested-early")).toMatchObject({ allowed: false, code: "protected-path" });
-      expect(p.protectedPaths.map((x) => x.path)).toEqual(policy().protectedPaths.map((x) => x.path));
-      const q = policy({ scan: "deferred" });
-      q.stop();
-      expect(q.checkRemove("nested-early")).toMatchObject({ allowed: false, code: "protected-path" });
+      expect(policy({ scan: "deferred" }).protectedPaths).toEqual(policy().protectedPaths);
+      expect(policy({ scan: "deferred" }).protectedPaths.some((x) => x.path === join(nested, "repo", ".git", "hooks"))).toBe(true);
     } finally {
       rmSync(nested, { recursive: true, force: true });
     }
   });
 
-  test("it finds what the synchronous scan finds, bound included", async () => {
-    const deep = join(ws, "deep-bg");
-    let d = deep;
-    for (let i = 0; i < 7; i++) d = join(d, `d${i}`);
-    mkdirSync(join(d, ".git", "hooks"), { recursive: true });
-    mkdirSync(join(deep, "d0", ".git", "hooks"), { recursive: true });
-    mkdirSync(join(deep, "node_modules", "pkg", ".git"), { recursive: true });
-    writeFileSync(join(deep, "d0", "pointer"), "");
-    try {
-      const p = policy({ scan: "deferred" });
-      await p.ready();
-      const sync = policy();
-      expect(p.protectedPaths).toEqual(sync.protectedPaths);
-      expect(p.protectedPaths.some((x) => x.path === join(deep, "d0", ".git", "hooks"))).toBe(true);
-      expect(p.protectedPaths.some((x) => x.path.startsWith(join(deep, "node_modules")))).toBe(false);
-    } finally {
-      rmSync(deep, { recursive: true, force: true });
-    }
-  });
-
-  test("a link loop under a root fails the decision that needs the scan, never a silently weaker policy", async () => {
+  test("a link loop under a root fails the decision that needs the scan, never a silently weaker policy", () => {
     const loop = join(base, "loop-ws");
     mkdirSync(loop);
     symlinkSync("b", join(loop, "a"));
@@ -281,8 +257,8 @@ describe("the nested-repository scan deferred to the first tool round (scan: \"d
     try {
       expect(() => createPathPolicy({ cwd: loop, reasonixHome: state, env: {} })).toThrow(ReasonixError);
       const p = createPathPolicy({ cwd: loop, reasonixHome: state, env: {}, scan: "deferred" });
-      await expect(p.ready()).rejects.toThrow(ReasonixError);
       expect(() => p.checkWrite("x.txt")).toThrow(ReasonixError);
+      expect(() => p.protectedPaths).toThrow(ReasonixError);
     } finally {
       rmSync(loop, { recursive: true, force: true });
     }
