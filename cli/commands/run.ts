@@ -86,9 +86,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const counters = new UsageCounters();
   const engine = createEngine({
     workspace: dir,
-    config: cfg.values,
-    configSources: cfg.sources,
-    projectTrusted: cfg.trust.trusted,
+    // The config read above, as is: the engine and its MCP servers do not read it again.
+    loaded: cfg,
     trustProject: args.trustProject,
     headless: true,
     permissionMode: mode,

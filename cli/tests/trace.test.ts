@@ -71,6 +71,9 @@ describe("REASONIX_TRACE", () => {
     }
     // Startup: from main to the first request, then the rounds, then the end.
     const [, , , , , first] = inOrder(marks, ["main", "run:modules", "run:config", "run:engine", "run:session", "request", "response"]);
+    // The path policy's repository scan, deferred to the first write decision: once, while the write is judged.
+    inOrder(marks, ["policy:scan", "tool:permission"], first);
+    expect(marks.filter((m) => m.mark === "policy:scan")).toHaveLength(1);
     // The write round: permission, checkpoint (before the write), the tool, the log.
     const w = inOrder(marks, ["tool:permission", "tool:checkpoint", "tool:run", "tool:log"], first);
     expect(marks.slice(w[0], w[3]! + 1).filter((m) => m.tool).every((m) => m.tool === "write_file")).toBe(true);
@@ -97,6 +100,8 @@ describe("REASONIX_TRACE", () => {
     const marks: Mark[] = readFileSync(trace, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     const [req, , , stream] = inOrder(marks, ["request", "response", "model:first-delta", "model:stream", "run:done"]);
     expect(marks.filter((m) => m.mark === "model:first-delta")).toHaveLength(1);
+    // Nothing was written: the path policy's repository scan never ran.
+    expect(marks.filter((m) => m.mark === "policy:scan")).toHaveLength(0);
     // The answer's records are flushed to the session log before the run ends.
     const [flush] = inOrder(marks, ["log:fsync", "run:done"], stream);
     expect(marks[flush!]!.durMs).toBeGreaterThanOrEqual(0);

@@ -81,7 +81,7 @@ export function resolveWorkspace(dir: string): string {
 export function createEngine(opts: EngineOptions): Engine {
   const workspace = resolveWorkspace(opts.workspace);
   const home = opts.home ?? reasonixHome();
-  const loaded = opts.config ? undefined : loadConfig({ cwd: workspace, home });
+  const loaded = opts.loaded ?? (opts.config ? undefined : loadConfig({ cwd: workspace, home }));
   const values = opts.config ?? loaded!.values;
   checkPermissionRules(values, loaded?.sources ?? opts.configSources);
   // A process started behind a provider proxy ($REASONIX_PROVIDER_PROXY_FILE, see
@@ -175,7 +175,8 @@ export function createEngine(opts: EngineOptions): Engine {
     // One path policy for the permission check and the file tools' enforcement.
     const policyOpts = { config: sandbox as SandboxConfig, cwd: workspace, extraWrite: extraWriteRoots, reasonixHome: home };
     const parent = child?.parent && [...live].find((s) => s.id === child.parent!.id);
-    const pathPolicy = (parent && fullPolicies.get(parent)) || createPathPolicy(policyOpts);
+    // Its nested-repository scan waits for the first write, removal or bash command: a run that only reads or answers never pays for it.
+    const pathPolicy = (parent && fullPolicies.get(parent)) || createPathPolicy({ ...policyOpts, scan: "deferred" });
     // A subagent's tools and bash sandbox write only in its write paths (none when read-only); refusals reach its model.
     const onlyWrite = childWriteScope(workspace, child);
     const toolPolicy = onlyWrite ? createPathPolicy({ ...policyOpts, onlyWrite, full: pathPolicy }) : pathPolicy;

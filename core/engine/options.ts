@@ -14,6 +14,12 @@ export interface EngineOptions {
   home?: string;
   /** Effective config values; loaded with loadConfig({cwd: workspace, home}) when absent. */
   config?: Record<string, unknown>;
+  /**
+   * Instead of `config`: loadConfig's whole result for this workspace and
+   * home, when the caller has read it already (`reasonix run`). Used as if the
+   * engine had loaded it, MCP servers included (no second read).
+   */
+  loaded?: import("../config/load.ts").LoadedConfig;
   /** Where each dotted key of `config` came from (LoadedConfig.sources), for error messages. */
   configSources?: Map<string, string>;
   /** With `config`: whether its project file was approved (LoadedConfig.trust.trusted). Default false. */

@@ -5,7 +5,6 @@
  * on disk when a session opens comes back paused: its process died (or left
  * it), and nothing should run unasked.
  */
-import { randomBytes, randomUUID } from "node:crypto";
 import { ReasonixError } from "../errors.ts";
 import { processAlive } from "../process/alive.ts";
 import { QUEUE_LIMITS, queuePreview, type QueueView } from "../protocol/queue.ts";
@@ -33,7 +32,7 @@ export class PromptQueue {
   private items: QueueItem[] = [];
   private running: QueueItem | undefined;
   /** The views' order (QueueView.epoch/rev). */
-  private readonly epoch = randomUUID();
+  private readonly epoch = crypto.randomUUID();
   private rev = 0;
   private failedItem: QueueItem | undefined;
   private pausedWhy: string | undefined;
@@ -123,7 +122,7 @@ export class PromptQueue {
   add(text: string, images?: ImageInput[]): QueueItem {
     if (this.items.length >= QUEUE_LIMITS.items) throw new QueueError("queue_full", `the queue holds at most ${QUEUE_LIMITS.items} prompts: delete or run some first (/queue list)`);
     this.checkText(text, undefined, images);
-    const item: QueueItem = { id: randomBytes(4).toString("hex"), text, addedAt: new Date().toISOString(), ...(images?.length ? { images } : {}) };
+    const item: QueueItem = { id: Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex"), text, addedAt: new Date().toISOString(), ...(images?.length ? { images } : {}) };
     this.commit(() => this.items.push(item));
     return item;
   }

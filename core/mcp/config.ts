@@ -11,7 +11,6 @@
  * command, args, env, cwd, url and headers expand when a server launches,
  * never when it is listed.
  */
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,7 +20,7 @@ import { ReasonixError } from "../errors.ts";
 import { reasonixHome } from "../home.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { inputTrusted } from "../trust/index.ts";
-import { readProjectFile } from "../trust/inputs.ts";
+import { readProjectFile, sha256 } from "../trust/inputs.ts";
 import { UNTRUSTED } from "../trust/policy.ts";
 import { parseOAuth, type McpOAuthSpec } from "./oauth-config.ts";
 import type { McpScope, McpTransport } from "../protocol/mcp.ts";
@@ -240,14 +239,14 @@ export function expandSpec(s: McpServerSpec, env: Record<string, string | undefi
  * a server's state and the default keeps the place it always had.
  */
 export function stateDirOf(s: Pick<McpServerSpec, "name" | "scope">, workspace: string, home: string, env: NodeJS.ProcessEnv = process.env): string {
-  const key = s.scope === "user" ? "user" : createHash("sha256").update(workspace).digest("hex").slice(0, 12);
+  const key = s.scope === "user" ? "user" : sha256(workspace).slice(0, 12);
   return join(stateRootOf(home, env), "mcp", `${s.name}-${key}`);
 }
 
 /** This home's directory under $XDG_STATE_HOME/reasonix (see stateDirOf). */
 export function stateRootOf(home: string, env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith("/") ? env.XDG_STATE_HOME : join(env.HOME || homedir(), ".local", "state");
-  const own = resolve(home) === reasonixHome({ HOME: env.HOME }) ? [] : ["homes", createHash("sha256").update(resolve(home)).digest("hex").slice(0, 12)];
+  const own = resolve(home) === reasonixHome({ HOME: env.HOME }) ? [] : ["homes", sha256(resolve(home)).slice(0, 12)];
   return join(base, "reasonix", ...own);
 }
 

@@ -5,7 +5,7 @@
  * into the text the model reads: text, images (described; the tool channel
  * carries text), embedded resources, resource links and structuredContent.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../trust/inputs.ts";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ElicitAnswer } from "../engine/types.ts";
 import type { ToolDefinition, ToolResult } from "../tools/types.ts";
@@ -18,7 +18,7 @@ export const toolPrefix = (server: string) => `mcp__${server}__`;
 export function toolName(server: string, tool: string): string {
   const name = `${toolPrefix(server)}${tool.replace(/[^A-Za-z0-9_-]/g, "_")}`;
   if (name.length <= MAX_NAME) return name;
-  const hash = createHash("sha256").update(tool).digest("hex").slice(0, 8);
+  const hash = sha256(tool).slice(0, 8);
   return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
 }
 

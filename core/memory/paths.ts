@@ -7,7 +7,7 @@
  *   <home>/memory/projects/<name>-<hash>/{facts,revisions,archived}/ (+ workspace.txt)
  *   <home>/memory/locks/<id>.lock
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../trust/inputs.ts";
 import { realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { FactScope } from "./fact.ts";
@@ -24,7 +24,7 @@ export function realWorkspace(workspace: string): string {
 export function workspaceKey(workspace: string): string {
   const real = realWorkspace(workspace);
   const name = basename(real).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").slice(0, 40) || "root";
-  return `${name}-${createHash("sha256").update(real).digest("hex").slice(0, 12)}`;
+  return `${name}-${sha256(real).slice(0, 12)}`;
 }
 
 export interface MemoryPaths {

@@ -34,8 +34,9 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { ReasonixError } from "../errors.ts";
 import { reasonixHome as defaultReasonixHome } from "../home.ts";
-import { gitProtection, gitStateReason } from "./git.ts";
+import { gitProtection, gitStateReason, type GitProtection } from "./git.ts";
 import { gitLayoutWriteReason } from "./git-watch.ts";
+import { traceStart, traceStep } from "../trace.ts";
 
 /** The `[sandbox]` config section as loaded (all fields optional). */
 export interface SandboxConfig {
@@ -73,6 +74,16 @@ export interface PathPolicyOptions {
   onlyWrite?: readonly string[];
   /** With onlyWrite: the policy of the same options without it, when the caller has built it already. */
   full?: PathPolicy;
+  /**
+   * When the nested-repository scan runs. "now" (the default): during
+   * construction. "deferred" (the engine's sessions): the first time
+   * something needs the protected paths (`protectedPaths`, `checkWrite`,
+   * `checkRemove`: a write, a removal, a bash command's sandbox), before that
+   * decision is made. Every change a tool makes passes one of them first, so
+   * the scan still sees the workspace as it was before the agent changed
+   * anything; a session that only reads or answers never scans.
+   */
+  scan?: "now" | "deferred";
 }
 
 export type PathDenyCode =
@@ -241,21 +252,21 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   for (const f of cfg.forbid_read ?? []) addForbid(f, "sandbox.forbid_read");
   for (const f of opts.extraForbidRead ?? []) addForbid(f, "--forbid-read");
 
-  const protectedPaths: ProtectedPath[] = [];
-  const listed = new Set<string>();
-  const protect = (path: string, root: string, name: string) => {
-    if (!listed.has(path)) (listed.add(path), protectedPaths.push({ path, root, name }));
-  };
   // Git state of the roots' repositories and of every nested one the bounded
   // scan finds (hooks, config, commondir, gitdir, worktree and submodule git
   // dirs, `.git` pointer files). Links are resolved: a planted
   // `.git -> elsewhere` protects the real target.
-  const git = gitProtection(writeRoots, (p) => resolveReal(p));
-  const gitName = (path: string, root: string) => (isWithin(path, root) ? path.slice(root.length + 1) : path);
-  for (const { path, root } of [...git.existing, ...git.missing, ...git.pointers]) protect(path, root, gitName(path, root));
-  for (const root of writeRoots) {
-    for (const name of PROTECTED_NAMES) protect(resolveReal(join(root, name)), root, name);
-  }
+  const real = (p: string) => resolveReal(p);
+  let known: ProtectedPath[] | undefined;
+  /** The protected paths, scanned now if they are not known yet (a deferred scan is traced as policy:scan, docs/how-fast.md). */
+  const protectedPaths = (): ProtectedPath[] => {
+    if (known) return known;
+    const t0 = traceStart();
+    known = protectedIn(writeRoots, gitProtection(writeRoots, real));
+    traceStep("policy:scan", t0);
+    return known;
+  };
+  if (opts.scan !== "deferred") protectedPaths();
 
   const resolvePath = (p: string) => resolveReal(p, workspaceRoot);
 
@@ -289,7 +300,7 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
         reason: `${path} is outside the writable roots (${writeRoots.join(", ")}); add it with --add-dir or sandbox.allow_write`,
       };
     }
-    const hit = protectedPaths.find((pp) => isWithin(path, pp.path));
+    const hit = protectedPaths().find((pp) => isWithin(path, pp.path));
     if (hit) {
       return { allowed: false, path, code: "protected-path", reason: `${path} is protected (${hit.name} stays read-only inside ${hit.root})` };
     }
@@ -305,7 +316,7 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
   const checkRemove = (p: string): PathDecision => {
     const d = checkWrite(p);
     if (!d.allowed) return d;
-    const hit = protectedPaths.find((pp) => isWithin(pp.path, d.path) && pp.path !== d.path);
+    const hit = protectedPaths().find((pp) => isWithin(pp.path, d.path) && pp.path !== d.path);
     if (hit) {
       return { allowed: false, path: d.path, code: "protected-path", reason: `${d.path} contains the protected ${hit.name}; it cannot be removed or renamed` };
     }
@@ -320,10 +331,27 @@ export function createPathPolicy(opts: PathPolicyOptions = {}): PathPolicy {
     writeRoots,
     forbidRead,
     reasonixHome: stateDir,
-    protectedPaths,
+    get protectedPaths() {
+      return protectedPaths();
+    },
     resolve: resolvePath,
     checkRead,
     checkWrite,
     checkRemove,
   };
+}
+
+/** The protected paths of the roots: their repositories' git state (`git`), then Reasonix's own names in each root. */
+function protectedIn(writeRoots: readonly string[], git: GitProtection): ProtectedPath[] {
+  const out: ProtectedPath[] = [];
+  const listed = new Set<string>();
+  const protect = (path: string, root: string, name: string) => {
+    if (!listed.has(path)) (listed.add(path), out.push({ path, root, name }));
+  };
+  const gitName = (path: string, root: string) => (isWithin(path, root) ? path.slice(root.length + 1) : path);
+  for (const { path, root } of [...git.existing, ...git.missing, ...git.pointers]) protect(path, root, gitName(path, root));
+  for (const root of writeRoots) {
+    for (const name of PROTECTED_NAMES) protect(resolveReal(join(root, name)), root, name);
+  }
+  return out;
 }

@@ -3,7 +3,6 @@
  * tool calls, finish reason and usage put together from its chunks, with
  * the deltas handed on as they come (issue 35: no promise or copy per event).
  */
-import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { ProviderError } from "./errors.ts";
 import { who, type ProviderCtx } from "./http.ts";
@@ -93,7 +92,7 @@ export class ChatAccumulator {
     const { content, refusal, reasoning } = this;
     const toolCalls: ToolCall[] = this.calls
       .filter(Boolean)
-      .map((c, i) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
+      .map((c, i) => ({ id: c.id || `call_${crypto.randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
     const message = { role: "assistant" as const, content: content || refusal, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}) };
     const fr = finishOf(this.finish ?? "");
     const finishReason: FinishReason = fr === "length" || fr === "content_filter" ? fr : refusal && !content ? "refusal" : toolCalls.length ? "tool_calls" : fr;

@@ -6,7 +6,6 @@
  * bodies both ways unchanged. The other end learns only the manifest: names,
  * kinds, models, limits, prices — never a key or a custom header.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { PROXY_KEY_ENV, PROXY_SECRET_HEADER, joinUrl } from "./http.ts";
@@ -108,7 +107,7 @@ export interface ProviderProxy {
 const same = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
 };
 
 // Hop-by-hop and our own headers never go upstream; the caller's auth is replaced.
@@ -116,7 +115,7 @@ const DROP = new Set(["host", "connection", "keep-alive", "transfer-encoding", "
 
 /** Start the proxy on 127.0.0.1 (port 0: any free port). */
 export function startProviderProxy(o: { entries: ProviderConfig[]; deps: ProviderDeps; port?: number; secret?: string }): ProviderProxy {
-  let secret = o.secret ?? randomBytes(32).toString("hex");
+  let secret = o.secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
   const byName = new Map(o.entries.map((e) => [e.name, e]));
   const deny = (status: number, message: string) => Response.json({ error: { type: "proxy", message } }, { status });
   const server = Bun.serve({

@@ -7,7 +7,6 @@
  */
 import { applyResponsesReasoning, isOpenAIReasoningModel } from "./reasoning.ts";
 import { responsesImagePart } from "./images.ts";
-import { randomUUID } from "node:crypto";
 import type { Usage } from "../engine/types.ts";
 import { mergeExtraBody } from "./config.ts";
 import { ProviderError } from "./errors.ts";
@@ -166,7 +165,7 @@ class ResponsesProvider extends ConfiguredProvider implements Provider {
     if (!finish) throw new ProviderError("stream_cut", `${who(ctx)}: the stream ended before the answer was complete (no response.completed)`);
     const toolCalls: ToolCall[] = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])
-      .map(([, c], i) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
+      .map(([, c], i) => ({ id: c.id || `call_${crypto.randomUUID().slice(0, 8)}_${i}`, name: c.name, arguments: c.args || "{}" }));
     const items = [...reasoningItems.entries()].sort((a, b) => a[0] - b[0]).map(([, it]) => it);
     const message = { role: "assistant" as const, content: content || refusal, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { toolCalls } : {}), ...(items.length ? { reasoningItems: items } : {}) };
     const finishReason: FinishReason = finish !== "stop" ? finish : refusal && !content ? "refusal" : toolCalls.length ? "tool_calls" : "stop";

@@ -6,7 +6,7 @@
 import { ProviderError } from "./errors.ts";
 import { who, type ProviderCtx } from "./http.ts";
 import { hostOf, isOpenAIReasoningModel } from "./reasoning.ts";
-import { isLoopbackHost } from "../serve/addr.ts";
+import { isLoopbackHost } from "../serve/loopback.ts";
 import type { ProviderConfig, WaitingNotice } from "./types.ts";
 import { traceMark } from "../trace.ts";
 

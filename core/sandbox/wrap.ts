@@ -1,7 +1,6 @@
 // wrapCommand: the argv, environment and descriptors that run a command under
 // the OS sandbox (bubblewrap on Linux, Seatbelt on macOS) or unconfined, and
 // the guard to call after it exits. See index.ts for the overview.
-import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { PathPolicy } from "../policy/paths.ts";
@@ -121,7 +120,7 @@ function agentSocket(env: NodeJS.ProcessEnv): string | undefined {
  * under a fresh random name with O_EXCL, opened, and unlinked at once.
  */
 function programFd(program: Buffer, dir: string): number {
-  const path = join(dir, `seccomp-${process.pid}-${randomBytes(6).toString("hex")}.bpf`);
+  const path = join(dir, `seccomp-${process.pid}-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.bpf`);
   writeFileSync(path, program, { mode: 0o600, flag: "wx" });
   try {
     return openSync(path, "r");

@@ -1,6 +1,7 @@
 import { networkInterfaces } from "node:os";
 import { isIP } from "node:net";
 import { UsageError } from "../errors.ts";
+import { isLoopbackHost } from "./loopback.ts";
 
 export interface ListenAddr {
   /** Host as given, without brackets ("127.0.0.1", "::1", "0.0.0.0", "localhost"). */
@@ -36,14 +37,7 @@ export function formatHostPort(host: string, port: number): string {
   return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
-  if (h === "localhost" || h.endsWith(".localhost")) return true;
-  if (isIP(h) === 4) return h.startsWith("127.");
-  if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
-  if (h.startsWith("::ffff:")) return h.slice(7).startsWith("127.");
-  return false;
-}
+export { isLoopbackHost };
 
 /**
  * Who a peer address is, for rate limiting: all of loopback is this one

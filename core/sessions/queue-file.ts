@@ -8,7 +8,7 @@
  * costs the size of what changed, never the whole queue again. `clean` is set
  * only by a clean close: a file without it was left by a process that died.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../trust/inputs.ts";
 import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
@@ -56,7 +56,7 @@ const textDir = (path: string) => join(dirname(path), "queue");
 const hashes = new WeakMap<QueueItem, string>();
 function hashOf(i: QueueItem): string {
   let h = hashes.get(i);
-  if (!h) hashes.set(i, (h = createHash("sha256").update(i.text).digest("hex").slice(0, 32)));
+  if (!h) hashes.set(i, (h = sha256(i.text).slice(0, 32)));
   return h;
 }
 
@@ -65,7 +65,7 @@ function storedImage(path: string, img: ImageInput): StoredImage {
   const { data, ...rest } = img;
   if (!data) return rest;
   let hash = imageHashes.get(img);
-  if (!hash) imageHashes.set(img, (hash = createHash("sha256").update(data).digest("hex").slice(0, 32)));
+  if (!hash) imageHashes.set(img, (hash = sha256(data).slice(0, 32)));
   const p = join(textDir(path), hash);
   if (!existsSync(p)) writeFileAtomic(p, Buffer.from(data, "base64"), WRITE);
   return { ...rest, hash };

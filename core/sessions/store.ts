@@ -1,4 +1,4 @@
-import { randomBytes, createHash } from "node:crypto";
+import { sha256 } from "../trust/inputs.ts";
 import { closeSync, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionSummary } from "../engine/types.ts";
@@ -13,7 +13,7 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,80}$/;
 
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
+  return `${stamp}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
 }
 
 /** An open session: its log, records so far, and where its blobs live. */
@@ -42,7 +42,7 @@ export class SessionFile {
 
   /** Store file content by hash (written atomically before the record that names it). */
   putBlob(data: Uint8Array): string {
-    const hash = createHash("sha256").update(data).digest("hex");
+    const hash = sha256(data);
     const p = join(this.blobDir, hash);
     if (!existsSync(p)) writeFileAtomic(p, data, { mode: 0o600, dirMode: 0o700 });
     return hash;

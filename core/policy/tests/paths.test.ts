@@ -215,3 +215,52 @@ describe("createPathPolicy", () => {
     expect(p.protectedPaths.some((x) => x.path === join(outside, ".git", "hooks"))).toBe(true);
   });
 });
+
+describe("the nested-repository scan deferred to the first decision that needs it (scan: \"deferred\", the engine's sessions)", () => {
+  const nestedRepo = (dir: string) => {
+    mkdirSync(join(dir, "repo", ".git", "hooks"), { recursive: true });
+    writeFileSync(join(dir, "repo", ".git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(dir, "repo", ".git", "config"), "[core]\n");
+  };
+
+  test("the first write decision scans; what it found stays protected once the repository is gone", () => {
+    const nested = join(ws, "nested-deferred");
+    nestedRepo(nested);
+    const p = policy({ scan: "deferred" });
+    // Reading needs no scan; the first write decision makes it, before deciding.
+    expect(p.checkRead("nested-deferred/repo/.git/config").allowed).toBe(true);
+    expect(p.checkRemove("nested-deferred")).toMatchObject({ allowed: false, code: "protected-path" });
+    rmSync(nested, { recursive: true, force: true });
+    expect(policy().protectedPaths.some((x) => x.path.startsWith(nested))).toBe(false);
+    expect(p.protectedPaths.some((x) => x.path === join(nested, "repo", ".git", "config"))).toBe(true);
+    expect(p.checkWrite("nested-deferred/repo/.git/config")).toMatchObject({ allowed: false, code: "protected-path" });
+    expect(p.checkRemove("nested-deferred")).toMatchObject({ allowed: false, code: "protected-path" });
+  });
+
+  test("protectedPaths (the bash sandbox's layout) scans too, and finds what a scan during construction finds", () => {
+    const nested = join(ws, "nested-layout");
+    nestedRepo(nested);
+    try {
+      expect(policy({ scan: "deferred" }).protectedPaths).toEqual(policy().protectedPaths);
+      expect(policy({ scan: "deferred" }).protectedPaths.some((x) => x.path === join(nested, "repo", ".git", "hooks"))).toBe(true);
+    } finally {
+      rmSync(nested, { recursive: true, force: true });
+    }
+  });
+
+  test("a link loop under a root fails the decision that needs the scan, never a silently weaker policy", () => {
+    const loop = join(base, "loop-ws");
+    mkdirSync(loop);
+    symlinkSync("b", join(loop, "a"));
+    symlinkSync("a", join(loop, "b"));
+    symlinkSync("a", join(loop, ".git"));
+    try {
+      expect(() => createPathPolicy({ cwd: loop, reasonixHome: state, env: {} })).toThrow(ReasonixError);
+      const p = createPathPolicy({ cwd: loop, reasonixHome: state, env: {}, scan: "deferred" });
+      expect(() => p.checkWrite("x.txt")).toThrow(ReasonixError);
+      expect(() => p.protectedPaths).toThrow(ReasonixError);
+    } finally {
+      rmSync(loop, { recursive: true, force: true });
+    }
+  });
+});

@@ -260,3 +260,15 @@ test("rate-limit identities: loopback is one client, IPv4-mapped is IPv4, IPv6 i
   expect(clientKey("2001:db8::7")).toBe("2001:db8:0:0::/64");
   expect(clientKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
 });
+
+describe("isLoopbackHost without node:net (core/serve/loopback.ts)", () => {
+  test("reads IPv4 as node:net's isIP does: only canonical dotted quads in 127/8 are loopback", async () => {
+    const { isIP } = await import("node:net");
+    const { isLoopbackHost } = await import("../loopback.ts");
+    for (const h of ["127.0.0.1", "127.255.0.9", "127.01.0.1", "0127.0.0.1", "127.0.0.256", "127.1", "127.0.0.1.", "127.0.0.1.example.com", "128.0.0.1", "1.2.3.4", "[::1]", "::ffff:127.0.0.1", "LOCALHOST", "a.localhost", "localhost.example.com"]) {
+      const bare = h.toLowerCase().replace(/^\[|\]$/g, "");
+      const viaNet = bare === "localhost" || bare.endsWith(".localhost") || (isIP(bare) === 4 ? bare.startsWith("127.") : bare === "::1" || (bare.startsWith("::ffff:") && bare.slice(7).startsWith("127.")));
+      expect({ h, loopback: isLoopbackHost(h) }).toEqual({ h, loopback: viaNet });
+    }
+  });
+});

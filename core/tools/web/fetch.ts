@@ -6,10 +6,10 @@
  * host (a redirect elsewhere is reported, so the permission layer judges the
  * new domain on the next call).
  */
-import { lookup } from "node:dns/promises";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { isIP } from "node:net";
+// node:http, node:https, node:net and node:dns are loaded by the first fetch:
+// every session carries this tool, and loading them costs a one-request run
+// several ms of CPU (docs/how-fast.md).
+import type { IncomingMessage } from "node:http";
 import { nonPublicReason } from "./addresses.ts";
 
 export interface FetchLimits {
@@ -22,7 +22,7 @@ export interface FetchLimits {
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
 
-const systemResolve = (host: string) => lookup(host, { all: true, verbatim: true });
+const systemResolve = async (host: string) => (await import("node:dns/promises")).lookup(host, { all: true, verbatim: true });
 
 export type FetchOutcome =
   | { kind: "ok"; url: string; status: number; contentType: string; body: Buffer; truncated: boolean }
@@ -46,6 +46,7 @@ export function checkUrl(raw: string): URL {
 async function resolveChecked(host: string, limits: FetchLimits): Promise<{ address: string; family: number }> {
   const { allowPrivate } = limits;
   const bare = host.replace(/^\[|\]$/g, "");
+  const { isIP } = await import("node:net");
   const addrs = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await (limits.resolve ?? systemResolve)(bare).catch((e) => {
     throw new FetchRefused(`cannot resolve ${host}: ${(e as Error).message}`);
   });
@@ -59,9 +60,10 @@ async function resolveChecked(host: string, limits: FetchLimits): Promise<{ addr
   return addrs[0]!;
 }
 
-function getOnce(u: URL, pinned: { address: string; family: number }, limits: FetchLimits, signal: AbortSignal): Promise<{ res: IncomingMessage; body: Buffer; truncated: boolean }> {
+async function getOnce(u: URL, pinned: { address: string; family: number }, limits: FetchLimits, signal: AbortSignal): Promise<{ res: IncomingMessage; body: Buffer; truncated: boolean }> {
+  const { request } = u.protocol === "https:" ? await import("node:https") : await import("node:http");
   return new Promise((resolve, reject) => {
-    const req = (u.protocol === "https:" ? httpsRequest : httpRequest)(
+    const req = request(
       u,
       {
         method: "GET",
