@@ -86,8 +86,8 @@ export class UploadController {
   private current: number;
   /** Raw bytes/s reached per level, and at which segment count it was measured. */
   private seen = new Map<number, { goodput: number; at: number }>();
-  /** How often a level's measurement lost against a neighbour's (it is trusted longer), and the last one counted. */
-  private losses = new Map<number, { n: number; at: number }>();
+  /** How often a level lost against a neighbour measured better (its measurement is trusted longer). */
+  private losses = new Map<number, number>();
   private speeds = new Map<number, number>();
   private ratios = new Map<number, number>();
   private segments = 0;
@@ -193,12 +193,6 @@ export class UploadController {
     const i = this.ladder.indexOf(this.current);
     const lighter = this.ladder[i - 1];
     const heavier = this.ladder[i + 1];
-    // A neighbour whose measurement this level clearly beats lost once more (counted once per measurement).
-    for (const n of [lighter, heavier]) {
-      const m = n === undefined ? undefined : this.seen.get(n);
-      const l = this.losses.get(n!);
-      if (m && this.fresh(n!) && goodput > m.goodput * HYSTERESIS && l?.at !== m.at) this.losses.set(n!, { n: (l?.n ?? 0) + 1, at: m.at });
-    }
     // Waiting for segments: heavily, or somewhat while the model agrees that this level
     // cannot keep up with the link (a link that buffers takes bursts a compressor misses).
     const waited = sum((x) => x.starved) / ms;
@@ -212,6 +206,7 @@ export class UploadController {
       // A heavier level is only worth trying with a core to spare: without one, compressing
       // takes it from the encryption (and on loopback from the remote's side too).
       const spare = this.idle === undefined || this.idle >= SPARE_CORES;
+      if (better[0] !== undefined) this.losses.set(this.current, (this.losses.get(this.current) ?? 0) + 1);
       to = better[0] ?? [lighter, heavier].find((n) => n !== undefined && !this.fresh(n) && (n !== heavier || (spare && this.model(n) > goodput)));
     } else if (starved && lighter !== undefined) {
       // The compressor cannot keep up (or the link got faster): the lightest compression,
@@ -240,7 +235,7 @@ export class UploadController {
 
   private fresh(level: number): boolean {
     const s = this.seen.get(level);
-    return !!s && s.at >= this.segments - (FRESH << Math.min(3, this.losses.get(level)?.n ?? 0));
+    return !!s && s.at >= this.segments - (FRESH << Math.min(3, this.losses.get(level) ?? 0));
   }
 
   /** Measured, else the prior scaled by how this machine and binary compare with the priors at the levels measured. */
