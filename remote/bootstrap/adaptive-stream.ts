@@ -21,10 +21,6 @@ import { RAW, UploadController, type LevelRun } from "./upload-controller.ts";
 export const SEGMENT_BYTES = 4 << 20;
 /** Wire bytes the link's buffers (ssh2's 2 MiB, the SSH window, sockets) take before a push says anything about the link. */
 const BUFFERED = 4 << 20;
-/** The SSH window OpenSSH gives a session channel: what the link takes before the probe segment's bytes are paced by it. */
-export const SSH_WINDOW = 2 << 20;
-/** The probe segment goes in pieces of this size, each timed. */
-const PROBE_PIECE = 256 << 10;
 
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 const RAW_BLOCK = 128 << 10;
@@ -81,8 +77,6 @@ export interface AdaptiveOptions {
    */
   cachePath?: (minLevel: number) => string | Promise<string>;
   cacheTemp?: string;
-  /** Wire bytes the link takes before it paces the sender (the channel's SSH window); the probe measures past it. */
-  window?: number;
   now?: () => number;
   segmentBytes?: number;
 }
@@ -91,7 +85,6 @@ interface Job {
   level: number;
   raw: number;
   out: Buffer;
-  data: Buffer;
 }
 
 export function adaptiveStream(art: Pick<BinaryArtifact, "path" | "size">, o: AdaptiveOptions): AdaptiveStream {
@@ -99,7 +92,6 @@ export function adaptiveStream(art: Pick<BinaryArtifact, "path" | "size">, o: Ad
   const now = o.now ?? (() => performance.now());
   const seg = o.segmentBytes ?? SEGMENT_BYTES;
   const from = o.from ?? 0;
-  const window = o.window ?? SSH_WINDOW;
   let rawDone = 0;
   let aborted = false;
   const first = o.cachePath && from === 0 ? (o.cacheTemp ?? o.cachePath(0)) : null;
@@ -131,12 +123,8 @@ export function adaptiveStream(art: Pick<BinaryArtifact, "path" | "size">, o: Ad
     const fh = await open(art.path, "r");
     const queue: Promise<Job>[] = [];
     let pos = from;
-    // Compressed segments are made `parallel` ahead of the link; a raw one only when it is
-    // next (its level is then decided from everything sent before it, the probe included).
-    const fill = () => {
-      while (pos < art.size && !aborted && queue.length < (ctl.level === RAW ? 1 : ctl.parallel)) launch();
-    };
     const launch = () => {
+      if (pos >= art.size || aborted) return;
       const len = Math.min(seg, art.size - pos);
       const at = pos;
       pos += len;
@@ -148,56 +136,33 @@ export function adaptiveStream(art: Pick<BinaryArtifact, "path" | "size">, o: Ad
         const t0 = now();
         const out = await encodeSegment(ctl.codec, level, buf);
         ctl.compressed(level, len, out.length, now() - t0);
-        return { level, raw: len, out, data: buf };
+        return { level, raw: len, out };
       })();
       job.catch(() => {}); // awaited in order below; an abort leaves later ones unawaited
       queue.push(job);
     };
     let wire = 0;
-    // Raw segments sent before any compressed one (the probe): the cache copy gets them
-    // compressed at the first level the upload then uses; a raw one after that drops the copy.
-    let held: Buffer[] = [];
     try {
-      fill();
+      // Keep `parallel` segments in the works ahead of the one going out.
+      for (let i = 0; i < ctl.parallel; i++) launch();
       while (queue.length && !aborted) {
         const t0 = now();
         const job = await queue.shift()!;
         const starved = now() - t0;
-        // The segment after the probe is launched once the probe has measured the link.
-        if (wire > 0) fill();
+        launch();
         if (fd >= 0) {
-          if (job.level === RAW) {
-            if (minLevel === Infinity && held.length < 2) held.push(job.data);
-            else dropCache();
-          } else {
-            for (const h of held) writeSync(fd, await encodeSegment(ctl.codec, job.level, h));
-            held = [];
+          if (job.level === RAW) dropCache();
+          else {
             writeSync(fd, job.out);
             minLevel = Math.min(minLevel, job.level);
           }
         }
         rawDone += job.raw;
         const t1 = now();
-        if (wire < window && wire + job.out.length > window) {
-          // The probe: this segment fills the link's buffers, and what goes past them goes at
-          // the link's pace. Sent in pieces, timed from the end of the first piece that waited
-          // (that one also waited for the remote's decompressor to start).
-          let paced = -1;
-          let tp = 0;
-          for (let at = 0; at < job.out.length; at += PROBE_PIECE) {
-            yield job.out.subarray(at, at + PROBE_PIECE);
-            if (wire + at < window) continue;
-            if (paced < 0) [paced, tp] = [0, now()];
-            else paced += Math.min(PROBE_PIECE, job.out.length - at);
-          }
-          ctl.probe(paced, now() - tp);
-        } else yield job.out;
-        const busy = now() - t1;
-        ctl.sent(job.level, job.raw, job.out.length, busy, starved, wire >= BUFFERED, idle());
+        yield job.out;
+        ctl.sent(job.level, job.raw, job.out.length, now() - t1, starved, wire >= BUFFERED, idle());
         wire += job.out.length;
-        fill();
       }
-      if (held.length) dropCache();
       if (fd >= 0 && !aborted) {
         closeSync(fd);
         fd = -1;

@@ -146,12 +146,11 @@ async function choosePayload(art: LateArtifact, s: RemoteState, o: BootstrapOpti
   const want = o.compressionLevel ?? (Number.isInteger(envLevel) && envLevel > 0 && envLevel <= 22 ? envLevel : undefined);
   const fixed = want === undefined ? undefined : codec === "gzip" ? Math.min(9, want) : want;
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-  const open = async (from: number, window?: number): Promise<Payload> => {
+  const open = async (from: number): Promise<Payload> => {
     const controller = new UploadController({ codec, fixed });
     const stream = adaptiveStream(art, {
       controller,
       from,
-      window,
       // Named by the hash at the end of the stream, when it is long known.
       cachePath: (level) => art.sha256.then((sha) => join(cacheDir, compressedCacheName(sha, codec, level))),
       cacheTemp: join(cacheDir, `upload-${art.key}.${process.pid}.${Date.now()}.tmp`),

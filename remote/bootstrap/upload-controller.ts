@@ -9,10 +9,7 @@
  * encryption); the others by that model, and a neighbour the model rates close
  * is tried for a run now and then. Levels change by runs of a few segments:
  * the link's buffers (the SSH window, sockets) hold a few MiB, so one segment's
- * timing says little. The first segment goes raw and is the probe: the link
- * paces it once the SSH window is full, which says at once whether the link is
- * fast (stay raw, measure on) or slow (the heaviest level that keeps up with it,
- * from the second segment on). Pure: no clock, no I/O (tests drive it).
+ * timing says little. Pure: no clock, no I/O (tests drive it).
  */
 
 /** Level 0 is a raw segment (stored, not compressed). */
@@ -36,7 +33,7 @@ export interface ControllerOptions {
   codec: "zstd" | "gzip";
   /** Levels to choose from; RAW is always included. */
   ladder?: number[];
-  /** The level of the first segments, before anything was measured (default: raw, the probe). */
+  /** The level of the first segments, before anything was measured. */
   start?: number;
   /** Compression jobs run side by side (cores given to it). */
   parallel?: number;
@@ -68,10 +65,7 @@ const JUDGE_SEGMENTS = 2;
 const JUDGE_WIRE = 3 << 20;
 /** Switch back to a level measured better only for a clear gain: measurements are noisy. */
 const HYSTERESIS = 1.1;
-/**
- * A level's measured throughput is trusted for this many segments, then re-judged (the link
- * may have changed); twice as long after each time it lost against a neighbour (up to 8×).
- */
+/** A level's measured throughput is trusted for this many segments, then re-judged (the link may have changed). */
 const FRESH = 16;
 /** Idle CPU (in cores) a fast link needs before a heavier level is tried on it. */
 const SPARE_CORES = 0.5;
@@ -86,8 +80,6 @@ export class UploadController {
   private current: number;
   /** Raw bytes/s reached per level, and at which segment count it was measured. */
   private seen = new Map<number, { goodput: number; at: number }>();
-  /** How often a level lost against a neighbour measured better (its measurement is trusted longer). */
-  private losses = new Map<number, number>();
   private speeds = new Map<number, number>();
   private ratios = new Map<number, number>();
   private segments = 0;
@@ -96,8 +88,6 @@ export class UploadController {
   private readonly runs: Run[] = [];
   /** Idle CPU on this machine while sending (cores, EWMA), when the caller measures it. */
   private idle: number | undefined;
-  /** The probe measured the link and no level was picked from it yet. */
-  private probed = false;
 
   constructor(o: ControllerOptions) {
     this.codec = o.codec;
@@ -105,8 +95,8 @@ export class UploadController {
     const priors = Object.keys(PRIORS[o.codec]).map(Number);
     this.ladder = [...new Set([RAW, ...(o.ladder ?? priors)])].sort((a, b) => a - b);
     this.parallel = Math.max(1, o.parallel ?? 2);
-    // Raw first: the probe segment costs no CPU and tells a fast link from a slow one.
-    this.current = o.fixed ?? o.start ?? RAW;
+    // The lightest compression first: cheap on a fast link, already half the bytes on a slow one.
+    this.current = o.fixed ?? o.start ?? this.ladder[1] ?? RAW;
   }
 
   get level(): number {
@@ -146,30 +136,9 @@ export class UploadController {
     if (!first && measured) run!.samples.push({ raw, wire, busy: busyMs, starved: starvedMs });
   }
 
-  /**
-   * The probe: once the link's buffers (the SSH window) were full, `wire` more bytes of the
-   * first segment went out in `ms`. Only the first report counts (later ones are judged in runs).
-   */
-  probe(wire: number, ms: number): void {
-    if (this.link !== undefined || this.probed || this.runs.length > 1 || wire <= 0 || ms <= 0) return;
-    this.link = wire / (ms / 1000);
-    this.probed = true;
-  }
-
   /** The level for the next segment (decided ahead of sending: compression runs in front of the link). */
   next(): number {
     if (this.fixed !== undefined) return this.current;
-    if (this.probed) {
-      this.probed = false;
-      // A fast link stays raw (judged in runs from here). A probe that found no fast link may
-      // have timed the remote's decompressor and hasher starting (slow on a loaded machine):
-      // the lightest compression, half the bytes on a slow link and cheap on a fast one, until
-      // runs of it are measured.
-      if (this.current === RAW && this.link! <= FAST_LINK) {
-        this.link = undefined;
-        return (this.current = this.ladder[1] ?? RAW);
-      }
-    }
     const run = this.runs.at(-1);
     // Until the current level's run has been measured, keep it. Judged on its latest segments:
     // the link may have changed during a long run.
@@ -206,7 +175,6 @@ export class UploadController {
       // A heavier level is only worth trying with a core to spare: without one, compressing
       // takes it from the encryption (and on loopback from the remote's side too).
       const spare = this.idle === undefined || this.idle >= SPARE_CORES;
-      if (better[0] !== undefined) this.losses.set(this.current, (this.losses.get(this.current) ?? 0) + 1);
       to = better[0] ?? [lighter, heavier].find((n) => n !== undefined && !this.fresh(n) && (n !== heavier || (spare && this.model(n) > goodput)));
     } else if (starved && lighter !== undefined) {
       // The compressor cannot keep up (or the link got faster): the lightest compression,
@@ -214,16 +182,11 @@ export class UploadController {
       to = this.current > this.ladder[1]! ? this.ladder[1] : lighter;
     } else if (!starved) {
       // The link sets the pace: the heaviest level that still keeps up with it, with room to spare.
-      to = this.keepingUp(link, this.current);
+      to = this.ladder.filter((l) => l > this.current && this.estimate(l, "speed") * this.parallel >= (link / this.estimate(l, "ratio")) * 1.5).at(-1);
     }
     if (to === undefined) return this.current;
     const best = to;
     return (this.current = best);
-  }
-
-  /** The heaviest level above `above` whose compressors keep up with `link`, with room to spare. */
-  private keepingUp(link: number, above: number): number | undefined {
-    return this.ladder.filter((l) => l > above && this.estimate(l, "speed") * this.parallel >= (link / this.estimate(l, "ratio")) * 1.5).at(-1);
   }
 
   /** min(compression speed × jobs, link / ratio); raw = the link. */
@@ -235,7 +198,7 @@ export class UploadController {
 
   private fresh(level: number): boolean {
     const s = this.seen.get(level);
-    return !!s && s.at >= this.segments - (FRESH << Math.min(3, this.losses.get(level) ?? 0));
+    return !!s && s.at >= this.segments - FRESH;
   }
 
   /** Measured, else the prior scaled by how this machine and binary compare with the priors at the levels measured. */

@@ -43,8 +43,7 @@ export interface Payload {
  */
 export interface PayloadSource {
   codec: Codec;
-  /** `window`: wire bytes the channel takes before the remote paces it (what a probe measures past). */
-  open(from: number, window?: number): Promise<Payload> | null;
+  open(from: number): Promise<Payload> | null;
 }
 
 export async function uploadBinary(
@@ -78,11 +77,9 @@ export async function uploadBinary(
     ch.write(header);
     if (!(await Promise.race([ready.then(() => true), closed.then(() => false)]))) return;
     const have = Number(/(?:^|\n)have=(\d+)\n/.exec(out)?.[1] ?? 0);
-    // The SSH window the remote left us (ssh2 keeps it on the channel): sent at once, then paced.
-    const window = (ch as unknown as { outgoing?: { window?: number } }).outgoing?.window;
-    const resumed = have > 0 && have <= art.size ? source.open(have, window) : null;
+    const resumed = have > 0 && have <= art.size ? source.open(have) : null;
     resumedFrom = resumed ? have : 0;
-    payload = await (resumed ?? source.open(0, window)!);
+    payload = await (resumed ?? source.open(0)!);
     ch.write(`from=${resumedFrom}\n`);
     for await (const chunk of payload.chunks) {
       sent += chunk.length;

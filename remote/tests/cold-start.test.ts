@@ -6,7 +6,7 @@
 // build sends it as is. Progress only ever reports the phase that is running.
 // Real sshd; the 20 Mbit link is a pacing relay (one test changes its pace mid-upload).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRelay, type Relay } from "../testing/relay.ts";
@@ -130,14 +130,11 @@ describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
     let events = await install(relay.port, cacheDir);
     const src = events.find((e) => e.event === "install_source")!;
     expect(src).toMatchObject({ source: "stream", codec: "zstd", adaptive: true });
-    // It measured the slow link while sending and settled on a heavy level: raw only the
-    // probe (the first segment, which told it the link is not fast), never after.
+    // It measured the slow link while sending and settled on a heavy level (never raw).
     paced = settled(events);
     expect(paced.bytesPerS).toBeLessThan(10_000_000);
     expect(paced.level).toBeGreaterThanOrEqual(6);
-    const runs = events.find((e) => e.event === "installed")!.levels as { level: number; raw: number }[];
-    expect(runs[0]).toMatchObject({ level: 0, raw: 4 << 20 });
-    expect(runs.slice(1).map((r) => r.level)).not.toContain(0);
+    expect(events.find((e) => e.event === "installed")!.levels.map((r: { level: number }) => r.level)).not.toContain(0);
     honestProgress(events);
     const installed = events.find((e) => e.event === "installed")!;
     expect(installed.bytes).toBeLessThan(installed.binary_size * 0.6);
@@ -145,13 +142,10 @@ describe.skipIf(skip)("cold first install (real sshd, compiled binary)", () => {
     const cached = readdirSync(cacheDir).filter((n) => n.includes(".zstd"));
     expect(cached.length).toBe(1);
     expect(cached[0]).not.toContain(".tmp");
-    // The probe segment is in it compressed: smaller than what went over the wire.
-    const copy = statSync(join(cacheDir, cached[0]!)).size;
-    expect(copy).toBeLessThan(installed.bytes);
     events = await install(relay.port, cacheDir);
     const again = events.find((e) => e.event === "install_source")!;
     expect(again.source).toBe("cached");
-    expect(events.find((e) => e.event === "installed")!.bytes).toBe(copy);
+    expect(events.find((e) => e.event === "installed")!.bytes).toBe(installed.bytes);
   }, 240_000);
 
   test("a release's precompressed artifact (.zst in SHA256SUMS) is verified and sent as is, without compressing", async () => {

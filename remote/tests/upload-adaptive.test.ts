@@ -22,35 +22,24 @@ interface Sim {
   idle?: number;
 }
 
-/** The SSH window: the first segment's bytes past it are paced by the link (the probe). */
-const WINDOW = 2 * MiB;
-
 /** Send `segments` segments of 4 MiB through the controller; the level of each, in order. */
 function run(ctl: UploadController, sims: (i: number) => Sim, segments: number): number[] {
   const levels: number[] = [];
   const pending: number[] = [];
-  // Like the stream: compressed segments are decided `parallel` ahead of the one being sent,
-  // a raw one when it is next (after the one before it was sent, from the second on).
-  const fill = () => {
-    while (pending.length < (ctl.level === RAW ? 1 : ctl.parallel)) pending.push(ctl.next());
-  };
-  fill();
+  // Like the stream: `parallel` segments are decided ahead of the one being sent.
+  for (let i = 0; i < ctl.parallel; i++) pending.push(ctl.next());
   for (let i = 0; i < segments; i++) {
     const level = pending.shift()!;
-    if (i > 0) fill();
+    pending.push(ctl.next());
     const sim = sims(i);
     const raw = 4 * MiB;
     const wire = level === RAW ? raw : raw * sim.ratio(level);
     const compressMs = level === RAW ? 0 : (raw / sim.speed(level)) * 1000;
     ctl.compressed(level, raw, wire, compressMs);
-    // The first segment fills the window at once; only what is past it waits for the link.
-    const paced = i === 0 ? Math.max(0, wire - WINDOW) : wire;
-    const busy = (paced / sim.link(level)) * 1000;
+    const busy = (wire / sim.link(level)) * 1000;
     const starved = Math.max(0, compressMs / ctl.parallel - busy);
-    if (i === 0) ctl.probe(paced, busy);
     ctl.sent(level, raw, wire, busy, starved, i > 0, sim.idle);
     levels.push(level);
-    fill();
   }
   return levels;
 }
@@ -65,17 +54,10 @@ const contended: Sim = { link: (l) => (l === RAW ? 120e6 : 45e6), speed: (l) => 
 const spare: Sim = { link: () => 60e6, speed, ratio };
 
 describe("upload controller (simulated link and compressor)", () => {
-  test("a slow link settles on the heaviest level that keeps up, and sends raw only the probe segment", () => {
+  test("a slow link settles on the heaviest level that keeps up, and never sends raw", () => {
     const levels = run(new UploadController({ codec: "zstd" }), () => slow, 30);
     expect(levels.at(-1)).toBe(9);
-    // The first segment is the probe (raw); it shows no fast link, so the next ones are compressed.
-    expect(levels[0]).toBe(RAW);
-    expect(levels.slice(1)).not.toContain(RAW);
-  });
-
-  test("a fast link is told by the probe: raw from the first segment on, no compressed segment before it was measured", () => {
-    const levels = run(new UploadController({ codec: "zstd" }), () => ({ ...contended, idle: 0.1 }), 30);
-    expect(new Set(levels)).toEqual(new Set([RAW]));
+    expect(levels).not.toContain(RAW);
   });
 
   test("a fast link whose encryption competes with compression ends up raw", () => {
@@ -184,17 +166,6 @@ describe("segment framing: one stream, any mix of levels", () => {
       const b = await collect({ controller: new UploadController({ codec: "gzip", fixed: 6 }), cachePath: (l) => join(dir, `cache${l}`) });
       expect(gunzipSync(b.wire).equals(data)).toBe(true);
       expect(readFileSync(join(dir, "cache6")).equals(b.wire)).toBe(true);
-      // The probe (a raw first segment) then compressed ones: the cached copy has the probe compressed too.
-      rmSync(join(dir, "cache6"));
-      const probed = new UploadController({ codec: "gzip" });
-      let k = 0;
-      probed.next = () => (k++ ? 6 : RAW);
-      const c = await collect({ controller: probed, cachePath: (l) => join(dir, `cache${l}`) });
-      expect(c.summary.levels[0]!.level).toBe(RAW);
-      expect(gunzipSync(c.wire).equals(data)).toBe(true);
-      const copy = readFileSync(join(dir, "cache6"));
-      expect(gunzipSync(copy).equals(data)).toBe(true);
-      expect(copy.length).toBeLessThan(c.wire.length);
       expect(statSync(dir).isDirectory()).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
