@@ -37,6 +37,19 @@ install_main() {
       while kill -0 "$wp" 2>/dev/null && [ $n -lt 50 ]; do n=$((n + 1)); sleep 0.1 2>/dev/null || sleep 1; done ;;
     esac ;;
   esac
+  # Leftovers of uploads nobody will resume: other .part files of ours (named by a hex key:
+  # the SHA-256 older clients used, or today's identity key of another build), untouched for
+  # an hour and with no live writer, go with their companions. Anything else is not ours.
+  for f in "$B"/.reasonix-*.part; do
+    [ -f "$f" ] && [ "$f" != "$part" ] || continue
+    k=\${f%.part}; k=\${k##*.}
+    case $k in ''|*[!0-9a-f]*) continue ;; esac
+    [ \${#k} -eq 32 ] || [ \${#k} -eq 64 ] || continue
+    [ -n "$(find "$f" -prune -mmin +60 2>/dev/null)" ] || continue
+    fp=$(cat "$f.pid" 2>/dev/null)
+    case $fp in ''|*[!0-9]*) ;; *) kill -0 "$fp" 2>/dev/null && continue ;; esac
+    rm -f "$f" "$f.sum" "$f.pid" "$f".sum.*
+  done
   # The hash of a finished earlier upload is made again over what this run sees.
   rm -f "$part.sum"
   have=0; [ -f "$part" ] && have=$(wc -c < "$part" | tr -d ' ')
