@@ -137,7 +137,9 @@ export class SessionHost {
       return "started_turn";
     }
     // A goal loop (between its turns or finishing one): its next turn reads it.
-    if (s.goal.running) return s.steer(text);
+    // Busy with what was not started here (a /compact): it waits for the next turn, as the engine says.
+    if (s.goal.running || (this.busy && !this.running)) return s.steer(text);
+    // A turn started here is finishing, or the front end's last turn is still settling (queueIdle): its settling starts this.
     this.followups.push(text);
     this.startFollowups();
     return "started_turn";

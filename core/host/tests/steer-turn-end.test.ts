@@ -105,3 +105,20 @@ test("without startIfIdle the finishing turn is not said to take the text: it wa
     { role: "user", content: steerMessage("for later") },
   ]);
 });
+
+test("idle text while the front end's last turn is still settling (queueIdle) starts through its runner when it pumps", async () => {
+  const { llm, host } = await setup([{ text: "first answer" }, { text: "second answer" }]);
+  expect(await host.submit("first")).toBe("done");
+  // serve: the host's turn has settled, the server's bookkeeping for it has not.
+  let settling = true;
+  const ran: string[] = [];
+  host.queueIdle = () => !settling;
+  host.queueRunner = (text) => (ran.push(text), host.submit(text));
+  expect(host.steer("right after", { startIfIdle: true })).toBe("started_turn");
+  expect(host.busy).toBe(false);
+  settling = false;
+  expect(host.pumpQueue()).toBe(true);
+  expect(ran).toEqual(["right after"]);
+  expect(await host.turn).toBe("done");
+  expect(llm.chatRequests()[1]!.body.messages.at(-1)).toEqual({ role: "user", content: "right after" });
+});
