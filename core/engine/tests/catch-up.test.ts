@@ -13,7 +13,6 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-
 test("history() mid-stream holds the streamed text; a cancelled answer is committed and survives a resume", async () => {
   const sb = makeSandbox();
   const text = "Sentence number 1. Sentence number 2. Sentence number 3. ";
