@@ -10,15 +10,17 @@ import { errorMessage } from "../../core/errors.ts";
 import type { Paint } from "./cards.ts";
 import { cleanText } from "./sanitize.ts";
 
-const label: Record<SteerDisposition, string> = {
+const label: Record<SteerDisposition | "started_turn", string> = {
   steer_accepted: "steering · sent to the running turn",
   queued_followup: "steering · the turn had ended: it goes with your next message",
+  // The turn was finishing (it had read guidance for the last time): the text is the next turn's prompt.
+  started_turn: "steering · the turn was ending: sent as your next message",
 };
 
 /** Steer the running turn with `text`; the plain words to show for it (line mode uses them as they are). */
 export function steerNow(host: SessionHost, text: string): { ok: true; shown: string; note: string } | { ok: false; error: string } {
   try {
-    const d = host.steer(text);
+    const d = host.steer(text, { startIfIdle: true });
     return { ok: true, shown: cleanText(text).replace(/\s+/g, " "), note: `(${label[d]})` };
   } catch (e) {
     return { ok: false, error: `not sent: ${errorMessage(e)}` };

@@ -40,6 +40,12 @@ export class AcpSession {
   private unsubscribe: (() => void) | undefined;
   private lastError: string | undefined;
   private prompting = false;
+  /**
+   * While a prompt's turns run: text steered after the running turn read
+   * guidance for the last time (it is finishing). The same prompt answers it
+   * in another turn before it returns; undefined when no prompt takes more.
+   */
+  private lateSteers: string[] | undefined;
   /** Subagents' calls the editor first hears of in a permission request. */
   private readonly relayed = new RelayedCalls();
   /** Set when the engine exists for this session alone (client-passed MCP servers). */
@@ -152,10 +158,21 @@ export class AcpSession {
     this.lastError = undefined;
     try {
       let reason;
+      this.lateSteers = [];
       try {
         reason = await this.host.submit(text, images.length ? { images } : undefined);
+        // Guidance that reached the turn too late to be read: the next turn of this same prompt, in the order sent.
+        while (reason === "done" && this.lateSteers.length) reason = await this.host.submit(this.lateSteers.splice(0).join("\n\n"));
       } catch (e) {
         throw RequestError.internalError({ sessionId: this.id }, errorMessage(e));
+      } finally {
+        // A cancelled or failed turn: what is left goes with the next prompt.
+        for (const t of this.lateSteers.splice(0)) {
+          try {
+            this.live.steer(t);
+          } catch {}
+        }
+        this.lateSteers = undefined;
       }
       await this.flush();
       const stop = stopReason(reason);
@@ -250,6 +267,11 @@ export class AcpSession {
     if (shellLine(text) !== undefined) throw RequestError.invalidRequest({ sessionId: this.id }, this.busy ? SHELL_LINE_BUSY : "a shell line (!command) is a prompt, not guidance: send it with session/prompt");
     // While a prompt is being set up (before the engine turn starts) the guidance is queued
     // for that turn's first step: the round takes it, so it counts as accepted.
+    // A prompt's turn that is finishing: the prompt runs one more turn with it before it returns.
+    if (this.lateSteers && !this.live.takesSteering && text.trim()) {
+      this.lateSteers.push(text);
+      return "steer_accepted";
+    }
     const d = this.host.steer(text);
     return this.prompting ? "steer_accepted" : d;
   }

@@ -120,6 +120,13 @@ export abstract class SessionCore {
   get id() { return this.file.id; }
   get workspace() { return this.deps.workspace; }
   get busy() { return this.abort !== null; }
+  /**
+   * The running turn made its last check for guidance (turn-loop.ts): what is
+   * steered from now on waits for the next turn. Set in the same step as that
+   * check, so no guidance can slip between the check and the turn's end.
+   */
+  steeringClosed = true;
+  get takesSteering() { return this.abort !== null && !this.abort.signal.aborted && !this.steeringClosed; }
   get model() { return this.deps.modelName; }
 
   subscribe(listener: EngineEventListener): () => void {

@@ -116,6 +116,7 @@ export class LiveSession extends SessionCore implements EngineSession {
   private async runTurn(prompt: string, attached?: ImageInput[]): Promise<TurnEndReason> {
     const ac = new AbortController();
     this.abort = ac;
+    this.steeringClosed = false;
     // Commands, @references and prompt hooks first, so the turn starts with the message it will send.
     let content: string | { failed: unknown } = prompt;
     if (this.deps.prepare) content = await this.deps.prepare(prompt, ac.signal).catch((e: unknown) => ({ failed: e }));
@@ -148,7 +149,9 @@ export class LiveSession extends SessionCore implements EngineSession {
       reason = planned ? planned.end : await runSteps(this, turn, ac.signal);
       error = planned ? planned.error : this.endError;
       rollback = !!planned?.rollback;
+      this.steeringClosed = true;
     } catch (e) {
+      this.steeringClosed = true;
       if (ac.signal.aborted) {
         reason = "cancelled";
         // The user saw this text stream in; keep it (the model sees it too next turn).
@@ -272,8 +275,9 @@ export class LiveSession extends SessionCore implements EngineSession {
   steer(text: string): SteerDisposition {
     if (this.closed) throw new ReasonixError("session_closed", "session is closed");
     if (!text.trim()) throw new ReasonixError("steer_empty", "steering guidance is empty");
+    const disposition = this.takesSteering ? "steer_accepted" : "queued_followup";
     this.steers.push(steerMessage(text));
-    return this.abort && !this.abort.signal.aborted ? "steer_accepted" : "queued_followup";
+    return disposition;
   }
 
   /**

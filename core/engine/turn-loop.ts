@@ -22,7 +22,7 @@ export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal
   let continued = false;
   if (s.deps.toolSource) await s.syncTools(signal);
   for (let step = 1; ; step++) {
-    if (signal.aborted) return "cancelled";
+    if (signal.aborted) return over(s, "cancelled");
     s.takeSteers(turn);
     lastPrompt = (await maybeCompact(s, turn, signal, lastPrompt)).last;
     const req: ChatRequest = { system: s.deps.system, tools: s.schemas, messages: s.state.messages, ...(s.effort ? { reasoningEffort: s.effort } : {}) };
@@ -64,19 +64,20 @@ export async function runSteps(s: SessionCore, turn: number, signal: AbortSignal
         s.emit({ type: "continuation", reason: "length", ...limit });
         continue;
       }
-      // Guidance that arrived during this last step still belongs to this turn.
+      // Guidance that arrived during this last step still belongs to this turn;
+      // from this check on, guidance waits for the next turn (over()).
       if (s.steers.length > 0 && step < s.deps.maxSteps) continue;
       if (!msg.content.trim() && !continued) return ending(s, "empty");
-      return "done";
+      return over(s, "done");
     }
     const denied = await runRound(s, turn, calls, signal, checkpointed, cutOffCalls(result), result.outputLimit);
-    if (signal.aborted) return "cancelled";
+    if (signal.aborted) return over(s, "cancelled");
     if (s.needsUser !== undefined) {
       s.endError = `the model asked the user: "${s.needsUser}" — this run cannot ask; answer it in a chat (reasonix chat --resume ${s.id}) or put the answer in the prompt`;
-      return "needs_user";
+      return over(s, "needs_user");
     }
-    if (denied) return "denied";
-    if (step >= s.deps.maxSteps) return "max_steps";
+    if (denied) return over(s, "denied");
+    if (step >= s.deps.maxSteps) return over(s, "max_steps");
   }
 }
 
@@ -136,6 +137,17 @@ export function retryHooks(s: SessionCore): RetryHooks {
 /** End the turn on a finish reason that is not a usable answer; turn_end carries why. */
 export function ending(s: SessionCore, reason: TurnEndReason, limit?: number): TurnEndReason {
   s.endError = endMessage(reason, s.provider.name, limit);
+  return over(s, reason);
+}
+
+/**
+ * The loop's last word on the turn: it reads no more guidance. Set in the same
+ * synchronous step as its last check, so guidance steered while the turn is
+ * finishing (its log still being synced) is told it waits for the next turn
+ * (takesSteering) instead of being accepted for a turn that will not read it.
+ */
+function over(s: SessionCore, reason: TurnEndReason): TurnEndReason {
+  s.steeringClosed = true;
   return reason;
 }
 

@@ -37,6 +37,12 @@ export class SessionHost {
   queueRunner: ((text: string, opts?: SubmitOptions) => Promise<TurnEndReason>) | undefined;
   /** The front end's own say on whether a queued prompt may start now (serve: its last turn's bookkeeping is done). */
   queueIdle: (() => boolean) | undefined;
+  /**
+   * Text steered with startIfIdle while a turn was finishing (it had read
+   * guidance for the last time, its end not yet settled): the next turn's
+   * prompt, started the moment nothing runs (pumpQueue), ahead of the queue.
+   */
+  private followups: string[] = [];
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
@@ -86,7 +92,9 @@ export class SessionHost {
     const turn = opts ? this.current.submit(prompt, opts) : this.current.submit(prompt);
     this.running = turn;
     const settled = () => {
-      if (this.running === turn) this.running = undefined;
+      if (this.running !== turn) return;
+      this.running = undefined;
+      this.startFollowups();
     };
     turn.then(settled, settled);
     return turn;
@@ -102,7 +110,9 @@ export class SessionHost {
     const turn = run.then(() => "done" as const, () => "error" as const);
     this.running = turn;
     void turn.then(() => {
-      if (this.running === turn) this.running = undefined;
+      if (this.running !== turn) return;
+      this.running = undefined;
+      this.startFollowups();
     });
     return run;
   }
@@ -110,17 +120,38 @@ export class SessionHost {
   /**
    * Guidance for the running turn. With `startIfIdle`, text that arrives when
    * nothing runs (and no goal loop is between turns) starts a turn as its
-   * prompt instead of waiting unseen for the next one.
+   * prompt instead of waiting unseen for the next one; so does text that
+   * arrives while a turn is finishing (it has read guidance for the last
+   * time): that turn will not read it, so it starts the next turn the moment
+   * nothing runs ("started_turn" too). Nothing steered is left unanswered.
    */
   steer(text: string): SteerDisposition;
   steer(text: string, o: { startIfIdle?: boolean }): SteerDisposition | "started_turn";
   steer(text: string, o: { startIfIdle?: boolean } = {}): SteerDisposition | "started_turn" {
-    if (o.startIfIdle && this.startable) {
+    const s = this.current;
+    if (!o.startIfIdle || s.takesSteering) return s.steer(text);
+    if (!text.trim()) return s.steer(text); // the engine's "empty" refusal
+    if (this.startable && this.queueIdle?.() !== false) {
       // Its end (or failure) reaches the front end through the session's events.
       this.submit(text).catch(() => {});
       return "started_turn";
     }
-    return this.current.steer(text);
+    // A goal loop (between its turns or finishing one): its next turn reads it.
+    // Busy with what was not started here (a /compact): it waits for the next turn, as the engine says.
+    if (s.goal.running || (this.busy && !this.running)) return s.steer(text);
+    // A turn started here is finishing, or the front end's last turn is still settling (queueIdle): its settling starts this.
+    this.followups.push(text);
+    this.startFollowups();
+    return "started_turn";
+  }
+
+  /** Start what was steered into a finishing turn, as one prompt (in the order typed), when nothing runs. True when it started. */
+  private startFollowups(): boolean {
+    if (this.followups.length === 0 || !this.startable || this.queueIdle?.() === false) return false;
+    const text = this.followups.splice(0).join("\n\n");
+    const run = this.queueRunner ?? ((t: string) => this.submit(t));
+    run(text).catch(() => {});
+    return true;
   }
 
   /**
@@ -135,6 +166,7 @@ export class SessionHost {
 
   /** Start the next queued prompt when nothing runs, the queue is not paused and a runner is set. True when one started. */
   pumpQueue(): boolean {
+    if (this.startFollowups()) return true;
     const run = this.queueRunner;
     if (!run || !this.startable || this.queueIdle?.() === false) return false;
     const item = this.queue.take();

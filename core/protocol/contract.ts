@@ -174,9 +174,16 @@ export interface EngineSession {
   /**
    * Guidance for the running turn, injected as a user message at its next
    * model step ("steer_accepted"); when idle it waits for the next turn
-   * ("queued_followup").
+   * ("queued_followup"). A turn that has made its last check for guidance
+   * (it is finishing) no longer takes any: "queued_followup" then too.
    */
   steer(text: string): SteerDisposition;
+  /**
+   * A turn runs and will still read guidance at a model step: what steer()
+   * gives now reaches this turn. False once the turn has made its last check
+   * (it is finishing, its end not yet reported), and between turns.
+   */
+  readonly takesSteering: boolean;
   /** Goal mode: keep working across turns toward an objective (core/goal). */
   readonly goal: GoalControl;
   /**

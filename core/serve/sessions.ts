@@ -309,7 +309,8 @@ export class SessionManager {
       return "started_turn";
     }
     refuseShellSteer(text);
-    return l.host.steer(text);
+    // A turn that is finishing no longer reads guidance: the host starts the next turn with it (the queue's runner, once this turn's bookkeeping is done).
+    return startIfIdle ? l.host.steer(text, { startIfIdle }) : l.host.steer(text);
   }
 
   async rewind(id: string, turn: number, mode: RewindMode): Promise<RewindResult> {

@@ -5,23 +5,13 @@ import { afterEach, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedOpenAI } from "../../testing/scripted-llm.ts";
-import type { EngineEvent, EngineSession } from "../types.ts";
-import { engineFor, makeSandbox } from "./helpers.ts";
+import type { EngineEvent } from "../types.ts";
+import { engineFor, makeSandbox, until } from "./helpers.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-const until = (s: EngineSession, pred: (e: EngineEvent) => boolean) =>
-  new Promise<EngineEvent>((resolve) => {
-    const off = s.subscribe((e) => {
-      if (pred(e)) {
-        off();
-        resolve(e);
-      }
-    });
-  });
 
 test("history() mid-stream holds the streamed text; a cancelled answer is committed and survives a resume", async () => {
   const sb = makeSandbox();

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSy
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { createEngine } from "../index.ts";
-import type { Engine, EngineEvent } from "../types.ts";
+import type { Engine, EngineEvent, EngineSession } from "../types.ts";
 import type { EngineOptions } from "../options.ts";
 import { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolDefinition } from "../../tools/types.ts";
@@ -127,3 +127,36 @@ export function collect(session: { subscribe(l: (e: EngineEvent) => void): () =>
 
 /** A chat request that asks for a compaction summary (the last message is the compaction request). */
 export const isCompactionRequest = (req: { body: any }) => String(req.body.messages.at(-1)?.content).includes("<compaction-request>");
+
+/**
+ * Hold the session's next turn where its loop has decided the turn is over:
+ * its turn_end record is appended and the sync of the log waits for
+ * `release`. `atEnd` resolves once the turn is held there (a state the turn
+ * causes: no timing involved). Resolve `release` in the test's cleanup too.
+ */
+export function holdTurnEnd(s: unknown) {
+  const file = (s as { file: { flushed(): Promise<void>; records: { t: string }[] } }).file;
+  const sync = file.flushed.bind(file);
+  const atEnd = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  let held = false;
+  file.flushed = async () => {
+    await sync();
+    if (held || file.records.at(-1)?.t !== "turn_end") return;
+    held = true;
+    atEnd.resolve();
+    await release.promise;
+  };
+  return { atEnd, release };
+}
+
+/** Resolves with the session's first event from now on that `pred` accepts. */
+export const until = (s: EngineSession, pred: (e: EngineEvent) => boolean) =>
+  new Promise<EngineEvent>((resolve) => {
+    const off = s.subscribe((e) => {
+      if (pred(e)) {
+        off();
+        resolve(e);
+      }
+    });
+  });
