@@ -11,7 +11,7 @@ import type { ApprovalDecision, FileDiff } from "../../core/engine/types.ts";
 import { diffLines, type Paint, type PendingApproval } from "./cards.ts";
 import { t } from "../../core/protocol/i18n/index.ts";
 
-import { ArmedCard, BURST_MS } from "./arming.ts";
+import { ArmedCard, BURST_MS, DIGIT, ENTER } from "./arming.ts";
 export { ARM_MS, BURST_MS } from "./arming.ts";
 
 export interface Choice {
@@ -109,12 +109,10 @@ export interface KeyContext {
   answer(decision: ApprovalDecision): void;
 }
 
-const DIGIT = /^[1-9]$/;
 const UP = ["\x1b[A", "\x1bOA"];
 const DOWN = ["\x1b[B", "\x1bOB"];
 const PGUP = "\x1b[5~";
 const PGDN = "\x1b[6~";
-const ENTER = ["\r", "\n"];
 
 /** State of the prompt for the approval at the head of the queue. */
 export class ApprovalPrompt extends ArmedCard<PendingApproval, KeyContext> {
@@ -144,14 +142,8 @@ export class ApprovalPrompt extends ArmedCard<PendingApproval, KeyContext> {
       this.redraw();
       return true;
     }
-    if (!ctx.composerEmpty || !wasArmed) {
-      // Enter on an empty composer before arming: nothing to send, nothing to answer (still counts as typing).
-      if (ENTER.includes(data) && ctx.composerEmpty) {
-        this.arming.typed();
-        return true;
-      }
-      return false;
-    }
+    const early = this.notYet(data, ctx.composerEmpty, wasArmed);
+    if (early !== undefined) return early;
     const choices = approvalChoices(a);
     if (UP.includes(data) || DOWN.includes(data)) {
       const n = choices.length;

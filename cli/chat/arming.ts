@@ -8,6 +8,10 @@ export const ARM_MS = 600;
 /** A card key followed by another key within this window was text, not an answer. */
 export const BURST_MS = 250;
 
+/** Keys every card reads the same way. */
+export const ENTER = ["\r", "\n"];
+export const DIGIT = /^[1-9]$/;
+
 export class Arming {
   private id: string | undefined;
   private shownAt = 0;
@@ -86,6 +90,21 @@ export abstract class ArmedCard<T extends { callId: string }, C> {
     // Typing (anything the card did not take) restarts the pause the card waits for.
     if (!taken) this.arming.typed();
     return taken;
+  }
+
+  /**
+   * Before arming, or while the composer holds text, a key is not the card's
+   * (false) — except an Enter on an empty composer: nothing to send and nothing
+   * to answer, so it is taken and counts as typing. Undefined: the card reads
+   * the key itself.
+   */
+  protected notYet(data: string, composerEmpty: boolean, wasArmed: boolean): boolean | undefined {
+    if (composerEmpty && wasArmed) return undefined;
+    if (ENTER.includes(data) && composerEmpty) {
+      this.arming.typed();
+      return true;
+    }
+    return false;
   }
 
   /** A new card: its own state starts over. */

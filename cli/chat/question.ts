@@ -8,7 +8,7 @@
 // and Enter, or Space): only then do typed keys go to it.
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { QuestionAnswer } from "../../core/engine/types.ts";
-import { ArmedCard, BURST_MS } from "./arming.ts";
+import { ArmedCard, BURST_MS, DIGIT, ENTER } from "./arming.ts";
 import type { Paint } from "./cards.ts";
 
 /** A question_request still waiting for an answer. */
@@ -27,10 +27,8 @@ export interface QuestionKeys {
   answer(a: QuestionAnswer): void;
 }
 
-const DIGIT = /^[1-9]$/;
 const UP = ["\x1b[A", "\x1bOA", "k"];
 const DOWN = ["\x1b[B", "\x1bOB", "j"];
-const ENTER = ["\r", "\n"];
 const ESC = "\x1b";
 const BACKSPACE = ["\x7f", "\b"];
 
@@ -131,13 +129,8 @@ export class QuestionPrompt extends ArmedCard<PendingQuestion, QuestionKeys> {
       ctx.answer({ dismissed: true });
       return true;
     }
-    if (!ctx.composerEmpty || !wasArmed) {
-      if (ENTER.includes(data) && ctx.composerEmpty) {
-        this.arming.typed();
-        return true;
-      }
-      return false;
-    }
+    const early = this.notYet(data, ctx.composerEmpty, wasArmed);
+    if (early !== undefined) return early;
     if (ENTER.includes(data)) {
       const onText = q.allowText && this.selected === q.options.length;
       // A question of words alone: Enter opens the field.
