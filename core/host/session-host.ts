@@ -90,6 +90,12 @@ export class SessionHost {
   /** Start a turn on the session: busy from this call until the turn settles. */
   submit(prompt: string, opts?: SubmitOptions): Promise<TurnEndReason> {
     const turn = opts ? this.current.submit(prompt, opts) : this.current.submit(prompt);
+    this.track(turn);
+    return turn;
+  }
+
+  /** Busy until TURN settles; then what was steered into its end starts (startFollowups). */
+  private track(turn: Promise<TurnEndReason>): void {
     this.running = turn;
     const settled = () => {
       if (this.running !== turn) return;
@@ -97,7 +103,6 @@ export class SessionHost {
       this.startFollowups();
     };
     turn.then(settled, settled);
-    return turn;
   }
 
   /**
@@ -107,13 +112,7 @@ export class SessionHost {
    */
   runShell(command: string): Promise<ShellRun> {
     const run = this.current.runShell(command);
-    const turn = run.then(() => "done" as const, () => "error" as const);
-    this.running = turn;
-    void turn.then(() => {
-      if (this.running !== turn) return;
-      this.running = undefined;
-      this.startFollowups();
-    });
+    this.track(run.then(() => "done" as const, () => "error" as const));
     return run;
   }
 
