@@ -7,7 +7,6 @@
 import { loadConfig } from "../config/load.ts";
 import { errorMessage } from "../errors.ts";
 import { plural } from "../plural.ts";
-import { authorize } from "../mcp/auth-flow.ts";
 import { resolveServers } from "../mcp/config.ts";
 import { ApiError } from "./api-error.ts";
 
@@ -29,6 +28,8 @@ export class McpSignIns {
     this.states.set(name, { state: "waiting" });
     let shown!: (url: string) => void;
     const url = new Promise<string>((r) => (shown = r));
+    // The MCP SDK (with zod and ajv) loads here, not when the server starts: it is most of serve's start-up.
+    const { authorize } = await import("../mcp/auth-flow.ts");
     const flow = authorize(spec, { home: this.home, openUrl: (u) => shown(u.href), timeoutMs: 300_000 }).then(
       (r) => this.states.set(name, { state: "done", message: `signed in (${plural(r.tools, "tool")})` }),
       (e) => this.states.set(name, { state: "failed", message: errorMessage(e) }),

@@ -63,10 +63,21 @@ interface Run extends LevelRun {
 /** A run is judged once it measured this many segments and wire bytes. */
 const JUDGE_SEGMENTS = 2;
 const JUDGE_WIRE = 3 << 20;
+/**
+ * ... and this much sending time: on a fast link two segments take a few milliseconds, which
+ * the scheduler's noise (and the other side's work, on the same CPUs over loopback) swamps.
+ */
+const JUDGE_MS = 80;
 /** Switch back to a level measured better only for a clear gain: measurements are noisy. */
 const HYSTERESIS = 1.1;
-/** A level's measured throughput is trusted for this many segments, then re-judged (the link may have changed). */
+/**
+ * A level's measured throughput is trusted for this many segments and this much sending time,
+ * then re-judged (the link may have changed). Both: on a fast link 16 segments pass in a
+ * fraction of a second, too soon for the link to have changed, and trying a worse level
+ * again only costs time there.
+ */
 const FRESH = 16;
+const FRESH_MS = 3000;
 /** Idle CPU (in cores) a fast link needs before a heavier level is tried on it. */
 const SPARE_CORES = 0.5;
 /** Wire bytes/s from which an SSH link's encryption competes with compression for the CPU. */
@@ -79,10 +90,12 @@ export class UploadController {
   private readonly fixed: number | undefined;
   private current: number;
   /** Raw bytes/s reached per level, and at which segment count it was measured. */
-  private seen = new Map<number, { goodput: number; at: number }>();
+  private seen = new Map<number, { goodput: number; at: number; atMs: number }>();
   private speeds = new Map<number, number>();
   private ratios = new Map<number, number>();
   private segments = 0;
+  /** Sending time so far (ms: pushing segments and waiting for them). */
+  private sendingMs = 0;
   /** Wire bytes/s while the link was the bottleneck (the sender had the next segment ready). */
   private link: number | undefined;
   private readonly runs: Run[] = [];
@@ -128,6 +141,7 @@ export class UploadController {
   sent(level: number, raw: number, wire: number, busyMs: number, starvedMs: number, measured = true, idleCores?: number): void {
     if (idleCores !== undefined) this.idle = mix(this.idle, idleCores);
     this.segments++;
+    this.sendingMs += Math.max(0, busyMs) + Math.max(0, starvedMs);
     let run = this.runs.at(-1);
     const first = run?.level !== level;
     if (first) this.runs.push((run = { level, raw: 0, sent: 0, samples: [] }));
@@ -142,19 +156,32 @@ export class UploadController {
     const run = this.runs.at(-1);
     // Until the current level's run has been measured, keep it. Judged on its latest segments:
     // the link may have changed during a long run.
-    if (!run || run.level !== this.current || run.samples.length < JUDGE_SEGMENTS) return this.current;
+    if (!run || run.level !== this.current) return this.current;
+    // The sender waits for compressed segments while no core is idle: compressing takes the CPU
+    // the link itself needs (its encryption; on loopback the remote's side too). One lighter
+    // step at once, without waiting for a judgement a noisy fast link makes slow to come by.
+    const last = run.samples.at(-1);
+    if (this.current !== RAW && last && this.idle !== undefined && this.idle < SPARE_CORES && last.starved > last.busy) {
+      // What it reached is remembered, so it is not tried again soon.
+      const ms = run.samples.reduce((a, x) => a + x.busy + x.starved, 0);
+      if (ms > 0) this.seen.set(this.current, { goodput: run.samples.reduce((a, x) => a + x.raw, 0) / (ms / 1000), at: this.segments, atMs: this.sendingMs });
+      return (this.current = this.ladder[this.ladder.indexOf(this.current) - 1]!);
+    }
+    if (run.samples.length < JUDGE_SEGMENTS) return this.current;
     const recent: Sample[] = [];
     let w = 0;
-    for (let k = run.samples.length - 1; k >= 0 && (recent.length < JUDGE_SEGMENTS || w < JUDGE_WIRE); k--) {
+    let t = 0;
+    for (let k = run.samples.length - 1; k >= 0 && (recent.length < JUDGE_SEGMENTS || w < JUDGE_WIRE || t < JUDGE_MS); k--) {
       recent.push(run.samples[k]!);
       w += run.samples[k]!.wire;
+      t += run.samples[k]!.busy + run.samples[k]!.starved;
     }
-    if (w < JUDGE_WIRE) return this.current;
+    if (w < JUDGE_WIRE || t < JUDGE_MS) return this.current;
     const sum = (f: (x: Sample) => number, xs = recent) => xs.reduce((a, x) => a + f(x), 0);
     const ms = sum((x) => x.busy + x.starved);
     if (ms <= 0) return this.current;
     const goodput = sum((x) => x.raw) / (ms / 1000);
-    this.seen.set(this.current, { goodput, at: this.segments });
+    this.seen.set(this.current, { goodput, at: this.segments, atMs: this.sendingMs });
     // The link's speed from the segments it was the bottleneck for (the next one was ready in time).
     const linkBound = recent.filter((x) => x.busy > 0 && x.starved < x.busy * 0.25);
     if (linkBound.length) this.link = sum((x) => x.wire, linkBound) / (sum((x) => x.busy, linkBound) / 1000);
@@ -171,10 +198,10 @@ export class UploadController {
       // A fast link: its encryption competes with compression for the CPU, which no model
       // of speeds captures, so neighbours are compared by the throughput they reached
       // (tried again when that measurement is old).
-      const better = [lighter, heavier].filter((n) => n !== undefined && this.fresh(n) && this.seen.get(n)!.goodput > goodput * HYSTERESIS);
-      // A heavier level is only worth trying with a core to spare: without one, compressing
-      // takes it from the encryption (and on loopback from the remote's side too).
+      // A heavier level is only worth trying (or going back to) with a core to spare: without
+      // one, compressing takes it from the encryption (and on loopback from the remote's side too).
       const spare = this.idle === undefined || this.idle >= SPARE_CORES;
+      const better = [lighter, heavier].filter((n) => n !== undefined && (n !== heavier || spare) && this.fresh(n) && this.seen.get(n)!.goodput > goodput * HYSTERESIS);
       to = better[0] ?? [lighter, heavier].find((n) => n !== undefined && !this.fresh(n) && (n !== heavier || (spare && this.model(n) > goodput)));
     } else if (starved && lighter !== undefined) {
       // The compressor cannot keep up (or the link got faster): the lightest compression,
@@ -198,7 +225,7 @@ export class UploadController {
 
   private fresh(level: number): boolean {
     const s = this.seen.get(level);
-    return !!s && s.at >= this.segments - FRESH;
+    return !!s && (s.at >= this.segments - FRESH || s.atMs >= this.sendingMs - FRESH_MS);
   }
 
   /** Measured, else the prior scaled by how this machine and binary compare with the priors at the levels measured. */

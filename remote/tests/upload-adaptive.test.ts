@@ -72,9 +72,30 @@ describe("upload controller (simulated link and compressor)", () => {
     const first = levels.indexOf(RAW);
     expect(first).toBeGreaterThan(-1);
     expect(new Set(levels.slice(first))).toEqual(new Set([RAW]));
-    // With a core to spare it does try again now and then.
-    const spareCpu = run(new UploadController({ codec: "zstd" }), () => ({ ...contended, idle: 1.5 }), 40);
-    expect(spareCpu.slice(spareCpu.indexOf(RAW)).some((l) => l !== RAW)).toBe(true);
+    // With a core to spare it does try again, once what it measured is seconds old (a raw
+    // segment takes 35 ms here: 40 of them are 1.4 s, 200 are 7 s).
+    const spareCpu = run(new UploadController({ codec: "zstd" }), () => ({ ...contended, idle: 1.5 }), 200);
+    const rawFrom = spareCpu.indexOf(RAW);
+    expect(spareCpu.slice(rawFrom).some((l) => l !== RAW)).toBe(true);
+    expect(new Set(spareCpu.slice(rawFrom, rawFrom + 40))).toEqual(new Set([RAW]));
+  });
+
+  // Loopback: both ends share two cores, the link outruns the compressor, whose segments the
+  // sender keeps waiting for (its early segments, compressed ahead, look fast).
+  const loopback: Sim = { link: (l) => (l === RAW ? 400e6 : 300e6), speed: () => 100e6, ratio, idle: 0.1 };
+
+  test("loopback: waiting for compressed segments with no core idle goes raw at the first measured segment, and stays raw", () => {
+    const levels = run(new UploadController({ codec: "zstd" }), () => loopback, 30);
+    const first = levels.indexOf(RAW);
+    // Segment 0 starts the run (never a sample), 1 is measured, 2 and 3 were decided ahead.
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(4);
+    expect(new Set(levels.slice(first))).toEqual(new Set([RAW]));
+    // A level measured faster early on is not gone back to while no core is idle.
+    const ctl = new UploadController({ codec: "zstd" });
+    const early = (i: number): Sim => (i < 2 ? { ...loopback, link: () => 2e9 } : loopback);
+    const again = run(ctl, early, 30);
+    expect(new Set(again.slice(again.indexOf(RAW)))).toEqual(new Set([RAW]));
   });
 
   test("a fast link with CPU to spare keeps compressing, at a level within 10 % of the best one", () => {
