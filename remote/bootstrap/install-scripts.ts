@@ -30,7 +30,7 @@ install_main() {
   else H="shasum -a 256"; fi
   # A writer from an earlier session (its link died unnoticed by the server) may still
   # hold the part open: stop it, so nothing but ours appends to it.
-  wp=$(cat "$part.pid" 2>/dev/null)
+  first_line "$part.pid"; wp=$v
   case $wp in ''|*[!0-9]*) ;; *)
     case " $(ps -p "$wp" -o args= 2>/dev/null) " in *" tee -a "*|*" zstd -dcq "*|*" gzip -dc "*|*" cat "*)
       kill -TERM "$wp" 2>/dev/null; n=0
@@ -46,13 +46,13 @@ install_main() {
     case $k in ''|*[!0-9a-f]*) continue ;; esac
     [ \${#k} -eq 32 ] || [ \${#k} -eq 64 ] || continue
     [ -n "$(find "$f" -prune -mmin +60 2>/dev/null)" ] || continue
-    fp=$(cat "$f.pid" 2>/dev/null)
+    first_line "$f.pid"; fp=$v
     case $fp in ''|*[!0-9]*) ;; *) kill -0 "$fp" 2>/dev/null && continue ;; esac
     rm -f "$f" "$f.sum" "$f.pid" "$f".sum.*
   done
   # The hash of a finished earlier upload is made again over what this run sees.
-  rm -f "$part.sum"
-  have=0; [ -f "$part" ] && have=$(wc -c < "$part" | tr -d ' ')
+  [ ! -e "$part.sum" ] || rm -f "$part.sum"
+  have=0; [ -f "$part" ] && { have=$(wc -c < "$part"); have=\${have##* }; }
   printf 'have=%s\n' "$have"
   echo ready=1
   # The client answers where its payload starts: from what we have, or from zero.
@@ -64,11 +64,11 @@ install_main() {
   # appender (tee) records its pid, which is what a later session stops. In the
   # background, whose stdin is /dev/null: it reads ours through fd 3.
   exec 3<&0
-  { cat "$part" && $D <&3 | sh -c 'echo $$ > "$1.pid"; exec tee -a "$1"' sh "$part"; } | $H > "$part.sum.$$" &
+  { { [ ! -s "$part" ] || cat "$part"; } && $D <&3 | sh -c 'echo $$ > "$1.pid"; exec tee -a "$1"' sh "$part"; } | $H > "$part.sum.$$" &
   exec 3<&-
   wait $!
   rm -f "$part.pid"
-  got=$(wc -c < "$part" | tr -d ' ')
+  got=$(wc -c < "$part"); got=\${got##* }
   # Short (the stream broke off, or did not decode): keep what arrived for a resume.
   [ "$got" = "$6" ] || { rm -f "$part.sum.$$"; own_lock "$4" "$5" || echo lost_lock=1; echo "error=decompression failed ($got of $6 bytes written)"; return 1; }
   # Whole: its hash goes beside it, from this run only (one that saw every byte).

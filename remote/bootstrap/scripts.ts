@@ -36,7 +36,13 @@ stamp_lock() {
 # irreversible step, because a holder paused past the staleness window (a laptop lid
 # closed mid-upload) has lost the lock to another client without knowing it.
 own_lock() {
-  [ -n "$2" ] && [ "$(cat "$R/serve-$1.lock/owner" 2>/dev/null)" = "$2" ]
+  first_line "$R/serve-$1.lock/owner"; [ -n "$2" ] && [ "$v" = "$2" ]
+}
+# The first line of file $1 in $v (empty when it is missing): a builtin, where $(cat) forks
+# (these scripts run on every connect, and a fork costs milliseconds on a busy machine).
+first_line() {
+  v=; [ -f "$1" ] || return 0
+  IFS= read -r v 2>/dev/null < "$1" || :
 }
 `;
 
@@ -51,7 +57,8 @@ export const STATE_SCRIPT = `${PRELUDE}
 W=$1; V=$2; MODE=$3; ID=$4; STALE=\${5:-60}
 case $STALE in ''|*[!0-9]*) STALE=60 ;; esac
 case $W in "~") W=$HOME ;; "~/"*) W="$HOME/\${W#"~/"}" ;; esac
-printf 'os=%s\\narch=%s\\nhome=%s\\n' "$(uname -s)" "$(uname -m)" "$HOME"
+un=$(uname -sm)
+printf 'os=%s\\narch=%s\\nhome=%s\\n' "\${un%% *}" "\${un##* }" "$HOME"
 found=
 if [ -d "$W" ]; then
   W=$(cd "$W" && pwd -P) || exit 1
@@ -66,8 +73,10 @@ else
 fi
 mkdir -p "$R/bin" || { echo "error=cannot create $R/bin"; exit 0; }
 chmod 700 "$HOME/.reasonix" "$R" 2>/dev/null
-base=$(printf %s "$(basename "$W")" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-32)
-crc=$(printf %s "$W" | cksum | cut -d' ' -f1)
+# basename: W is absolute with no trailing slash (pwd -P), or / itself.
+b=\${W##*/}; [ -n "$b" ] || b=/
+base=$(printf %s "$b" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-32)
+crc=$(printf %s "$W" | cksum); crc=\${crc%% *}
 S="$base-$crc"
 if [ -n "$found" ]; then S=$(basename "$found" .json); S=\${S#serve-}; fi
 printf 'workspace=%s\\nslug=%s\\n' "$W" "$S"
@@ -118,7 +127,7 @@ if [ "$MODE" = lock ]; then
 fi
 J="$R/serve-$S.json"; P="$R/serve-$S.pid"; T="$R/serve-$S.token"
 [ -f "$J" ] && printf 'json=%s\\n' "$(tr -d '\\n' < "$J")"
-pid=$(cat "$P" 2>/dev/null)
+first_line "$P"; pid=$v
 case $pid in ''|*[!0-9]*) pid=$( [ -f "$J" ] && sed -n 's/.*"pid": *\\([0-9][0-9]*\\).*/\\1/p' "$J") ;; esac
 if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
   serve_ours "$pid" "$S" && echo ours=1
@@ -126,7 +135,7 @@ if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 elif [ -n "$pid" ]; then
   printf 'pid=%s\\nalive=0\\n' "$pid"
 fi
-[ -s "$T" ] && printf 'token=%s\\n' "$(cat "$T")"
+first_line "$T"; [ -n "$v" ] && printf 'token=%s\\n' "$v"
 exit 0
 `;
 
@@ -206,16 +215,17 @@ export const START_SCRIPT = `${PRELUDE}
 BIN=$1; W=$2; S=$3
 T="$R/serve-$S.token"; P="$R/serve-$S.port"; PF="$R/serve-$S.pid"; LOG="$R/serve-$S.log"
 own_lock "$S" "$5" || { echo lost_lock=1; exit 0; }
-old=$(cat "$PF" 2>/dev/null)
+first_line "$PF"; old=$v
 case $old in ''|*[!0-9]*) ;; *)
   if serve_ours "$old" "$S" && [ -s "$P" ]; then
-    printf 'adopt=1\\naddr=%s\\npid=%s\\ntoken=%s\\n' "$(cat "$P")" "$old" "$(cat "$T" 2>/dev/null)"; exit 0
+    first_line "$P"; addr=$v; first_line "$T"
+    printf 'adopt=1\\naddr=%s\\npid=%s\\ntoken=%s\\n' "$addr" "$old" "$v"; exit 0
   fi ;;
 esac
 if [ -n "$7" ]; then
   case $7 in *[!0-9a-f]*) echo "error=bad upload key"; exit 0 ;; esac
-  part="$(dirname "$BIN")/.$(basename "$BIN").$7.part"
-  sum=$(cut -d' ' -f1 < "$part.sum" 2>/dev/null)
+  part="\${BIN%/*}/.\${BIN##*/}.$7.part"
+  first_line "$part.sum"; sum=\${v%% *}
   if [ -z "$sum" ] || [ "$sum" != "$8" ]; then rm -f "$part" "$part.sum"; printf 'checksum_mismatch=%s\\n' "\${sum:-nothing}"; exit 0; fi
   chmod 755 "$part" && mv -f "$part" "$BIN" && rm -f "$part.sum" || { echo "error=cannot move the binary into place"; exit 0; }
   echo placed=1
@@ -245,7 +255,7 @@ while [ ! -s "$P" ]; do
   if [ $n -gt 3000 ]; then echo timeout=1; tail -n 20 "$LOG" | sed 's/^/log=/'; exit 0; fi
   sleep 0.02 2>/dev/null || { sleep 1; n=$((n + 49)); }
 done
-addr=$(cat "$P"); pid=$(cat "$PF" 2>/dev/null); pid=\${pid:-$child}
+first_line "$P"; addr=$v; first_line "$PF"; pid=\${v:-$child}
 printf 'addr=%s\\npid=%s\\n' "$addr" "$pid"
 [ -n "$6" ] || exit 0
 J="$R/serve-$S.json"
