@@ -120,6 +120,28 @@ describe.skipIf(skip)("compiled binary: pasting a picture", () => {
     await quit(p);
   });
 
+  test("/queue edit that takes out [image #1] drops the queued picture (its file too): the queued message goes without it", async () => {
+    const held = Promise.withResolvers<void>();
+    try {
+      const { p } = await queuePictureDuringTurn(held.promise, "saw no dot");
+      const id = /session (\d{8}-\d{6}-[0-9a-f]{6})/.exec(p.all())![1]!;
+      const dir = join(f.ce.home, "sessions", id, "queue");
+      const pictures = () => readdirSync(dir).filter((n) => readFileSync(join(dir, n)).equals(Buffer.from(PNG, "base64")));
+      expect(pictures()).toHaveLength(1);
+      p.send("/queue edit 1 look, no picture now");
+      await p.waitFor("edited 1: look, no picture now");
+      expect(pictures()).toEqual([]);
+      held.resolve();
+      await p.waitFor("saw no dot", { all: true });
+      const reqs = f.llm.chatRequests();
+      expect(reqs).toHaveLength(2);
+      expect(userParts(reqs[1]!)).toBe("look, no picture now");
+      await quit(p);
+    } finally {
+      held.resolve();
+    }
+  });
+
   test("a queued message's picture survives kill -9: stored beside the queued text (0600), the resumed chat sends it after /queue resume", async () => {
     const held = Promise.withResolvers<void>();
     try {

@@ -7,7 +7,7 @@
  */
 import { ReasonixError } from "../errors.ts";
 import { processAlive } from "../process/alive.ts";
-import { QUEUE_LIMITS, queuePreview, type QueueView } from "../protocol/queue.ts";
+import { QUEUE_LIMITS, queuedPictureToken, queuePreview, type QueueView } from "../protocol/queue.ts";
 import { readQueueFile, removeQueueFile, writeQueueFile, type QueueFileData, type QueueItem } from "../sessions/queue-file.ts";
 import type { ImageInput } from "../protocol/contract.ts";
 
@@ -138,11 +138,21 @@ export class PromptQueue {
     return this.at(n);
   }
 
+  /**
+   * New text for item `n`. A picture whose token (`[image #N]`) the new text
+   * no longer holds goes with the token (its file too, once nothing names it);
+   * the others stay.
+   */
   edit(n: number, text: string): QueueItem {
     const old = this.at(n);
-    this.checkText(text, old);
-    const next = { ...old, text, interrupted: undefined };
+    const images = old.images?.filter((img) => {
+      const token = queuedPictureToken(img.name);
+      return token === undefined || text.includes(token);
+    });
+    this.checkText(text, old, images);
+    const next: QueueItem = { ...old, text, interrupted: undefined, images };
     delete next.interrupted;
+    if (!images?.length) delete next.images;
     this.commit(() => (this.items[n - 1] = next));
     return next;
   }
@@ -235,7 +245,15 @@ export class PromptQueue {
     return {
       paused: this.paused,
       ...(this.pausedWhy ? { pausedWhy: this.pausedWhy } : {}),
-      items: this.items.map((i, k) => ({ n: k + 1, id: i.id, preview: queuePreview(i.text), bytes: itemBytes(i), addedAt: i.addedAt, ...(i.interrupted ? { interrupted: true } : {}) })),
+      items: this.items.map((i, k) => ({
+        n: k + 1,
+        id: i.id,
+        preview: queuePreview(i.text),
+        bytes: itemBytes(i),
+        addedAt: i.addedAt,
+        ...(i.interrupted ? { interrupted: true } : {}),
+        ...(i.images?.length ? { images: i.images.map((img, j) => img.name ?? `picture ${j + 1}`) } : {}),
+      })),
       ...(this.running ? { running: { id: this.running.id, preview: queuePreview(this.running.text) } } : {}),
       ...(this.failedItem ? { failed: { id: this.failedItem.id, preview: queuePreview(this.failedItem.text) } } : {}),
       bytes: this.totalBytes(),

@@ -26,6 +26,8 @@ export interface QueueItemView {
   addedAt: string;
   /** It was running when the process died. */
   interrupted?: boolean;
+  /** The names of the pictures queued with it (`image #N`), in order: GET …/queue/:n/images/:k serves each. */
+  images?: string[];
 }
 
 export interface QueueView {
@@ -51,6 +53,15 @@ export interface QueueView {
 /** True when `next` should replace `shown` (another queue, or a later change of the same one). */
 export function newerQueueView(shown: QueueView | null | undefined, next: QueueView): boolean {
   return !shown || shown.epoch !== next.epoch || next.rev >= shown.rev;
+}
+
+/**
+ * The token that places a queued picture in its text: a picture named
+ * `image #N` (the chat's paste, the web UI's attachment) is `[image #N]`. A
+ * picture named otherwise has no token and is never dropped by an edit.
+ */
+export function queuedPictureToken(name: string | undefined): string | undefined {
+  return name && /^image #\d+$/.test(name) ? `[${name}]` : undefined;
 }
 
 /** One line of `text`, at most `n` characters. */

@@ -4,6 +4,7 @@
 import type { Engine, EngineEvent, EngineSession, PermissionMode } from "../engine/types.ts";
 import { SessionHost } from "../host/session-host.ts";
 import type { TurnEndReason } from "../protocol/turn.ts";
+import type { ImageInput } from "../protocol/contract.ts";
 import type { EventHub } from "./events.ts";
 import { ApiError } from "./api-error.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
@@ -110,12 +111,12 @@ export class LiveSessions {
   }
 
   /** Load `session` (on `engine`) with the mode and effort chosen for it before a rebuild; `start` starts a turn the server's way. */
-  attach(engine: Engine, session: EngineSession, start: (id: string, text: string) => Promise<void>): Live {
+  attach(engine: Engine, session: EngineSession, start: (id: string, text: string, images?: ImageInput[]) => Promise<void>): Live {
     const l = this.follow(new SessionHost(engine, session, this.chosen.get(session.id)), false);
     // Its queued prompts start through `start` once the last turn's bookkeeping is done.
     l.host.queueIdle = () => !l.running;
-    l.host.queueRunner = async (text) => {
-      await start(l.host.session.id, text);
+    l.host.queueRunner = async (text, opts) => {
+      await start(l.host.session.id, text, opts?.images);
       return l.ended!;
     };
     return l;

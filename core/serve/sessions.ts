@@ -182,8 +182,8 @@ export class SessionManager {
   }
 
   private attach(session: EngineSession): void {
-    // Queued prompts start like typed ones (busy notices, errors to every client).
-    this.live.attach(this.need(), session, (id, text) => this.submit(id, text));
+    // Queued prompts start like typed ones (busy notices, errors to every client), with the pictures queued with them.
+    this.live.attach(this.need(), session, (id, text, images) => this.submit(id, text, images));
   }
 
   /** Background jobs of a session loaded here (never loads one: the page polls this, also during a delete). */

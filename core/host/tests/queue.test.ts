@@ -145,6 +145,36 @@ test("a queued prompt's pictures: their bytes in files of their own (0600), back
   expect(readdirSync(dir).filter((n) => n === pictures[0])).toEqual([]);
 });
 
+test("an edit drops the pictures whose [image #N] token it removed (their files too) and keeps the others", () => {
+  const f = fileIn();
+  const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+  const gif = Buffer.from("474946383961010001008000", "hex");
+  const pic = (b: Buffer, n: number) => ({ mediaType: n === 1 ? "image/png" : "image/gif", data: b.toString("base64"), name: `image #${n}` });
+  const q = new PromptQueue(f);
+  q.add("compare [image #1] with [image #2]", [pic(png, 1), pic(gif, 2)]);
+  const dir = join(f, "..", "queue");
+  const holds = (b: Buffer) => readdirSync(dir).some((n) => readFileSync(join(dir, n)).equals(b));
+  expect([holds(png), holds(gif)]).toEqual([true, true]);
+  expect(q.view().items[0]!.images).toEqual(["image #1", "image #2"]);
+  // The edit keeps [image #2] only: picture 1 is gone from the item, the view, the total and the disk.
+  q.edit(1, "just [image #2] then");
+  expect(q.get(1).images!.map((i) => i.name)).toEqual(["image #2"]);
+  expect(q.view().items[0]!.images).toEqual(["image #2"]);
+  expect(q.view().bytes).toBe(Buffer.byteLength("just [image #2] then") + gif.length);
+  expect([holds(png), holds(gif)]).toEqual([false, true]);
+  expect(onDisk(f).items[0]!.images!.map((i) => i.name)).toEqual(["image #2"]);
+  // A text without any token leaves no pictures (and no picture files).
+  q.edit(1, "no pictures now");
+  expect(q.get(1).images).toBeUndefined();
+  expect(q.view().items[0]!.images).toBeUndefined();
+  expect([holds(png), holds(gif)]).toEqual([false, false]);
+  // A picture not named by a token (an API caller's own name) is kept whatever the text says.
+  q.add("[image #1] and a file", [pic(png, 1), { ...pic(gif, 2), name: "diagram.gif" }]);
+  q.edit(2, "text only");
+  expect(q.get(2).images!.map((i) => i.name)).toEqual(["diagram.gif"]);
+  expect([holds(png), holds(gif)]).toEqual([false, true]);
+});
+
 test("a save that fails changes nothing in memory and leaves the old file whole", () => {
   if (process.getuid?.() === 0) {
     // root writes into a read-only directory: make the target a directory instead, so the rename fails.

@@ -1,15 +1,18 @@
 // A session's queue of follow-up prompts (core/host/queue.ts), the same
 // operations as `/queue`: GET …/queue lists it; POST …/queue adds a prompt
-// (`text`) or pauses, resumes, retries or clears it (`action`); GET
-// …/queue/:n shows one whole; POST …/queue/:n edits, deletes or moves it.
+// (`text`, and `images` as a prompt takes them) or pauses, resumes, retries or
+// clears it (`action`); GET …/queue/:n shows one whole; GET
+// …/queue/:n/images/:k serves its k-th picture (`?id=` the item's id: another
+// item at that position is a 404); POST …/queue/:n edits, deletes or moves it.
 // The session routes' id check and guards apply (ACTIONS in ./sessions.ts).
 import type { Context } from "hono";
 import type { PromptQueue } from "../../host/queue.ts";
+import { imageType } from "../../protocol/image-type.ts";
 import { ApiError, withStatuses } from "../api-error.ts";
 import { refuseCommand } from "../prompt-guard.ts";
-import { need, oneOf, readJson, type Body } from "./body.ts";
+import { MAX_PROMPT_BODY, need, oneOf, pastedImages, PROMPT_BODY_WHY, readJson, type Body } from "./body.ts";
 import type { ServeApp, ServeDeps, ServeEnv } from "./context.ts";
-import { json } from "./respond.ts";
+import { json, withHeaders } from "./respond.ts";
 
 const STATUS: Record<string, number> = { queue_no_item: 404, queue_empty: 409, queue_full: 413, queue_item_too_large: 413, queue_too_large: 413 };
 
@@ -36,14 +39,15 @@ export function queueRoutes(app: ServeApp, { sessions }: ServeDeps): void {
 
   app.get("/api/sessions/:id/queue", async (c) => json(view((await live(c)).host.queue)));
   app.post("/api/sessions/:id/queue", async (c) => {
-    const b = await readJson(c.req.raw);
+    // Pictures queued with a prompt make this body as large as a prompt's (routes/body.ts).
+    const b = await readJson(c.req.raw, MAX_PROMPT_BODY, PROMPT_BODY_WHY);
     const action = b.action === undefined ? "add" : oneOf(b, "action", CONTROLS, "bad_request", `"action" must be one of ${CONTROLS.join(", ")}`);
     const { host } = await live(c);
     const q = host.queue;
     return queued(() => {
       switch (action) {
         case "add": {
-          const item = host.enqueue(text(b));
+          const item = host.enqueue(text(b), pastedImages(b.images));
           return json({ item: { id: item.id }, ...view(q) }, 201);
         }
         case "pause":
@@ -66,6 +70,20 @@ export function queueRoutes(app: ServeApp, { sessions }: ServeDeps): void {
     return queued(() => {
       const item = q.get(n);
       return json({ n, id: item.id, text: item.text, addedAt: item.addedAt });
+    });
+  });
+  app.get("/api/sessions/:id/queue/:n/images/:k", async (c) => {
+    const n = position(c.req.param("n"), "n");
+    const k = position(c.req.param("k"), "k");
+    const q = (await live(c)).host.queue;
+    return queued(() => {
+      const item = q.get(n);
+      const img = item.images?.[k - 1];
+      const id = c.req.query("id");
+      if ((id !== undefined && id !== item.id) || !img?.data) throw new ApiError(404, "queue_no_item", `queued prompt ${n} has no picture ${k}${id !== undefined && id !== item.id ? " (the queue changed)" : ""}`);
+      const bytes = Buffer.from(img.data, "base64");
+      // Typed by its first bytes (as when it was queued), never by what the queue file says.
+      return withHeaders(new Response(bytes, { headers: { "content-type": imageType(bytes) ?? "application/octet-stream" } }));
     });
   });
   app.post("/api/sessions/:id/queue/:n", async (c) => {

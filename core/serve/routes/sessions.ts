@@ -16,7 +16,7 @@ type Handler = (c: Context<ServeEnv>, id: string) => Response | Promise<Response
 const SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /** What may follow `/api/sessions/:id/` (":x" = one segment): each needs its `on(…)` below. */
-const ACTIONS = ["history", "resume", "prompt", "cancel", "goal", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "jobs", "approvals/:approval", "questions/:question", "queue", "queue/:n"] as const;
+const ACTIONS = ["history", "resume", "prompt", "cancel", "goal", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "jobs", "approvals/:approval", "questions/:question", "queue", "queue/:n", "queue/:n/images/:k"] as const;
 type SessionAction = (typeof ACTIONS)[number];
 const ACTION_PATHS = ACTIONS.map((a) => new RegExp(`^${a.replace(/:[A-Za-z]+/g, "[^/]+")}$`));
 

@@ -5,31 +5,13 @@
 // the kept picture as an image part and names it in the text, which a reload
 // shows in the transcript.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Page } from "playwright-core";
-import { causes, haveChromium, pageErrors, say, startRig, type UiRig } from "./ui-helpers.ts";
+import { causes, haveChromium, pageErrors, say, startRig, transfer, type UiRig } from "./ui-helpers.ts";
 
 setDefaultTimeout(120_000);
 if (!haveChromium) console.warn("SKIPPED web UI pasted pictures: /usr/bin/chromium not found (Debian: chromium)");
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const GIF = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
-
-/** Paste (on the prompt box) or drop (on the composer) files given as base64, through a DataTransfer as the browser builds it. */
-function transfer(page: Page, how: "paste" | "drop", files: { name: string; type: string; b64: string }[]) {
-  return page.evaluate(
-    ({ how, files }) => {
-      const dt = new DataTransfer();
-      for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-      if (how === "paste") document.querySelector("#prompt")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-      else {
-        const form = document.querySelector("#composer")!;
-        form.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
-        form.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-      }
-    },
-    { how, files },
-  );
-}
 
 const thumbs = () => [...document.querySelectorAll("#attachments .attachment")].map((li) => li.textContent ?? "").join("|");
 

@@ -75,3 +75,33 @@ test("errors: limits, a missing item, bad actions, a command as text; the guards
   expect(r.text).toContain("  1. via api");
   expect(r.data.queue.paused).toBe(true);
 });
+
+test("pictures queued with a prompt: checked as a prompt's, named in the list, served by position (and item id), dropped by an edit that drops the token", async () => {
+  const { id } = (await rig.call("/api/sessions", "POST", {})).body as { id: string };
+  const q = `/api/sessions/${id}/queue`;
+  await rig.call(q, "POST", { action: "pause" });
+  const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  const png = { mediaType: "image/png", data: PNG, name: "image #1" };
+  // The limits of a prompt's pictures: a wrong type and one too many are refused, nothing queued.
+  const wrong = await rig.call(q, "POST", { text: "[image #1]", images: [{ ...png, mediaType: "image/gif" }] });
+  expect([wrong.status, wrong.body.error.code]).toEqual([400, "bad_image"]);
+  const many = await rig.call(q, "POST", { text: "[image #1]", images: Array.from({ length: 11 }, () => png) });
+  expect([many.status, many.body.error.code]).toEqual([400, "bad_request"]);
+  expect((await rig.call(q, "GET")).body.queue.items).toEqual([]);
+  const added = await rig.call(q, "POST", { text: "look [image #1]", images: [png] });
+  expect(added.status).toBe(201);
+  const item = added.body.queue.items[0];
+  expect([item.images, item.bytes]).toEqual([["image #1"], Buffer.byteLength("look [image #1]") + Buffer.from(PNG, "base64").length]);
+  const got = await rig.request(`${q}/1/images/1?id=${item.id}`, "GET");
+  expect([got.status, got.headers.get("content-type"), got.headers.get("x-content-type-options")]).toEqual([200, "image/png", "nosniff"]);
+  expect(Buffer.from(await got.arrayBuffer()).toString("base64")).toBe(PNG);
+  // Another item at that position, or no such picture: 404.
+  expect((await rig.call(`${q}/1/images/1?id=00000000`, "GET")).status).toBe(404);
+  expect((await rig.call(`${q}/1/images/2`, "GET")).status).toBe(404);
+  expect((await rig.call(`${q}/2/images/1`, "GET")).status).toBe(404);
+  // An edit without the token: the picture goes.
+  const edited = (await rig.call(`${q}/1`, "POST", { action: "edit", text: "look, no picture" })).body.queue.items[0];
+  expect(edited.images).toBeUndefined();
+  expect((await rig.call(`${q}/1/images/1`, "GET")).status).toBe(404);
+  await rig.call(q, "POST", { action: "clear" });
+});

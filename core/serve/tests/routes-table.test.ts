@@ -51,6 +51,7 @@ const API: [string[], string][] = [
   [["GET", "POST"], "/api/sessions/s1/goal"],
   [["GET", "POST"], "/api/sessions/s1/queue"],
   [["GET", "POST"], "/api/sessions/s1/queue/1"],
+  [["GET"], "/api/sessions/s1/queue/1/images/1"],
   ...["resume", "prompt", "cancel", "steer", "command", "rewind", "fork", "title", "mode", "effort", "model", "approvals/call_1", "questions/call_1"].map(
     (a): [string[], string] => [["POST"], `/api/sessions/s1/${a}`],
   ),
@@ -184,7 +185,7 @@ describe("what no route takes", () => {
 describe("session ids", () => {
   test("a malformed id is 400 bad_id on the session and each of its actions, whatever the method (HEAD too)", async () => {
     const actions = ["", ...API.map(([, p]) => /^\/api\/sessions\/s1\/(.+)$/.exec(p)?.[1]).filter((a): a is string => !!a)];
-    expect(actions.length).toBe(19);
+    expect(actions.length).toBe(20);
     for (const bad of ["bad!id", "..%2F..%2Fetc", ".hidden", "x".repeat(129)]) {
       for (const a of actions) {
         const p = `/api/sessions/${bad}${a ? `/${a}` : ""}`;

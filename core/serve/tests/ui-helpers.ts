@@ -153,6 +153,23 @@ export async function command(page: Page, text: string): Promise<void> {
   await page.press("#prompt", "Enter");
 }
 
+/** Paste (on the prompt box) or drop (on the composer) files given as base64, through a DataTransfer as the browser builds it. */
+export function transfer(page: Page, how: "paste" | "drop", files: { name: string; type: string; b64: string }[]) {
+  return page.evaluate(
+    ({ how, files }) => {
+      const dt = new DataTransfer();
+      for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+      if (how === "paste") document.querySelector("#prompt")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+      else {
+        const form = document.querySelector("#composer")!;
+        form.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+        form.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }
+    },
+    { how, files },
+  );
+}
+
 export const pageErrors = (page: Page): string[] => (page as Page & { errors?: string[] }).errors ?? [];
 
 export function shot(page: Page, name: string): Promise<Buffer> {

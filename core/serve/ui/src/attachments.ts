@@ -72,6 +72,16 @@ export function withAttachments(prompt: string): { prompt: string; images?: { me
   };
 }
 
+/**
+ * The same for the queue: each picture named by its token (`image #N`), so
+ * the host knows which token places it (an edit that removes the token drops
+ * the picture, core/host/queue.ts).
+ */
+export function queuedWithAttachments(prompt: string): { text: string; images?: { mediaType: string; data: string; name: string }[] } {
+  const { prompt: text, images } = withAttachments(prompt);
+  return { text, ...(images ? { images: attachments.list.map((a) => ({ mediaType: a.mediaType, data: a.data, name: `image #${a.n}` })) } : {}) };
+}
+
 /** After a prompt with them was accepted. */
 export function clearAttachments(): void {
   attachments.list = [];

@@ -65,7 +65,7 @@ export async function send(prompt: string): Promise<boolean> {
   const pending = inFlight.get(id);
   if (pending) await pending.catch(() => {});
   if (state.busy.has(id) && attachments.list.length) {
-    addSystem(state.view, "Not sent: pictures go with a prompt, not with guidance for a running turn; send it when the turn has ended.", "error");
+    addSystem(state.view, "Not sent: pictures go with a prompt, not with guidance for a running turn; queue it (Queue, Alt+Enter) for after the turn, or send it when the turn has ended.", "error");
     changed();
     return false;
   }

@@ -8,7 +8,7 @@ import { setMode } from "../web-commands.ts";
 import { Mentions, useMentions } from "./Mentions.tsx";
 import { SlashMenu, useSlashMenu } from "./SlashMenu.tsx";
 import { Attachments, dropImages, onPasteImages } from "./Attachments.tsx";
-import { attachments } from "../attachments.ts";
+import { attachments, clearAttachments, queuedWithAttachments } from "../attachments.ts";
 import { modeOptions } from "../modes.ts";
 import { shellLine } from "../../../../protocol/shell-line.ts";
 import { t } from "../../../../protocol/i18n/index.ts";
@@ -54,11 +54,15 @@ export function Composer() {
     if (!(await send(text))) el.value = text;
     typed();
   };
-  // For after the running turn: the box clears only once the server has it on disk.
+  // For after the running turn, with the pictures attached: the box (and the pictures) clear only once the server has it on disk.
   const enqueue = async () => {
     const el = box.current!;
     const text = el.value.trim();
-    if (text && state.current && (await queueAct(state.current, { text }))) el.value = "";
+    if (!(text || attachments.list.length) || !state.current) return;
+    if (await queueAct(state.current, queuedWithAttachments(text))) {
+      el.value = "";
+      clearAttachments();
+    }
   };
   const onKey = (e: KeyboardEvent) => {
     if (slash.onKey(e) || mentions.onKey(e)) return;

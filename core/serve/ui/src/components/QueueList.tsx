@@ -1,8 +1,9 @@
 // The open session's queued prompts above the composer: each with Edit,
-// Delete and Up/Down; when the queue is paused (a crash, a failed prompt, a
+// Delete and Up/Down, and a thumbnail of each picture queued with it; when the queue is paused (a crash, a failed prompt, a
 // pause from any front end) it says why, with a Resume button. Hidden when
 // nothing is queued and nothing failed.
 import { useRef } from "preact/hooks";
+import { sessionPath } from "../api.ts";
 import { editQueued, queue, queueAct, shownQueue } from "../queue.ts";
 import { changed } from "../store.ts";
 
@@ -55,6 +56,9 @@ export function QueueList({ id }: { id: string | null }) {
             <li key={i.id} class="queue-item" data-n={i.n}>
               <span class="queue-text" title={i.preview}>{i.preview}</span>
               {i.interrupted ? <span class="muted"> (was running)</span> : null}
+              {i.images?.map((name, k) => (
+                <img key={k} class="queue-image" src={`${sessionPath(id, `queue/${i.n}/images/${k + 1}`)}?id=${encodeURIComponent(i.id)}`} alt={name} title={name} />
+              ))}
               <button type="button" class="quiet queue-up" aria-label={`Move queued prompt ${i.n} up`} disabled={i.n === 1} onClick={act({ action: "move", to: i.n - 1 }, i.n)}>↑</button>
               <button type="button" class="quiet queue-down" aria-label={`Move queued prompt ${i.n} down`} disabled={i.n === v.items.length} onClick={act({ action: "move", to: i.n + 1 }, i.n)}>↓</button>
               <button type="button" class="quiet queue-edit-btn" aria-label={`Edit queued prompt ${i.n}`} onClick={() => void editQueued(id, i.n)}>Edit</button>
