@@ -4,6 +4,7 @@
  * can show and says so for the others, and the serve API refuses them as
  * prompts — a built-in command never reaches the model. Browser-safe.
  */
+import { modesOffered, PERMISSION_MODES, type PermissionMode } from "./modes.ts";
 
 export interface BuiltinCommand {
   name: string;
@@ -21,7 +22,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   c("clear", "Clear the context: start a new conversation (asks first, except in YOLO)"),
   c("cls", "Clear the screen only (Ctrl+L); the conversation goes on"),
   c("model", "Pick the model (the conversation goes on with it)", "[name]"),
-  c("mode", "Permission mode for the rest of the session", "[ask|auto|plan|yolo|read-only]"),
+  c("mode", "Permission mode for the rest of the session", `[${PERMISSION_MODES.join("|")}]`),
   c("effort", "Reasoning effort for the rest of the session (each vendor maps it onto its own scale)", "[none|minimal|low|medium|high|xhigh|max|default]"),
   c("sessions", "Sessions of this workspace"),
   c("resume", "Continue an earlier session", "[id]"),
@@ -129,6 +130,21 @@ export const COMMAND_SURFACES: Record<string, readonly Surface[]> = {
   memory: ["chat", "web", "acp", "run"],
   queue: ["chat", "web", "acp", "run"],
 };
+
+/**
+ * The modes `/mode` takes on `surface` for a session now in `current`: the
+ * chat offers every mode; elsewhere yolo only to a session already running in
+ * it (modesOffered). The dispatcher decides with this, and the hints say it.
+ */
+export const modesOn = (surface: Surface, current: PermissionMode | undefined): readonly PermissionMode[] => (surface === "chat" ? PERMISSION_MODES : modesOffered(current));
+
+/**
+ * The built-in commands that run on `surface`, in /help order, as listed to a
+ * session in mode `current`: `/mode`'s hint names the modes offered there
+ * (modesOn), never one the dispatcher would refuse.
+ */
+export const builtinsOn = (surface: Surface, current: PermissionMode | undefined): BuiltinCommand[] =>
+  BUILTIN_COMMANDS.filter((c) => commandRunsOn(c.name, surface)).map((c) => (c.name === "mode" ? { ...c, args: `[${modesOn(surface, current).join("|")}]` } : c));
 
 /** What to use instead, where a command does not run. */
 const ELSEWHERE: Record<string, Partial<Record<Surface, string>>> = {

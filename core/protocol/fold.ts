@@ -144,6 +144,21 @@ export function turnAnswer(t: Transcript, b: AnswerBlock): AnswerBlock[] {
 /** A turn's answer as one text (what "Copy" copies): its parts' text, a blank line between them. */
 export const answerText = (parts: readonly { text: string }[]): string => parts.map((p) => p.text.trim()).filter(Boolean).join("\n\n");
 
+/**
+ * An `ask` call's question and the user's answer, as front ends show a saved
+ * session: the question from its `question_request`, else (a headless run
+ * that could not ask, a session that stopped before the answer was written)
+ * from the call's own input, with no answer: it was never answered.
+ */
+export function askedQuestion(b: ToolBlock): { question: string; options: string[]; answer?: QuestionAnswer } | undefined {
+  if (b.question) return { question: b.question.question, options: b.question.options.map((o) => o.label), ...(b.answer ? { answer: b.answer } : {}) };
+  if (b.name !== "ask") return undefined;
+  const input = (b.input ?? {}) as { question?: unknown; options?: unknown };
+  if (typeof input.question !== "string" || !input.question.trim()) return undefined;
+  const options = Array.isArray(input.options) ? input.options.flatMap((o) => (typeof o?.label === "string" && o.label.trim() ? [o.label.trim()] : [])) : [];
+  return { question: input.question.trim(), options };
+}
+
 /** The whole transcript of a stored or recorded event list. */
 export function foldTranscript(events: Iterable<EngineEvent>): Transcript {
   const t = emptyTranscript();

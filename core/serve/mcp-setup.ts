@@ -3,7 +3,8 @@
 // goes to the user config of $REASONIX_HOME through addServerWithSecrets
 // (secrets to its .env, 0600, referenced as ${VAR}); the registry's URL is a
 // user-config-only key; a workspace's own agent files are imported only when
-// an entry from them is named. Secret values never leave in an answer.
+// an entry from them is named. Secret values never leave in an answer
+// (scrub.ts: how, without garbling an answer when a secret is very short).
 import { homedir } from "node:os";
 import { loadConfig } from "../config/load.ts";
 import { errorMessage, ReasonixError } from "../errors.ts";
@@ -16,6 +17,7 @@ import { localNameOf, noSourceReason, planInstall, sourceKinds, type Answers, ty
 import type { RegistryServer } from "../mcp/registry/schema.ts";
 import { testDeclared, type TestReport } from "../mcp/report.ts";
 import { ApiError } from "./api-error.ts";
+import { scrubSecrets } from "./scrub.ts";
 
 export interface InstallRequest {
   name: string;
@@ -38,19 +40,6 @@ async function registryCall<T>(fn: () => Promise<T>): Promise<T> {
     if (e instanceof ReasonixError && e.code === "mcp-registry") throw new ApiError(502, "registry_error", e.message);
     throw e;
   }
-}
-
-/** Every string in V with each secret value replaced: nothing a server or an error repeats can carry one out. */
-function scrub<T>(v: T, secrets: string[]): T {
-  const hidden = secrets.filter((s) => s.length > 0);
-  if (!hidden.length) return v;
-  const walk = (x: unknown): unknown => {
-    if (typeof x === "string") return hidden.reduce((s, h) => s.split(h).join("[secret]"), x);
-    if (Array.isArray(x)) return x.map(walk);
-    if (x && typeof x === "object") return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, walk(y)]));
-    return x;
-  };
-  return walk(v) as T;
 }
 
 const summary = (s: RegistryServer) => ({
@@ -112,12 +101,12 @@ export function mcpSetup(home: string, workspace: () => string, userHome = () =>
         addServerWithSecrets(plan.server, plan.secrets, file(), homePaths(home).dotenv);
         const target = plan.server.type === "stdio" ? [plan.server.command, ...(plan.server.args ?? [])].join(" ") : plan.server.url ?? "";
         const done = { installed: true, name, registryName: s.name, version: s.version, source: plan.source, target, file: file(), secrets: Object.keys(plan.secrets), stale: s.stale ?? null };
-        return scrub(r.test === false ? done : { ...done, test: await test(name) }, given);
+        return scrubSecrets(r.test === false ? done : { ...done, test: await test(name) }, given);
       } catch (e) {
         // An error may quote what it was given: never a secret.
-        if (e instanceof ApiError) throw new ApiError(e.status, e.code, scrub(e.message, given));
-        if (e instanceof ReasonixError) throw new ReasonixError(e.code, scrub(e.message, given), { exitCode: e.exitCode });
-        throw new Error(scrub(errorMessage(e), given));
+        if (e instanceof ApiError) throw new ApiError(e.status, e.code, scrubSecrets(e.message, given));
+        if (e instanceof ReasonixError) throw new ReasonixError(e.code, scrubSecrets(e.message, given), { exitCode: e.exitCode });
+        throw new Error(scrubSecrets(errorMessage(e), given));
       }
     },
 
@@ -147,7 +136,7 @@ export function mcpSetup(home: string, workspace: () => string, userHome = () =>
         addServerWithSecrets(c.plan.server, c.plan.secrets, file(), homePaths(home).dotenv);
         imported.push({ ...candidateRow(c), imported: true, ...(runTest ? { test: await test(c.plan.server.name) } : {}) });
       }
-      return scrub({ imported, file: file() }, secretValues);
+      return scrubSecrets({ imported, file: file() }, secretValues);
     },
   };
 }

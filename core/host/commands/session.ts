@@ -1,6 +1,7 @@
 // /help, /new, /clear, /model, /mode, /effort: what the session is and runs on.
 import { errorMessage, ReasonixError } from "../../errors.ts";
-import { EFFORTS, modesOffered, PERMISSION_MODES, type PermissionMode } from "../../protocol/modes.ts";
+import { EFFORTS, type PermissionMode } from "../../protocol/modes.ts";
+import { modesOn } from "../../protocol/commands.ts";
 import { commandsOn, failed, registerCommand, result } from "./registry.ts";
 import type { Choice, CommandContext, CommandResult } from "./types.ts";
 
@@ -16,7 +17,8 @@ export function busyResult(name: string, ctx: CommandContext): CommandResult | u
 registerCommand({
   name: "help",
   execute: (ctx) => {
-    const list = commandsOn(ctx.surface);
+    // /mode's hint: the chat offers every mode whatever the session's; elsewhere the modes this session is offered.
+    const list = commandsOn(ctx.surface, ctx.surface === "chat" ? undefined : ctx.host.mode);
     return result("help", ["Commands", ...list.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`)], { data: { commands: list } });
   },
 });
@@ -89,16 +91,11 @@ registerCommand({
   },
 });
 
-/** The chat offers every mode; elsewhere yolo stays a config/CLI choice (kept when the session already runs in it). */
-function modesOn(ctx: CommandContext): readonly PermissionMode[] {
-  if (ctx.surface === "chat") return PERMISSION_MODES;
-  return modesOffered(ctx.host.mode);
-}
-
 registerCommand({
   name: "mode",
   execute: (ctx, arg) => {
-    const modes = modesOn(ctx);
+    // The chat offers every mode; elsewhere yolo stays a config/CLI choice (kept when the session already runs in it).
+    const modes = modesOn(ctx.surface, ctx.host.mode);
     if (!arg) return result("mode", [`mode ${ctx.host.mode ?? "as configured"}`], { choose: { title: "Permission mode", items: modes.map((m) => ({ label: m, value: m, ...(m === ctx.host.mode ? { description: "current" } : {}) })) } });
     if (!(modes as readonly string[]).includes(arg)) return failed("mode", `unknown mode "${arg}" (one of ${modes.join(", ")})`);
     ctx.host.setMode(arg as PermissionMode);

@@ -136,6 +136,31 @@ describe.skipIf(skip)("serve API: MCP registry and import", () => {
     expect(s.stdout() + s.stderr()).not.toContain(ARG_SECRET);
   });
 
+  test("a one-character secret: the answer stays intact (no letter of it replaced everywhere), and the value shows nowhere it stands as a value", async () => {
+    // "e" is in nearly every word of the answer: the name, the target, the tool names, the shim's message.
+    const r = await call("POST", "/api/mcp/registry/install", { name: "com.example/needs-secret", as: "tiny-secret", values: { env: { EXAMPLE_TOKEN: "e" } } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ installed: true, name: "tiny-secret", registryName: "com.example/needs-secret", source: `npm @modelcontextprotocol/server-everything@${version}`, secrets: ["MCP_TINY_SECRET_EXAMPLE_TOKEN"] });
+    expect(r.body.target).toBe(`npx -y @modelcontextprotocol/server-everything@${version} stdio`);
+    expect(r.body.file).toBe(join(home, "config.toml"));
+    expect(r.body.test).toMatchObject({ ok: true, status: "ready" });
+    expect(r.body.test.tools).toContainEqual({ name: "mcp__tiny-secret__echo", raw: "echo", readOnly: true });
+    expect(JSON.stringify(r.body)).not.toContain("[secret]");
+    // Where it is stored: .env only; the config and the answer name it by reference.
+    expect(readFileSync(join(home, ".env"), "utf8")).toContain("MCP_TINY_SECRET_EXAMPLE_TOKEN=e\n");
+    expect(readFileSync(join(home, "config.toml"), "utf8")).toContain('env = { EXAMPLE_TOKEN = "${MCP_TINY_SECRET_EXAMPLE_TOKEN}" }');
+
+    // A server that prints it back as a value (`--token=e`): hidden there, the rest of the message as it was.
+    reg.entries.push({ server: { name: "com.example/tiny-arg", description: "Takes its token as an argument", version: "1.0.0", packages: [{ registryType: "npm", identifier: "@modelcontextprotocol/server-everything", version, transport: { type: "stdio" }, packageArguments: [{ type: "named", name: "--token", isRequired: true, isSecret: true }] }] } });
+    const a = await call("POST", "/api/mcp/registry/install", { name: "com.example/tiny-arg", values: { arg: { token: "e" } } });
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ installed: true, name: "tiny-arg", registryName: "com.example/tiny-arg" });
+    expect(a.body.test.ok).toBe(false);
+    const said = `${a.body.test.error}\n${a.body.test.stderr ?? ""}`;
+    expect(said).toContain(`npx shim: unexpected arguments: -y @modelcontextprotocol/server-everything@${version} --token=[secret]`);
+    expect(said).not.toContain("--token=e");
+  });
+
   test("a remote URL's {variables} are asked like other values: the plan lists them, install fills them in", async () => {
     reg.entries.push({ server: { name: "com.example/tenant-remote", description: "Per-tenant endpoint", version: "1.0.0", remotes: [{ type: "sse", url: "https://{tenant}.tenant.example/sse", variables: { tenant: { description: "your tenant id", isRequired: true } } }] } });
     const p = await call("GET", `/api/mcp/registry/plan?name=${encodeURIComponent("com.example/tenant-remote")}`);

@@ -28,7 +28,7 @@ describe.skipIf(!haveChromium)("web UI built-in slash commands", () => {
     await page.keyboard.type("/mo");
     const item = page.locator('ul[aria-label="Commands"] li');
     await item.first().waitFor();
-    expect(await item.allTextContents()).toEqual(["/model [name] Pick the model (the conversation goes on with it)", "/mode [ask|auto|plan|yolo|read-only] Permission mode for the rest of the session"]);
+    expect(await item.allTextContents()).toEqual(["/model [name] Pick the model (the conversation goes on with it)", "/mode [ask|auto|plan|read-only] Permission mode for the rest of the session"]);
     await page.keyboard.press("Escape");
 
     await command(page, "/model t");

@@ -12,7 +12,8 @@ import { changed, createSession, flashBanner, isBusy, loadModels, loadSessions, 
 import { addSystem } from "./transcript.ts";
 import { openMcpDialog } from "./components/mcp/mcp-state.ts";
 import { applyTheme } from "./components/settings/model.ts";
-import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
+import { builtinCommand, builtinsOn, commandRunsOn, unavailableText } from "../../../protocol/commands.ts";
+import { isPermissionMode } from "../../../protocol/modes.ts";
 
 /** Continue the open session on provider entry `name` (new sessions use it too). */
 export async function pickModel(name: string): Promise<boolean> {
@@ -75,11 +76,14 @@ export async function setEffort(id: string, effort: string): Promise<void> {
 /** Answered by goal.ts / session-commands.ts (and listed by the workspace's catalog). */
 const OWN_RUNNER = new Set(["goal", "compact", "mcp"]);
 
-/** The built-in commands the web UI runs (core/protocol/commands.ts COMMAND_SURFACES): the rest say where they live. */
-const HERE = BUILTIN_COMMANDS.filter((c) => commandRunsOn(c.name, "web"));
+/**
+ * The built-in commands the web UI runs (core/protocol/commands.ts COMMAND_SURFACES): the rest say where they live.
+ * Listed as the server's dispatcher sees the open session: `/mode`'s hint names the modes it offers this session (builtinsOn).
+ */
+const here = () => builtinsOn("web", isPermissionMode(state.mode) ? state.mode : undefined);
 
-/** For the `/` menu, before the workspace's catalog (which lists /goal, /compact and /mcp). */
-export const WEB_MENU = HERE.filter((c) => !OWN_RUNNER.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
+/** For the `/` menu, before the workspace's catalog (which lists /goal, /compact and /mcp); read when the menu shows. */
+export const webMenu = () => here().filter((c) => !OWN_RUNNER.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.args ? { argumentHint: c.args } : {}), kind: "builtin" }));
 
 const say = (text: string, tone: "info" | "error" = "info") => addSystem(state.view, text, tone);
 
@@ -119,7 +123,7 @@ async function follow(id: string, r: Reply): Promise<string | undefined> {
 async function run(name: string, arg: string): Promise<void> {
   const id = state.current;
   if (name === "help") {
-    say(["Commands the web UI runs:", ...HERE.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
+    say(["Commands the web UI runs:", ...here().map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), "#note adds a line to the project instructions; other /commands are your custom commands and skills."].join("\n"));
   } else if (name === "new" || name === "clear") {
     newSession();
   } else if (name === "model" && arg && state.models.some((m) => m.name === arg && !m.hasKey)) {

@@ -7,7 +7,7 @@ import { useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { listboxKey } from "./listbox.ts";
 import { PopupList } from "./PopupList.tsx";
-import { WEB_MENU } from "../web-commands.ts";
+import { webMenu } from "../web-commands.ts";
 import { commandDescription } from "../../../../protocol/i18n/index.ts";
 
 export interface CommandItem {
@@ -68,11 +68,14 @@ export function useSlashMenu(box: RefObject<HTMLTextAreaElement | null>): SlashS
       if (q === null) return close();
       // Read again each time the menu opens (MCP servers add their prompts as they come up); an error just means no menu.
       if (q === "") catalog.current = null;
-      catalog.current ??= api<{ commands: CommandItem[] }>("GET", "/api/commands").then((r) => [...WEB_MENU, ...r.commands.filter((c) => !WEB_MENU.some((b) => b.name === c.name))]).catch(() => ((catalog.current = null), []));
+      catalog.current ??= api<{ commands: CommandItem[] }>("GET", "/api/commands").then((r) => r.commands).catch(() => ((catalog.current = null), []));
       const mine = ++req.current;
-      void catalog.current.then((all) => {
+      void catalog.current.then((listed) => {
         setAnswered((n) => n + 1);
         if (mine !== req.current) return;
+        // The built-ins as the open session's dispatcher offers them now (its mode decides /mode's hint).
+        const builtins = webMenu();
+        const all = [...builtins, ...listed.filter((c) => !builtins.some((b) => b.name === c.name))];
         const low = q.toLowerCase();
         setItems(all.filter((c) => c.name.toLowerCase().startsWith(low)).slice(0, 12));
         setActive(0);
