@@ -38,7 +38,7 @@ interface CachedDir {
   part?: Bm25Part;
 }
 
-function factsOf(d: CachedDir): Fact[] {
+function factsOf(d: { files: Map<string, { fact?: Fact }> }): Fact[] {
   const out: Fact[] = [];
   for (const f of d.files.values()) if (f.fact) out.push(f.fact);
   return out;
@@ -137,9 +137,11 @@ export class MemoryStore {
     const trusted = (s: Stats, stamp: string) => (write && s.ctimeMs >= write.startedMs ? "" : stamp);
     const prev = entry ?? disk;
     const keptDir = trusted(st, dirStamp);
-    let changed = !disk || disk.dirStamp !== keptDir;
+    // What to redo: the search statistics when a fact changed; the on-disk index when any recorded stamp did.
+    let factsChanged = !prev;
+    let stampsChanged = (entry ? entry.stamp : disk?.dirStamp) !== keptDir;
     // The folder's stamp unchanged (and trusted when recorded): its listing is the recorded one.
-    const names = disk && disk.dirStamp && disk.dirStamp === dirStamp ? [...disk.files.keys()] : readdirSync(dir).filter((n) => n.endsWith(".md")).sort();
+    const names = !entry && disk?.dirStamp && disk.dirStamp === dirStamp ? [...disk.files.keys()] : readdirSync(dir).filter((n) => n.endsWith(".md")).sort();
     const files = new Map<string, CachedFile>();
     for (const name of names) {
       const path = join(dir, name);
@@ -150,19 +152,20 @@ export class MemoryStore {
         const same = !!old && old.stamp === stamp;
         const reuse = same && (old.fact || ("problem" in old && old.problem));
         const f: CachedFile = { ...(reuse ? old : this.parseFile(path, name)), stamp: trusted(fst, stamp) };
-        // Unchanged: the same stamp, still trusted, and still a fact (or still not one).
-        if (!same || !!old.fact !== !!f.fact || f.stamp !== stamp) changed = true;
+        if (!same || f.stamp !== stamp) stampsChanged = true;
+        if (f.fact !== old?.fact) factsChanged = true;
         files.set(name, f);
       } catch {
-        changed = true; // removed between readdir and stat: not a fact any more
+        stampsChanged = true; // removed between readdir and stat: not a fact any more
       }
     }
-    if (disk && disk.files.size !== files.size) changed = true;
     const fresh: CachedDir = { stamp: keptDir, files };
+    // Every fact here is the very one recorded under its name: the same set only if as many were recorded.
+    if (prev && factsOf(fresh).length !== factsOf(prev).length) factsChanged = true;
     if (indexed) {
-      fresh.part = !changed && disk ? disk.part : factPart(factsOf(fresh));
+      fresh.part = factsChanged || !prev?.part ? factPart(factsOf(fresh)) : prev.part;
       try {
-        if (changed && write) saveDirIndex(write, dir, { dirStamp: keptDir, files, part: fresh.part });
+        if (write && (factsChanged || stampsChanged || !prev)) saveDirIndex(write, dir, { dirStamp: keptDir, files, part: fresh.part });
       } catch {
         // No index this time (a full disk): the next process reads the files.
       }
