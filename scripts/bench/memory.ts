@@ -12,8 +12,9 @@
 //    beside the same with no index (read and parse every file, build the
 //    index, write it) as the reference of the same run. Goal: ≤ 50 ms with
 //    the index. Then a new session in a running process (the index is shared).
-// 2. Index memory: heap growth from building the index (parsed facts and
-//    BM25 maps), after a forced GC. Goal: ≤ 20 MiB.
+// 2. Index memory: heap growth from the index (parsed facts and BM25
+//    postings, as loaded from the on-disk index), after a forced GC.
+//    Goal: ≤ 20 MiB.
 //
 //   bun scripts/bench/memory.ts [--facts 5000] [--recalls 200] [--turns 50]
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
