@@ -16,57 +16,102 @@ const B = 0.75;
 const HEADING_WEIGHT = 3;
 
 /**
+ * The statistics of one set of documents, plain data (a cache can keep it as
+ * JSON): each document's length, and per term the documents holding it as
+ * [doc, tf, doc, tf, …] (doc numbers local to the part).
+ */
+export interface Bm25Part {
+  lens: number[];
+  postings: Record<string, number[]>;
+}
+
+const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+export function bm25Part(fields: [text: string, weight: number][][]): Bm25Part {
+  const postings: Record<string, number[]> = Object.create(null);
+  const lens: number[] = [];
+  fields.forEach((doc, i) => {
+    const tf = new Map<string, number>();
+    for (const [text, w] of doc) for (const t of tokenize(text)) tf.set(t, (tf.get(t) ?? 0) + w);
+    let len = 0;
+    for (const [t, v] of tf) {
+      len += v;
+      (postings[t] ??= []).push(i, v);
+    }
+    lens.push(len);
+  });
+  return { lens, postings };
+}
+
+/**
+ * A part read back from a cache: the right shape (each document's length
+ * present). Postings are checked as a query reads them (score skips an entry
+ * that is not a document of the part), so a load never walks them all.
+ */
+export function isBm25Part(x: unknown, docs: number): x is Bm25Part {
+  if (!x || typeof x !== "object") return false;
+  const { lens, postings } = x as Bm25Part;
+  if (!Array.isArray(lens) || lens.length !== docs) return false;
+  for (let i = 0; i < docs; i++) if (!(lens[i]! >= 0)) return false;
+  return !!postings && typeof postings === "object" && !Array.isArray(postings);
+}
+
+/** A term's postings in a part, if it has any well-formed ones. */
+const postingsOf = (part: Bm25Part, t: string): number[] | undefined => {
+  const p = own(part.postings, t) ? part.postings[t] : undefined;
+  return Array.isArray(p) && p.length % 2 === 0 ? p : undefined;
+};
+
+/**
  * Okapi BM25 over any documents given as weighted text fields (doc sections,
- * memory facts). Postings per term, so a query touches only the documents
- * that hold one of its terms.
+ * memory facts), or over parts built earlier: documents are
+ * numbered across the parts in order. Postings per term, so a query touches
+ * only the documents that hold one of its terms.
  */
 export class Bm25 {
-  private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
-  private readonly lens: Float64Array;
+  private readonly parts: { base: number; part: Bm25Part }[] = [];
+  private readonly n: number = 0;
   private readonly avgLen: number;
 
-  constructor(fields: [text: string, weight: number][][]) {
-    this.lens = new Float64Array(fields.length);
+  /** Over documents given as weighted text fields, or over parts built earlier (`bm25Part`). */
+  constructor(docs: [text: string, weight: number][][] | { parts: Bm25Part[] }) {
     let total = 0;
-    fields.forEach((doc, i) => {
-      const tf = new Map<string, number>();
-      for (const [text, w] of doc) for (const t of tokenize(text)) tf.set(t, (tf.get(t) ?? 0) + w);
-      let len = 0;
-      for (const [t, v] of tf) {
-        len += v;
-        let p = this.postings.get(t);
-        if (!p) this.postings.set(t, (p = { docs: [], tfs: [] }));
-        p.docs.push(i);
-        p.tfs.push(v);
-      }
-      this.lens[i] = len;
-      total += len;
-    });
-    this.avgLen = fields.length ? total / fields.length : 1;
+    for (const part of Array.isArray(docs) ? [bm25Part(docs)] : docs.parts) {
+      this.parts.push({ base: this.n, part });
+      this.n += part.lens.length;
+      for (const l of part.lens) total += l;
+    }
+    this.avgLen = this.n ? total / this.n : 1;
   }
 
   get size(): number {
-    return this.lens.length;
+    return this.n;
   }
 
   /** Every document with a positive score for these (distinct) terms: its index, score and the terms it matched. */
   score(terms: string[]): { index: number; score: number; matched: string[] }[] {
-    const n = this.lens.length;
+    const n = this.n;
     const scores = new Map<number, { score: number; matched: string[] }>();
     for (const t of terms) {
-      const p = this.postings.get(t);
-      if (!p) continue;
-      const df = p.docs.length;
+      let df = 0;
+      for (const { part } of this.parts) df += (postingsOf(part, t)?.length ?? 0) / 2;
+      if (!df) continue;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (let k = 0; k < df; k++) {
-        const d = p.docs[k]!;
-        const f = p.tfs[k]!;
-        const add = (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * this.lens[d]!) / this.avgLen));
-        const cur = scores.get(d);
-        if (cur) {
-          cur.score += add;
-          cur.matched.push(t);
-        } else scores.set(d, { score: add, matched: [t] });
+      for (const { base, part } of this.parts) {
+        const p = postingsOf(part, t);
+        if (!p) continue;
+        for (let k = 0; k < p.length; k += 2) {
+          const doc = p[k]!;
+          const f = p[k + 1]!;
+          if (!Number.isInteger(doc) || doc < 0 || doc >= part.lens.length || !(f > 0)) continue;
+          const add = (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * part.lens[doc]!) / this.avgLen));
+          const d = base + doc;
+          const cur = scores.get(d);
+          if (cur) {
+            cur.score += add;
+            cur.matched.push(t);
+          } else scores.set(d, { score: add, matched: [t] });
+        }
       }
     }
     const out: { index: number; score: number; matched: string[] }[] = [];

@@ -6,7 +6,7 @@
  * stale facts down-ranked, at most MAX_FACTS facts and MAX_CHARS characters.
  * Every recall leaves a trace saying what it chose and why.
  */
-import { Bm25, tokenize } from "../docs/bm25.ts";
+import { Bm25, tokenize, type Bm25Part } from "../docs/bm25.ts";
 import type { Fact } from "./fact.ts";
 import type { MemoryStore } from "./store.ts";
 
@@ -77,18 +77,19 @@ export function renderBlock(lines: string[]): string {
   ].join("\n");
 }
 
-/** An index over one set of facts; rebuilt by Recaller when the facts change. */
+/** An index over one set of facts; rebuilt by Recaller when the facts change (from the store's per-folder statistics). */
 class FactIndex {
   readonly bm25: Bm25;
-  constructor(readonly facts: Fact[]) {
-    this.bm25 = new Bm25(facts.map((f) => [[f.text, 1], [f.type, 1]]));
+  constructor(readonly facts: Fact[], parts: Bm25Part[]) {
+    this.bm25 = new Bm25({ parts });
   }
 }
 
 /**
  * The index of each store's facts, shared by every Recaller of that store:
  * a new session of a running process (the serve, ACP, the chat's /new) finds
- * it built. The store hands back the same Fact objects until a file changes.
+ * it built. The store hands back the same Fact objects until a file changes;
+ * the first recall of a process starts from the store's on-disk index.
  */
 const indexes = new WeakMap<MemoryStore, FactIndex>();
 
@@ -99,10 +100,10 @@ export class Recaller {
   constructor(private readonly store: MemoryStore, private readonly clock: () => number = Date.now) {}
 
   private current(): FactIndex {
-    const facts = this.store.list().facts;
+    const { facts, parts } = this.store.searchable();
     const index = indexes.get(this.store);
     if (index && index.facts.length === facts.length && index.facts.every((f, i) => f === facts[i])) return index;
-    const fresh = new FactIndex(facts);
+    const fresh = new FactIndex(facts, parts);
     indexes.set(this.store, fresh);
     return fresh;
   }

@@ -4,10 +4,12 @@
  * write is atomic and 0600; every change keeps the previous revision as a
  * snapshot, so nothing a user or the model remembered is ever lost.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import type { Bm25Part } from "../docs/bm25.ts";
 import { ReasonixError } from "../errors.ts";
-import { writeFileAtomic } from "../fs/atomic.ts";
+import { beginAtomicWrite, writeFileAtomic, type AtomicWrite } from "../fs/atomic.ts";
+import { factPart, fileStamp, indexPath, loadDirIndex, saveDirIndex } from "./dir-index.ts";
 import { FACT_SCOPES, FactParseError, ID_PATTERN, formatFact, parseFact, type Fact, type FactScope, type FactType } from "./fact.ts";
 import { withFactLock } from "./lock.ts";
 import { memoryPaths, realWorkspace, type MemoryPaths } from "./paths.ts";
@@ -20,6 +22,26 @@ export interface FactListing {
   facts: Fact[];
   /** Files that could not be read as facts (each names its file and field). */
   problems: FactParseError[];
+}
+
+interface CachedFile {
+  /** "" when the file must be read again next time. */
+  stamp: string;
+  fact?: Fact;
+  problem?: FactParseError;
+}
+
+interface CachedDir {
+  stamp: string;
+  files: Map<string, CachedFile>;
+  /** A facts folder's BM25 statistics (recall's index), its facts in file order. */
+  part?: Bm25Part;
+}
+
+function factsOf(d: { files: Map<string, { fact?: Fact }> }): Fact[] {
+  const out: Fact[] = [];
+  for (const f of d.files.values()) if (f.fact) out.push(f.fact);
+  return out;
 }
 
 export interface FactRecord {
@@ -54,7 +76,7 @@ export function newFactId(text: string): string {
 
 export class MemoryStore {
   readonly paths: MemoryPaths;
-  private readonly cache = new Map<string, { stamp: string; files: Map<string, { stamp: string; fact?: Fact; problem?: FactParseError }> }>();
+  private readonly cache = new Map<string, CachedDir>();
 
   constructor(readonly home: string, readonly workspace: string) {
     this.paths = memoryPaths(home, workspace);
@@ -66,46 +88,91 @@ export class MemoryStore {
     for (const scope of opts.scope ? [opts.scope] : FACT_SCOPES) {
       const p = this.paths.scope(scope);
       for (const dir of opts.archived ? [p.facts, p.archived] : [p.facts]) {
-        const got = this.readDir(dir);
-        out.facts.push(...got.facts);
-        out.problems.push(...got.problems);
+        const got = this.readDir(dir, dir === p.facts);
+        for (const f of got.files.values()) {
+          if (f.fact) out.facts.push(f.fact);
+          if (f.problem) out.problems.push(f.problem);
+        }
       }
     }
     return out;
   }
 
-  /** Parsed files of one folder, re-read only when the folder or a file changed since the last look. */
-  private readDir(dir: string): FactListing {
-    let dirStamp: string;
-    try {
-      const st = statSync(dir);
-      dirStamp = `${st.mtimeMs}:${st.ctimeMs}`;
-    } catch {
-      return { facts: [], problems: [] };
-    }
-    let entry = this.cache.get(dir);
-    if (!entry || entry.stamp !== dirStamp) {
-      const files = new Map<string, { stamp: string; fact?: Fact; problem?: FactParseError }>();
-      for (const name of readdirSync(dir).filter((n) => n.endsWith(".md")).sort()) {
-        const path = join(dir, name);
-        try {
-          const st = statSync(path);
-          const stamp = `${st.mtimeMs}:${st.size}`;
-          const old = entry?.files.get(name);
-          files.set(name, old && old.stamp === stamp ? old : { stamp, ...this.parseFile(path, name) });
-        } catch {
-          // removed between readdir and stat: not a fact any more
-        }
-      }
-      entry = { stamp: dirStamp, files };
-      this.cache.set(dir, entry);
-    }
-    const out: FactListing = { facts: [], problems: [] };
-    for (const f of entry.files.values()) {
-      if (f.fact) out.facts.push(f.fact);
-      if (f.problem) out.problems.push(f.problem);
+  /** Live facts of both scopes as `list` gives them, with each folder's BM25 statistics (recall's index). */
+  searchable(): { facts: Fact[]; parts: Bm25Part[] } {
+    const out: { facts: Fact[]; parts: Bm25Part[] } = { facts: [], parts: [] };
+    for (const scope of FACT_SCOPES) {
+      const got = this.readDir(this.paths.scope(scope).facts, true);
+      const facts = factsOf(got);
+      out.facts.push(...facts);
+      out.parts.push(got.part ?? factPart(facts));
     }
     return out;
+  }
+
+  /**
+   * Parsed files of one folder, re-read only when the folder or a file changed
+   * since the last look. A facts folder's first look in this process starts
+   * from its on-disk index (dir-index.ts): only files whose stamp changed are
+   * parsed, and the index is rewritten when anything differed.
+   */
+  private readDir(dir: string, indexed = false): CachedDir {
+    let st;
+    try {
+      st = statSync(dir);
+    } catch {
+      return { stamp: "", files: new Map() };
+    }
+    const dirStamp = fileStamp(st);
+    const entry = this.cache.get(dir);
+    if (entry && entry.stamp === dirStamp) return entry;
+    const disk = indexed && !entry ? loadDirIndex(dir) : undefined;
+    let write: AtomicWrite | undefined;
+    try {
+      if (indexed) write = beginAtomicWrite(indexPath(dir), FILE);
+    } catch {
+      // A read-only home: no index, and stamps are trusted as before.
+    }
+    // A stamp taken within the clock tick of this look may not change with the next write: keep none.
+    const trusted = (s: Stats, stamp: string) => (write && s.ctimeMs >= write.startedMs ? "" : stamp);
+    const prev = entry ?? disk;
+    const keptDir = trusted(st, dirStamp);
+    // What to redo: the search statistics when a fact changed; the on-disk index when any recorded stamp did.
+    let factsChanged = !prev;
+    let stampsChanged = (entry ? entry.stamp : disk?.dirStamp) !== keptDir;
+    // The folder's stamp unchanged (and trusted when recorded): its listing is the recorded one.
+    const names = !entry && disk?.dirStamp && disk.dirStamp === dirStamp ? [...disk.files.keys()] : readdirSync(dir).filter((n) => n.endsWith(".md")).sort();
+    const files = new Map<string, CachedFile>();
+    for (const name of names) {
+      const path = join(dir, name);
+      try {
+        const fst = statSync(path);
+        const stamp = fileStamp(fst);
+        const old = prev?.files.get(name);
+        const same = !!old && old.stamp === stamp;
+        const reuse = same && (old.fact || ("problem" in old && old.problem));
+        const f: CachedFile = { ...(reuse ? old : this.parseFile(path, name)), stamp: trusted(fst, stamp) };
+        if (!same || f.stamp !== stamp) stampsChanged = true;
+        if (f.fact !== old?.fact) factsChanged = true;
+        files.set(name, f);
+      } catch {
+        stampsChanged = true; // removed between readdir and stat: not a fact any more
+      }
+    }
+    const fresh: CachedDir = { stamp: keptDir, files };
+    // Every fact here is the very one recorded under its name: the same set only if as many were recorded.
+    if (prev && factsOf(fresh).length !== factsOf(prev).length) factsChanged = true;
+    if (indexed) {
+      fresh.part = factsChanged || !prev?.part ? factPart(factsOf(fresh)) : prev.part;
+      try {
+        if (write && (factsChanged || stampsChanged || !prev)) saveDirIndex(write, dir, { dirStamp: keptDir, files, part: fresh.part });
+      } catch {
+        // No index this time (a full disk): the next process reads the files.
+      }
+    }
+    write?.abort();
+    this.cache.set(dir, fresh);
+    return fresh;
   }
 
   private parseFile(path: string, name: string): { fact?: Fact; problem?: FactParseError } {
@@ -123,9 +190,10 @@ export class MemoryStore {
   archived(): FactListing {
     const out: FactListing = { facts: [], problems: [] };
     for (const scope of FACT_SCOPES) {
-      const got = this.readDir(this.paths.scope(scope).archived);
-      out.facts.push(...got.facts);
-      out.problems.push(...got.problems);
+      for (const f of this.readDir(this.paths.scope(scope).archived).files.values()) {
+        if (f.fact) out.facts.push(f.fact);
+        if (f.problem) out.problems.push(f.problem);
+      }
     }
     return out;
   }

@@ -5,11 +5,11 @@
  * shows what recall chose for its last message. Deleting the session deletes
  * the file with its folder. The file names the workspace: sessions of every
  * workspace share one store, and another workspace's trace (its project
- * facts) is never shown here. It is written without fsync: a trace is an
- * explanation, not data, and the turn does not wait for the disk.
+ * facts) is never shown here. It is written like the session's other files:
+ * atomically (a temp file, fsync, rename), mode 0600.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { readFileSync } from "node:fs";
+import { writeFileAtomic } from "../fs/atomic.ts";
 import type { RecallTrace } from "./recall.ts";
 
 const looksLikeTrace = (t: unknown): t is RecallTrace =>
@@ -24,11 +24,7 @@ export class RecallTraces {
 
   set(id: string, trace: RecallTrace): RecallTrace {
     try {
-      const path = this.pathFor(id);
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ workspace: this.workspace, trace }), { mode: 0o600 });
-      renameSync(tmp, path);
+      writeFileAtomic(this.pathFor(id), JSON.stringify({ workspace: this.workspace, trace }), { mode: 0o600, dirMode: 0o700 });
       this.unsaved.delete(id);
     } catch {
       // A trace never fails the turn: this process keeps it.
