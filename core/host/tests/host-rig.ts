@@ -13,12 +13,12 @@ export function hostRig() {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
   setDefaultTimeout(60_000);
-  async function setup(script: Parameters<typeof startScriptedOpenAI>[0]) {
+  async function setup(script: Parameters<typeof startScriptedOpenAI>[0], o: { maxSteps?: number } = {}) {
     const sb = makeSandbox();
     const llm = await startScriptedOpenAI(script);
     const tools = new ToolRegistry();
     registerBuiltinTools(tools);
-    const engine = engineFor(sb, llm.url, { config: { ...providerConfig(llm.url), sandbox: { bash: "off" } }, tools, permissionMode: "ask" });
+    const engine = engineFor(sb, llm.url, { config: { ...providerConfig(llm.url), sandbox: { bash: "off" } }, tools, permissionMode: "ask", ...o });
     cleanups.push(() => sb.cleanup(), () => llm.close(), () => engine.close());
     const host = new SessionHost(engine, await engine.createSession());
     cleanups.push(() => host.session.close());
