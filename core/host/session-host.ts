@@ -37,12 +37,6 @@ export class SessionHost {
   queueRunner: ((text: string, opts?: SubmitOptions) => Promise<TurnEndReason>) | undefined;
   /** The front end's own say on whether a queued prompt may start now (serve: its last turn's bookkeeping is done). */
   queueIdle: (() => boolean) | undefined;
-  /**
-   * Text steered with startIfIdle while a turn was finishing (it had read
-   * guidance for the last time, its end not yet settled): the next turn's
-   * prompt, started the moment nothing runs (pumpQueue), ahead of the queue.
-   */
-  private followups: string[] = [];
   /** Text steered (startIfIdle) into a running turn or goal loop: what no turn read starts the next one (takeUnread). */
   private steeredLive = false;
   private offGoal: () => void;
@@ -127,7 +121,7 @@ export class SessionHost {
   private takeUnread(): void {
     if (!this.steeredLive || this.current.goal.running) return;
     this.steeredLive = false;
-    this.followups.unshift(...this.current.takeUnreadSteers());
+    this.queue.hold(this.current.takeUnreadSteers(), { first: true });
   }
 
   /**
@@ -169,7 +163,8 @@ export class SessionHost {
     // Busy with what was not started here (a /compact): it waits for the next turn, as the engine says.
     if (this.busy && !this.running) return s.steer(text);
     // A turn started here is finishing, or the front end's last turn is still settling (queueIdle): its settling starts this.
-    this.followups.push(text);
+    // Held on disk (the queue's file) until that next turn has settled: a crash now does not lose it.
+    this.queue.hold([text]);
     this.startFollowups();
     return "started_turn";
   }
@@ -181,12 +176,21 @@ export class SessionHost {
     return d;
   }
 
-  /** Start what was steered into a finishing turn, as one prompt (in the order typed), when nothing runs. True when it started. */
+  /**
+   * Start what was steered into a finishing turn (held by the queue, ahead of
+   * it and whether or not it is paused), as one prompt in the order typed,
+   * when nothing runs. True when it started.
+   */
   private startFollowups(): boolean {
-    if (this.followups.length === 0 || !this.startable || this.queueIdle?.() === false) return false;
-    const text = this.followups.splice(0).join("\n\n");
+    if (!this.queue.holding || !this.startable || this.queueIdle?.() === false) return false;
+    const held = this.queue.startHeld()!;
     const run = this.queueRunner ?? ((t: string) => this.submit(t));
-    run(text).catch(() => {});
+    const settled = () => {
+      try {
+        held.settled();
+      } catch {} // a disk that cannot be written: it comes back as a queued prompt, never lost
+    };
+    run(held.text).then(settled, settled);
     return true;
   }
 

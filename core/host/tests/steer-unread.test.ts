@@ -7,12 +7,15 @@
 // Real engine and host, scripted models over HTTP; every wait is for a state
 // the test's own action causes.
 import { expect, test } from "bun:test";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { pollFor } from "../../testing/fresh-wait.ts";
 import { steerMessage } from "../../engine/session.ts";
 import { holdTurnEnd, until } from "../../engine/tests/helpers.ts";
 import { setup as plannerSetup } from "../../planner/tests/helpers.ts";
 import type { EngineSession } from "../../engine/types.ts";
 import { SessionHost } from "../session-host.ts";
+import { PromptQueue } from "../queue.ts";
 import { hostRig } from "./host-rig.ts";
 
 const { cleanups, setup } = hostRig();
@@ -104,4 +107,32 @@ test("a cancelled turn does not start another: what it did not read goes with th
     { role: "user", content: "next" },
     { role: "user", content: steerMessage("wait, one more thing") },
   ]);
+});
+
+test("text steered into a finishing turn is on disk (0600) until the turn it starts has settled; a reopened queue gets it back, paused", async () => {
+  const { llm, host } = await setup([{ text: "first answer" }, { text: "answer to the late words" }]);
+  const s = host.session;
+  const { atEnd, release } = holdTurnEnd(s);
+  cleanups.push(() => release.resolve());
+  const file = host.engine.queueFile(s.id)!;
+  const first = host.submit("go");
+  await atEnd.promise;
+  expect(host.steer("do not lose this", { startIfIdle: true })).toBe("started_turn");
+  // On disk before steer() returned, apart from the queue: a process that died now would find it.
+  const saved = JSON.parse(readFileSync(file, "utf8"));
+  expect(saved.held).toHaveLength(1);
+  expect(saved.items).toEqual([]);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(readFileSync(join(dirname(file), "queue", saved.held[0].hash), "utf8")).toBe("do not lose this");
+  const reopened = new PromptQueue(file);
+  expect([reopened.texts, reopened.paused]).toEqual([["do not lose this"], true]);
+  const second = nextTurnOn(s, "do not lose this");
+  release.resolve();
+  expect(await first).toBe("done");
+  await second;
+  expect(await host.turn).toBe("done");
+  expect(llm.chatRequests()[1]!.body.messages.at(-1)).toEqual({ role: "user", content: "do not lose this" });
+  // Delivered and its turn settled: nothing is held any more.
+  await pollFor("the held text let go", () => existsSync(file), (there) => !there);
+  expect(host.queue.texts).toEqual([]);
 });
