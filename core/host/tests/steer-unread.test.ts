@@ -10,13 +10,12 @@ import { expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pollFor } from "../../testing/fresh-wait.ts";
-import { steerMessage } from "../../engine/session.ts";
 import { holdTurnEnd, until } from "../../engine/tests/helpers.ts";
 import { setup as plannerSetup } from "../../planner/tests/helpers.ts";
 import type { EngineSession } from "../../engine/types.ts";
 import { SessionHost } from "../session-host.ts";
 import { PromptQueue } from "../queue.ts";
-import { hostRig } from "./host-rig.ts";
+import { hostRig, nextPromptCarries } from "./host-rig.ts";
 
 const { cleanups, setup } = hostRig();
 
@@ -101,12 +100,7 @@ test("a cancelled turn does not start another: what it did not read goes with th
   s.cancel();
   expect(await first).toBe("cancelled");
   await notice;
-  expect(host.busy).toBe(false);
-  expect(await host.submit("next")).toBe("done");
-  expect(llm.chatRequests()[1]!.body.messages.slice(-2)).toEqual([
-    { role: "user", content: "next" },
-    { role: "user", content: steerMessage("wait, one more thing") },
-  ]);
+  await nextPromptCarries({ host, llm }, 1, "wait, one more thing");
 });
 
 test("text steered into a finishing turn is on disk (0600) until the turn it starts has settled; a reopened queue gets it back, paused", async () => {
