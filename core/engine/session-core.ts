@@ -98,8 +98,8 @@ export abstract class SessionCore {
   /** The question the model asked where no one can answer (headless): the turn ends as needs_user. */
   needsUser: string | undefined;
   effort: string | undefined;
-  /** User-role messages waiting for the next model step, worded as sent (steering, goal-driver notes). */
-  steers: string[] = [];
+  /** User-role messages waiting for the next model step, worded as sent (steering, goal-driver notes); `text`: what the user steered. */
+  steers: { content: string; text?: string }[] = [];
   /** The provider of the running turn: the session's, or the one a command's `model:` chose for this turn. */
   turnProvider: { provider: Provider; prices?: Prices } | undefined;
   /** Background shell jobs (bash run_in_background): they outlive turns and end with the session. */
@@ -207,7 +207,7 @@ export abstract class SessionCore {
   /** Commit pending guidance as user messages; true when there was some. */
   takeSteers(turn: number): boolean {
     if (this.steers.length === 0) return false;
-    for (const content of this.steers.splice(0)) this.commit({ t: "msg", turn, msg: { role: "user", content } });
+    for (const { content } of this.steers.splice(0)) this.commit({ t: "msg", turn, msg: { role: "user", content } });
     return true;
   }
 

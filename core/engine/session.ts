@@ -192,6 +192,11 @@ export class LiveSession extends SessionCore implements EngineSession {
         this.partial = { text: "", reasoning: "" };
       }
     }
+    // Cancelled before it read what the user steered: that waits for the next turn, and the user hears so.
+    if (reason === "cancelled" && this.steers.some((m) => m.text !== undefined)) {
+      this.steers = this.steers.map((m) => ({ content: m.content }));
+      this.notice("steer_unread", "the turn was cancelled before it read what you steered: it goes with your next message");
+    }
     this.emit({ type: "turn_end", turn, reason, ...(error ? { error } : {}) });
     await this.deps.hooks?.fire("Stop", { reason, stop_hook_active: false });
     return reason;
@@ -276,8 +281,16 @@ export class LiveSession extends SessionCore implements EngineSession {
     if (this.closed) throw new ReasonixError("session_closed", "session is closed");
     if (!text.trim()) throw new ReasonixError("steer_empty", "steering guidance is empty");
     const disposition = this.takesSteering ? "steer_accepted" : "queued_followup";
-    this.steers.push(steerMessage(text));
+    this.steers.push({ content: steerMessage(text), text });
     return disposition;
+  }
+
+  /** Not what waits after a cancel: that goes with the next message, as the user was told (runTurn). */
+  takeUnreadSteers(): string[] {
+    if (this.abort) return [];
+    const texts = this.steers.flatMap((m) => (m.text === undefined ? [] : [m.text]));
+    this.steers = this.steers.filter((m) => m.text === undefined);
+    return texts;
   }
 
   /**
@@ -287,7 +300,7 @@ export class LiveSession extends SessionCore implements EngineSession {
    */
   addDriverNote(content: string): void {
     if (this.closed) throw new ReasonixError("session_closed", "session is closed");
-    this.steers.push(content);
+    this.steers.push({ content });
   }
 
   /** Apply the prepared command's `model:` (a warning when it was ignored); the prepared text, or why the turn cannot start. */

@@ -31,6 +31,7 @@ export class GoalDriver implements GoalControl, GoalToolPort {
   private view: GoalView | undefined;
   private readonly settings: GoalSettings;
   private loopRun: Promise<GoalView> | null = null;
+  private readonly stopListeners = new Set<() => void>();
   private pauseAsked = false;
   private stop = new AbortController();
   /** A goal turn (or its summary turn) is running: events count toward the goal. */
@@ -66,6 +67,11 @@ export class GoalDriver implements GoalControl, GoalToolPort {
 
   get running(): boolean {
     return this.loopRun !== null;
+  }
+
+  onStopped(listener: () => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
   }
 
   status(): GoalView | undefined {
@@ -161,6 +167,7 @@ export class GoalDriver implements GoalControl, GoalToolPort {
     this.stop = new AbortController();
     const run = this.loop(first).finally(() => {
       this.loopRun = null;
+      for (const l of [...this.stopListeners]) l();
     });
     this.loopRun = run;
     return run;

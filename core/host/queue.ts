@@ -35,6 +35,9 @@ export class PromptQueue {
   private readonly epoch = crypto.randomUUID();
   private rev = 0;
   private failedItem: QueueItem | undefined;
+  /** Text steered into a finishing turn (hold), on disk until the turn it starts has settled; `out`: started already. */
+  private held: QueueItem[] = [];
+  private readonly out = new Set<QueueItem>();
   private pausedWhy: string | undefined;
   private readonly listeners = new Set<() => void>();
 
@@ -47,7 +50,8 @@ export class PromptQueue {
   private adopt(file: string): void {
     const d = readQueueFile(file);
     if (!d) return;
-    const back = [...(d.running ? [{ ...d.running, interrupted: true }] : []), ...d.items];
+    // Held steered text comes back as an ordinary queued prompt, after the turn it followed.
+    const back = [...(d.running ? [{ ...d.running, interrupted: true }] : []), ...(d.held ?? []), ...d.items];
     this.items.push(...back);
     this.failedItem ??= d.failed;
     if (back.length) this.pausedWhy ??= d.clean ? "restored" : d.pid && d.pid !== process.pid && processAlive(d.pid) ? "restored" : "crash";
@@ -81,6 +85,7 @@ export class PromptQueue {
       items: this.items,
       ...(this.running ? { running: this.running } : {}),
       ...(this.failedItem ? { failed: this.failedItem } : {}),
+      ...(this.held.length ? { held: this.held } : {}),
     };
   }
 
@@ -93,12 +98,12 @@ export class PromptQueue {
 
   /** Apply `change` and save; when the save fails, undo it and throw. */
   private commit(change: () => void): void {
-    const before = { items: [...this.items], running: this.running, failed: this.failedItem, pausedWhy: this.pausedWhy };
+    const before = { items: [...this.items], running: this.running, failed: this.failedItem, pausedWhy: this.pausedWhy, held: [...this.held] };
     change();
     try {
       this.save();
     } catch (e) {
-      Object.assign(this, { items: before.items, running: before.running, failedItem: before.failed, pausedWhy: before.pausedWhy });
+      Object.assign(this, { items: before.items, running: before.running, failedItem: before.failed, pausedWhy: before.pausedWhy, held: before.held });
       throw e;
     }
   }
@@ -223,6 +228,36 @@ export class PromptQueue {
     });
   }
 
+  /**
+   * Keep `texts` (steered into a finishing turn) on disk, apart from the
+   * queue and whether it is paused, until the turn they start has settled:
+   * `first` puts them ahead of what is held already. After a crash they come
+   * back as queued prompts (adopt).
+   */
+  hold(texts: string[], o: { first?: boolean } = {}): void {
+    if (!texts.length) return;
+    const addedAt = new Date().toISOString();
+    const items = texts.map((text) => ({ id: Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex"), text, addedAt }));
+    this.commit(() => (this.held = o.first ? [...items, ...this.held] : [...this.held, ...items]));
+  }
+
+  /** Held text not started yet. */
+  get holding(): boolean {
+    return this.held.some((i) => !this.out.has(i));
+  }
+
+  /** What is held and not started, as one prompt (in order); `settled` lets it go from disk once its turn has settled. */
+  startHeld(): { text: string; settled(): void } | undefined {
+    const go = this.held.filter((i) => !this.out.has(i));
+    if (!go.length) return undefined;
+    for (const i of go) this.out.add(i);
+    const settled = () => {
+      for (const i of go) this.out.delete(i);
+      this.commit(() => (this.held = this.held.filter((i) => !go.includes(i))));
+    };
+    return { text: go.map((i) => i.text).join("\n\n"), settled };
+  }
+
   /** Move to another session's file (a new or resumed conversation): what that one held comes first, paused. */
   relocate(file: string | undefined): void {
     if (file === this.file) return;
@@ -238,7 +273,7 @@ export class PromptQueue {
 
   /** A clean end of the process: marked so, it comes back paused as "restored" rather than "crash". */
   close(): void {
-    if (this.file && (this.items.length || this.running || this.failedItem)) writeQueueFile(this.file, this.data(true));
+    if (this.file && (this.items.length || this.running || this.failedItem || this.held.length)) writeQueueFile(this.file, this.data(true));
   }
 
   view(): QueueView {

@@ -37,17 +37,15 @@ export class SessionHost {
   queueRunner: ((text: string, opts?: SubmitOptions) => Promise<TurnEndReason>) | undefined;
   /** The front end's own say on whether a queued prompt may start now (serve: its last turn's bookkeeping is done). */
   queueIdle: (() => boolean) | undefined;
-  /**
-   * Text steered with startIfIdle while a turn was finishing (it had read
-   * guidance for the last time, its end not yet settled): the next turn's
-   * prompt, started the moment nothing runs (pumpQueue), ahead of the queue.
-   */
-  private followups: string[] = [];
+  /** Text steered (startIfIdle) into a running turn or goal loop: what no turn read starts the next one (takeUnread). */
+  private steeredLive = false;
+  private offGoal: () => void;
 
   constructor(readonly engine: Engine, session: EngineSession, private readonly opts: SessionHostOptions = {}) {
     this.current = session;
     this.queue = new PromptQueue(engine.queueFile(session.id));
     this.queue.onChange(() => this.changed());
+    this.offGoal = this.watchGoal(session);
     this.chosenMode = opts.mode;
     if (opts.mode) session.setPermissionMode(opts.mode);
     if (opts.effort) session.setReasoningEffort(opts.effort);
@@ -100,9 +98,30 @@ export class SessionHost {
     const settled = () => {
       if (this.running !== turn) return;
       this.running = undefined;
+      this.takeUnread();
       this.startFollowups();
     };
     turn.then(settled, settled);
+  }
+
+  /** A goal loop that stops (complete, blocked, paused) leaves unread what was steered into its last turn: that starts the next. */
+  private watchGoal(s: EngineSession): () => void {
+    return s.goal.onStopped(() => {
+      if (s !== this.current) return;
+      this.takeUnread();
+      this.startFollowups();
+    });
+  }
+
+  /**
+   * What was steered (startIfIdle) into a turn that ended without reading it
+   * (its step limit, a planner-only turn, the last turn of a goal loop): the
+   * next turn's prompt, ahead of what was steered as it finished.
+   */
+  private takeUnread(): void {
+    if (!this.steeredLive || this.current.goal.running) return;
+    this.steeredLive = false;
+    this.queue.hold(this.current.takeUnreadSteers(), { first: true });
   }
 
   /**
@@ -128,28 +147,50 @@ export class SessionHost {
   steer(text: string, o: { startIfIdle?: boolean }): SteerDisposition | "started_turn";
   steer(text: string, o: { startIfIdle?: boolean } = {}): SteerDisposition | "started_turn" {
     const s = this.current;
-    if (!o.startIfIdle || s.takesSteering) return s.steer(text);
+    if (!o.startIfIdle) return s.steer(text);
     if (!text.trim()) return s.steer(text); // the engine's "empty" refusal
+    if (s.takesSteering) return this.steerLive(text);
     if (this.startable && this.queueIdle?.() !== false) {
       // Its end (or failure) reaches the front end through the session's events.
       this.submit(text).catch(() => {});
       return "started_turn";
     }
-    // A goal loop (between its turns or finishing one): its next turn reads it.
+    // A goal loop (between its turns or finishing one): its next turn reads it, or, when the loop stops, it starts one.
+    if (s.goal.running) {
+      this.steerLive(text);
+      return "steer_accepted";
+    }
     // Busy with what was not started here (a /compact): it waits for the next turn, as the engine says.
-    if (s.goal.running || (this.busy && !this.running)) return s.steer(text);
+    if (this.busy && !this.running) return s.steer(text);
     // A turn started here is finishing, or the front end's last turn is still settling (queueIdle): its settling starts this.
-    this.followups.push(text);
+    // Held on disk (the queue's file) until that next turn has settled: a crash now does not lose it.
+    this.queue.hold([text]);
     this.startFollowups();
     return "started_turn";
   }
 
-  /** Start what was steered into a finishing turn, as one prompt (in the order typed), when nothing runs. True when it started. */
+  /** To the running turn (or goal loop); should it end without reading it, it starts the next turn (takeUnread). */
+  private steerLive(text: string): SteerDisposition {
+    const d = this.current.steer(text);
+    this.steeredLive = true;
+    return d;
+  }
+
+  /**
+   * Start what was steered into a finishing turn (held by the queue, ahead of
+   * it and whether or not it is paused), as one prompt in the order typed,
+   * when nothing runs. True when it started.
+   */
   private startFollowups(): boolean {
-    if (this.followups.length === 0 || !this.startable || this.queueIdle?.() === false) return false;
-    const text = this.followups.splice(0).join("\n\n");
+    if (!this.queue.holding || !this.startable || this.queueIdle?.() === false) return false;
+    const held = this.queue.startHeld()!;
     const run = this.queueRunner ?? ((t: string) => this.submit(t));
-    run(text).catch(() => {});
+    const settled = () => {
+      try {
+        held.settled();
+      } catch {} // a disk that cannot be written: it comes back as a queued prompt, never lost
+    };
+    run(held.text).then(settled, settled);
     return true;
   }
 
@@ -262,6 +303,9 @@ export class SessionHost {
     if (this.chosenMode) next.setPermissionMode(this.chosenMode);
     if (prev.reasoningEffort && !next.reasoningEffort) next.setReasoningEffort(prev.reasoningEffort);
     this.current = next;
+    this.offGoal();
+    this.offGoal = this.watchGoal(next);
+    this.steeredLive = false;
     if (next.id !== prev.id) this.queue.relocate(this.engine.queueFile(next.id));
     await this.opts.onSession?.(next, prev);
     for (const w of [...this.watchers]) w(next, prev);

@@ -73,6 +73,8 @@ export interface GoalControl {
   status(): GoalView | undefined;
   /** True while the goal loop is driving turns. */
   readonly running: boolean;
+  /** Hears the goal loop stop (running false again). Returns the way to stop listening. */
+  onStopped(listener: () => void): () => void;
   /** Start a goal and keep working until it is complete, blocked, paused or cleared; resolves with the final state. */
   start(objective: string): Promise<GoalView>;
   /** Continue a paused goal (a fresh budget/turn slice); resolves like start(). */
@@ -184,6 +186,13 @@ export interface EngineSession {
    * (it is finishing, its end not yet reported), and between turns.
    */
   readonly takesSteering: boolean;
+  /**
+   * Between turns: what the user steered that no turn read (the turn it was
+   * sent to ended first: its step limit, a planner-only turn, a goal loop
+   * stopping), in the order sent, taken out of the waiting guidance so the
+   * caller can send it as the next turn's prompt. Empty while a turn runs.
+   */
+  takeUnreadSteers(): string[];
   /** Goal mode: keep working across turns toward an objective (core/goal). */
   readonly goal: GoalControl;
   /**

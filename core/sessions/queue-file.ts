@@ -39,6 +39,8 @@ export interface QueueFileData {
   running?: QueueItem;
   /** The last item whose turn failed (`/queue retry`). */
   failed?: QueueItem;
+  /** Text steered into a finishing turn, held until the next turn it starts has settled (core/host/session-host.ts). */
+  held?: QueueItem[];
 }
 
 /** A picture as the queue file names it: its bytes are in `queue/<hash>` (a URL one is kept as it is). */
@@ -107,6 +109,7 @@ export function readQueueFile(path: string): QueueFileData | undefined {
     if (!Array.isArray(d.items)) return undefined;
     const running = loaded(path, d.running);
     const failed = loaded(path, d.failed);
+    const held = Array.isArray(d.held) ? d.held.map((x) => loaded(path, x)).filter((i): i is QueueItem => !!i) : [];
     return {
       v: 1,
       pid: typeof d.pid === "number" ? d.pid : 0,
@@ -116,6 +119,7 @@ export function readQueueFile(path: string): QueueFileData | undefined {
       items: d.items.map((x) => loaded(path, x)).filter((i): i is QueueItem => !!i),
       ...(running ? { running } : {}),
       ...(failed ? { failed } : {}),
+      ...(held.length ? { held } : {}),
     };
   } catch {
     return undefined;
@@ -124,11 +128,12 @@ export function readQueueFile(path: string): QueueFileData | undefined {
 
 /** Write the queue (new texts first, then the queue file naming them), 0600; texts no longer named are removed. An empty queue removes it all. */
 export function writeQueueFile(path: string, data: QueueFileData): void {
-  if (!data.items.length && !data.running && !data.failed) return removeQueueFile(path);
+  if (!data.items.length && !data.running && !data.failed && !data.held?.length) return removeQueueFile(path);
   const keep = (i: QueueItem | undefined) => (i ? stored(path, i) : undefined);
-  const out = { ...data, items: data.items.map((i) => stored(path, i)), running: keep(data.running), failed: keep(data.failed) };
+  const held = data.held?.map((i) => stored(path, i)) ?? [];
+  const out = { ...data, items: data.items.map((i) => stored(path, i)), running: keep(data.running), failed: keep(data.failed), ...(held.length ? { held } : {}) };
   writeFileAtomic(path, `${JSON.stringify(out)}\n`, WRITE);
-  const named = new Set([...out.items, out.running, out.failed].filter((i): i is StoredItem => !!i).flatMap((i) => [i.hash, ...(i.images ?? []).flatMap((img) => (img.hash ? [img.hash] : []))]));
+  const named = new Set([...out.items, out.running, out.failed, ...held].filter((i): i is StoredItem => !!i).flatMap((i) => [i.hash, ...(i.images ?? []).flatMap((img) => (img.hash ? [img.hash] : []))]));
   sweep(path, named);
 }
 
