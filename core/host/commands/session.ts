@@ -18,7 +18,8 @@ registerCommand({
   name: "help",
   execute: (ctx) => {
     // /mode's hint: the chat offers every mode whatever the session's; elsewhere the modes this session is offered.
-    const list = commandsOn(ctx.surface, ctx.surface === "chat" ? undefined : ctx.host.mode);
+    // `reasonix run /help` has no session (it needs none): the hint as for a session in its configured mode.
+    const list = commandsOn(ctx.surface, ctx.surface === "chat" || ctx.surface === "run" ? undefined : ctx.host.mode);
     return result("help", ["Commands", ...list.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`)], { data: { commands: list } });
   },
 });
