@@ -9,6 +9,7 @@ import { reasonixHome } from "../home.ts";
 import { SecretStore } from "../secrets/dotenv.ts";
 import { buildInfo, platformId } from "../version.ts";
 import { reduceStack, scrubContext, scrubText, type ScrubContext } from "./scrub.ts";
+import { randomHex } from "../random.ts";
 
 export const MAX_REPORTS = 10;
 export const CRASH_SCHEMA = 1;
@@ -37,7 +38,7 @@ const ID = /^\d{8}T\d{6}(?:\d{3})?Z-[0-9a-f]{6}$/;
 
 function newReportId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:.]/g, "");
-  return `${stamp}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
+  return `${stamp}-${randomHex(3)}`;
 }
 
 /** The scrub context of this machine: credential variables of the environment plus every value in $REASONIX_HOME/.env. */

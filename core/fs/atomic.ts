@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
+import { randomHex } from "../random.ts";
 
 export interface AtomicWriteOptions {
   /** File mode for the new file (default 0o644). Secrets use 0o600. */
@@ -25,7 +26,7 @@ export interface AtomicWrite {
 export function beginAtomicWrite(path: string, opts: AtomicWriteOptions = {}): AtomicWrite {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: opts.dirMode ?? 0o755 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   const fd = openSync(tmp, "wx", opts.mode ?? 0o644);
   let open = true;
   let renamed = false;

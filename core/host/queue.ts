@@ -10,6 +10,7 @@ import { processAlive } from "../process/alive.ts";
 import { QUEUE_LIMITS, queuedPictureToken, queuePreview, type QueueView } from "../protocol/queue.ts";
 import { readQueueFile, removeQueueFile, writeQueueFile, type QueueFileData, type QueueItem } from "../sessions/queue-file.ts";
 import type { ImageInput } from "../protocol/contract.ts";
+import { randomHex } from "../random.ts";
 
 export type { QueueItem };
 
@@ -127,7 +128,7 @@ export class PromptQueue {
   add(text: string, images?: ImageInput[]): QueueItem {
     if (this.items.length >= QUEUE_LIMITS.items) throw new QueueError("queue_full", `the queue holds at most ${QUEUE_LIMITS.items} prompts: delete or run some first (/queue list)`);
     this.checkText(text, undefined, images);
-    const item: QueueItem = { id: Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex"), text, addedAt: new Date().toISOString(), ...(images?.length ? { images } : {}) };
+    const item: QueueItem = { id: randomHex(4), text, addedAt: new Date().toISOString(), ...(images?.length ? { images } : {}) };
     this.commit(() => this.items.push(item));
     return item;
   }
@@ -237,7 +238,7 @@ export class PromptQueue {
   hold(texts: string[], o: { first?: boolean } = {}): void {
     if (!texts.length) return;
     const addedAt = new Date().toISOString();
-    const items = texts.map((text) => ({ id: Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex"), text, addedAt }));
+    const items = texts.map((text) => ({ id: randomHex(4), text, addedAt }));
     this.commit(() => (this.held = o.first ? [...items, ...this.held] : [...this.held, ...items]));
   }
 

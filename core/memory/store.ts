@@ -13,6 +13,7 @@ import { factPart, fileStamp, indexPath, loadDirIndex, saveDirIndex } from "./di
 import { FACT_SCOPES, FactParseError, ID_PATTERN, formatFact, parseFact, type Fact, type FactScope, type FactType } from "./fact.ts";
 import { withFactLock } from "./lock.ts";
 import { memoryPaths, realWorkspace, type MemoryPaths } from "./paths.ts";
+import { randomHex } from "../random.ts";
 
 /** The longest fact the store accepts (the model's own creates are bounded tighter). */
 export const MAX_FACT_CHARS = 8000;
@@ -70,7 +71,7 @@ function checkText(text: string): string {
 export function newFactId(text: string): string {
   const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   const slug = words.slice(0, 5).join("-").slice(0, 40).replace(/-+$/, "");
-  const rand = Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex");
+  const rand = randomHex(3);
   return slug ? `${slug}-${rand}` : `fact-${rand}`;
 }
 

@@ -12,6 +12,7 @@ import { PROXY_KEY_ENV, PROXY_SECRET_HEADER, joinUrl } from "./http.ts";
 import { providerKey, type ProviderDeps } from "./registry.ts";
 import { streamTimeouts } from "./stream-watch.ts";
 import type { ProviderConfig } from "./types.ts";
+import { randomHex } from "../random.ts";
 
 export { PROXY_KEY_ENV, PROXY_SECRET_HEADER };
 
@@ -115,7 +116,7 @@ const DROP = new Set(["host", "connection", "keep-alive", "transfer-encoding", "
 
 /** Start the proxy on 127.0.0.1 (port 0: any free port). */
 export function startProviderProxy(o: { entries: ProviderConfig[]; deps: ProviderDeps; port?: number; secret?: string }): ProviderProxy {
-  let secret = o.secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+  let secret = o.secret ?? randomHex(32);
   const byName = new Map(o.entries.map((e) => [e.name, e]));
   const deny = (status: number, message: string) => Response.json({ error: { type: "proxy", message } }, { status });
   const server = Bun.serve({

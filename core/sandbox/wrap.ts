@@ -12,6 +12,7 @@ import { getProfile, loadBwrapProfile, renderBwrapArgs, renderSeatbelt } from ".
 import { probeSandbox, SEATBELT_PATH, type RefusalCode, type SandboxBackend, type SandboxStatus } from "./probe.ts";
 import { unixSocketFilter } from "./seccomp.ts";
 import { traceStart, traceStep } from "../trace.ts";
+import { randomHex } from "../random.ts";
 
 export type SandboxMode = "enforce" | "off";
 
@@ -120,7 +121,7 @@ function agentSocket(env: NodeJS.ProcessEnv): string | undefined {
  * under a fresh random name with O_EXCL, opened, and unlinked at once.
  */
 function programFd(program: Buffer, dir: string): number {
-  const path = join(dir, `seccomp-${process.pid}-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.bpf`);
+  const path = join(dir, `seccomp-${process.pid}-${randomHex(6)}.bpf`);
   writeFileSync(path, program, { mode: 0o600, flag: "wx" });
   try {
     return openSync(path, "r");

@@ -8,12 +8,13 @@ import { processAlive } from "../process/alive.ts";
 import { AppendLog, parseJsonl } from "./log.ts";
 import type { MetaRecord, SessionRecord } from "./records.ts";
 import { replay, type SessionState } from "./replay.ts";
+import { randomHex } from "../random.ts";
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,80}$/;
 
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
+  return `${stamp}-${randomHex(3)}`;
 }
 
 /** An open session: its log, records so far, and where its blobs live. */

@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { validatePayload, type TelemetryPayload } from "./schema.ts";
+import { randomHex } from "../random.ts";
 
 export const MAX_QUEUE = 14;
 
@@ -22,7 +23,7 @@ export const telemetryDir = (home: string): string => join(home, "telemetry");
 const choicePath = (home: string) => join(telemetryDir(home), "choice.json");
 const queuePath = (home: string) => join(telemetryDir(home), "queue.json");
 
-export const newInstallId = (): string => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
+export const newInstallId = (): string => randomHex(16);
 export const utcDay = (now = new Date()): string => now.toISOString().slice(0, 10);
 
 function write(path: string, value: unknown, home: string): void {
