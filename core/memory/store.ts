@@ -39,6 +39,14 @@ interface CachedDir {
   part?: Bm25Part;
 }
 
+/** A folder's facts and problems added to a listing. */
+function collect(out: FactListing, d: CachedDir): void {
+  for (const f of d.files.values()) {
+    if (f.fact) out.facts.push(f.fact);
+    if (f.problem) out.problems.push(f.problem);
+  }
+}
+
 function factsOf(d: { files: Map<string, { fact?: Fact }> }): Fact[] {
   const out: Fact[] = [];
   for (const f of d.files.values()) if (f.fact) out.push(f.fact);
@@ -89,11 +97,7 @@ export class MemoryStore {
     for (const scope of opts.scope ? [opts.scope] : FACT_SCOPES) {
       const p = this.paths.scope(scope);
       for (const dir of opts.archived ? [p.facts, p.archived] : [p.facts]) {
-        const got = this.readDir(dir, dir === p.facts);
-        for (const f of got.files.values()) {
-          if (f.fact) out.facts.push(f.fact);
-          if (f.problem) out.problems.push(f.problem);
-        }
+        collect(out, this.readDir(dir, dir === p.facts));
       }
     }
     return out;
@@ -191,10 +195,7 @@ export class MemoryStore {
   archived(): FactListing {
     const out: FactListing = { facts: [], problems: [] };
     for (const scope of FACT_SCOPES) {
-      for (const f of this.readDir(this.paths.scope(scope).archived).files.values()) {
-        if (f.fact) out.facts.push(f.fact);
-        if (f.problem) out.problems.push(f.problem);
-      }
+      collect(out, this.readDir(this.paths.scope(scope).archived));
     }
     return out;
   }

@@ -62,21 +62,25 @@ function hashOf(i: QueueItem): string {
   return h;
 }
 
+/** A text's or picture's file under `queue/`, named by its hash: written once, before anything names it. */
+function putBlob(path: string, hash: string, data: () => string | Uint8Array): void {
+  const p = join(textDir(path), hash);
+  if (!existsSync(p)) writeFileAtomic(p, data(), WRITE);
+}
+
 const imageHashes = new WeakMap<ImageInput, string>();
 function storedImage(path: string, img: ImageInput): StoredImage {
   const { data, ...rest } = img;
   if (!data) return rest;
   let hash = imageHashes.get(img);
   if (!hash) imageHashes.set(img, (hash = sha256(data).slice(0, 32)));
-  const p = join(textDir(path), hash);
-  if (!existsSync(p)) writeFileAtomic(p, Buffer.from(data, "base64"), WRITE);
+  putBlob(path, hash, () => Buffer.from(data, "base64"));
   return { ...rest, hash };
 }
 
 function stored(path: string, i: QueueItem): StoredItem {
   const hash = hashOf(i);
-  const p = join(textDir(path), hash);
-  if (!existsSync(p)) writeFileAtomic(p, i.text, WRITE);
+  putBlob(path, hash, () => i.text);
   const { text: _text, images, ...rest } = i;
   return { ...rest, hash, ...(images?.length ? { images: images.map((img) => storedImage(path, img)) } : {}) };
 }
