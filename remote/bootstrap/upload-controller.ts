@@ -154,8 +154,6 @@ export class UploadController {
   next(): number {
     if (this.fixed !== undefined) return this.current;
     const run = this.runs.at(-1);
-    // Until the current level's run has been measured, keep it. Judged on its latest segments:
-    // the link may have changed during a long run.
     if (!run || run.level !== this.current) return this.current;
     // The sender waits for compressed segments while no core is idle: compressing takes the CPU
     // the link itself needs (its encryption; on loopback the remote's side too). One lighter
@@ -163,10 +161,11 @@ export class UploadController {
     const last = run.samples.at(-1);
     if (this.current !== RAW && last && this.idle !== undefined && this.idle < SPARE_CORES && last.starved > last.busy) {
       // What it reached is remembered, so it is not tried again soon.
-      const ms = run.samples.reduce((a, x) => a + x.busy + x.starved, 0);
-      if (ms > 0) this.seen.set(this.current, { goodput: run.samples.reduce((a, x) => a + x.raw, 0) / (ms / 1000), at: this.segments, atMs: this.sendingMs });
+      this.remember(this.current, run.samples);
       return (this.current = this.ladder[this.ladder.indexOf(this.current) - 1]!);
     }
+    // Until the current level's run has been measured, keep it. Judged on its latest segments:
+    // the link may have changed during a long run.
     if (run.samples.length < JUDGE_SEGMENTS) return this.current;
     const recent: Sample[] = [];
     let w = 0;
@@ -177,11 +176,10 @@ export class UploadController {
       t += run.samples[k]!.busy + run.samples[k]!.starved;
     }
     if (w < JUDGE_WIRE || t < JUDGE_MS) return this.current;
+    const goodput = this.remember(this.current, recent);
+    if (goodput === undefined) return this.current;
     const sum = (f: (x: Sample) => number, xs = recent) => xs.reduce((a, x) => a + f(x), 0);
     const ms = sum((x) => x.busy + x.starved);
-    if (ms <= 0) return this.current;
-    const goodput = sum((x) => x.raw) / (ms / 1000);
-    this.seen.set(this.current, { goodput, at: this.segments, atMs: this.sendingMs });
     // The link's speed from the segments it was the bottleneck for (the next one was ready in time).
     const linkBound = recent.filter((x) => x.busy > 0 && x.starved < x.busy * 0.25);
     if (linkBound.length) this.link = sum((x) => x.wire, linkBound) / (sum((x) => x.busy, linkBound) / 1000);
@@ -214,6 +212,15 @@ export class UploadController {
     if (to === undefined) return this.current;
     const best = to;
     return (this.current = best);
+  }
+
+  /** Raw bytes/s `samples` reached (over their pushing and waiting time), recorded as what `level` reaches now; undefined without time. */
+  private remember(level: number, samples: Sample[]): number | undefined {
+    const ms = samples.reduce((a, x) => a + x.busy + x.starved, 0);
+    if (ms <= 0) return undefined;
+    const goodput = samples.reduce((a, x) => a + x.raw, 0) / (ms / 1000);
+    this.seen.set(level, { goodput, at: this.segments, atMs: this.sendingMs });
+    return goodput;
   }
 
   /** min(compression speed × jobs, link / ratio); raw = the link. */

@@ -9,5 +9,5 @@ import "./memory.ts";
 import "./queue.ts";
 import "./theme.ts";
 
-export { commandsOn, dispatch, hostRuns, resultText, runCommand } from "./registry.ts";
+export { dispatch, hostRuns, resultText, runCommand } from "./registry.ts";
 export type { Choice, CommandContext, CommandResult, Surface } from "./types.ts";

@@ -4,8 +4,7 @@
  * user typed here and renders the result. A command the surface cannot show
  * answers so, instead of reaching the model.
  */
-import { BUILTIN_COMMANDS, builtinCommand, builtinsOn, commandRunsOn, unavailableText, type BuiltinCommand } from "../../protocol/commands.ts";
-import type { PermissionMode } from "../../protocol/modes.ts";
+import { BUILTIN_COMMANDS, builtinCommand, commandRunsOn, unavailableText } from "../../protocol/commands.ts";
 import type { CommandContext, CommandResult, HostCommand, Surface } from "./types.ts";
 
 const commands = new Map<string, HostCommand>();
@@ -19,8 +18,6 @@ export function registerCommand(c: HostCommand): void {
 export const result = (name: string, lines: string[], more: Partial<CommandResult> = {}): CommandResult => ({ name, ok: more.tone !== "error", lines, tone: "info", ...more });
 export const failed = (name: string, line: string): CommandResult => result(name, [line], { ok: false, tone: "error" });
 
-/** The built-in commands that run on `surface`, in /help order, with the hints for a session in mode `current` (builtinsOn). */
-export const commandsOn = (surface: Surface, current?: PermissionMode): BuiltinCommand[] => builtinsOn(surface, current);
 
 /** True when the host runs `/name` itself; false for a command the surface runs (the chat's own view) or none. */
 export const hostRuns = (name: string): boolean => !!commands.get(name)?.execute;

@@ -1,8 +1,8 @@
 // /help, /new, /clear, /model, /mode, /effort: what the session is and runs on.
 import { errorMessage, ReasonixError } from "../../errors.ts";
 import { EFFORTS, type PermissionMode } from "../../protocol/modes.ts";
-import { modesOn } from "../../protocol/commands.ts";
-import { commandsOn, failed, registerCommand, result } from "./registry.ts";
+import { builtinsOn, modesOn } from "../../protocol/commands.ts";
+import { failed, registerCommand, result } from "./registry.ts";
 import type { Choice, CommandContext, CommandResult } from "./types.ts";
 
 const isBusy = (ctx: CommandContext): boolean => (ctx.busy ? ctx.busy() : ctx.host.session.busy);
@@ -17,9 +17,10 @@ export function busyResult(name: string, ctx: CommandContext): CommandResult | u
 registerCommand({
   name: "help",
   execute: (ctx) => {
-    // /mode's hint: the chat offers every mode whatever the session's; elsewhere the modes this session is offered.
-    // `reasonix run /help` has no session (it needs none): the hint as for a session in its configured mode.
-    const list = commandsOn(ctx.surface, ctx.surface === "chat" || ctx.surface === "run" ? undefined : ctx.host.mode);
+    // /mode's hint names the modes this session is offered (builtinsOn). The session is read only where
+    // it decides them: the chat offers every mode whatever the session's, and `reasonix run /help` has
+    // no session (it needs none, cli/run-command.ts): the hint as for a session in its configured mode.
+    const list = builtinsOn(ctx.surface, ctx.surface === "chat" || ctx.surface === "run" ? undefined : ctx.host.mode);
     return result("help", ["Commands", ...list.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`)], { data: { commands: list } });
   },
 });
