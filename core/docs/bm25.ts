@@ -93,12 +93,13 @@ export class Bm25 {
     const n = this.n;
     const scores = new Map<number, { score: number; matched: string[] }>();
     for (const t of terms) {
-      let df = 0;
-      for (const { part } of this.parts) df += (postingsOf(part, t)?.length ?? 0) / 2;
+      // Each part's postings for the term, looked up once: their total is the term's document frequency.
+      const found = this.parts.map(({ part }) => postingsOf(part, t));
+      const df = found.reduce((a, p) => a + (p?.length ?? 0) / 2, 0);
       if (!df) continue;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const { base, part } of this.parts) {
-        const p = postingsOf(part, t);
+      for (const [i, { base, part }] of this.parts.entries()) {
+        const p = found[i];
         if (!p) continue;
         for (let k = 0; k < p.length; k += 2) {
           const doc = p[k]!;
